@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Set up a development environment and run PaperDesk or its test suite.
+
+    python3 .ci/dev.py demo    # set up, then open the app on the demo library
+    python3 .ci/dev.py test    # set up, then run ruff, the import contracts and pytest
+
+Needs only Python 3.11+. Creates .venv/ beside pyproject.toml and installs the
+project into it (again only when pyproject.toml changed). On Debian/Ubuntu, as
+root, it installs the system libraries Qt needs (and, with CI=true, the TeX
+tools the BibTeX tests run); otherwise it names what is missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = Path(os.environ.get("PAPERDESK_VENV", ROOT / ".venv"))
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+
+# Shared libraries Qt loads, and the Debian packages that provide them.
+QT_LIBS = {
+    "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1", "libxkbcommon.so.0": "libxkbcommon0",
+    "libfontconfig.so.1": "libfontconfig1", "libdbus-1.so.3": "libdbus-1-3",
+    "libglib-2.0.so.0": "libglib2.0-0", "libfreetype.so.6": "libfreetype6",
+}
+# Needed only to show a real window on X11.
+X11_LIBS = {
+    "libxcb-cursor.so.0": "libxcb-cursor0", "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+    "libxcb-icccm.so.4": "libxcb-icccm4", "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-shape.so.0": "libxcb-shape0", "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxcb-image.so.0": "libxcb-image0", "libX11-xcb.so.1": "libx11-xcb1",
+}
+# Programs some tests run, with their packages (installed in CI, skipped elsewhere).
+TEST_TOOLS = {
+    "bibtex": ["texlive-latex-base", "texlive-latex-recommended", "texlive-bibtex-extra"],
+    "biber": ["biber"],
+    "desktop-file-validate": ["desktop-file-utils"],
+    "appstreamcli": ["appstream"],
+}
+
+
+def run(*cmd: str | Path, check: bool = True, env: dict[str, str] | None = None) -> int:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], check=check, env=env).returncode
+
+
+def missing_libs(libs: dict[str, str]) -> list[str]:
+    if not sys.platform.startswith("linux") or not shutil.which("ldconfig"):
+        return []
+    known = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    return sorted({pkg for lib, pkg in libs.items() if lib not in known})
+
+
+def apt_install(packages: list[str]) -> None:
+    if not packages:
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run("apt-get", "update", "-qq", env=env)
+        run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages, env=env)
+    else:
+        print(f"note: install these system packages if Qt fails to start: {' '.join(packages)}")
+
+
+def setup(extra_libs: dict[str, str] | None = None, tools: bool = False) -> None:
+    packages = missing_libs({**QT_LIBS, **(extra_libs or {})})
+    if tools and os.environ.get("CI") == "true":
+        for program, pkgs in TEST_TOOLS.items():
+            if not shutil.which(program):
+                packages += pkgs
+    apt_install(sorted(set(packages)))
+    if not PY.exists():
+        run(sys.executable, "-m", "venv", VENV)
+    stamp = VENV / ".paperdesk-installed"
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text() != wanted:
+        run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
+        run(PY, "-m", "pip", "install", "-q", "-e", f"{ROOT}[test]")
+        stamp.write_text(wanted)
+
+
+def test(args: list[str]) -> int:
+    setup(tools=True)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    os.chdir(ROOT)
+    failed = 0
+    failed |= run(BIN / "ruff", "check", "src", "tests", "bench", check=False)
+    failed |= run(BIN / "lint-imports", check=False, env=env)
+    failed |= run(PY, "-m", "pytest", *args, check=False, env=env)
+    return 1 if failed else 0
+
+
+def demo(args: list[str]) -> int:
+    setup(X11_LIBS if os.environ.get("DISPLAY") else None)
+    return run(BIN / "paperdesk", "--demo", *args, check=False)
+
+
+def main() -> int:
+    commands = {"test": test, "demo": demo}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        print(__doc__)
+        return 2
+    return commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

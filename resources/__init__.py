@@ -1,0 +1,1 @@
+"""Icons and other files the desktop app shows."""

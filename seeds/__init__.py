@@ -1,0 +1,1 @@
+"""The sample digests: the demo library and the first test data."""

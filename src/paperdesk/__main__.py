@@ -1,0 +1,3 @@
+from paperdesk.app import main
+
+raise SystemExit(main())

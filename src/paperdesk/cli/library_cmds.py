@@ -1,0 +1,106 @@
+"""import, list, show, stats: getting digests in and looking at what is there."""
+
+from __future__ import annotations
+
+import argparse
+
+from paperdesk.cli.output import emit_json, say, short
+from paperdesk.core.importer import ERROR
+from paperdesk.core.library import Library
+from paperdesk.core.search import SORTS
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("import", help="import digest files or folders of them",
+                       description="Import digest files (or folders of them). Each file is "
+                                   "imported whole or not at all.")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("list", help="list papers matching a query",
+                       description="List papers, optionally filtered by a search query.")
+    p.add_argument("query", nargs="*", help="search query (words, \"phrases\")")
+    p.add_argument("--json", action="store_true", help="print full records as JSON")
+    p.add_argument("--limit", type=int, metavar="N", help="at most N papers")
+    p.add_argument("--sort", choices=sorted(SORTS), help="sort field")
+    p.add_argument("--desc", action="store_true", help="sort in descending order")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("show", help="show one paper", description="Show one paper in full.")
+    p.add_argument("id", type=int)
+    p.add_argument("--json", action="store_true", help="print the record as JSON")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("stats", help="count what the library holds",
+                       description="Count papers, digests, sightings, tags and notes.")
+    p.add_argument("--json", action="store_true", help="print the counts as JSON")
+    p.set_defaults(func=cmd_stats)
+
+
+def cmd_import(args: argparse.Namespace, lib: Library) -> int:
+    reports = lib.import_paths(args.paths)
+    if args.json:
+        emit_json([r.to_json() for r in reports])
+    else:
+        for r in reports:
+            if r.status == ERROR:
+                say(f"error: {r.error}")
+                continue
+            if r.error:
+                say(f"{r.status}: {r.error}")
+                continue
+            say(f"{r.status}: {r.name}: {r.entries} entries, {r.new_papers} new papers, "
+                f"{r.merged} merged into existing")
+            for w in r.warnings:
+                say(f"  warning: {w}")
+    return 1 if any(r.status == ERROR for r in reports) else 0
+
+
+def cmd_list(args: argparse.Namespace, lib: Library) -> int:
+    query = " ".join(args.query)
+    ids = lib.search(query, sort=args.sort, descending=args.desc, limit=args.limit).ids
+    if args.json:
+        emit_json(lib.papers(ids, with_notes=True))
+        return 0
+    for paper in lib.papers(ids):
+        year = paper["year"] or "    "
+        mark = "?" if paper["year_inferred"] else " "
+        print(f"{paper['id']:>6}  {year}{mark} {paper['upvotes'] or '':>4}  "
+              f"{short(paper['title'], 90)}")
+    say(f"{len(ids)} papers")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, lib: Library) -> int:
+    paper = lib.paper(args.id)
+    if args.json:
+        paper["sightings"] = lib.sightings(args.id)
+        emit_json(paper)
+        return 0
+    print(paper["title"])
+    print()
+    who = paper["organization"] or (f"{paper['author_count']} authors"
+                                    if paper["author_count"] else "authors unknown")
+    year = f"{paper['published'] or 'date unknown'}"
+    if paper["year_inferred"]:
+        year += " (year inferred)"
+    print(f"{who} · {year} · {paper['upvotes'] or 0} upvotes · key {paper['citekey']}")
+    print(f"status {paper['status']} · rating {paper['rating']} · "
+          f"tags {', '.join(paper['tags']) or '-'}")
+    print(f"seen in {', '.join(paper['digests'])}")
+    print()
+    print(paper["abstract"])
+    for note in paper.get("notes", []):
+        print(f"\n[note {note['id']}, {note['updated']}]\n{note['text']}")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace, lib: Library) -> int:
+    stats = lib.stats()
+    if args.json:
+        emit_json(stats)
+    else:
+        for key, value in stats.items():
+            print(f"{key:>14}  {value}")
+    return 0

@@ -1,0 +1,78 @@
+"""Argument parsing and dispatch. Each command group lives in a module of its own
+that exposes ``register(subparsers)``; its parsers set ``func(args, lib) -> int``.
+
+Exit codes: 0 success, 1 when the work failed (or some files did), 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from collections.abc import Sequence
+
+from paperdesk import __version__
+from paperdesk.cli import library_cmds
+from paperdesk.cli.output import fail
+from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.library import Library
+from paperdesk.core.paths import demo_library_path, library_path
+
+# Command groups, in the order `paperdesk --help` lists them.
+COMMAND_MODULES = [library_cmds]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperdesk",
+        description="PaperDesk: a reference manager for research digests. "
+                    "With no command, opens the desktop app.")
+    parser.add_argument("--version", action="version", version=f"PaperDesk {__version__}")
+    parser.add_argument("--library", metavar="PATH",
+                        help="the library file (default: $PAPERDESK_LIBRARY, else "
+                             "library.sqlite in the user data folder)")
+    parser.add_argument("--demo", action="store_true",
+                        help="use the demo library built from the sample digests")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def resolve_library_path(args: argparse.Namespace):
+    return demo_library_path() if args.demo else library_path(args.library)
+
+
+def open_for(args: argparse.Namespace) -> Library:
+    if args.demo:
+        from paperdesk.core.demo import open_demo
+
+        return open_demo()
+    return Library.open(resolve_library_path(args))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run a parsed command; PaperDesk's own errors become one line on stderr."""
+    try:
+        with open_for(args) as lib:
+            return int(args.func(args, lib) or 0)
+    except PaperDeskError as exc:
+        fail(str(exc))
+        return 1
+    except sqlite3.Error as exc:
+        fail(f"library error: {exc}")
+        return 1
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        fail("interrupted; the current change was rolled back")
+        return 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    return run(args)

@@ -1,0 +1,29 @@
+"""The errors the core raises on purpose. Each carries a one-line message for people."""
+
+
+class PaperDeskError(Exception):
+    """Base class: str(error) is a complete, one-line message."""
+
+
+class DigestError(PaperDeskError):
+    """A file is not a digest PaperDesk can read (empty, binary, prose...)."""
+
+
+class LibraryError(PaperDeskError):
+    """The library file cannot be opened or written."""
+
+
+class LibraryBusy(LibraryError):
+    """Another program holds the library's write lock for too long."""
+
+
+class QueryError(PaperDeskError):
+    """A search query is malformed."""
+
+
+class NotFound(PaperDeskError):
+    """A paper, tag, note or other record does not exist."""
+
+
+class Cancelled(PaperDeskError):
+    """A long job was cancelled by its caller; nothing it did was kept."""

@@ -1,0 +1,322 @@
+"""Importing files into the library: each file in one transaction, all of it or none.
+
+A paper seen again (same normalised title, matching abstract) is not added
+twice: its new sighting joins the existing paper and fills in what that paper
+lacked (author count, organisation, date). A file whose content was imported
+before changes nothing. Folders import the files inside them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from paperdesk.core import store
+from paperdesk.core.citekey import KeyAllocator
+from paperdesk.core.digest import Digest, Entry, looks_like_digest, parse_digest
+from paperdesk.core.errors import Cancelled, DigestError, PaperDeskError
+from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.text import abstracts_match, title_key
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+IMPORTED = "imported"
+ALREADY = "already imported"
+ERROR = "error"
+SKIPPED = "skipped"
+CANCELLED = "cancelled"
+
+BULK_THRESHOLD = 2000  # above this many new papers, index in bulk
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+
+@dataclass
+class FileReport:
+    path: str
+    name: str
+    status: str
+    kind: str = "digest"
+    entries: int = 0
+    new_papers: int = 0
+    merged: int = 0
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+    digest_id: int | None = None
+    paper_ids: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("paper_ids")
+        return data
+
+    @property
+    def failed(self) -> bool:
+        return self.status == ERROR
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def expand(paths: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[Path, bool]]:
+    """Files to import, with whether each came from inside a folder."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                hidden = any(part.startswith(".") for part in child.relative_to(path).parts)
+                if child.is_file() and not hidden:
+                    yield child, True
+        else:
+            yield path, False
+
+
+# Importers by kind: (sniff(bytes) -> bool, import function). The BibTeX
+# importer registers itself here when it lands.
+Importer = Callable[["Library", Path, bytes, Progress, CancelFlag | None], FileReport]
+IMPORTERS: list[tuple[str, Callable[[bytes], bool], Importer]] = []
+
+
+def import_paths(lib: Library, paths: Iterable[str | os.PathLike[str]],
+                 progress: Progress = no_progress,
+                 cancel: CancelFlag | None = None) -> list[FileReport]:
+    files = list(expand(paths))
+    reports: list[FileReport] = []
+    for index, (path, in_folder) in enumerate(files):
+        def step(fraction: float, message: str, _i: int = index) -> None:
+            progress((_i + fraction) / len(files), message)
+
+        step(0.0, f"Reading {path.name}")
+        report = import_file(lib, path, step, cancel, in_folder=in_folder)
+        reports.append(report)
+        if report.status == CANCELLED:
+            reports.extend(FileReport(str(p), p.name, CANCELLED) for p, _ in files[index + 1:])
+            break
+    progress(1.0, "Done")
+    return reports
+
+
+def _read(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise DigestError(f"{path.name}: too large to be a digest ({size // 2**20} MiB)")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DigestError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DigestError(f"{path}: is a folder") from None
+    except OSError as exc:
+        raise DigestError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def import_file(lib: Library, path: Path, progress: Progress = no_progress,
+                cancel: CancelFlag | None = None, *, in_folder: bool = False) -> FileReport:
+    """Import one file, whatever its kind; never raises for bad input."""
+    report = FileReport(str(path), path.name, ERROR)
+    try:
+        data = _read(path)
+        for kind, sniff, importer in IMPORTERS:
+            if sniff(data):
+                report = importer(lib, path, data, progress, cancel)
+                report.kind = kind
+                return report
+        if in_folder:
+            report.status, report.error = SKIPPED, f"{path.name}: not a digest; skipped"
+            return report
+        return import_digest(lib, path, data, progress, cancel)
+    except Cancelled:
+        report.status, report.error = CANCELLED, "cancelled; nothing from this file was kept"
+    except PaperDeskError as exc:
+        report.error = str(exc)
+    return report
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _mtime_year(path: Path) -> int:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime).year
+    except OSError:
+        return datetime.now().year
+
+
+def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no_progress,
+                  cancel: CancelFlag | None = None) -> FileReport:
+    db = lib.db
+    sha = content_hash(data)
+    report = FileReport(str(path), path.name, ALREADY)
+    if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
+        report.warnings = [f"{path.name}: already imported; nothing changed"]
+        return report
+    digest = parse_digest(data, path.name, _mtime_year(path))
+    report.entries, report.warnings = len(digest.entries), list(digest.warnings)
+    progress(0.2, f"Parsed {len(digest.entries)} entries from {path.name}")
+    check_cancel(cancel)
+    try:
+        with store.write(db):
+            if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
+                report.warnings = [f"{path.name}: already imported; nothing changed"]
+                return report
+            _write_digest(lib, path, sha, digest, report, progress, cancel)
+    except sqlite3.Error as exc:
+        raise store.translate(exc, lib.path) from None
+    report.status = IMPORTED
+    return report
+
+
+IMPORTERS.append(("digest", looks_like_digest, import_digest))
+
+
+def _entry_fields(entry: Entry) -> dict[str, Any]:
+    published = entry.published.isoformat() if entry.published else None
+    return {
+        "author_count": entry.author_count,
+        "organization": entry.organization,
+        "organization_handle": entry.organization_handle,
+        "published": published,
+        "year": entry.published.year if entry.published else None,
+        "year_inferred": int(entry.year_inferred),
+    }
+
+
+class _Matcher:
+    """Finds the paper an entry belongs to: same title key and a matching abstract."""
+
+    def __init__(self, lib: Library, keys: set[str]) -> None:
+        self.by_key: dict[str, list[tuple[int, str]]] = {}
+        ordered = sorted(keys)
+        for i in range(0, len(ordered), 900):
+            part = ordered[i:i + 900]
+            rows = lib.db.execute(
+                f"SELECT id, title_key, abstract FROM papers WHERE title_key IN "
+                f"({','.join('?' * len(part))}) ORDER BY id", part)
+            for pid, key, abstract in rows:
+                self.by_key.setdefault(key, []).append((pid, abstract))
+
+    def find(self, key: str, abstract: str) -> int | None:
+        for pid, other in self.by_key.get(key, ()):
+            if abstracts_match(abstract, other):
+                return pid
+        return None
+
+    def add(self, key: str, pid: int, abstract: str) -> None:
+        self.by_key.setdefault(key, []).append((pid, abstract))
+
+
+def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: FileReport,
+                  progress: Progress, cancel: CancelFlag | None) -> None:
+    db = lib.db
+    stamp = now()
+    digest_id = db.execute(
+        "INSERT INTO digests (name, path, sha256, digest_date, year, year_source, daily_papers,"
+        " encoding, entries, warnings, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [path.name, str(path.absolute()), sha, digest.date.isoformat() if digest.date else None,
+         digest.year, digest.year_source, int(digest.daily_papers), digest.encoding,
+         len(digest.entries), json.dumps(digest.warnings), stamp]).lastrowid
+    report.digest_id = digest_id
+    keys = [title_key(e.title) for e in digest.entries]
+    matcher = _Matcher(lib, set(keys))
+    next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
+    first_new = next_id
+    allocator = KeyAllocator(db)
+    new_papers: list[tuple[Any, ...]] = []
+    sightings: list[tuple[Any, ...]] = []
+    fills: dict[int, Entry] = {}
+    touched: list[int] = []
+    for n, (entry, key) in enumerate(zip(digest.entries, keys, strict=True)):
+        if n % 2000 == 0:
+            check_cancel(cancel)
+            progress(0.2 + 0.5 * n / max(1, len(keys)), f"Matching {path.name}")
+        fields = _entry_fields(entry)
+        pid = matcher.find(key, entry.abstract)
+        if pid is None:
+            pid, next_id = next_id, next_id + 1
+            matcher.add(key, pid, entry.abstract)
+            citekey = allocator.take({"title": entry.title, **fields})
+            new_papers.append((pid, entry.title, entry.abstract, key, fields["author_count"],
+                               fields["organization"], fields["organization_handle"],
+                               fields["published"], fields["year"], fields["year_inferred"],
+                               citekey, stamp, stamp))
+        else:
+            if pid < first_new:
+                fills.setdefault(pid, entry)
+                report.merged += 1
+            else:
+                _fill_new(new_papers, pid - first_new, entry)
+                report.merged += 1
+        touched.append(pid)
+        sightings.append((digest_id, pid, entry.position, entry.line, entry.title, entry.meta_raw,
+                          entry.author_count, entry.organization, entry.organization_handle,
+                          fields["published"], entry.published_raw, fields["year_inferred"],
+                          entry.upvotes))
+    check_cancel(cancel)
+    progress(0.75, f"Writing {len(new_papers)} new papers")
+    bulk = len(new_papers) >= BULK_THRESHOLD
+    insert_papers = (
+        "INSERT INTO papers (id, title, abstract, title_key, author_count, organization,"
+        " organization_handle, published, year, year_inferred, citekey, added, modified)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    insert_sightings = (
+        "INSERT INTO sightings (digest_id, paper_id, position, line, raw_title, meta_raw,"
+        " author_count, organization, organization_handle, published, published_raw,"
+        " year_inferred, upvotes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    if bulk:
+        with store.bulk_index(db):
+            db.conn.executemany(insert_papers, new_papers)
+            db.conn.executemany(insert_sightings, sightings)
+    else:
+        db.conn.executemany(insert_papers, new_papers)
+        db.conn.executemany(insert_sightings, sightings)
+    for pid, entry in fills.items():
+        _fill_existing(db, pid, entry, stamp)
+    check_cancel(cancel)
+    report.new_papers = len(new_papers)
+    report.paper_ids = list(dict.fromkeys(touched))
+    db.execute("UPDATE digests SET new_papers = ?, merged = ? WHERE id = ?",
+               [report.new_papers, report.merged, digest_id])
+
+
+def _fill_new(rows: list[tuple[Any, ...]], index: int, entry: Entry) -> None:
+    """A paper repeated inside one file: fill the pending row's empty fields."""
+    fields = _entry_fields(entry)
+    values = list(rows[index])
+    for pos, name in ((4, "author_count"), (5, "organization"), (6, "organization_handle")):
+        if values[pos] is None:
+            values[pos] = fields[name]
+    if fields["published"] and (values[7] is None or (values[9] and not fields["year_inferred"])):
+        values[7:10] = fields["published"], fields["year"], fields["year_inferred"]
+    rows[index] = tuple(values)
+
+
+def _fill_existing(db: Any, pid: int, entry: Entry, stamp: str) -> None:
+    """Fill what an existing paper lacked; a printed year beats an inferred one."""
+    f = _entry_fields(entry)
+    db.execute(
+        """UPDATE papers SET
+             author_count = coalesce(author_count, ?),
+             organization = coalesce(organization, ?),
+             organization_handle = coalesce(organization_handle, ?),
+             published = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
+                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE published END,
+             year = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
+                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE year END,
+             year_inferred = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
+                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE year_inferred END,
+             modified = ?
+           WHERE id = ?""",
+        [f["author_count"], f["organization"], f["organization_handle"],
+         f["published"], f["year_inferred"], f["published"],
+         f["published"], f["year_inferred"], f["year"],
+         f["published"], f["year_inferred"], f["year_inferred"],
+         stamp, pid])

@@ -1,0 +1,207 @@
+"""The one facade the GUI and the CLI call: ``Library``.
+
+Reads return plain dicts and lists. Every write runs in one transaction and
+returns a ``Changes`` record with the data needed to undo it. Areas of work
+hang off the library as small objects (``lib.curation``, ``lib.duplicates``,
+``lib.bibtex``...) so that each stays in a file of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from paperdesk.core import changes as ch
+from paperdesk.core import importer, records, store
+from paperdesk.core.errors import LibraryError, NotFound
+from paperdesk.core.jobs import CancelFlag, Progress, no_progress
+from paperdesk.core.search import SearchResult, search
+
+
+@dataclass
+class Edit:
+    """Filled in by ``Library.edit`` when its block ends."""
+
+    label: str
+    kinds: set[str]
+    paper_ids: set[int]
+    scopes: list[ch.Scope]
+    result: dict[str, Any] = field(default_factory=dict)
+    changes: ch.Changes = ch.NOTHING
+
+
+class Library:
+    def __init__(self, db: Database, path: Path) -> None:
+        self.db = db
+        self.path = path
+
+    # -- opening and closing -------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, create: bool = True) -> Library:
+        path = Path(path).expanduser().absolute()
+        return cls(store.open_database(path, create=create), path)
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA optimize")
+        self.db.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Database]:
+        """A write transaction; sqlite errors come out as one-line LibraryErrors."""
+        try:
+            with store.write(self.db):
+                yield self.db
+        except sqlite3.Error as exc:
+            raise store.translate(exc, self.path) from None
+
+    @contextlib.contextmanager
+    def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int],
+             scopes: Sequence[ch.Scope]) -> Iterator[Edit]:
+        """Run an undoable edit: row images of ``scopes`` are taken before and after.
+
+        List parent tables before child tables in ``scopes``.
+        """
+        e = Edit(label, set(kinds), set(paper_ids), list(scopes))
+        with self.transaction():
+            images = [ch.Image(s, ch.snapshot(self.db, s)) for s in e.scopes]
+            yield e
+            for image in images:
+                image.after = ch.snapshot(self.db, image.scope)
+        if any(i.before != i.after for i in images):
+            e.changes = ch.Changes(label, frozenset(e.kinds), frozenset(e.paper_ids),
+                                   ch.Undo(label, images), e.result)
+        else:
+            e.changes = ch.Changes(label, frozenset(), frozenset(), None, e.result)
+
+    def undo(self, undo: ch.Undo) -> ch.Changes:
+        return self._restore(undo, before=True)
+
+    def redo(self, undo: ch.Undo) -> ch.Changes:
+        return self._restore(undo, before=False)
+
+    def _restore(self, undo: ch.Undo, *, before: bool) -> ch.Changes:
+        with self.transaction():
+            ch.restore(self.db, undo.images, before=before)
+        kinds, ids = _affected(undo)
+        return ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo)
+
+    # -- importing -------------------------------------------------------------
+
+    def import_paths(self, paths: Iterable[str | os.PathLike[str]],
+                     progress: Progress = no_progress,
+                     cancel: CancelFlag | None = None) -> list[importer.FileReport]:
+        return importer.import_paths(self, paths, progress, cancel)
+
+    # -- reading ---------------------------------------------------------------
+
+    def paper(self, paper_id: int, *, with_notes: bool = True) -> dict[str, Any]:
+        found = records.paper_dicts(self.db, [paper_id], with_notes=with_notes)
+        if not found:
+            raise NotFound(f"no paper with id {paper_id}")
+        return found[0]
+
+    def papers(self, ids: Sequence[int], *, with_notes: bool = False) -> list[dict[str, Any]]:
+        return records.paper_dicts(self.db, ids, with_notes=with_notes)
+
+    def search(self, query: str = "", *, sort: str | None = None, descending: bool = False,
+               limit: int | None = None, offset: int = 0,
+               include_deleted: bool = False) -> SearchResult:
+        """Ids of the papers matching ``query``, sorted, run in SQL."""
+        try:
+            return search(self.db, query, sort=sort, descending=descending, limit=limit,
+                          offset=offset, include_deleted=include_deleted)
+        except sqlite3.Error as exc:
+            raise store.translate(exc, self.path) from None
+
+    def sightings(self, paper_id: int) -> list[dict[str, Any]]:
+        """Where and how a paper was seen: one row per digest entry, oldest first."""
+        return list(self.db.query(
+            """SELECT s.id, s.digest_id, d.name AS digest, d.digest_date, s.position, s.line,
+                      s.raw_title, s.meta_raw, s.published, s.published_raw, s.year_inferred,
+                      s.upvotes, s.author_count, s.organization
+               FROM sightings s JOIN digests d ON d.id = s.digest_id
+               WHERE s.paper_id = ? ORDER BY d.digest_date, d.id""", [paper_id]))
+
+    def digests(self) -> list[dict[str, Any]]:
+        return list(self.db.query(
+            """SELECT d.id, d.name, d.digest_date, d.year, d.year_source, d.daily_papers,
+                      d.entries, d.new_papers, d.merged, d.imported_at,
+                      (SELECT count(DISTINCT paper_id) FROM sightings s
+                       WHERE s.digest_id = d.id) AS papers
+               FROM digests d ORDER BY d.digest_date DESC, d.id DESC"""))
+
+    def stats(self) -> dict[str, int]:
+        one = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+        return {
+            "papers": one("SELECT count(*) FROM papers WHERE deleted_at IS NULL"),
+            "digests": one("SELECT count(*) FROM digests"),
+            "sightings": one("SELECT count(*) FROM sightings"),
+            "tags": one("SELECT count(*) FROM tags"),
+            "notes": one("SELECT count(*) FROM notes"),
+            "trash": one("SELECT count(*) FROM papers WHERE deleted_at IS NOT NULL"),
+            "year_inferred": one("SELECT count(*) FROM papers WHERE year_inferred = 1"),
+        }
+
+    def require(self, paper_ids: Iterable[int]) -> list[int]:
+        """The ids, checked to exist; NotFound names the first missing one."""
+        ids = list(dict.fromkeys(int(i) for i in paper_ids))
+        if not ids:
+            return ids
+        found = set()
+        for i in range(0, len(ids), 900):
+            part = ids[i:i + 900]
+            found.update(r[0] for r in self.db.execute(
+                f"SELECT id FROM papers WHERE id IN ({','.join('?' * len(part))})", part))
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise NotFound(f"no paper with id {missing[0]}")
+        return ids
+
+
+def _affected(undo: ch.Undo) -> tuple[set[str], set[int]]:
+    table_kinds = {"papers": ch.PAPERS, "paper_tags": ch.TAGS, "tags": ch.TAGS,
+                   "notes": ch.NOTES, "sightings": ch.PAPERS, "digests": ch.DIGESTS,
+                   "not_duplicates": ch.DUPLICATES, "merges": ch.DUPLICATES,
+                   "saved_searches": ch.SEARCHES}
+    kinds: set[str] = set()
+    ids: set[int] = set()
+    for image in undo.images:
+        kinds.add(table_kinds.get(image.scope.table, ch.PAPERS))
+        for row in image.before + image.after:
+            pid = row.get("paper_id", row.get("id") if image.scope.table == "papers" else None)
+            if pid is not None:
+                ids.add(pid)
+        if image.scope.table == "papers":
+            before = {r["id"] for r in image.before}
+            after = {r["id"] for r in image.after}
+            if before != after:
+                kinds.add(ch.PAPER_SET)
+    return kinds, ids
+
+
+def open_library(path: str | os.PathLike[str], *, create: bool = True) -> Library:
+    try:
+        return Library.open(path, create=create)
+    except sqlite3.Error as exc:
+        raise LibraryError(f"{path}: {exc}") from None

@@ -1,0 +1,66 @@
+"""Papers as plain dicts with the stable JSON field names scripts rely on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlite_utils import Database
+
+# Stable names: scripts depend on these. Add fields; never rename one.
+PAPER_FIELDS = ("id", "title", "abstract", "authors", "author_count", "organization",
+                "published", "year", "year_inferred", "upvotes", "digests", "rating", "status",
+                "tags", "citekey")
+
+_CHUNK = 900
+
+
+def _grouped(db: Database, sql: str, ids: Sequence[int]) -> dict[int, list[Any]]:
+    out: dict[int, list[Any]] = {}
+    for i in range(0, len(ids), _CHUNK):
+        part = list(ids[i:i + _CHUNK])
+        for pid, value in db.execute(sql.format(marks=",".join("?" * len(part))), part):
+            out.setdefault(pid, []).append(value)
+    return out
+
+
+def paper_dicts(db: Database, ids: Sequence[int], *, with_notes: bool = False) -> list[dict]:
+    """Full records for ``ids``, in that order (missing ids are left out)."""
+    rows: dict[int, dict[str, Any]] = {}
+    for i in range(0, len(ids), _CHUNK):
+        part = list(ids[i:i + _CHUNK])
+        cursor = db.execute(
+            f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(part))})", part)
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            record = dict(zip(names, row, strict=True))
+            rows[record["id"]] = record
+    present = [pid for pid in ids if pid in rows]
+    tags = _grouped(db, "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
+                        "ON t.id = pt.tag_id WHERE pt.paper_id IN ({marks}) "
+                        "ORDER BY t.name COLLATE NOCASE", present)
+    digests = _grouped(db, "SELECT DISTINCT s.paper_id, d.name FROM sightings s JOIN digests d "
+                           "ON d.id = s.digest_id WHERE s.paper_id IN ({marks}) "
+                           "ORDER BY d.digest_date, d.id", present)
+    notes = _grouped(db, "SELECT paper_id, json_object('id', id, 'text', text, 'created', "
+                         "created, 'updated', updated) FROM notes WHERE paper_id IN ({marks}) "
+                         "ORDER BY created, id", present) if with_notes else {}
+    out = []
+    for pid in present:
+        r = rows[pid]
+        record = {
+            "id": pid, "title": r["title"], "abstract": r["abstract"],
+            "authors": json.loads(r["authors"] or "[]"), "author_count": r["author_count"],
+            "organization": r["organization"], "published": r["published"], "year": r["year"],
+            "year_inferred": bool(r["year_inferred"]), "upvotes": r["upvotes"],
+            "digests": digests.get(pid, []), "rating": r["rating"], "status": r["status"],
+            "tags": tags.get(pid, []), "citekey": r["citekey"],
+            "arxiv_id": r["arxiv_id"], "doi": r["doi"], "url": r["url"],
+            "added": r["added"], "modified": r["modified"], "read_at": r["read_at"],
+            "seen_count": r["seen_count"], "deleted": r["deleted_at"] is not None,
+        }
+        if with_notes:
+            record["notes"] = [json.loads(n) for n in notes.get(pid, [])]
+        out.append(record)
+    return out

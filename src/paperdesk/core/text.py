@@ -1,0 +1,60 @@
+"""Text normalisation shared by import, duplicate detection and search.
+
+``title_key`` is the stored key under which re-typed titles meet: Unicode NFKC,
+case-folded, dashes and quotes unified, punctuation and spacing collapsed, so
+that "Foo – Bar.", "foo - bar" and "FOO: Bar" all give ``foo bar``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rapidfuzz import fuzz
+
+_DASHES = dict.fromkeys(
+    map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
+_QUOTES = dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032\u00b4`"), "'")
+_QUOTES.update(dict.fromkeys(map(ord, "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"), '"'))
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+# Abstracts of one paper seen twice may differ by a truncated tail or a
+# corrected typo; different papers share far less than this.
+ABSTRACT_MATCH = 90.0
+
+
+def fold(text: str) -> str:
+    """NFKC, case-folded, with dashes and quotes unified; spacing kept."""
+    return unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES).casefold()
+
+
+def title_key(title: str) -> str:
+    """The normalised title: words only, single spaces."""
+    return _NON_WORD.sub(" ", fold(title)).strip()
+
+
+def abstract_key(abstract: str) -> str:
+    """Abstracts compared word for word, ignoring case, punctuation and spacing."""
+    return _NON_WORD.sub(" ", fold(abstract)).strip()
+
+
+def abstract_similarity(a: str, b: str) -> float:
+    """0-100: how much two abstracts agree once normalised (100 when equal)."""
+    ka, kb = abstract_key(a), abstract_key(b)
+    if ka == kb:
+        return 100.0
+    if not ka or not kb:
+        return 0.0
+    # A truncated copy is the same abstract: compare the shorter with the
+    # start of the longer as well as the whole.
+    short, long_ = sorted((ka, kb), key=len)
+    if len(short) >= 200 and long_.startswith(short):
+        return 100.0
+    return fuzz.ratio(ka, kb)
+
+
+def abstracts_match(a: str, b: str) -> bool:
+    """True when two abstracts belong to the same paper, or one of them is missing."""
+    if not a.strip() or not b.strip():
+        return True
+    return abstract_similarity(a, b) >= ABSTRACT_MATCH

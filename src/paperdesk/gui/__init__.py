@@ -1,0 +1,1 @@
+"""The PySide6 desktop app. All Qt code lives under this package."""

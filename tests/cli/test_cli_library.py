@@ -1,0 +1,123 @@
+"""The command line as scripts use it: real processes, real files, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.core.test_import import content
+
+
+def paperdesk(*args, env=None, check_rc=None):
+    result = subprocess.run([sys.executable, "-m", "paperdesk", *map(str, args)],
+                            capture_output=True, text=True, env={**os.environ, **(env or {})})
+    if check_rc is not None:
+        assert result.returncode == check_rc, result.stderr
+    assert "Traceback" not in result.stderr
+    return result
+
+
+@pytest.fixture
+def library(tmp_path):
+    return tmp_path / "cli.sqlite"
+
+
+def test_import_json_report_then_list_and_stats(library, seeds):
+    out = paperdesk("--library", library, "import", *seeds, "--json", check_rc=0)
+    reports = json.loads(out.stdout)
+    assert [r["status"] for r in reports] == ["imported"] * 5
+    assert sum(r["entries"] for r in reports) == 267
+    assert sum(r["new_papers"] for r in reports) == 193
+    stats = json.loads(paperdesk("--library", library, "stats", "--json", check_rc=0).stdout)
+    assert (stats["papers"], stats["digests"], stats["sightings"]) == (193, 5, 267)
+    papers = json.loads(paperdesk("--library", library, "list", "--json", check_rc=0).stdout)
+    assert len(papers) == 193
+    for name in ("id", "title", "abstract", "authors", "author_count", "organization",
+                 "published", "year", "year_inferred", "upvotes", "digests", "rating",
+                 "status", "tags", "citekey"):
+        assert name in papers[0]
+    deepseek = [p for p in papers if p["organization"] == "DeepSeek"]
+    assert len(deepseek) == 1 and deepseek[0]["authors"] == []
+
+
+def test_reimport_says_already_imported(library, seeds):
+    paperdesk("--library", library, "import", seeds[0], check_rc=0)
+    out = paperdesk("--library", library, "import", seeds[0], check_rc=0)
+    assert "already imported" in out.stderr
+
+
+def test_library_from_environment(library, seeds):
+    paperdesk("import", seeds[0], env={"PAPERDESK_LIBRARY": str(library)}, check_rc=0)
+    assert library.exists()
+
+
+def test_show_json_has_sightings(library, seeds):
+    paperdesk("--library", library, "import", *seeds, check_rc=0)
+    shown = json.loads(paperdesk("--library", library, "show", "2", "--json", check_rc=0).stdout)
+    assert shown["id"] == 2 and len(shown["sightings"]) == len(shown["digests"]) >= 1
+
+
+def test_bad_files_exit_1_with_one_line_each_and_change_nothing(library, seeds, tmp_path):
+    paperdesk("--library", library, "import", *seeds, check_rc=0)
+    before = content(library)
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "binary.bin").write_bytes(os.urandom(4096))
+    (tmp_path / "prose.txt").write_text("Just some words.\n")
+    for name in ("empty.txt", "binary.bin", "prose.txt", "missing.txt"):
+        out = paperdesk("--library", library, "import", tmp_path / name, check_rc=1)
+        assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert content(library) == before
+
+
+def test_some_files_failing_still_imports_the_rest(library, seeds, tmp_path):
+    (tmp_path / "prose.txt").write_text("Just some words.\n")
+    out = paperdesk("--library", library, "import", seeds[0], tmp_path / "prose.txt", check_rc=1)
+    assert "imported: 000" in out.stderr and "error: prose.txt" in out.stderr
+
+
+def test_foreign_library_file_exits_1_untouched(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database")
+    out = paperdesk("--library", path, "stats", check_rc=1)
+    assert "not an SQLite file" in out.stderr and path.read_text() == "not a database"
+
+
+def test_usage_error_exits_2():
+    assert paperdesk("frobnicate").returncode == 2
+    assert paperdesk("show", "not-a-number").returncode == 2
+
+
+def test_missing_paper_exits_1(library):
+    out = paperdesk("--library", library, "show", "999", check_rc=1)
+    assert out.stderr.strip() == "paperdesk: no paper with id 999"
+
+
+def test_demo_library_is_built_from_seeds_on_first_use(tmp_path):
+    env = {"PAPERDESK_DATA_DIR": str(tmp_path / "data")}
+    stats = json.loads(paperdesk("--demo", "stats", "--json", env=env, check_rc=0).stdout)
+    assert (stats["papers"], stats["sightings"]) == (193, 267)
+    assert (tmp_path / "data" / "demo.sqlite").exists()
+
+
+def test_every_command_has_help_text():
+    from paperdesk.cli.main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    helps = {a.dest: a.help for a in sub._choices_actions}
+    assert set(helps) == set(sub.choices)
+    assert all(helps.values()), [k for k, v in helps.items() if not v]
+    for name, p in sub.choices.items():
+        assert p.description, name
+
+
+def test_list_json_on_seed_library_is_quick(library, seeds):
+    paperdesk("--library", library, "import", *seeds, check_rc=0)
+    start = time.perf_counter()
+    paperdesk("--library", library, "list", "--json", check_rc=0)
+    assert time.perf_counter() - start < 5  # generous; bench/ measures the real figure

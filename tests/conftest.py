@@ -1,0 +1,46 @@
+"""Shared fixtures. Qt runs offscreen; every test gets its own data folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything loads Qt
+
+import pytest
+
+from paperdesk.core.library import Library
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data(tmp_path_factory, monkeypatch):
+    data = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("PAPERDESK_DATA_DIR", str(data))
+    monkeypatch.delenv("PAPERDESK_LIBRARY", raising=False)
+    return data
+
+
+@pytest.fixture
+def seeds(tmp_path) -> list[Path]:
+    """Copies of the seed digests (tests may touch their dates)."""
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    return [Path(shutil.copy2(p, folder / p.name)) for p in SEEDS]
+
+
+@pytest.fixture
+def lib(tmp_path):
+    library = Library.open(tmp_path / "library.sqlite")
+    yield library
+    library.close()
+
+
+@pytest.fixture
+def seed_lib(lib, seeds):
+    reports = lib.import_paths(seeds)
+    assert [r.status for r in reports] == ["imported"] * 5
+    return lib

@@ -1,0 +1,140 @@
+"""Importing digests into a real library file."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+
+import pytest
+
+from paperdesk.core.library import Library
+
+TABLES = ("papers", "digests", "sightings", "tags", "paper_tags", "notes", "papers_fts")
+
+
+def content(path) -> dict[str, list]:
+    """Every row of every table: what 'the library is exactly as it was' compares."""
+    conn = sqlite3.connect(path)
+    try:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() for t in TABLES}
+    finally:
+        conn.close()
+
+
+def test_seeds_give_193_papers_from_267_entries(seed_lib):
+    stats = seed_lib.stats()
+    assert (stats["papers"], stats["sightings"], stats["digests"]) == (193, 267, 5)
+    assert seed_lib.db.execute("SELECT count(*) FROM papers_fts").fetchone()[0] == 193
+
+
+def test_two_different_scaling_laws_papers_stay_apart(seed_lib):
+    titles = [p["title"] for p in seed_lib.papers(seed_lib.search("translation").ids)]
+    assert "Scaling Laws for Neural Machine Translation" in titles
+    assert "Scaling Laws for Multilingual Neural Machine Translation" in titles
+
+
+def test_reimport_changes_nothing_and_says_so(seed_lib, seeds, tmp_path):
+    before = content(seed_lib.path)
+    reports = seed_lib.import_paths(seeds)
+    assert [r.status for r in reports] == ["already imported"] * 5
+    assert all("already imported" in r.warnings[0] for r in reports)
+    assert content(seed_lib.path) == before
+
+
+def test_same_content_under_another_name_is_already_imported(seed_lib, seeds, tmp_path):
+    copy = tmp_path / "renamed.txt"
+    copy.write_bytes(seeds[2].read_bytes())
+    assert seed_lib.import_paths([copy])[0].status == "already imported"
+
+
+def test_a_paper_seen_again_fills_what_it_lacked(lib, seeds):
+    # 003 has no metadata; 001 (imported after) carries author counts and dates.
+    lib.import_paths([seeds[3]])
+    [pid] = lib.search('"R2D2 Reducing Redundancy"').ids
+    assert lib.paper(pid)["author_count"] is None
+    report = lib.import_paths([seeds[1]])[0]
+    assert report.merged >= 1
+    paper = lib.paper(pid)
+    assert paper["author_count"] == 7 and paper["published"] == "2023-12-20"
+    assert not paper["year_inferred"]
+    assert len(paper["digests"]) == 2
+
+
+def test_upvotes_are_the_highest_seen(seed_lib):
+    rows = seed_lib.db.execute(
+        "SELECT p.upvotes, (SELECT max(upvotes) FROM sightings s WHERE s.paper_id = p.id), "
+        "p.seen_count, (SELECT count(DISTINCT digest_id) FROM sightings s WHERE s.paper_id = p.id)"
+        " FROM papers p").fetchall()
+    assert all(a == b and c == d for a, b, c, d in rows)
+    assert max(r[0] or 0 for r in rows) == 8
+
+
+def test_inferred_years_are_flagged(seed_lib):
+    [pid] = seed_lib.search('"PhysiX"').ids
+    paper = seed_lib.paper(pid)
+    assert paper["published"] == "2025-06-21" and paper["year_inferred"] is True
+
+
+def test_folder_imports_the_digests_inside_and_skips_other_files(lib, seeds):
+    folder = seeds[0].parent
+    (folder / "notes.md").write_text("# my notes\n")
+    (folder / ".hidden.txt").write_bytes(seeds[0].read_bytes())
+    reports = lib.import_paths([folder])
+    assert sorted(r.status for r in reports) == ["imported"] * 5 + ["skipped"]
+    assert lib.stats()["papers"] == 193
+
+
+def _bad_inputs(tmp_path):
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "binary.txt").write_bytes(bytes(range(256)) * 50)
+    (tmp_path / "prose.txt").write_text("It was a dark and stormy night.\n\nThe end.\n")
+    (tmp_path / "folder.txt").mkdir()
+    return ["empty.txt", "binary.txt", "prose.txt", "missing.txt"]
+
+
+def test_bad_files_leave_the_library_as_it_was(seed_lib, tmp_path):
+    before = content(seed_lib.path)
+    names = _bad_inputs(tmp_path)
+    reports = seed_lib.import_paths([tmp_path / n for n in names])
+    assert [r.status for r in reports] == ["error"] * 4
+    assert all(r.error and "\n" not in r.error for r in reports)
+    assert content(seed_lib.path) == before
+
+
+def test_cancel_keeps_nothing_of_the_file(lib, seeds):
+    class Flag:
+        def is_set(self):
+            return True
+
+    [report] = lib.import_paths([seeds[1]], cancel=Flag())
+    assert report.status == "cancelled"
+    assert lib.stats() == Library.open(lib.path).stats()
+    assert lib.stats()["papers"] == 0 and lib.stats()["digests"] == 0
+
+
+def test_progress_is_reported_up_to_one(lib, seeds):
+    seen = []
+    lib.import_paths(seeds, progress=lambda f, m: seen.append(f))
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) > 5
+
+
+def test_a_failing_write_rolls_the_whole_file_back(lib, seeds):
+    lib.db.execute("CREATE TRIGGER boom BEFORE INSERT ON sightings WHEN new.position = 50 "
+                   "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
+    [report] = lib.import_paths([seeds[1]])
+    assert report.status == "error" and "disk on fire" in report.error
+    assert lib.stats()["papers"] == 0 and lib.stats()["digests"] == 0
+
+
+@pytest.mark.parametrize("bulk", [False, True])
+def test_bulk_and_row_by_row_indexing_agree(lib, seeds, monkeypatch, bulk):
+    from paperdesk.core import importer
+
+    monkeypatch.setattr(importer, "BULK_THRESHOLD", 1 if bulk else 10**9)
+    lib.import_paths(seeds)
+    rows = lib.db.execute("SELECT rowid, title, abstract FROM papers_fts ORDER BY rowid").fetchall()
+    digest = hashlib.sha256(repr(rows).encode()).hexdigest()
+    expected = lib.db.execute("SELECT id, title, abstract FROM papers ORDER BY id").fetchall()
+    assert rows == expected and digest
+    assert lib.db.execute("SELECT count(*) FROM sqlite_master WHERE type='trigger'").fetchone()[0] \
+        == 12
