@@ -106,3 +106,13 @@ def test_busy_library_gives_a_clear_message(tmp_path, seeds, monkeypatch):
     with Library.open(path) as lib:
         assert lib.stats()["digests"] == 0
     assert issubclass(LibraryBusy, LibraryError)
+
+
+def test_upgraded_library_can_undo_an_edit_to_a_paper(tmp_path):
+    path = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "library-0001.sqlite", path)
+    with Library.open(path) as lib:
+        changes = lib.trash.delete([2])
+        lib.undo(changes.undo)
+        assert lib.paper(2)["deleted"] is False
+        assert 2 in lib.search("containment").ids

@@ -9,12 +9,13 @@ hang off the library as small objects (``lib.curation``, ``lib.duplicates``,
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
@@ -23,6 +24,9 @@ from paperdesk.core import importer, records, store
 from paperdesk.core.errors import LibraryError, NotFound
 from paperdesk.core.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.search import SearchResult, search
+
+if TYPE_CHECKING:
+    from paperdesk.core.trash import Trash
 
 
 @dataclass
@@ -63,6 +67,14 @@ class Library:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # -- areas of work (each in a module of its own) --------------------------
+
+    @functools.cached_property
+    def trash(self) -> Trash:
+        from paperdesk.core.trash import Trash
+
+        return Trash(self)
 
     # -- writing ---------------------------------------------------------------
 

@@ -19,8 +19,11 @@ migrations = Migrations("paperdesk")
 
 STATUSES = ("unread", "to-read", "reading", "read")
 
+# Delete, then insert: a trigger's own OR REPLACE would be overridden by the
+# conflict clause of the statement that fired it (an upsert, when undoing).
 _FTS_ROW = """
-INSERT OR REPLACE INTO papers_fts(rowid, title, abstract, notes, tags)
+DELETE FROM papers_fts WHERE rowid IN (SELECT p.id FROM {source});
+INSERT INTO papers_fts(rowid, title, abstract, notes, tags)
 SELECT p.id, p.title, p.abstract,
        coalesce((SELECT group_concat(n.text, ' ') FROM notes n WHERE n.paper_id = p.id), ''),
        coalesce((SELECT group_concat(t.name, ' ') FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id
@@ -194,10 +197,23 @@ def _initial(db: Database) -> None:
 
 @migrations(name="0002_list_and_trash_indexes")
 def _list_and_trash_indexes(db: Database) -> None:
-    """Reading-list order and the trash are filtered on; index them."""
+    """Reading-list order and the trash are filtered on; index them.
+
+    Also recreates the triggers: the first ones used INSERT OR REPLACE on the
+    index, which fails when an undo (an upsert) fires them.
+    """
+    recreate_triggers(db)
     db.execute("CREATE INDEX papers_list_position ON papers(list_position) "
                "WHERE list_position IS NOT NULL")
     db.execute("CREATE INDEX papers_deleted ON papers(deleted_at) WHERE deleted_at IS NOT NULL")
+
+
+def recreate_triggers(db: Database) -> None:
+    """Drop and create every trigger from its current definition."""
+    for name in TRIGGER_NAMES:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}")
+    for statement in TRIGGERS:
+        db.execute(statement)
 
 
 def known_migrations() -> list[str]:

@@ -1,0 +1,64 @@
+"""delete, restore, trash: papers go to the trash first and come back from it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paperdesk.cli.output import emit_json, fail, say, short
+from paperdesk.core.library import Library
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("delete", help="move papers to the trash",
+                       description="Move papers to the trash; `paperdesk restore` brings "
+                                   "them back with their tags and notes.")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    p.set_defaults(func=cmd_delete)
+
+    p = sub.add_parser("restore", help="restore papers from the trash",
+                       description="Bring papers back from the trash.")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    p.set_defaults(func=cmd_restore)
+
+    p = sub.add_parser("trash", help="list or empty the trash",
+                       description="List the papers in the trash, or empty it for good.")
+    p.add_argument("action", nargs="?", choices=["list", "empty"], default="list")
+    p.add_argument("--json", action="store_true", help="print the papers as JSON")
+    p.add_argument("--yes", action="store_true", help="empty without asking")
+    p.set_defaults(func=cmd_trash)
+
+
+def cmd_delete(args: argparse.Namespace, lib: Library) -> int:
+    changes = lib.trash.delete(args.ids)
+    say(f"{len(changes.paper_ids)} moved to the trash")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, lib: Library) -> int:
+    changes = lib.trash.restore(args.ids)
+    say(f"{len(changes.paper_ids)} restored")
+    return 0
+
+
+def cmd_trash(args: argparse.Namespace, lib: Library) -> int:
+    ids = lib.trash.ids()
+    if args.action == "list":
+        if args.json:
+            emit_json(lib.papers(ids))
+        else:
+            for paper in lib.papers(ids):
+                print(f"{paper['id']:>6}  {short(paper['title'], 90)}")
+            say(f"{len(ids)} papers in the trash")
+        return 0
+    if not args.yes:
+        if not sys.stdin.isatty():
+            fail("emptying the trash deletes papers for good; add --yes to confirm")
+            return 1
+        answer = input(f"Delete {len(ids)} papers for good? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            say("nothing deleted")
+            return 1
+    changes = lib.trash.empty()
+    say(f"{changes.result.get('deleted', 0)} papers deleted for good")
+    return 0
