@@ -26,6 +26,7 @@ from paperdesk.core.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.search import SearchResult, search
 
 if TYPE_CHECKING:
+    from paperdesk.core.curation import Curation
     from paperdesk.core.trash import Trash
 
 
@@ -62,6 +63,13 @@ class Library:
             self.db.execute("PRAGMA optimize")
         self.db.close()
 
+    def backup(self, dest: str | os.PathLike[str] | None = None) -> Path:
+        """A consistent copy of the library, safe while it is being written to;
+        ``dest`` defaults to a new timestamped file in ``backups/`` beside it."""
+        from paperdesk.core.backup import backup_library
+
+        return backup_library(self.path, Path(dest) if dest is not None else None)
+
     def __enter__(self) -> Library:
         return self
 
@@ -75,6 +83,12 @@ class Library:
         from paperdesk.core.trash import Trash
 
         return Trash(self)
+
+    @functools.cached_property
+    def curation(self) -> Curation:
+        from paperdesk.core.curation import Curation
+
+        return Curation(self)
 
     # -- writing ---------------------------------------------------------------
 
