@@ -12,14 +12,14 @@ import sys
 from collections.abc import Sequence
 
 from paperdesk import __version__
-from paperdesk.cli import library_cmds, trash_cmds
+from paperdesk.cli import backup_cmds, library_cmds, trash_cmds
 from paperdesk.cli.output import fail
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
 from paperdesk.core.paths import demo_library_path, library_path
 
 # Command groups, in the order `paperdesk --help` lists them.
-COMMAND_MODULES = [library_cmds, trash_cmds]
+COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +54,8 @@ def open_for(args: argparse.Namespace) -> Library:
 def run(args: argparse.Namespace) -> int:
     """Run a parsed command; PaperDesk's own errors become one line on stderr."""
     try:
+        if getattr(args, "opens_library", False):  # gets the library's path, not the library
+            return int(args.func(args, resolve_library_path(args)) or 0)
         with open_for(args) as lib:
             return int(args.func(args, lib) or 0)
     except PaperDeskError as exc:

@@ -99,6 +99,10 @@ def _migrate(db: Database, path: Path) -> None:
     if readonly:
         raise LibraryError(f"{path}: read-only, and it needs an upgrade")
     new = not db.table_names()
+    if not new:
+        from paperdesk.core import backup  # backup builds on this module
+
+        backup.before_upgrade(db.conn, path, pending_migrations(db)[0])
     with write(db):
         if new:
             db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")

@@ -1,0 +1,73 @@
+"""backup, restore: consistent copies of the library, and putting one back."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from paperdesk.cli.output import fail, say
+from paperdesk.core.backup import backups_folder, check_backup, restore
+from paperdesk.core.library import Library
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("backup", help="write a consistent copy of the library",
+                       description="Write a consistent copy of the library, safe while the "
+                                   "desktop app or another command is using it. Without FILE, "
+                                   "the copy goes to a new timestamped file in the backups "
+                                   "folder beside the library.")
+    p.add_argument("file", nargs="?", metavar="FILE", help="where to write the copy")
+    p.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    p.set_defaults(func=cmd_backup)
+
+    p = sub.add_parser("restore", help="put a backup back as the library",
+                       description="Replace the library with a backup, after checking that the "
+                                   "backup is an undamaged PaperDesk library. The library as it "
+                                   "was is kept in the backups folder first. Asks for "
+                                   "confirmation; --yes confirms without asking (required when "
+                                   "not run from a terminal).")
+    p.add_argument("file", metavar="FILE", help="the backup to restore")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    # restore works on the library file itself (which may be too damaged to open)
+    p.set_defaults(func=cmd_restore, opens_library=True)
+
+
+def cmd_backup(args: argparse.Namespace, lib: Library) -> int:
+    if args.file and Path(args.file).exists() and not args.overwrite:
+        fail(f"{args.file}: already exists; choose another name or add --overwrite")
+        return 1
+    dest = lib.backup(args.file)
+    papers = lib.stats()["papers"]
+    print(dest)
+    say(f"backed up the library ({papers} papers) to {dest}")
+    return 0
+
+
+def _confirmed(question: str) -> bool:
+    print(question, end=" ", file=sys.stderr, flush=True)
+    try:
+        answer = sys.stdin.readline()
+    except KeyboardInterrupt:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")
+
+
+def cmd_restore(args: argparse.Namespace, library: Path) -> int:
+    info = check_backup(Path(args.file))
+    if not args.yes:
+        if not sys.stdin or not sys.stdin.isatty():
+            fail("restore replaces the library; add --yes to confirm (there is no terminal "
+                 "to ask on); nothing was changed")
+            return 1
+        question = (f"Replace the library {library} with the backup {info.path} "
+                    f"({info.papers} papers)? The current library is kept in "
+                    f"{backups_folder(library)}. [y/N]")
+        if not _confirmed(question):
+            fail("restore cancelled; nothing was changed")
+            return 1
+    report = restore(info.path, library)
+    kept = f"; the library as it was is kept as {report.previous}" if report.previous else ""
+    say(f"restored {report.papers} papers from {report.restored_from} into "
+        f"{report.library}{kept}")
+    return 0

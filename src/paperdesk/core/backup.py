@@ -1,0 +1,283 @@
+"""Copies of a library: backups while it is in use, before upgrades, and restoring one.
+
+A backup is made with SQLite's online backup API in a single step, under one
+read transaction on a connection of its own: the copy is the library as it was
+at one moment, whatever other connections (the app's worker, a CLI import) are
+writing meanwhile. It is written to a hidden file beside the destination,
+checked, and only then renamed into place, so a crash never leaves half a
+backup under the final name. Backups are plain rollback-journal files: one
+file, nothing beside it.
+
+Restoring checks that the file is a PaperDesk library this version can open
+and not damaged, keeps a copy of the current library in the backups folder,
+then writes the backup's pages into the library through the same API, under
+the library's write lock, so a program that has it open sees the restored
+library on its next read instead of a file swapped from under it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from paperdesk.core import schema, store
+from paperdesk.core.errors import LibraryError
+
+BACKUP_FOLDER = "backups"
+
+
+def backups_folder(library: Path) -> Path:
+    """Where backups of ``library`` go by default: a ``backups`` folder beside it."""
+    return Path(library).absolute().parent / BACKUP_FOLDER
+
+
+def _stamp() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def _unique(path: Path) -> Path:
+    """``path``, or ``name-2.sqlite``, ``name-3.sqlite``... if it is taken."""
+    candidate, n = path, 1
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return candidate
+
+
+def default_backup_path(library: Path) -> Path:
+    """A new timestamped file in the backups folder beside ``library``."""
+    library = Path(library).absolute()
+    return _unique(backups_folder(library) / f"{library.stem}-{_stamp()}.sqlite")
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot change the file (a ``mode=ro`` URI)."""
+    conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True,
+                           timeout=store.BUSY_TIMEOUT_S, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {int(store.BUSY_TIMEOUT_S * 1000)}")
+    return conn
+
+
+def copy_database(source: sqlite3.Connection, dest: Path) -> Path:
+    """Write a consistent copy of the database open on ``source`` to ``dest``."""
+    dest = Path(dest).absolute()
+    if dest.is_dir():
+        raise LibraryError(f"{dest}: is a folder; give a file name for the backup")
+    if not dest.parent.is_dir():
+        raise LibraryError(f"{dest}: the folder {dest.parent} does not exist")
+    partial = dest.with_name(f".{dest.name}.{os.getpid()}.partial")
+    try:
+        target = sqlite3.connect(str(partial), isolation_level=None)
+        try:
+            source.backup(target)  # pages=-1: every page in one step, one read transaction
+            target.execute("PRAGMA journal_mode = DELETE").fetchone()
+            check = target.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            target.close()
+        if check != "ok":
+            raise LibraryError(f"{dest}: the copy did not pass SQLite's check ({check})")
+        with partial.open("rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(partial, dest)
+    except sqlite3.Error as exc:
+        raise LibraryError(f"cannot write the backup {dest} ({exc}); nothing was changed") \
+            from None
+    except OSError as exc:
+        raise LibraryError(f"cannot write the backup {dest} ({exc.strerror})") from None
+    finally:
+        for leftover in (partial, partial.with_name(partial.name + "-journal")):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+    return dest
+
+
+def backup_library(library: Path, dest: Path | None = None) -> Path:
+    """Back up the library file at ``library`` to ``dest`` (default: a new timestamped
+    file in the backups folder beside it). Safe while other connections write."""
+    library = Path(library).absolute()
+    if dest is None:
+        dest = default_backup_path(library)
+        dest.parent.mkdir(exist_ok=True)
+    dest = Path(dest).absolute()
+    if dest == library:
+        raise LibraryError(f"{dest}: that is the library itself; choose another file")
+    try:
+        source = store.connect(library)
+    except sqlite3.Error as exc:
+        raise store.translate(exc, library) from None
+    try:
+        return copy_database(source, dest)
+    finally:
+        source.close()
+
+
+def before_upgrade(conn: sqlite3.Connection, library: Path, migration: str) -> Path:
+    """The automatic copy taken before an existing library is upgraded:
+    ``backups/<name>.before-<migration>.sqlite`` beside it. If it cannot be
+    written the upgrade does not happen."""
+    library = Path(library).absolute()
+    folder = backups_folder(library)
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise LibraryError(f"{library}: needs an upgrade, but the backup folder {folder} "
+                           f"cannot be made ({exc.strerror}); nothing was changed") from None
+    return copy_database(conn, _unique(folder / f"{library.stem}.before-{migration}.sqlite"))
+
+
+@dataclass
+class BackupInfo:
+    path: Path
+    papers: int
+    schema: list[str]
+    pending: list[str]  # migrations the next open will apply
+
+
+def check_backup(path: Path) -> BackupInfo:
+    """Confirm ``path`` is an undamaged PaperDesk library this version can open."""
+    path = Path(path).absolute()
+    if not path.is_file():
+        raise LibraryError(f"{path}: no such backup file")
+    if not store._check_file(path):
+        raise LibraryError(f"{path}: empty file, not a PaperDesk backup")
+    try:
+        conn = _read_only(path)
+    except sqlite3.Error as exc:
+        raise LibraryError(f"{path}: cannot be read ({exc})") from None
+    try:
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise LibraryError(f"{path}: the backup is damaged ({check})")
+        from sqlite_utils import Database
+
+        db = Database(conn)
+        store._check_identity(db, path)
+        if conn.execute("PRAGMA application_id").fetchone()[0] != schema.APPLICATION_ID:
+            raise LibraryError(f"{path}: not a PaperDesk library (an empty database)")
+        papers = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+        return BackupInfo(path, papers, store._applied(db), store.pending_migrations(db))
+    except sqlite3.DatabaseError as exc:
+        raise LibraryError(f"{path}: not a PaperDesk backup ({exc})") from None
+    finally:
+        conn.close()
+
+
+def _library_state(library: Path) -> str:
+    """"missing", "library" (a healthy PaperDesk library) or "damaged" (an SQLite
+    file that cannot be read); a file that is something else is refused."""
+    if not library.exists() or library.stat().st_size == 0:
+        return "missing"
+    try:
+        store._check_file(library)
+    except LibraryError:
+        raise LibraryError(f"{library}: not a PaperDesk library (not an SQLite file); "
+                           "not replacing it") from None
+    try:
+        conn = _read_only(library)
+        try:
+            ok = conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise store.translate(exc, library) from None
+        return "damaged"
+    except sqlite3.DatabaseError:
+        return "damaged"
+    if not ok:
+        return "damaged"
+    if app_id != schema.APPLICATION_ID and tables:
+        raise LibraryError(f"{library}: another program's database, not a PaperDesk library; "
+                           "not replacing it")
+    return "library"
+
+
+@dataclass
+class RestoreReport:
+    library: Path
+    restored_from: Path
+    papers: int
+    previous: Path | None  # where the library as it was before the restore was kept
+
+
+def restore(backup: Path, library: Path) -> RestoreReport:
+    """Put the backup at ``backup`` back as the library at ``library``."""
+    info = check_backup(backup)
+    library = Path(library).absolute()
+    if library == info.path:
+        raise LibraryError(f"{library}: that is the library itself")
+    if not library.parent.is_dir():
+        raise LibraryError(f"{library}: the folder {library.parent} does not exist")
+    state = _library_state(library)
+    previous = None
+    if state == "library":
+        backups_folder(library).mkdir(exist_ok=True)
+        previous = backup_library(library, _unique(
+            backups_folder(library) / f"{library.stem}.before-restore-{_stamp()}.sqlite"))
+        _write_pages(info.path, library)
+    else:
+        if state == "damaged":
+            previous = _keep_damaged(library)
+        _replace_file(info.path, library)
+    with _read_only(library) as conn:
+        papers = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+    return RestoreReport(library, info.path, papers, previous)
+
+
+def _write_pages(backup: Path, library: Path) -> None:
+    """Copy the backup's pages into the live library under its write lock.
+
+    Each step waits up to the library's busy timeout for the lock; if another
+    program still holds it, the restore stops with "busy" and nothing changes.
+    """
+
+    def give_up_when_busy(status: int, remaining: int, total: int) -> None:
+        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise sqlite3.OperationalError("database is locked")
+
+    source = _read_only(backup)
+    target = store.connect(library)
+    try:
+        source.backup(target, progress=give_up_when_busy)
+    except sqlite3.Error as exc:
+        raise store.translate(exc, library) from None
+    finally:
+        target.close()
+        source.close()
+
+
+def _keep_damaged(library: Path) -> Path:
+    """Move a damaged library (and its WAL files) into the backups folder, as they are."""
+    folder = backups_folder(library)
+    folder.mkdir(exist_ok=True)
+    kept = _unique(folder / f"{library.stem}.damaged-{_stamp()}.sqlite")
+    shutil.copy2(library, kept)
+    for suffix in ("-wal", "-shm"):
+        side = library.with_name(library.name + suffix)
+        if side.exists():
+            shutil.copy2(side, kept.with_name(kept.name + suffix))
+            side.unlink()
+    return kept
+
+
+def _replace_file(backup: Path, library: Path) -> None:
+    """Where there is no usable library: copy the backup in whole, then rename it into place."""
+    partial = library.with_name(f".{library.name}.{os.getpid()}.partial")
+    try:
+        shutil.copyfile(backup, partial)
+        with partial.open("rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(partial, library)
+    except OSError as exc:
+        raise LibraryError(f"{library}: cannot write the library ({exc.strerror})") from None
+    finally:
+        with contextlib.suppress(OSError):
+            partial.unlink()
