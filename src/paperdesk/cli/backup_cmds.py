@@ -1,4 +1,4 @@
-"""backup, restore: consistent copies of the library, and putting one back."""
+"""backup, restore-backup: consistent copies of the library, and putting one back."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     p.set_defaults(func=cmd_backup)
 
-    p = sub.add_parser("restore", help="put a backup back as the library",
+    p = sub.add_parser("restore-backup", help="put a backup back as the library",
                        description="Replace the library with a backup, after checking that the "
                                    "backup is an undamaged PaperDesk library. The library as it "
                                    "was is kept in the backups folder first. Asks for "
                                    "confirmation; --yes confirms without asking (required when "
-                                   "not run from a terminal).")
+                                   "not run from a terminal). (`paperdesk restore` brings "
+                                   "papers back from the trash.)")
     p.add_argument("file", metavar="FILE", help="the backup to restore")
     p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
     # restore works on the library file itself (which may be too damaged to open)
