@@ -2,30 +2,78 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+import traceback
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from paperdesk.core.demo import open_demo
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
+from paperdesk.core.paths import APP_NAME
+
+# Set to any value, the app prints "first-rows <unix time>" once the table has
+# painted its first rows, and quits (bench/bench_gui.py measures start-up so).
+BENCH_STARTUP = "PAPERDESK_BENCH_STARTUP"
+
+
+def show_error(exc_type, exc, tb) -> None:
+    """sys.excepthook: an unexpected error becomes a dialog, not a silent death."""
+    details = "".join(traceback.format_exception(exc_type, exc, tb))
+    sys.stderr.write(details)
+    if QApplication.instance() is None:
+        return
+    box = QMessageBox(QMessageBox.Icon.Critical, APP_NAME,
+                      str(exc) if isinstance(exc, PaperDeskError)
+                      else f"Something went wrong: {exc_type.__name__}: {exc}")
+    box.setInformativeText("PaperDesk keeps running; your library was not changed by the "
+                           "step that failed.")
+    box.setDetailedText(details)
+    box.exec()
+
+
+class _FirstPaint(QObject):
+    """Prints the time of the table's first paint with rows, then quits."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        window.table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Paint and self.window.model.rowCount():
+            QTimer.singleShot(0, self._done)
+            watched.removeEventFilter(self)
+        return False
+
+    def _done(self) -> None:
+        print(f"first-rows {time.time():.6f} rows={self.window.model.rowCount()}", flush=True)
+        self.window.close()
+        QApplication.quit()
 
 
 def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
-    app.setApplicationName("PaperDesk")
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    sys.excepthook = show_error
     try:
         lib = open_demo() if demo else Library.open(path)
     except PaperDeskError as exc:
-        QMessageBox.critical(None, "PaperDesk", str(exc))
+        QMessageBox.critical(None, APP_NAME, str(exc))
         return 1
-    window = QMainWindow()
-    window.setWindowTitle(f"PaperDesk — {lib.name}")
-    window.setCentralWidget(QLabel(f"{lib.stats()['papers']} papers in {lib.path}"))
-    window.resize(900, 600)
+    from paperdesk.gui.main_window import MainWindow
+
+    window = MainWindow(lib)
+    if os.environ.get(BENCH_STARTUP):
+        _FirstPaint(window)
     window.show()
     try:
         return app.exec()
     finally:
-        lib.close()
+        window.worker.stop()
+        window.lib.close()

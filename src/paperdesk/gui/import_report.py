@@ -1,0 +1,76 @@
+"""The report after an import: one row per file, with what happened to it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from paperdesk.core.importer import ALREADY, CANCELLED, ERROR, IMPORTED, SKIPPED, FileReport
+
+RESULT = {IMPORTED: "Imported", ALREADY: "Already imported", ERROR: "Not imported",
+          SKIPPED: "Skipped", CANCELLED: "Cancelled"}
+COLUMNS = ["File", "Result", "New papers", "Merged", "Details"]
+
+
+def summary(reports: Sequence[FileReport]) -> str:
+    new = sum(r.new_papers for r in reports)
+    merged = sum(r.merged for r in reports)
+    failed = sum(r.failed for r in reports)
+    parts = [f"{len(reports)} file{'s' if len(reports) != 1 else ''}",
+             f"{new} new paper{'s' if new != 1 else ''}", f"{merged} merged"]
+    if failed:
+        parts.append(f"{failed} not imported")
+    return ", ".join(parts)
+
+
+def details(report: FileReport) -> str:
+    if report.error:
+        return report.error
+    lines = [f"{report.entries} entries"] if report.status == IMPORTED else []
+    return "; ".join(lines + list(report.warnings))
+
+
+class ImportReport(QDialog):
+    def __init__(self, reports: Sequence[FileReport], parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Import report")
+        self.reports = list(reports)
+        self.summary = QLabel(summary(self.reports))
+        self.table = QTableWidget(len(self.reports), len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(True)
+        for row, r in enumerate(self.reports):
+            values = [r.name, RESULT.get(r.status, r.status), str(r.new_papers), str(r.merged),
+                      details(r)]
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                item.setToolTip(r.path if col == 0 else value)
+                self.table.setItem(row, col, item)
+        header = self.table.horizontalHeader()
+        for col in range(len(COLUMNS) - 1):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.resizeRowsToContents()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table)
+        layout.addWidget(buttons)
+        self.resize(820, 160 + 30 * min(len(self.reports), 12))
+
+    def rows(self) -> list[list[str]]:
+        """The table's text, row by row."""
+        return [[self.table.item(r, c).text() for c in range(len(COLUMNS))]
+                for r in range(self.table.rowCount())]

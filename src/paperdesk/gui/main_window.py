@@ -1,0 +1,375 @@
+"""The library window: sidebar, paper table and detail pane, search, import, undo."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+)
+
+from paperdesk.core import changes as ch
+from paperdesk.core.errors import PaperDeskError, QueryError
+from paperdesk.core.library import Library
+from paperdesk.gui import reads, settings
+from paperdesk.gui.actions import build_actions
+from paperdesk.gui.detail_pane import DetailPane
+from paperdesk.gui.empty_page import EmptyPage
+from paperdesk.gui.icons import icon
+from paperdesk.gui.importing import Importer, ProgressPanel, local_paths
+from paperdesk.gui.paper_model import COLUMNS, RATING, TITLE, PaperModel
+from paperdesk.gui.search_bar import SearchBar
+from paperdesk.gui.sidebar import Sidebar
+from paperdesk.gui.stars import StarDelegate
+from paperdesk.gui.table_header import setup_header
+from paperdesk.gui.undo import EditCommand
+from paperdesk.gui.worker import Worker
+
+ROW_HEIGHT_EXTRA = 8
+MAX_DETAIL = 500  # papers the detail pane reads when many are selected
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, lib: Library) -> None:
+        super().__init__()
+        self.lib = lib
+        self.setWindowIcon(icon("app"))
+        self.setAcceptDrops(True)
+        self.undo_stack = QUndoStack(self)
+        self.worker = Worker(self)
+        self._base: tuple[reads.Source, list[int] | None] | None = None
+        self.query = ""
+
+        self.search_bar = SearchBar()
+        self.search_bar.search.connect(self.set_query)
+        self.search_bar.save_requested.connect(self.save_search)
+        self.sidebar = Sidebar()
+        self.sidebar.source_changed.connect(lambda _s: self.refresh_table())
+        self.sidebar.delete_saved_search.connect(
+            lambda name: self.edit(self.lib.curation.delete_search, name))
+        self.model = PaperModel(lib, self.fetch_ids, self)
+        self.table = self._make_table()
+        self.detail = DetailPane()
+        self._connect_detail()
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        for widget in (self.sidebar, self.table, self.detail):
+            self.splitter.addWidget(widget)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([210, 870, 360])
+        self.empty = EmptyPage()
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.splitter)
+        self.setCentralWidget(self.stack)
+
+        self.count_label = QLabel()
+        self.progress = ProgressPanel(lambda: self.importer.cancel())
+        self.statusBar().addWidget(self.count_label)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.importer = Importer(self.worker, self.progress, lambda: self.lib.path, self)
+        self.importer.done.connect(lambda _reports: self.reload_all())
+        self.importer.failed.connect(self.notify)
+        self.actions_by_name = build_actions(self)
+        self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
+        self.empty.open_demo.connect(self.open_demo)
+        self.toolbar = self.addToolBar("Main")
+        self.toolbar.setObjectName("main-toolbar")
+        self.toolbar.setMovable(False)
+        self.toolbar.addAction(self.actions_by_name["import_files"])
+        self.toolbar.addSeparator()
+        self.toolbar.addWidget(self.search_bar)
+        for widget in (self.search_bar.edit, self.detail.note, self.detail.tag_entry):
+            widget.installEventFilter(self)
+
+        self._counts_timer = QTimer(self, singleShot=True, interval=120)
+        self._counts_timer.timeout.connect(self.refresh_sidebar)
+        self._restore_state()
+        self.reload_all()
+
+    # -- building ------------------------------------------------------------
+
+    def _make_table(self) -> QTableView:
+        table = QTableView()
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        table.setSortingEnabled(True)
+        table.setWordWrap(False)
+        table.setShowGrid(False)
+        table.setAlternatingRowColors(True)
+        table.setItemDelegateForColumn(RATING, StarDelegate(table))
+        vh = table.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(vh.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(table.fontMetrics().height() + ROW_HEIGHT_EXTRA)
+        setup_header(table, self.model)
+        table.horizontalHeader().setSortIndicator(COLUMNS.index(("Added", "added")),
+                                                  Qt.SortOrder.DescendingOrder)
+        table.selectionModel().selectionChanged.connect(lambda *_: self.show_selection())
+        return table
+
+    def _connect_detail(self) -> None:
+        cur = lambda: self.lib.curation  # noqa: E731
+        d = self.detail
+        d.rate.connect(lambda ids, n: self.edit(cur().set_rating, ids, n))
+        d.status_chosen.connect(lambda ids, s: self.edit(cur().set_status, ids, s))
+        d.tags_added.connect(lambda ids, names: self.edit(cur().add_tags, ids, names))
+        d.tag_removed.connect(lambda ids, name: self.edit(cur().remove_tags, ids, [name]))
+        d.note_saved.connect(self.save_note)
+        d.year_correction.connect(self.correct_year)
+
+    # -- reading the library ---------------------------------------------------
+
+    def fetch_ids(self, sort: str | None, descending: bool) -> list[int]:
+        """The ids the table shows: the sidebar's source, narrowed by the search."""
+        source = self.sidebar.current_source()
+        if self._base is None or self._base[0] != source:
+            base = reads.source_ids(self.lib, source)
+            if source[0] == "saved":
+                base = self.lib.search(source[1]).ids
+            self._base = (source, base)
+        base = self._base[1]
+        found = self.lib.search(self.query, sort=sort, descending=descending).ids
+        if base is None:
+            return found
+        keep = set(base)
+        return [i for i in found if i in keep]
+
+    def refresh_table(self) -> None:
+        current = self.current_id()
+        try:
+            self.model.reload()
+        except QueryError as exc:
+            self.search_bar.show_error(str(exc))
+            return
+        except PaperDeskError as exc:
+            self.notify(str(exc))
+            return
+        self.search_bar.show_error(None)
+        self._update_count()
+        row = self.model.row_of(current) if current is not None else None
+        if row is not None:
+            self.table.selectionModel().setCurrentIndex(
+                self.model.index(row, TITLE),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows)
+            self.table.scrollTo(self.model.index(row, TITLE))
+        else:
+            self.show_selection()
+
+    def refresh_sidebar(self) -> None:
+        counts = reads.counts(self.lib)
+        self.sidebar.fill(counts)
+        self.detail.set_tag_names([name for name, _n in counts["tags"]])
+        self.stack.setCurrentWidget(self.splitter if counts["all"] or self.lib.stats()["trash"]
+                                    else self.empty)
+
+    def reload_all(self) -> None:
+        """After imports or undoing them: everything may have changed."""
+        self.setWindowTitle(f"PaperDesk — {self.lib.name}")
+        self._base = None
+        self.model.forget()
+        self.refresh_sidebar()
+        self.refresh_table()
+
+    def _update_count(self) -> None:
+        n = self.model.rowCount()
+        label = self.sidebar.label_of(self.sidebar.current_source()) or "All papers"
+        label = label.split("  (")[0]
+        self.count_label.setText(f"{n} paper{'s' if n != 1 else ''} — {label}"
+                                 + (f" matching “{self.query}”" if self.query else ""))
+
+    def selected_ids(self) -> list[int]:
+        rows = sorted(i.row() for i in self.table.selectionModel().selectedRows())
+        return [self.model.paper_id(r) for r in rows]
+
+    def current_id(self) -> int | None:
+        index = self.table.currentIndex()
+        return self.model.paper_id(index.row()) if index.isValid() else None
+
+    def show_selection(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) == 1:
+            paper = self.lib.paper(ids[0])
+            self.detail.show_papers([paper], self.lib.sightings(ids[0]))
+        else:
+            self.detail.show_papers(self.lib.papers(ids[:MAX_DETAIL]))
+            self.detail.ids = ids
+
+    # -- editing ------------------------------------------------------------------
+
+    def edit(self, fn: Callable[..., ch.Changes], *args: Any) -> ch.Changes | None:
+        """Run one core edit; put it on the undo stack and refresh what it touched."""
+        try:
+            changes = fn(*args)
+        except PaperDeskError as exc:
+            self.notify(str(exc))
+            return None
+        if changes.undo is not None:
+            self.undo_stack.push(EditCommand(self.lib, changes.undo, self.apply, self.notify))
+        self.apply(changes)
+        return changes
+
+    def apply(self, changes: ch.Changes) -> None:
+        """Bring the views up to date with ``changes``."""
+        if not changes.kinds:
+            return
+        if ch.PAPER_SET in changes.kinds or ch.DIGESTS in changes.kinds:
+            self.reload_all()
+            return
+        self._base = None
+        self.model.refresh_rows(changes.paper_ids)
+        if set(self.detail.ids) & changes.paper_ids:
+            self.show_selection()
+        self._counts_timer.start()
+
+    def rate_selected(self, rating: int) -> None:
+        if ids := self.selected_ids():
+            self.edit(self.lib.curation.set_rating, ids, rating)
+
+    def mark_read(self) -> None:
+        if ids := self.selected_ids():
+            self.edit(self.lib.curation.set_status, ids, "read")
+
+    def save_note(self, paper_id: int, note_id: int | None, text: str) -> None:
+        cur = self.lib.curation
+        if note_id is None:
+            if not text.strip():
+                return
+            changes = self.edit(cur.add_note, paper_id, text)
+            if changes is not None and self.detail.ids == [paper_id]:
+                self.detail.note_id = changes.result.get("note_id")
+        elif text.strip():
+            self.edit(cur.edit_note, note_id, text)
+        else:
+            self.edit(cur.delete_note, note_id)
+
+    def correct_year(self, paper_id: int) -> None:
+        paper = self.lib.paper(paper_id, with_notes=False)
+        year, ok = QInputDialog.getInt(self, "Correct the year",
+                                       f"Year of “{paper['title']}”:",
+                                       paper["year"] or 2024, 1900, 2100)
+        if ok:
+            self.edit(self.lib.curation.set_year, paper_id, year)
+
+    def save_search(self, query: str) -> None:
+        name, ok = QInputDialog.getText(self, "Save as smart list",
+                                        "Name for this search:", text=query)
+        if ok and name.strip():
+            self.edit(self.lib.curation.save_search, name.strip(), query)
+
+    def set_query(self, text: str) -> None:
+        self.query = text
+        self.refresh_table()
+
+    def notify(self, message: str) -> None:
+        """Show a core error as a readable line."""
+        self.statusBar().showMessage(f"⚠ {message}", 15000)
+
+    # -- moving around ---------------------------------------------------------------
+
+    def step(self, delta: int) -> None:
+        rows = self.model.rowCount()
+        if not rows:
+            return
+        index = self.table.currentIndex()
+        row = 0 if not index.isValid() else max(0, min(rows - 1, index.row() + delta))
+        target = self.model.index(row, TITLE)
+        self.table.selectionModel().setCurrentIndex(
+            target, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(target)
+
+    def focus_search(self) -> None:
+        self.search_bar.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_bar.edit.selectAll()
+
+    # -- libraries, imports and drops ----------------------------------------------------
+
+    def open_demo(self) -> None:
+        from paperdesk.core.demo import open_demo
+
+        try:
+            demo = open_demo()
+        except PaperDeskError as exc:
+            self.notify(str(exc))
+            return
+        self.set_library(demo)
+
+    def set_library(self, lib: Library) -> None:
+        if lib.path == self.lib.path:
+            return
+        self.detail.flush_note()
+        old, self.lib = self.lib, lib
+        self.model.lib = lib
+        self.undo_stack.clear()
+        self.detail.show_papers([])
+        old.close()
+        self.reload_all()
+
+    def import_paths(self, paths: list[Path]) -> None:
+        self.importer.start(paths)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if local_paths(event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:
+        if local_paths(event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = local_paths(event.mimeData().urls())
+        if paths:
+            event.acceptProposedAction()
+            self.import_paths(paths)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """File drops on text fields import too, instead of pasting file names."""
+        kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
+        if event.type() in kinds and local_paths(event.mimeData().urls()):
+            if event.type() == QEvent.Type.Drop:
+                self.dropEvent(event)
+            else:
+                event.acceptProposedAction()
+            return True
+        return super().eventFilter(watched, event)
+
+    # -- state across runs ------------------------------------------------------------
+
+    def _restore_state(self) -> None:
+        if geometry := settings.load_bytes("window/geometry"):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1440, 820)
+        if sizes := settings.load_bytes("window/splitter"):
+            self.splitter.restoreState(sizes)
+        if header := settings.load_bytes("table/header"):
+            self.table.horizontalHeader().restoreState(header)
+            h = self.table.horizontalHeader()
+            self.model.sort_key = COLUMNS[h.sortIndicatorSection()][1] or "added"
+            self.model.descending = h.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+
+    def save_state(self) -> None:
+        settings.save({"window/geometry": self.saveGeometry(),
+                       "window/splitter": self.splitter.saveState(),
+                       "table/header": self.table.horizontalHeader().saveState()})
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.importer.busy:
+            self.importer.cancel()
+        self.detail.flush_note()
+        self.save_state()
+        self.worker.stop()
+        super().closeEvent(event)

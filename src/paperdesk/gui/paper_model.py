@@ -1,0 +1,188 @@
+"""The paper table's model: an ordered list of ids, with rows fetched a page at a time.
+
+Which papers show, and in what order, is decided in SQL (``lib.search`` and
+the sidebar's source); the model keeps only the ids and a cache of compact
+row tuples filled a page at a time as rows are painted. No proxy model:
+sorting asks ``fetch_ids`` again. An edit refetches its own rows and emits
+``dataChanged`` for them alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from paperdesk.core.library import Library
+
+# (header, sort key understood by lib.search or None)
+COLUMNS = [
+    ("Title", "title"), ("Year", "year"), ("Upvotes", "upvotes"), ("Rating", "rating"),
+    ("Status", "status"), ("Tags", None), ("Digests", "digests"), ("Added", "added"),
+]
+TITLE, YEAR, UPVOTES, RATING, STATUS, TAGS, DIGESTS, ADDED = range(len(COLUMNS))
+NUMERIC = {YEAR, UPVOTES, DIGESTS}
+STATUS_LABELS = {"unread": "Unread", "to-read": "To read", "reading": "Reading", "read": "Read"}
+PAGE = 200
+_ROOT = QModelIndex()
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+# Row tuple fields
+_ID, _TITLE, _YEAR, _INFERRED, _UPVOTES, _RATING, _STATUS, _TAGS, _SEEN, _ADDED = range(10)
+
+FetchIds = Callable[[str | None, bool], list[int]]
+
+
+def _row(p: dict[str, Any]) -> tuple:
+    year = p["year"]
+    return (p["id"], p["title"], year, bool(p["year_inferred"]) and year is not None,
+            p["upvotes"], p["rating"], p["status"], ", ".join(p["tags"]), p["seen_count"],
+            (p["added"] or "")[:10])
+
+
+class PaperModel(QAbstractTableModel):
+    def __init__(self, lib: Library, fetch_ids: FetchIds, parent=None) -> None:
+        super().__init__(parent)
+        self.lib = lib
+        self.fetch_ids = fetch_ids
+        self.sort_key: str | None = "added"
+        self.descending = True
+        self._ids: list[int] = []
+        self._rows: dict[int, tuple] = {}
+        self._index: dict[int, int] | None = None
+
+    # -- contents ------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Ask for the ids again (new search, source or sort), keeping cached rows."""
+        ids = self.fetch_ids(self.sort_key, self.descending)
+        self.beginResetModel()
+        self._ids = list(ids)
+        self._index = None
+        self.endResetModel()
+
+    def forget(self, paper_ids: Iterable[int] | None = None) -> None:
+        """Drop cached rows (all of them with None) so they are read again."""
+        if paper_ids is None:
+            self._rows.clear()
+        else:
+            for pid in paper_ids:
+                self._rows.pop(pid, None)
+
+    def refresh_rows(self, paper_ids: Iterable[int]) -> None:
+        """Reread the rows of ``paper_ids`` and repaint just those rows."""
+        shown = [pid for pid in paper_ids if self.row_of(pid) is not None]
+        self.forget(paper_ids)
+        if not shown:
+            return
+        self._load(shown)
+        last = self.columnCount() - 1
+        for pid in shown:
+            row = self.row_of(pid)
+            self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+
+    def ids(self) -> list[int]:
+        return self._ids
+
+    def paper_id(self, row: int) -> int:
+        return self._ids[row]
+
+    def row_of(self, paper_id: int) -> int | None:
+        if self._index is None:
+            self._index = {pid: row for row, pid in enumerate(self._ids)}
+        return self._index.get(paper_id)
+
+    def _load(self, ids: Sequence[int]) -> None:
+        for paper in self.lib.papers(ids):
+            self._rows[paper["id"]] = _row(paper)
+
+    def _get(self, row: int) -> tuple | None:
+        pid = self._ids[row]
+        found = self._rows.get(pid)
+        if found is None:
+            start = row - row % PAGE
+            page = [i for i in self._ids[start:start + PAGE] if i not in self._rows]
+            self._load(page)
+            found = self._rows.get(pid)
+        return found
+
+    # -- Qt model API ----------------------------------------------------------
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section][0]
+            if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section][1] is None:
+                return "Not sortable"
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self._ids):
+            return None
+        col = index.column()
+        if role == ID_ROLE:
+            return self._ids[index.row()]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in NUMERIC:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
+                        Qt.ItemDataRole.ToolTipRole):
+            return None
+        r = self._get(index.row())
+        if r is None:
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == YEAR and r[_INFERRED]:
+                return "Year inferred from the digest's dates; correct it in the detail pane"
+            return r[_TITLE] if col == TITLE else None
+        if col == TITLE:
+            return r[_TITLE]
+        if col == YEAR:
+            if r[_YEAR] is None:
+                return None
+            return f"{r[_YEAR]}?" if r[_INFERRED] else str(r[_YEAR])
+        if col == UPVOTES:
+            return r[_UPVOTES]
+        if col == RATING:
+            return r[_RATING] if role == Qt.ItemDataRole.EditRole else "★" * r[_RATING]
+        if col == STATUS:
+            return STATUS_LABELS.get(r[_STATUS], r[_STATUS])
+        if col == TAGS:
+            return r[_TAGS]
+        if col == DIGESTS:
+            return r[_SEEN]
+        return r[_ADDED]
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        key = COLUMNS[column][1] if 0 <= column < len(COLUMNS) else None
+        if key is None:
+            return
+        self.sort_key = key
+        self.descending = order == Qt.SortOrder.DescendingOrder
+        ids = list(self.fetch_ids(self.sort_key, self.descending))
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        old_ids = [self._ids[i.row()] for i in old]
+        self._ids = ids
+        self._index = None
+        new = []
+        for index, pid in zip(old, old_ids, strict=True):
+            row = self.row_of(pid)
+            new.append(QModelIndex() if row is None else self.index(row, index.column()))
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()

@@ -1,0 +1,66 @@
+"""Read-only queries behind the sidebar: counts, and the papers of one source.
+
+A source is a ``(kind, value)`` pair: ("all", None), ("status", "read"),
+("list", None) (the to-read papers in order),
+("recent", None), ("tag", name), ("digest", id),
+("saved", query). Everything here only reads; writes go through the core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paperdesk.core.library import Library
+
+Source = tuple[str, Any]
+ALL: Source = ("all", None)
+_ALIVE = "p.deleted_at IS NULL"
+# Papers added within this long of the newest paper count as recently imported.
+RECENT_WINDOW = "-1 day"
+_RECENT = (f"SELECT p.id FROM papers p WHERE {_ALIVE} AND p.added >= "
+           f"strftime('%Y-%m-%dT%H:%M:%S', (SELECT max(added) FROM papers), '{RECENT_WINDOW}')")
+
+
+def source_ids(lib: Library, source: Source) -> list[int] | None:
+    """Ids of the papers a source holds (None: every paper; saved searches: None too)."""
+    kind, value = source
+    db = lib.db
+    if kind == "status":
+        sql, params = f"SELECT p.id FROM papers p WHERE {_ALIVE} AND p.status = ?", [value]
+    elif kind == "list":
+        return lib.curation.reading_list()
+    elif kind == "recent":
+        sql, params = _RECENT, []
+    elif kind == "tag":
+        sql, params = (f"SELECT p.id FROM papers p JOIN paper_tags pt ON pt.paper_id = p.id "
+                       f"JOIN tags t ON t.id = pt.tag_id WHERE {_ALIVE} AND t.name = ?"), [value]
+    elif kind == "digest":
+        sql, params = (f"SELECT DISTINCT p.id FROM papers p JOIN sightings s "
+                       f"ON s.paper_id = p.id WHERE {_ALIVE} AND s.digest_id = ?"), [value]
+    else:
+        return None
+    return [r[0] for r in db.execute(sql, params)]
+
+
+def counts(lib: Library) -> dict[str, Any]:
+    """Everything the sidebar shows, in a handful of queries."""
+    db = lib.db
+    status = dict(db.execute(
+        f"SELECT p.status, count(*) FROM papers p WHERE {_ALIVE} GROUP BY p.status").fetchall())
+    one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
+    tags = [(t["name"], t["count"]) for t in lib.curation.tags()]
+    digests = [(d["id"], d["name"], d["papers"], d["digest_date"]) for d in lib.digests()]
+    saved = [(s["name"], s["query"]) for s in lib.curation.saved_searches()]
+    return {
+        "all": sum(status.values()),
+        "status": status,
+        "list": status.get("to-read", 0),
+        "recent": one(f"SELECT count(*) FROM ({_RECENT})"),
+        "tags": tags,
+        "digests": digests,
+        "saved": saved,
+    }
+
+
+def tag_names(lib: Library) -> list[str]:
+    return [t["name"] for t in lib.curation.tags()]

@@ -1,0 +1,126 @@
+"""The sidebar: the library, reading statuses, the reading list, tags, digests, saved searches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QMenu, QTreeWidget, QTreeWidgetItem
+
+from paperdesk.gui import reads
+from paperdesk.gui.icons import icon
+from paperdesk.gui.paper_model import STATUS_LABELS
+from paperdesk.gui.reads import Source
+
+SOURCE_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _key(source: Source) -> str:
+    return f"{source[0]}\x1f{source[1]}"
+
+
+class Sidebar(QTreeWidget):
+    source_changed = Signal(object)        # Source
+    delete_saved_search = Signal(str)      # name
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setHeaderHidden(True)
+        self.setRootIsDecorated(False)
+        self.setIndentation(10)
+        self.setUniformRowHeights(True)
+        self.setMinimumWidth(170)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+        self.currentItemChanged.connect(self._changed)
+        self._current: Source = reads.ALL
+        self._sources: dict[str, Source] = {}
+        self._filling = False
+
+    def current_source(self) -> Source:
+        return self._current
+
+    def fill(self, counts: dict[str, Any]) -> None:
+        """Rebuild the entries from ``reads.counts``, keeping the current one selected."""
+        self._filling = True
+        self.clear()
+        self._sources: dict[str, Source] = {}
+        library = self._section("Library")
+        self._entry(library, "All papers", counts["all"], reads.ALL, "library")
+        for status, label in STATUS_LABELS.items():
+            self._entry(library, label, counts["status"].get(status, 0), ("status", status), status)
+        self._entry(library, "Reading list", counts["list"], ("list", None), "list")
+        self._entry(library, "Recently imported", counts["recent"], ("recent", None), "recent")
+        tags = self._section("Tags")
+        for name, count in counts["tags"]:
+            self._entry(tags, name, count, ("tag", name), "tag")
+        digests = self._section("Digests")
+        for digest_id, name, count, date in counts["digests"]:
+            item = self._entry(digests, date or name, count, ("digest", digest_id), "digest")
+            item.setToolTip(0, f"{name}: {count} papers" + (f", dated {date}" if date else ""))
+        saved = self._section("Saved searches")
+        for name, query in counts["saved"]:
+            item = self._entry(saved, name, None, ("saved", query), "smart-list")
+            item.setToolTip(0, query)
+            item.setData(0, SOURCE_ROLE + 1, name)
+        for i in range(self.topLevelItemCount()):
+            section = self.topLevelItem(i)
+            section.setHidden(section.childCount() == 0)
+        self.expandAll()
+        self._filling = False
+        if not self.select(self._current):
+            self.select(reads.ALL)
+
+    def select(self, source: Source) -> bool:
+        for item in self._items():
+            if item.data(0, SOURCE_ROLE) == _key(source):
+                self.setCurrentItem(item)
+                return True
+        return False
+
+    def label_of(self, source: Source) -> str | None:
+        for item in self._items():
+            if item.data(0, SOURCE_ROLE) == _key(source):
+                return item.text(0)
+        return None
+
+    def _items(self):
+        for i in range(self.topLevelItemCount()):
+            section = self.topLevelItem(i)
+            for j in range(section.childCount()):
+                yield section.child(j)
+
+    def _section(self, title: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(self, [title])
+        item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        font = item.font(0)
+        font.setBold(True)
+        item.setFont(0, font)
+        return item
+
+    def _entry(self, parent: QTreeWidgetItem, label: str, count: int | None, source: Source,
+               icon_name: str) -> QTreeWidgetItem:
+        text = label if count is None else f"{label}  ({count})"
+        item = QTreeWidgetItem(parent, [text])
+        item.setData(0, SOURCE_ROLE, _key(source))
+        self._sources[_key(source)] = source
+        item.setIcon(0, icon(icon_name))
+        return item
+
+    def _changed(self, current: QTreeWidgetItem | None, _previous=None) -> None:
+        if current is None or self._filling:
+            return
+        source = self._sources.get(current.data(0, SOURCE_ROLE))
+        if source is not None and source != self._current:
+            self._current = source
+            self.source_changed.emit(source)
+
+    def _menu(self, pos) -> None:
+        item = self.itemAt(pos)
+        name = item.data(0, SOURCE_ROLE + 1) if item is not None else None
+        if not name:
+            return
+        menu = QMenu(self)
+        menu.addAction(f"Delete saved search “{name}”",
+                       lambda: self.delete_saved_search.emit(name))
+        menu.exec(self.viewport().mapToGlobal(pos))

@@ -1,0 +1,109 @@
+"""Star ratings: drawn in table cells by a delegate, and a clickable widget for the detail pane."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QEvent, QPointF, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPalette, QPolygonF
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+MAX = 5
+
+
+def _star(size: float) -> QPolygonF:
+    points = []
+    for i in range(10):
+        radius = size / 2 if i % 2 == 0 else size / 5
+        angle = math.pi / 2 + i * math.pi / 5
+        points.append(QPointF(size / 2 + radius * math.cos(angle),
+                              size / 2 - radius * math.sin(angle) + size * 0.05))
+    return QPolygonF(points)
+
+
+def paint_stars(painter: QPainter, rect: QRect, rating: int, filled: QColor,
+                empty: QColor) -> None:
+    """Five stars left-aligned in ``rect``, the first ``rating`` filled."""
+    size = min(rect.height() - 4, 16)
+    if size <= 0:
+        return
+    star = _star(size)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    top = rect.top() + (rect.height() - size) / 2
+    for i in range(MAX):
+        painter.save()
+        painter.translate(rect.left() + 2 + i * (size + 2), top)
+        if i < rating:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(filled)
+        else:
+            painter.setPen(empty)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPolygon(star)
+        painter.restore()
+    painter.restore()
+
+
+def star_at(x: float, height: int) -> int:
+    """The rating a click at ``x`` means (1-5), for stars drawn by ``paint_stars``."""
+    size = max(min(height - 4, 16), 1)
+    return max(1, min(MAX, int((x - 2) // (size + 2)) + 1))
+
+
+def colors(palette: QPalette, selected: bool) -> tuple[QColor, QColor]:
+    if selected:
+        text = palette.color(QPalette.ColorRole.HighlightedText)
+        return text, text
+    return palette.color(QPalette.ColorRole.Link), palette.color(QPalette.ColorRole.PlaceholderText)
+
+
+class StarDelegate(QStyledItemDelegate):
+    """Paints the rating column as stars; the number is in ``Qt.EditRole``."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        filled, empty = colors(opt.palette, selected)
+        paint_stars(painter, opt.rect, int(index.data(Qt.ItemDataRole.EditRole) or 0),
+                    filled, empty)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
+        return QSize(5 * 18 + 6, 20)
+
+
+class StarRating(QWidget):
+    """Five clickable stars. Clicking the current rating again clears it."""
+
+    rated = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rating = 0
+        self.setFixedSize(5 * 18 + 6, 20)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("Rating: click a star (0-5 on the keyboard)")
+
+    def rating(self) -> int:
+        return self._rating
+
+    def setRating(self, rating: int) -> None:
+        self._rating = int(rating or 0)
+        self.update()
+
+    def paintEvent(self, event: QEvent) -> None:
+        painter = QPainter(self)
+        filled, empty = colors(self.palette(), False)
+        if not self.isEnabled():
+            filled = empty
+        paint_stars(painter, self.rect(), self._rating, filled, empty)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            value = star_at(event.position().x(), self.height())
+            self.rated.emit(0 if value == self._rating else value)

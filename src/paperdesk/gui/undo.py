@@ -1,0 +1,47 @@
+"""Edits on the undo stack: each wraps the core's row-image ``Undo``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QUndoCommand
+
+from paperdesk.core.changes import Changes, Undo
+from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.library import Library
+
+
+class EditCommand(QUndoCommand):
+    """An edit already made in the library: undo writes the before images back.
+
+    Push it after the edit has happened; the first ``redo`` (which Qt calls on
+    push) is skipped. ``apply`` gets the ``Changes`` of every undo and redo so
+    the views refresh, and ``fail`` gets the message if one cannot be done.
+    """
+
+    def __init__(self, lib: Library, undo: Undo, apply: Callable[[Changes], None],
+                 fail: Callable[[str], None]) -> None:
+        super().__init__(undo.label)
+        self.lib = lib
+        self.undo_data = undo
+        self.apply = apply
+        self.fail = fail
+        self._done = True
+
+    def redo(self) -> None:
+        if self._done:
+            self._done = False
+            return
+        self._run(self.lib.redo)
+
+    def undo(self) -> None:
+        self._run(self.lib.undo)
+
+    def _run(self, step: Callable[[Undo], Changes]) -> None:
+        try:
+            changes = step(self.undo_data)
+        except PaperDeskError as exc:
+            self.setObsolete(True)
+            self.fail(str(exc))
+            return
+        self.apply(changes)

@@ -1,0 +1,87 @@
+"""One background thread for long writes (imports), with progress and Cancel.
+
+A job is a function ``job(lib, progress, cancel)`` run on the worker thread
+against its own ``Library`` connection (SQLite connections stay in the thread
+that opened them). The result, or a one-line error, comes back to the UI
+thread through ``finished``; progress through ``progress``. The UI thread
+never waits for the worker.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QThread, Signal
+
+from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.library import Library
+
+Job = Callable[[Library, Callable[[float, str], None], threading.Event], Any]
+
+
+@dataclass
+class Outcome:
+    """What a job produced: ``result``, or ``error`` as one line for people."""
+
+    job_id: int
+    label: str
+    result: Any = None
+    error: str | None = None
+    details: str | None = field(default=None, repr=False)
+
+
+class Worker(QThread):
+    progress = Signal(int, float, str)   # job id, fraction 0..1, message
+    started_job = Signal(int, str)       # job id, label
+    finished_job = Signal(object)        # Outcome
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._jobs: queue.Queue[tuple[int, str, Path, Job] | None] = queue.Queue()
+        self._ids = itertools.count(1)
+        self._cancel = threading.Event()
+        self.busy = False
+
+    def submit(self, label: str, library_path: Path, job: Job) -> int:
+        """Queue ``job`` to run against the library at ``library_path``; returns its id."""
+        if not self.isRunning():
+            self.start()
+        job_id = next(self._ids)
+        self.busy = True
+        self._jobs.put((job_id, label, Path(library_path), job))
+        return job_id
+
+    def cancel(self) -> None:
+        """Ask the running job to stop; it rolls back what it had not finished."""
+        self._cancel.set()
+
+    def stop(self) -> None:
+        self._cancel.set()
+        if self.isRunning():
+            self._jobs.put(None)
+            self.wait()
+
+    def run(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            job_id, label, path, job = item
+            self._cancel.clear()
+            self.started_job.emit(job_id, label)
+            outcome = Outcome(job_id, label)
+            try:
+                with Library.open(path, create=False) as lib:
+                    outcome.result = job(lib, lambda f, m, i=job_id: self.progress.emit(i, f, m),
+                                         self._cancel)
+            except PaperDeskError as exc:
+                outcome.error = str(exc)
+            except Exception as exc:  # shown to the user as one line, details on request
+                outcome.error = f"{label} failed: {type(exc).__name__}: {exc}"
+                outcome.details = traceback.format_exc()
+            self.busy = not self._jobs.empty()
+            self.finished_job.emit(outcome)
