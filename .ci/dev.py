@@ -91,7 +91,7 @@ def test(args: list[str]) -> int:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     os.chdir(ROOT)
     failed = 0
-    failed |= run(BIN / "ruff", "check", "src", "tests", "bench", check=False)
+    failed |= run(BIN / "ruff", "check", ROOT, check=False)
     failed |= run(BIN / "lint-imports", check=False, env=env)
     failed |= run(PY, "-m", "pytest", *args, check=False, env=env)
     return 1 if failed else 0
