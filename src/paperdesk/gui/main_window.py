@@ -370,6 +370,8 @@ class MainWindow(QMainWindow):
         if self.importer.busy:
             self.importer.cancel()
         self.detail.flush_note()
+        self._counts_timer.stop()
+        self.search_bar.timer.stop()
         self.save_state()
         self.worker.stop()
         super().closeEvent(event)

@@ -1,0 +1,44 @@
+"""A real library window over a real library file, offscreen."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperdesk.gui.main_window import MainWindow
+
+
+@pytest.fixture
+def make_window(qtbot):
+    windows: list[MainWindow] = []
+
+    def make(lib) -> MainWindow:
+        window = MainWindow(lib)
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+        window.worker.stop()
+
+
+@pytest.fixture
+def window(seed_lib, make_window) -> MainWindow:
+    return make_window(seed_lib)
+
+
+def sidebar_counts(window: MainWindow) -> dict[str, str]:
+    """Sidebar entry text by label, e.g. {"All papers": "193"}."""
+    out = {}
+    for item in window.sidebar._items():
+        label, _, count = item.text(0).partition("  (")
+        out[label] = count.rstrip(")")
+    return out
+
+
+def select_row(window: MainWindow, row: int) -> int:
+    window.table.selectRow(row)
+    return window.model.paper_id(row)

@@ -1,0 +1,115 @@
+"""Edits from the window reach the library, and Undo takes them back."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+
+from paperdesk.gui.paper_model import RATING, STATUS, TAGS
+
+from .conftest import select_row, sidebar_counts
+
+
+def undo(window) -> None:
+    window.actions_by_name["undo"].trigger()
+
+
+def test_clicking_a_star_rates_the_paper_and_undo_restores(window, seed_lib, qtbot):
+    pid = select_row(window, 3)
+    stars = window.detail.stars
+    qtbot.mouseClick(stars, Qt.MouseButton.LeftButton, pos=QPoint(4 * 18 - 6, 10))
+    assert seed_lib.paper(pid)["rating"] == 4
+    assert window.model.index(3, RATING).data(Qt.ItemDataRole.EditRole) == 4
+    undo(window)
+    assert seed_lib.paper(pid)["rating"] == 0
+    assert window.model.index(3, RATING).data(Qt.ItemDataRole.EditRole) == 0
+    window.actions_by_name["redo"].trigger()
+    assert seed_lib.paper(pid)["rating"] == 4
+
+
+def test_keyboard_rates_and_marks_read(window, seed_lib, qtbot):
+    pid = select_row(window, 0)
+    window.table.setFocus()
+    window.actions_by_name["rate5"].trigger()
+    assert seed_lib.paper(pid)["rating"] == 5
+    window.actions_by_name["mark_read"].trigger()
+    assert seed_lib.paper(pid)["status"] == "read"
+    assert window.model.index(0, STATUS).data() == "Read"
+    qtbot.waitUntil(lambda: sidebar_counts(window)["Read"] == "1")
+    undo(window)
+    assert seed_lib.paper(pid)["status"] == "unread"
+    undo(window)
+    assert seed_lib.paper(pid)["rating"] == 0
+
+
+def test_tags_apply_to_every_selected_paper_and_undo(window, seed_lib, qtbot):
+    window.table.selectRow(0)
+    for row in (1, 2):
+        window.table.selectionModel().select(
+            window.model.index(row, 0),
+            window.table.selectionModel().SelectionFlag.Select
+            | window.table.selectionModel().SelectionFlag.Rows)
+    ids = window.selected_ids()
+    assert len(ids) == 3
+    qtbot.keyClicks(window.detail.tag_entry, "scaling, to-cite")
+    qtbot.keyClick(window.detail.tag_entry, Qt.Key.Key_Return)
+    for paper in seed_lib.papers(ids):
+        assert paper["tags"] == ["scaling", "to-cite"]
+    assert window.model.index(0, TAGS).data() == "scaling, to-cite"
+    qtbot.waitUntil(lambda: sidebar_counts(window).get("to-cite") == "3")
+    window.detail.tag_removed.emit(ids, "scaling")
+    assert all(p["tags"] == ["to-cite"] for p in seed_lib.papers(ids))
+    undo(window)
+    undo(window)
+    assert all(p["tags"] == [] for p in seed_lib.papers(ids))
+
+
+def test_status_from_the_detail_pane_and_undo(window, seed_lib):
+    pid = select_row(window, 5)
+    combo = window.detail.status
+    index = combo.findData("reading")
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    assert seed_lib.paper(pid)["status"] == "reading"
+    undo(window)
+    assert seed_lib.paper(pid)["status"] == "unread"
+
+
+def test_notes_save_as_you_type_and_undo(window, seed_lib, qtbot):
+    pid = select_row(window, 7)
+    note = window.detail.note
+    qtbot.keyClicks(note, "Read the appendix")
+    qtbot.waitUntil(lambda: [n["text"] for n in seed_lib.paper(pid)["notes"]]
+                    == ["Read the appendix"], timeout=5000)
+    qtbot.keyClicks(note, " first")
+    qtbot.waitUntil(lambda: [n["text"] for n in seed_lib.paper(pid)["notes"]]
+                    == ["Read the appendix first"], timeout=5000)
+    undo(window)
+    assert [n["text"] for n in seed_lib.paper(pid)["notes"]] == ["Read the appendix"]
+    assert note.toPlainText() == "Read the appendix"
+    undo(window)
+    assert seed_lib.paper(pid)["notes"] == []
+    assert note.toPlainText() == ""
+
+
+def test_a_pending_note_is_saved_when_the_selection_moves(window, seed_lib, qtbot):
+    pid = select_row(window, 2)
+    qtbot.keyClicks(window.detail.note, "quick thought")
+    select_row(window, 3)
+    assert [n["text"] for n in seed_lib.paper(pid)["notes"]] == ["quick thought"]
+
+
+def test_correcting_an_inferred_year(window, seed_lib):
+    paper = next(p for p in seed_lib.papers(window.model.ids()) if p["year_inferred"])
+    window.edit(seed_lib.curation.set_year, paper["id"], 2023)
+    row = window.model.row_of(paper["id"])
+    assert window.model.index(row, 1).data() == "2023"
+    undo(window)
+    assert window.model.index(row, 1).data() == f"{paper['year']}?"
+
+
+def test_a_core_error_is_a_readable_message(window, seed_lib):
+    stats = seed_lib.stats()
+    window.edit(seed_lib.curation.set_rating, [999999], 3)
+    assert "no paper with id 999999" in window.statusBar().currentMessage()
+    assert seed_lib.stats() == stats
+    assert window.undo_stack.count() == 0

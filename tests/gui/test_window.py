@@ -1,0 +1,94 @@
+"""The window over the seed library: rows, sidebar, search, the model's contract, saved state."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.paper_model import COLUMNS, TAGS, TITLE, UPVOTES, YEAR
+
+from .conftest import sidebar_counts
+
+
+def test_seed_library_fills_the_table(window, seed_lib):
+    assert window.windowTitle() == f"PaperDesk — {seed_lib.name}"
+    assert window.model.rowCount() == 193 == seed_lib.stats()["papers"]
+    counts = sidebar_counts(window)
+    assert counts["All papers"] == "193"
+    assert counts["Unread"] == "193"
+    assert len([d for d in seed_lib.digests()]) == 5
+    assert window.stack.currentWidget() is window.splitter
+    first = seed_lib.paper(window.model.paper_id(0))
+    assert window.model.index(0, TITLE).data() == first["title"]
+
+
+def test_inferred_years_are_marked(window, seed_lib):
+    inferred = [p for p in seed_lib.papers(window.model.ids()) if p["year_inferred"]]
+    assert inferred, "the seeds hold papers whose year was inferred"
+    row = window.model.row_of(inferred[0]["id"])
+    index = window.model.index(row, YEAR)
+    assert index.data() == f"{inferred[0]['year']}?"
+    assert "inferred" in index.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_search_narrows_the_table_and_a_bad_query_says_why(window, seed_lib, qtbot):
+    expected = seed_lib.search("scaling").ids
+    assert 0 < len(expected) < 193
+    qtbot.keyClicks(window.search_bar.edit, "scaling")
+    qtbot.waitUntil(lambda: window.model.rowCount() == len(expected))
+    assert set(window.model.ids()) == set(expected)
+    assert window.search_bar.save.isEnabled()
+
+    window.search_bar.edit.setText('"unbalanced')
+    qtbot.waitUntil(lambda: window.search_bar.message.isVisible())
+    assert "quote" in window.search_bar.message.text()
+    assert window.model.rowCount() == len(expected)  # the last good results stay
+    window.search_bar.edit.clear()
+    qtbot.waitUntil(lambda: window.model.rowCount() == 193)
+    assert not window.search_bar.message.isVisible()
+
+
+def test_sorting_asks_sql_for_the_order(window, seed_lib):
+    window.table.sortByColumn(UPVOTES, Qt.SortOrder.DescendingOrder)
+    assert window.model.ids() == seed_lib.search(sort="upvotes", descending=True).ids
+    window.table.sortByColumn(TITLE, Qt.SortOrder.AscendingOrder)
+    assert window.model.ids() == seed_lib.search(sort="title").ids
+
+
+def test_sidebar_sources_filter_the_table(window, seed_lib):
+    digest = seed_lib.digests()[-1]
+    window.sidebar.select(("digest", digest["id"]))
+    assert window.model.rowCount() == digest["papers"]
+    window.sidebar.select(("status", "read"))
+    assert window.model.rowCount() == 0
+    window.sidebar.select(("all", None))
+    assert window.model.rowCount() == 193
+
+
+def test_the_model_passes_qt_model_tester(window, qtmodeltester):
+    qtmodeltester.check(window.model, force_py=True)
+
+
+def test_column_state_survives_a_restart(seed_lib, make_window):
+    first = make_window(seed_lib)
+    header = first.table.horizontalHeader()
+    header.setSectionHidden(TAGS, True)
+    header.moveSection(header.visualIndex(YEAR), 0)
+    header.resizeSection(TITLE, 222)
+    first.table.sortByColumn(UPVOTES, Qt.SortOrder.DescendingOrder)
+    first.close()
+
+    second = make_window(seed_lib)
+    header = second.table.horizontalHeader()
+    assert header.isSectionHidden(TAGS)
+    assert header.visualIndex(YEAR) == 0
+    assert header.sectionSize(TITLE) == 222
+    assert header.sortIndicatorSection() == UPVOTES
+    assert second.model.ids() == seed_lib.search(sort="upvotes", descending=True).ids
+    assert [header.isSectionHidden(c) for c in range(len(COLUMNS))].count(True) == 1
+
+
+def test_an_empty_library_explains_itself(lib, make_window):
+    window: MainWindow = make_window(lib)
+    assert window.stack.currentWidget() is window.empty
+    assert window.model.rowCount() == 0
