@@ -1,8 +1,21 @@
-"""The search query language, compiled to SQL.
+"""The search query language, compiled to SQL over ``papers p``.
 
-This first version understands free words and "quoted phrases", matched with
-FTS5 over title, abstract, notes and tags. ``compile_query`` returns a WHERE
-clause over ``papers p`` with its parameters.
+    transformer "scaling law"       words and phrases (title, abstract, notes, tags)
+    diffus*                         a word prefix
+    tag:ml  -tag:old  tag:"deep rl" papers with (without) a tag; tag:vis* a tag prefix
+    status:to-read                  unread, to-read, reading, read
+    rating>=4  year:2024  year>=2023  year:2020..2022  upvotes>10   (: = > >= < <=)
+    digest:oct  digest:2024-10-30   a digest's file name (part of it) or its date
+    has:notes  has:tags  has:rating  has:upvotes  has:date  has:abstract
+    is:duplicate-candidate  is:year-inferred
+    title:word  abstract:word  note:word   a word in one field only
+    org:deepseek                    the organisation (part of its name or handle)
+    a OR b   (a b) OR c   -word   -(a OR b)   NOT word   AND is implied
+
+Words become one FTS5 expression wherever the boolean structure allows, so a
+query of words alone is one MATCH whose rank orders the results; fields become
+indexed-column conditions. ``compile_query`` raises ``QueryError`` with the
+position (1-based) of the problem for a malformed query.
 """
 
 from __future__ import annotations
@@ -11,8 +24,13 @@ import re
 from dataclasses import dataclass, field
 
 from paperdesk.core.errors import QueryError
+from paperdesk.core.query_parse import Field, Group, Node, Not, Word, parse
+from paperdesk.core.schema import STATUSES
+from paperdesk.core.tags import tag_key
 
-_TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+FTS_IN = "p.id IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
+FTS_NOT_IN = "p.id NOT IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
+DUPLICATE_TABLE = "duplicate_candidates"
 
 
 @dataclass
@@ -21,18 +39,212 @@ class Compiled:
     params: list[object] = field(default_factory=list)
     # An FTS5 expression whose bm25 rank can order the results, if any.
     fts: str | None = None
+    # True when every result matches ``fts``: then ``rest``/``rest_params`` is
+    # the condition left once the papers come from the FTS index itself.
+    fts_required: bool = False
+    rest: str = "1"
+    rest_params: list[object] = field(default_factory=list)
 
 
-def _fts_phrase(text: str) -> str:
+@dataclass
+class _Part:
+    """Matches when: MATCH fts (if any), NOT MATCH neg (if any), and sql (if any)."""
+
+    fts: str | None = None
+    neg: str | None = None
+    sql: str | None = None
+    params: list[object] = field(default_factory=list)
+
+    def fts_only(self) -> str | None:
+        """The whole part as one FTS5 expression, if it can be one."""
+        if self.sql is not None or self.fts is None:
+            return None
+        return self.fts if self.neg is None else f"({self.fts}) NOT ({self.neg})"
+
+    def to_sql(self) -> tuple[str, list[object]]:
+        terms, params = [], []
+        if self.fts is not None:
+            terms.append(FTS_IN)
+            params.append(self.fts)
+        if self.neg is not None:
+            terms.append(FTS_NOT_IN)
+            params.append(self.neg)
+        if self.sql is not None:
+            terms.append(self.sql)
+            params.extend(self.params)
+        if not terms:
+            return "1", []
+        return (terms[0] if len(terms) == 1 else " AND ".join(f"({t})" for t in terms)), params
+
+
+def _phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def compile_query(text: str) -> Compiled:
-    if text.count('"') % 2:
-        raise QueryError(f"unbalanced quote in query: {text!r}")
-    phrases = [m[1] or m[2] for m in _TOKEN.finditer(text)]
-    phrases = [p for p in phrases if p.strip()]
-    if not phrases:
+def _and(parts: list[_Part]) -> _Part:
+    fts = [p.fts for p in parts if p.fts is not None]
+    neg = [p.neg for p in parts if p.neg is not None]
+    sql = [p for p in parts if p.sql is not None]
+    return _Part(
+        fts=" AND ".join(f"({x})" for x in fts) if len(fts) > 1 else (fts[0] if fts else None),
+        neg=" OR ".join(f"({x})" for x in neg) if len(neg) > 1 else (neg[0] if neg else None),
+        sql=" AND ".join(f"({p.sql})" for p in sql) if sql else None,
+        params=[v for p in sql for v in p.params])
+
+
+def _or(parts: list[_Part]) -> _Part:
+    whole = [p.fts_only() for p in parts]
+    if all(w is not None for w in whole):
+        return _Part(fts=" OR ".join(f"({w})" for w in whole))
+    pieces = [p.to_sql() for p in parts]
+    return _Part(sql=" OR ".join(f"({s})" for s, _ in pieces),
+                 params=[v for _, ps in pieces for v in ps])
+
+
+def _not(part: _Part) -> _Part:
+    if part.sql is None and part.fts is None and part.neg is not None:
+        return _Part(fts=part.neg)
+    whole = part.fts_only()
+    if whole is not None:
+        return _Part(neg=whole)
+    sql, params = part.to_sql()
+    return _Part(sql=f"NOT ({sql})", params=params)
+
+
+def _positive_words(node: Node | None, negated: bool = False) -> list[str]:
+    """FTS expressions of the words a result may match, for ranking."""
+    if isinstance(node, Word):
+        return [] if negated else [_word_fts(node)]
+    if isinstance(node, Not):
+        return _positive_words(node.child, not negated)
+    if isinstance(node, Group):
+        return [w for c in node.children for w in _positive_words(c, negated)]
+    return []
+
+
+def _word_fts(word: Word) -> str:
+    column = f"{word.column} : " if word.column else ""
+    return column + _phrase(word.text) + (" *" if word.prefix else "")
+
+
+def _compile(node: Node, tables: frozenset[str] | None) -> _Part:
+    if isinstance(node, Word):
+        return _Part(fts=_word_fts(node))
+    if isinstance(node, Field):
+        sql, params = field_sql(node, tables)
+        return _Part(sql=sql, params=params)
+    if isinstance(node, Not):
+        return _not(_compile(node.child, tables))
+    parts = [_compile(c, tables) for c in node.children]
+    return _or(parts) if node.op == "OR" else _and(parts)
+
+
+def compile_query(text: str, *, tables: frozenset[str] | None = None) -> Compiled:
+    """Compile ``text``; ``tables``, when given, names the optional tables that exist."""
+    root = parse(text)
+    if root is None:
         return Compiled()
-    fts = " ".join(_fts_phrase(p) for p in phrases)
-    return Compiled("p.id IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)", [fts], fts)
+    part = _compile(root, tables)
+    if part.fts is not None:
+        # Negated words fold into the one MATCH: "a NOT b".
+        fts = _Part(fts=part.fts, neg=part.neg).fts_only()
+        where, params = _Part(fts=fts, sql=part.sql, params=part.params).to_sql()
+        rest, rest_params = _Part(sql=part.sql, params=part.params).to_sql()
+        return Compiled(where, params, fts, True, rest, rest_params)
+    where, params = part.to_sql()
+    words = _positive_words(root)
+    rank = " OR ".join(f"({w})" for w in words) if len(words) > 1 else (words[0] if words else None)
+    return Compiled(where, params, rank, False, where, list(params))
+
+
+# -- fields ------------------------------------------------------------------------------
+
+_COMPARE = {":": "=", "=": "=", ">": ">", ">=": ">=", "<": "<", "<=": "<="}
+_ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+_HAS = {
+    "notes": "p.id IN (SELECT paper_id FROM notes)",
+    "tags": "p.id IN (SELECT paper_id FROM paper_tags)",
+    "rating": "p.rating > 0",
+    "upvotes": "p.upvotes > 0",
+    "date": "p.published IS NOT NULL",
+    "abstract": "p.abstract != ''",
+}
+_IS = {
+    "duplicate-candidate": f"p.id IN (SELECT paper_id FROM {DUPLICATE_TABLE})",
+    "year-inferred": "p.year_inferred = 1",
+}
+_IS_ALIASES = {"duplicate": "duplicate-candidate", "duplicates": "duplicate-candidate",
+               "inferred": "year-inferred", "inferred-year": "year-inferred"}
+_STATUS_ALIASES = {"toread": "to-read", "to_read": "to-read", "new": "unread", "done": "read"}
+_NUMBERS = {"rating": ("p.rating", 0, 5), "year": ("p.year", 0, 9999),
+            "upvotes": ("p.upvotes", 0, None)}
+
+
+def _number(f: Field, text: str) -> int:
+    _, low, high = _NUMBERS[f.name]
+    if not re.fullmatch(r"\d+", text):
+        raise QueryError(f"{f.name} needs a whole number, not {text!r} (position {f.pos})")
+    value = int(text)
+    if value < low or (high is not None and value > high):
+        raise QueryError(f"{f.name} goes from {low} to {high}, not {value} (position {f.pos})")
+    return value
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _needs_colon(f: Field) -> None:
+    if f.op not in (":", "="):
+        raise QueryError(f"{f.name}: takes a value, not a comparison {f.op!r} "
+                         f"(position {f.pos})")
+
+
+def field_sql(f: Field, tables: frozenset[str] | None) -> tuple[str, list[object]]:
+    value = f.value
+    if f.name in _NUMBERS:
+        column = _NUMBERS[f.name][0]
+        if f.name == "year" and f.op == ":" and ".." in value:
+            low, _, high = value.partition("..")
+            return f"{column} BETWEEN ? AND ?", [_number(f, low), _number(f, high)]
+        return f"{column} {_COMPARE[f.op]} ?", [_number(f, value)]
+    _needs_colon(f)
+    if f.name == "tag":
+        key = tag_key(value)
+        if f.prefix:
+            return ("p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t "
+                    "ON t.id = pt.tag_id WHERE t.name_key LIKE ? ESCAPE '\\')",
+                    [_like(key) + "%"])
+        return ("p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t "
+                "ON t.id = pt.tag_id WHERE t.name_key = ?)", [key])
+    if f.name == "status":
+        status = _STATUS_ALIASES.get(value.lower(), value.lower())
+        if status not in STATUSES:
+            raise QueryError(f"unknown status {value!r} (position {f.pos}); "
+                             f"choose from {', '.join(STATUSES)}")
+        return "p.status = ?", [status]
+    if f.name == "digest":
+        if _ISO_DATE.match(value):
+            cond, arg = "d.digest_date LIKE ?", value + "%"
+        else:
+            cond, arg = "d.name LIKE ? ESCAPE '\\'", "%" + _like(value) + "%"
+        return ("p.id IN (SELECT s.paper_id FROM sightings s JOIN digests d "
+                f"ON d.id = s.digest_id WHERE {cond})", [arg])
+    if f.name == "org":
+        pattern = "%" + _like(value) + "%"
+        return ("(p.organization LIKE ? ESCAPE '\\' OR p.organization_handle LIKE ? "
+                "ESCAPE '\\')", [pattern, pattern])
+    if f.name == "has":
+        if value.lower() not in _HAS:
+            raise QueryError(f"unknown has:{value} (position {f.pos}); "
+                             f"choose from {', '.join(_HAS)}")
+        return _HAS[value.lower()], []
+    if f.name == "is":
+        what = _IS_ALIASES.get(value.lower(), value.lower())
+        if what not in _IS:
+            raise QueryError(f"unknown is:{value} (position {f.pos}); "
+                             f"choose from {', '.join(_IS)}")
+        if what == "duplicate-candidate" and tables is not None and DUPLICATE_TABLE not in tables:
+            return "0", []
+        return _IS[what], []
+    raise QueryError(f"unknown field {f.name!r} (position {f.pos})")  # parse() stops these
