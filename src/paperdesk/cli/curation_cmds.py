@@ -24,7 +24,7 @@ def _group(sub: argparse._SubParsersAction, name: str, help: str, description: s
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "tag", help="add or remove tags on papers",
+        "tag", help="add or remove tags on papers", usage="paperdesk tag ID... +TAG -TAG",
         description="Add (+name) and remove (-name) tags on one or more papers, e.g. "
                     "`paperdesk tag 12 14 +vision -todo`. Tags match regardless of case.")
     p.add_argument("items", nargs=argparse.REMAINDER, metavar="ID... +TAG -TAG",

@@ -19,8 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("list", help="list papers matching a query",
-                       description="List papers, optionally filtered by a search query.")
-    p.add_argument("query", nargs="*", help="search query (words, \"phrases\")")
+                       description="List papers, optionally filtered by a search query: "
+                                   "words, \"phrases\", tag:x, -tag:x, status:to-read, "
+                                   "rating>=4, year:2024, year>=2023, upvotes>10, digest:NAME, "
+                                   "has:notes, is:duplicate-candidate, OR, (...), -word. "
+                                   "Put -- before a query that starts with '-'.")
+    p.add_argument("query", nargs="*", help="search query (see above)")
     p.add_argument("--json", action="store_true", help="print full records as JSON")
     p.add_argument("--limit", type=int, metavar="N", help="at most N papers")
     p.add_argument("--sort", choices=sorted(SORTS), help="sort field")
