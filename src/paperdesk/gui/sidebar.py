@@ -36,6 +36,7 @@ class Sidebar(QTreeWidget):
         self._current: Source = reads.ALL
         self._sources: dict[str, Source] = {}
         self._filling = False
+        self.extras: list = []  # functions that add entries (the Review section) on each fill
 
     def current_source(self) -> Source:
         return self._current
@@ -63,6 +64,8 @@ class Sidebar(QTreeWidget):
             item = self._entry(saved, name, None, ("saved", query), "smart-list")
             item.setToolTip(0, query)
             item.setData(0, SOURCE_ROLE + 1, name)
+        for add in self.extras:
+            add(self)
         for i in range(self.topLevelItemCount()):
             section = self.topLevelItem(i)
             section.setHidden(section.childCount() == 0)

@@ -1,0 +1,121 @@
+"""Citations out of the window: Copy BibTeX, Copy citation keys, dragging papers out.
+
+Copy BibTeX puts the selected papers' entries on the clipboard as both
+``text/plain`` and ``text/x-bibtex``. Copy citation keys gives ``\\cite{a,b}``.
+Dragging selected rows out of the table carries a ``.bib`` file (written to a
+fresh temporary folder, so the drop target can read it after the drag) plus
+the same entries as text.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, Qt, QUrl
+from PySide6.QtGui import QDrag, QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from paperdesk.core.library import Library
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
+
+BIBTEX_MIME = "text/x-bibtex"
+
+
+def bibtex_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
+    text = lib.bibtex.export(list(ids))
+    data = QMimeData()
+    data.setText(text)
+    data.setData(BIBTEX_MIME, text.encode("utf-8"))
+    return data
+
+
+def cite_command(lib: Library, ids: Sequence[int]) -> str:
+    keys = [p["citekey"] for p in lib.papers(list(ids)) if p["citekey"]]
+    return f"\\cite{{{','.join(keys)}}}" if keys else ""
+
+
+def copy_bibtex(window: MainWindow) -> int:
+    """Put the selected papers' BibTeX on the clipboard; how many entries."""
+    ids = window.selected_ids()
+    if not ids:
+        window.notify("Select the papers to copy first")
+        return 0
+    QGuiApplication.clipboard().setMimeData(bibtex_mime(window.lib, ids))
+    window.statusBar().showMessage(
+        f"Copied {len(ids)} BibTeX entr{'y' if len(ids) == 1 else 'ies'}", 5000)
+    return len(ids)
+
+
+def copy_cite(window: MainWindow) -> str:
+    ids = window.selected_ids()
+    text = cite_command(window.lib, ids) if ids else ""
+    if text:
+        QGuiApplication.clipboard().setText(text)
+        window.statusBar().showMessage(f"Copied {text}", 5000)
+    return text
+
+
+def drag_file_name(lib: Library, ids: Sequence[int]) -> str:
+    if len(ids) == 1:
+        key = lib.paper(ids[0], with_notes=False)["citekey"] or "paper"
+        return f"{re.sub(r'[^A-Za-z0-9_.+-]+', '_', key).strip('._') or 'paper'}.bib"
+    return f"{len(ids)}-papers.bib"
+
+
+def drag_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
+    """A .bib file of ``ids`` in a new temporary folder, as a file URL plus the text."""
+    data = bibtex_mime(lib, ids)
+    folder = Path(tempfile.mkdtemp(prefix="paperdesk-drag-"))
+    path = folder / drag_file_name(lib, ids)
+    path.write_bytes(bytes(data.data(BIBTEX_MIME)))
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    return data
+
+
+class DragOut(QObject):
+    """Starts a drag when rows already selected are pressed and pulled out of the table."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.viewport = window.table.viewport()
+        self.viewport.installEventFilter(self)
+        self._press: QPoint | None = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
+            index = self.window.table.indexAt(event.position().toPoint())
+            selected = self.window.table.selectionModel().isRowSelected(index.row())
+            plain = event.modifiers() == Qt.KeyboardModifier.NoModifier
+            self._press = event.position().toPoint() if index.isValid() and selected \
+                and plain else None
+            return self._press is not None  # keep the selection for the drag
+        if kind == QEvent.Type.MouseMove and self._press is not None \
+                and event.buttons() & Qt.MouseButton.LeftButton:
+            moved = (event.position().toPoint() - self._press).manhattanLength()
+            if moved >= QApplication.startDragDistance():
+                self._press = None
+                self.start_drag()
+            return True
+        if kind == QEvent.Type.MouseButtonRelease and self._press is not None:
+            index = self.window.table.indexAt(self._press)
+            self._press = None
+            if index.isValid():  # a plain click on a selected row: select just that row
+                self.window.table.selectRow(index.row())
+            return True
+        return False
+
+    def start_drag(self) -> None:
+        ids = self.window.selected_ids()
+        if not ids:
+            return
+        drag = QDrag(self.window.table)
+        drag.setMimeData(drag_mime(self.window.lib, ids))
+        drag.exec(Qt.DropAction.CopyAction)

@@ -1,0 +1,185 @@
+"""File > Export BibTeX: which papers, which style, where to.
+
+All papers, the papers the table shows now (sidebar entry and search), or the
+selected ones; BibTeX or biblatex, ASCII only, notes as ``annote``. Large
+exports run on the worker with progress and Cancel in the status bar; the
+file is written whole or not at all (``lib.bibtex.export_to``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from paperdesk.gui import background, settings
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
+
+ALL, SHOWN, SELECTED = "all", "shown", "selected"
+STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex")]
+BIB_FILTER = "BibTeX files (*.bib);;All files (*)"
+LAST_FOLDER = "export/folder"
+
+
+class ExportDialog(QDialog):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.setWindowTitle("Export BibTeX")
+        self.shown_ids = list(window.model.ids())
+        self.selected_ids = window.selected_ids()
+        self.written: int | None = None
+        self.path_written: Path | None = None
+
+        total = window.lib.stats()["papers"]
+        self.scope_buttons = QButtonGroup(self)
+        scope_box = QWidget()
+        scope_layout = QVBoxLayout(scope_box)
+        scope_layout.setContentsMargins(0, 0, 0, 0)
+        source = window.count_label.text() or "the table"
+        for name, text, count in (
+                (ALL, "All papers", total),
+                (SHOWN, f"The papers shown now ({source.split(' — ', 1)[-1]})",
+                 len(self.shown_ids)),
+                (SELECTED, "The selected papers", len(self.selected_ids))):
+            button = QRadioButton(f"{text}: {count}")
+            button.setProperty("scope", name)
+            button.setEnabled(count > 0 or name == ALL)
+            self.scope_buttons.addButton(button)
+            scope_layout.addWidget(button)
+        default = SELECTED if len(self.selected_ids) > 1 else ALL
+        self.set_scope(default)
+
+        self.style = QComboBox()
+        for label, value in STYLES:
+            self.style.addItem(label, value)
+        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
+        self.notes = QCheckBox("Include my notes (as annote)")
+        self.path = QLineEdit()
+        self.path.setPlaceholderText("Where to save the .bib file")
+        folder = settings.settings().value(LAST_FOLDER) or str(Path.home())
+        self.path.setText(str(Path(folder) / f"{window.lib.name}.bib"))
+        self.path.textChanged.connect(lambda _t: self._update_ok())
+        browse = QPushButton("Choose…")
+        browse.clicked.connect(self.choose_path)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path, 1)
+        path_row.addWidget(browse)
+
+        form = QFormLayout()
+        form.addRow("Papers:", scope_box)
+        form.addRow("Style:", self.style)
+        form.addRow("", self.ascii)
+        form.addRow("", self.notes)
+        form.addRow("Save to:", path_row)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(self.buttons)
+        self.setMinimumWidth(560)
+        self._update_ok()
+
+    # -- options (the tests drive these too) -------------------------------------
+
+    def scope(self) -> str:
+        button = self.scope_buttons.checkedButton()
+        return button.property("scope") if button is not None else ALL
+
+    def set_scope(self, name: str) -> None:
+        for button in self.scope_buttons.buttons():
+            if button.property("scope") == name and button.isEnabled():
+                button.setChecked(True)
+
+    def set_options(self, *, style: str | None = None, ascii: bool | None = None,
+                    notes: bool | None = None, path: str | Path | None = None,
+                    scope: str | None = None) -> None:
+        if style is not None:
+            self.style.setCurrentIndex(self.style.findData(style))
+        if ascii is not None:
+            self.ascii.setChecked(ascii)
+        if notes is not None:
+            self.notes.setChecked(notes)
+        if path is not None:
+            self.path.setText(str(path))
+        if scope is not None:
+            self.set_scope(scope)
+
+    def ids(self) -> list[int] | None:
+        """The papers to export; None for the whole library."""
+        return {ALL: None, SHOWN: self.shown_ids, SELECTED: self.selected_ids}[self.scope()]
+
+    def choose_path(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export BibTeX", self.path.text(),
+                                              BIB_FILTER)
+        if path:
+            self.path.setText(path if Path(path).suffix else f"{path}.bib")
+
+    def _update_ok(self) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
+            bool(self.path.text().strip()))
+
+    # -- exporting -----------------------------------------------------------------
+
+    def accept(self) -> None:
+        """Export; the dialog closes when the file is written (at once for small ones)."""
+        text = self.path.text().strip()
+        if not text:
+            return
+        path = Path(text).expanduser()
+        ids = self.ids()
+        style, ascii, notes = (self.style.currentData(), self.ascii.isChecked(),
+                               self.notes.isChecked())
+        count = len(ids) if ids is not None else self.window.lib.stats()["papers"]
+        self.message.setText(f"Exporting {count} papers…")
+        self.buttons.setEnabled(False)
+
+        def job(lib, progress, cancel):
+            return lib.bibtex.export_to(path, ids, style=style, ascii=ascii, notes=notes,
+                                        progress=progress, cancel=cancel)
+
+        background.jobs(self.window).run("Exporting BibTeX", job,
+                                         lambda n: self._done(path, n), self._failed,
+                                         inline=count < background.LARGE)
+
+    def _done(self, path: Path, count: int) -> None:
+        self.written, self.path_written = count, path
+        settings.save({LAST_FOLDER: str(path.parent)})
+        self.window.statusBar().showMessage(
+            f"Exported {count} entr{'y' if count == 1 else 'ies'} to {path}", 10000)
+        super().accept()
+
+    def _failed(self, message: str) -> None:
+        self.buttons.setEnabled(True)
+        self.message.setText(f"⚠ {message}")
+
+
+def open_export(window: MainWindow) -> ExportDialog:
+    dialog = ExportDialog(window)
+    dialog.open()
+    window._export_dialog = dialog
+    return dialog

@@ -1,0 +1,106 @@
+"""The merge history: every merge, newest first, and Undo for any of them.
+
+Undoing a merge here is the core's unmerge (it works after a restart, from the
+data stored with the merge); the unmerge itself goes on the undo stack, so
+Edit > Undo merges the papers again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from paperdesk.gui import background
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
+
+COLUMNS = ["Merge", "When", "Kept paper", "Merged papers", "State"]
+
+
+class MergeHistory(QDialog):
+    def __init__(self, window: MainWindow, parent: QWidget | None = None) -> None:
+        super().__init__(parent or window)
+        self.window = window
+        self.setWindowTitle("Merge history")
+        self.entries: list[dict[str, Any]] = []
+        self.summary = QLabel()
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.table.horizontalHeader()
+        for col in range(len(COLUMNS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.itemSelectionChanged.connect(self._update_button)
+        self.undo_button = QPushButton("Undo this merge")
+        self.undo_button.clicked.connect(self.unmerge_selected)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.undo_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+        self.resize(860, 420)
+        self.reload()
+
+    def reload(self) -> None:
+        lib = self.window.lib
+        self.entries = lib.duplicates.history()
+        titles = {p["id"]: p["title"] for p in lib.papers([e["kept_id"] for e in self.entries])}
+        self.table.setRowCount(len(self.entries))
+        for row, e in enumerate(self.entries):
+            kept = titles.get(e["kept_id"])
+            values = [str(e["id"]), (e["created"] or "").replace("T", " ")[:16],
+                      f"{e['kept_id']}: {kept}" if kept else f"{e['kept_id']} (gone)",
+                      ", ".join(map(str, e["merged_ids"])),
+                      "undone" if e["undone"] else "merged"]
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                item.setToolTip(e.get("label") or value)
+                self.table.setItem(row, col, item)
+        undone = sum(e["undone"] for e in self.entries)
+        self.summary.setText(f"{len(self.entries)} merges" + (f", {undone} undone" if undone
+                                                               else ""))
+        self._update_button()
+
+    def select(self, merge_id: int) -> bool:
+        for row, e in enumerate(self.entries):
+            if e["id"] == merge_id:
+                self.table.selectRow(row)
+                return True
+        return False
+
+    def selected(self) -> dict[str, Any] | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.entries[rows[0].row()] if rows else None
+
+    def _update_button(self) -> None:
+        entry = self.selected()
+        self.undo_button.setEnabled(entry is not None and not entry["undone"])
+
+    def unmerge_selected(self) -> bool:
+        """Take the selected merge apart; True when it was."""
+        entry = self.selected()
+        if entry is None or entry["undone"]:
+            return False
+        changes = background.edit(self.window, self.window.lib.duplicates.unmerge, entry["id"])
+        self.reload()
+        self.select(entry["id"])
+        return changes is not None

@@ -1,0 +1,98 @@
+"""File > Export BibTeX writes a file bibtexparser reads back, one entry per paper."""
+
+from __future__ import annotations
+
+import bibtexparser
+import pytest
+
+from paperdesk.gui import background
+from paperdesk.gui.export_dialog import ALL, SELECTED, SHOWN, ExportDialog
+
+
+def _parse(path):
+    library = bibtexparser.parse_string(path.read_text(encoding="utf-8"))
+    assert not library.failed_blocks
+    return library.entries
+
+
+def _dialog(window, qtbot) -> ExportDialog:
+    window.actions_by_name["export_bibtex"].trigger()
+    dialog = window._export_dialog
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_exporting_all_papers_writes_one_entry_per_paper(window, seed_lib, tmp_path, qtbot):
+    dialog = _dialog(window, qtbot)
+    assert dialog.scope() == ALL
+    out = tmp_path / "all.bib"
+    dialog.set_options(path=out)
+    dialog.accept()
+    assert dialog.written == 193
+    entries = _parse(out)
+    assert len(entries) == 193
+    keys = {p["citekey"] for p in seed_lib.papers(seed_lib.search().ids)}
+    assert {e.key for e in entries} == keys
+    titles = {e.key: e["title"] for e in entries}
+    paper = seed_lib.paper(window.model.paper_id(0))
+    assert paper["title"].split()[-1].strip("{}") in titles[paper["citekey"]]
+
+
+def test_the_current_search_and_the_selection(window, seed_lib, tmp_path, qtbot):
+    window.set_query("scaling")
+    shown = window.model.ids()
+    assert 0 < len(shown) < 193
+    dialog = _dialog(window, qtbot)
+    dialog.set_options(scope=SHOWN, path=tmp_path / "shown.bib")
+    dialog.accept()
+    keys = [p["citekey"] for p in seed_lib.papers(shown)]
+    assert [e.key for e in _parse(tmp_path / "shown.bib")] == keys
+
+    window.table.selectRow(0)
+    model = window.table.selectionModel()
+    model.select(window.model.index(2, 0), model.SelectionFlag.Select | model.SelectionFlag.Rows)
+    chosen = window.selected_ids()
+    dialog = _dialog(window, qtbot)
+    assert dialog.scope() == SELECTED  # several selected: the selection is offered first
+    dialog.set_options(path=tmp_path / "selected.bib", style="biblatex", ascii=True)
+    dialog.accept()
+    entries = _parse(tmp_path / "selected.bib")
+    assert [e.key for e in entries] == [p["citekey"] for p in seed_lib.papers(chosen)]
+    assert {e.entry_type for e in entries} == {"online"}
+    assert (tmp_path / "selected.bib").read_text(encoding="utf-8").isascii()
+
+
+def test_notes_go_in_when_asked(window, seed_lib, tmp_path, qtbot):
+    pid = window.model.paper_id(0)
+    window.edit(seed_lib.curation.add_note, pid, "Read section 3 again")
+    window.table.selectRow(0)
+    for notes, name in ((False, "plain.bib"), (True, "notes.bib")):
+        dialog = _dialog(window, qtbot)
+        dialog.set_options(scope=SELECTED, notes=notes, path=tmp_path / name)
+        dialog.accept()
+    assert "section 3" not in (tmp_path / "plain.bib").read_text(encoding="utf-8")
+    [entry] = _parse(tmp_path / "notes.bib")
+    assert "section 3" in " ".join(str(f.value) for f in entry.fields)
+
+
+def test_large_exports_run_on_the_worker(window, seed_lib, tmp_path, qtbot, monkeypatch):
+    monkeypatch.setattr(background, "LARGE", 10)
+    dialog = _dialog(window, qtbot)
+    out = tmp_path / "big.bib"
+    dialog.set_options(path=out)
+    dialog.accept()
+    assert dialog.written is None and not dialog.buttons.isEnabled()  # still running
+    qtbot.waitUntil(lambda: dialog.written is not None, timeout=20000)
+    assert dialog.written == 193 == len(_parse(out))
+    assert not window.progress.isVisible()
+
+
+@pytest.mark.parametrize("where", ["missing-folder/out.bib"])
+def test_an_unwritable_path_says_why_and_writes_nothing(window, tmp_path, qtbot, where):
+    dialog = _dialog(window, qtbot)
+    dialog.set_options(path=tmp_path / where)
+    dialog.accept()
+    assert dialog.written is None and dialog.isVisible()
+    assert "cannot write" in dialog.message.text()
+    assert dialog.buttons.isEnabled()
+    assert not (tmp_path / where).exists()
