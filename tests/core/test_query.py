@@ -201,6 +201,18 @@ def test_sort_values_are_in_order(curated):
         assert [v for v in down if v is not None] == sorted(present, reverse=True)
 
 
+def test_top_pages_skip_the_trash(curated):
+    whole = curated.search("memory").ids
+    trashed = whole[:3] + whole[6:8]
+    curated.db.conn.executemany("UPDATE papers SET deleted_at = '2026-01-01' WHERE id = ?",
+                                [(i,) for i in trashed])
+    alive = [i for i in whole if i not in trashed]
+    assert curated.search("memory").ids == alive
+    assert curated.search("memory", limit=5).ids == alive[:5]
+    assert curated.search("memory", limit=4, offset=3).ids == alive[3:7]
+    assert curated.search("memory", limit=5, include_deleted=True).ids == whole[:5]
+
+
 def test_paging_walks_the_same_order(curated):
     whole = curated.search("model", sort="relevance").ids
     pages = [curated.search("model", limit=7, offset=o).ids for o in range(0, len(whole), 7)]

@@ -63,6 +63,18 @@ def order_clause(sort: str | None, descending: bool, fts: str | None) -> tuple[s
     return f"{SORTS[sort]} {direction} NULLS LAST, p.id {direction}", []
 
 
+def _top(c: Compiled, descending: bool, alive: str, limit: int, offset: int,
+         trashed: int) -> tuple[str, list]:
+    """Words only, best first, one page: the index ranks and cuts; papers are then
+    looked up only for that page (plus as many as the trash could remove)."""
+    direction = _direction(descending)
+    return (f"SELECT p.id FROM (SELECT rowid, rank FROM papers_fts WHERE papers_fts MATCH ? "
+            f"AND rank MATCH '{RANK}' ORDER BY rank {direction}, rowid {direction} LIMIT ?) f "
+            f"JOIN papers p ON p.id = f.rowid WHERE {alive}1 "
+            f"ORDER BY f.rank {direction}, p.id {direction} LIMIT ? OFFSET ?",
+            [c.fts, offset + limit + trashed, limit, offset])
+
+
 def _sql(c: Compiled, sort: str | None, descending: bool, alive: str) -> tuple[str, list]:
     if (sort or ("relevance" if c.fts else None)) == "relevance" and c.fts:
         direction = _direction(descending)
@@ -88,6 +100,17 @@ def search(db: Database, query: str, *, sort: str | None = None, descending: boo
         raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
     compiled = compile_query(query)
     alive = "" if include_deleted else "p.deleted_at IS NULL AND "
+    relevance = (sort or ("relevance" if compiled.fts else None)) == "relevance"
+    if relevance and compiled.fts_required and compiled.rest == "1" and limit is not None:
+        trashed = 0 if include_deleted else db.execute(
+            "SELECT count(*) FROM papers WHERE deleted_at IS NOT NULL").fetchone()[0]
+        sql, params = _top(compiled, descending, alive, limit, offset, trashed)
+        return SearchResult([r[0] for r in db.execute(sql, params)])
+    return _run(db, query, compiled, sort, descending, alive, limit, offset)
+
+
+def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descending: bool,
+         alive: str, limit: int | None, offset: int) -> SearchResult:
     sql, params = _sql(compiled, sort, descending, alive)
     if limit is not None:
         sql += " LIMIT ? OFFSET ?"
