@@ -1,0 +1,213 @@
+"""Import speed: the figures of the library-and-import issue.
+
+1. A 100,000-entry digest into an empty library, search index included
+   (target <= 6 s), beside a raw sqlite3 ``executemany`` of the same rows into
+   the same tables and columns (papers, sightings, the FTS rows) in this run.
+2. A 1,000-entry digest (with repeats of papers already there) into a library
+   of 100,000 papers (target <= 0.5 s), beside the same raw floor.
+3. ``paperdesk list --json`` on the seed library as a whole process
+   (target < 0.5 s wall), beside a bare Python process that reads the same
+   papers with sqlite3 and prints them as JSON.
+
+    .venv/bin/python bench/bench_import.py [--runs 3] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from common import OUT, ROOT, header, median_time, note, report
+from generate import VERSION, make_library, write_digest
+from paperdesk.core import schema
+from paperdesk.core.library import Library
+
+PAPER_COLUMNS = ("id, title, abstract, title_key, author_count, organization, organization_handle,"
+                 " published, year, year_inferred, citekey, added, modified, upvotes, seen_count")
+SIGHTING_COLUMNS = ("id, digest_id, paper_id, position, line, raw_title, meta_raw, author_count,"
+                    " organization, organization_handle, published, published_raw, year_inferred,"
+                    " upvotes")
+DIGEST_COLUMNS = ("id, name, path, sha256, digest_date, year, year_source, daily_papers,"
+                  " encoding, entries, warnings, imported_at, new_papers, merged")
+
+
+def digest_file(entries: int, **options: int) -> Path:
+    suffix = "-".join(f"{k}{v}" for k, v in sorted(options.items()))
+    path = OUT / f"digest-v{VERSION}-{entries}-{suffix}.txt"
+    if not path.exists():
+        write_digest(path, entries, **options)
+    return path
+
+
+def import_once(lib_path: Path, digest: Path) -> None:
+    with Library.open(lib_path) as lib:
+        [result] = lib.import_paths([digest])
+        if result.status != "imported":
+            raise SystemExit(f"import failed: {result.status} {result.error}")
+
+
+def added_rows(lib_path: Path, digest_id: int, first_paper: int) -> dict[str, list[tuple]]:
+    """The rows one import wrote: its digest, its new papers, its sightings, their FTS rows."""
+    conn = sqlite3.connect(lib_path)
+    rows = {
+        "digests": conn.execute(f"SELECT {DIGEST_COLUMNS} FROM digests WHERE id = ?",
+                                [digest_id]).fetchall(),
+        "papers": conn.execute(f"SELECT {PAPER_COLUMNS} FROM papers WHERE id > ? ORDER BY id",
+                               [first_paper]).fetchall(),
+        "sightings": conn.execute(f"SELECT {SIGHTING_COLUMNS} FROM sightings WHERE digest_id = ?",
+                                  [digest_id]).fetchall(),
+    }
+    rows["papers_fts"] = [(r[0], r[1], r[2], "", "") for r in rows["papers"]]
+    conn.close()
+    return rows
+
+
+def raw_insert(lib_path: Path, rows: dict[str, list[tuple]]) -> None:
+    """The floor: plain sqlite3, one transaction, one executemany per table, no triggers."""
+    conn = sqlite3.connect(lib_path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("BEGIN IMMEDIATE")
+    columns = {"digests": DIGEST_COLUMNS, "papers": PAPER_COLUMNS, "sightings": SIGHTING_COLUMNS,
+               "papers_fts": "rowid, title, abstract, notes, tags"}
+    for table in ("digests", "papers", "sightings", "papers_fts"):
+        marks = ",".join("?" * len(rows[table][0])) if rows[table] else ""
+        if marks:
+            conn.executemany(f"INSERT INTO {table} ({columns[table]}) VALUES ({marks})",
+                             rows[table])
+    conn.execute("COMMIT")
+    conn.close()
+
+
+def without_triggers(lib_path: Path) -> None:
+    conn = sqlite3.connect(lib_path, isolation_level=None)
+    for name in schema.TRIGGER_NAMES:
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.close()
+
+
+def profiled(lib_path: Path, digest: Path) -> None:
+    profile = cProfile.Profile()
+    profile.enable()
+    import_once(lib_path, digest)
+    profile.disable()
+    pstats.Stats(profile).sort_stats("cumulative").print_stats(18)
+
+
+def bench_big(tmp: Path, runs: int, profile: bool) -> None:
+    digest = digest_file(100_000, seed=1)
+    note(f"digest: {digest.name}, {digest.stat().st_size / 2**20:.0f} MiB")
+    counter = iter(range(10**6))
+
+    def fresh() -> Path:
+        path = tmp / f"empty-{next(counter)}.sqlite"
+        Library.open(path).close()
+        return path
+
+    seconds = median_time(lambda path: import_once(path, digest), runs, setup=fresh)
+    rows = added_rows(tmp / "empty-0.sqlite", 1, 0)
+
+    def fresh_raw() -> Path:
+        path = fresh()
+        without_triggers(path)
+        return path
+
+    floor = median_time(lambda path: raw_insert(path, rows), runs, setup=fresh_raw)
+    report("import 100,000 entries into an empty library", seconds, floor, 6.0)
+    note(f"{len(rows['papers'])} papers, {len(rows['sightings'])} sightings; floor = "
+         "executemany of the same rows (papers, sightings, FTS) into the same tables")
+    if profile:
+        profiled(fresh(), digest)
+
+
+def bench_into_big(tmp: Path, runs: int, profile: bool) -> None:
+    base = tmp / "base-100k.sqlite"
+    make_library(base, 100_000).close()
+    conn = sqlite3.connect(base)
+    first_paper = conn.execute("SELECT max(id) FROM papers").fetchone()[0]
+    conn.close()
+    digest = digest_file(1000, seed=0, first=200_000, older=90_000)
+    counter = iter(range(10**6))
+
+    def copy() -> Path:
+        path = tmp / f"copy-{next(counter)}.sqlite"
+        shutil.copyfile(base, path)
+        return path
+
+    seconds = median_time(lambda path: import_once(path, digest), runs, setup=copy)
+    with Library.open(tmp / "copy-0.sqlite") as lib:
+        digest_id = lib.db.execute("SELECT max(id) FROM digests").fetchone()[0]
+        merged = lib.db.execute("SELECT merged FROM digests WHERE id = ?",
+                                [digest_id]).fetchone()[0]
+    rows = added_rows(tmp / "copy-0.sqlite", digest_id, first_paper)
+
+    def copy_raw() -> Path:
+        path = copy()
+        without_triggers(path)
+        return path
+
+    floor = median_time(lambda path: raw_insert(path, rows), runs, setup=copy_raw)
+    report("import 1,000 entries into a 100,000-paper library", seconds, floor, 0.5)
+    note(f"{len(rows['papers'])} new papers, {merged} merged into existing ones")
+    if profile:
+        profiled(copy(), digest)
+    for path in tmp.glob("copy-*.sqlite*"):
+        path.unlink()
+
+
+LIST_FLOOR = """
+import json, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1])
+cols = ["id", "title", "abstract", "author_count", "organization", "published", "year"]
+rows = conn.execute("SELECT " + ", ".join(cols) + " FROM papers ORDER BY id")
+print(json.dumps([dict(zip(cols, r)) for r in rows]))
+"""
+
+
+def bench_list(tmp: Path, runs: int) -> None:
+    path = tmp / "seeds.sqlite"
+    with Library.open(path) as lib:
+        lib.import_paths(sorted((ROOT / "seeds").glob("*.txt")))
+    exe = Path(sys.executable).parent / "paperdesk"
+    command = [str(exe), "--library", str(path), "list", "--json"]
+    check = subprocess.run(command, capture_output=True, text=True)
+    if check.returncode != 0:
+        raise SystemExit(f"paperdesk list failed: {check.stderr.strip()}")
+    seconds = median_time(lambda: subprocess.run(command, stdout=subprocess.DEVNULL,
+                                                 check=True), runs)
+    floor = median_time(lambda: subprocess.run([sys.executable, "-c", LIST_FLOOR, str(path)],
+                                               stdout=subprocess.DEVNULL, check=True), runs)
+    report("paperdesk list --json on the seed library (process)", seconds, floor, 0.5,
+           below=True)
+    note("floor = a bare python process reading the same papers with sqlite3 and printing JSON")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--profile", action="store_true", help="cProfile one import of each")
+    parser.add_argument("--only", choices=["big", "into", "list"], help="one figure only")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=OUT) as name:
+        tmp = Path(name)
+        header(f"Import ({args.runs} runs each, medians)")
+        if args.only in (None, "big"):
+            bench_big(tmp, args.runs, args.profile)
+        if args.only in (None, "into"):
+            bench_into_big(tmp, args.runs, args.profile)
+        if args.only in (None, "list"):
+            bench_list(tmp, args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

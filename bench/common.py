@@ -1,0 +1,75 @@
+"""Timing helpers shared by the benchmarks.
+
+Every figure is printed beside a floor measured in the same run (the same
+work done the most direct way: raw sqlite3, a raw FTS5 query, a bare process),
+as medians of a few runs, with their ratio and the target:
+
+    figure                                  | seconds | floor   | ratio | target  | met
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+if str(ROOT / "src") not in sys.path:
+    sys.path.insert(0, str(ROOT / "src"))
+
+RUNS = 3
+
+
+def median_time(fn: Callable[[], Any], runs: int = RUNS,
+                setup: Callable[[], Any] | None = None) -> float:
+    """Median wall time of ``fn()`` over ``runs`` runs; ``setup()`` runs untimed before each.
+
+    When ``setup`` returns something, ``fn`` is called with it.
+    """
+    times = []
+    for _ in range(runs):
+        arg = setup() if setup is not None else None
+        start = time.perf_counter()
+        fn(arg) if setup is not None else fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _fmt(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+HEAD = f"{'figure':<52} | {'median':>9} | {'floor':>9} | {'ratio':>6} | {'target':>11} | met"
+
+
+def header(title: str = "") -> None:
+    if title:
+        print(f"\n{title}")
+    print(HEAD)
+    print("-" * len(HEAD))
+
+
+def report(figure: str, seconds: float, floor: float | None, target: float | None, *,
+           below: bool = False) -> bool:
+    """Print one row; returns whether the target is met (``below``: strictly under it)."""
+    ratio = f"{seconds / floor:.1f}x" if floor else "-"
+    if target is None:
+        met = "-"
+        ok = True
+    else:
+        ok = seconds < target if below else seconds <= target
+        met = "yes" if ok else "NO"
+    limit = "-" if target is None else ("< " if below else "<= ") + _fmt(target)
+    print(f"{figure:<52} | {_fmt(seconds):>9} | {_fmt(floor):>9} | {ratio:>6} | {limit:>11} | "
+          f"{met}", flush=True)
+    return ok
+
+
+def note(text: str) -> None:
+    print(f"  {text}", flush=True)
