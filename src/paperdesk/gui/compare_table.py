@@ -26,7 +26,8 @@ FIELDS = [
     ("author_count", "Author count"), ("organization", "Organisation"),
     ("published", "Published"), ("arxiv_id", "arXiv id"), ("doi", "DOI"), ("url", "URL"),
     ("citekey", "Citation key"), ("rating", "Rating"), ("status", "Status"),
-    ("tags", "Tags"), ("digests", "Seen in"), ("notes", "Notes"),
+    ("tags", "Tags"), ("digests", "Seen in"), ("upvotes", "Upvotes"), ("notes", "Notes"),
+    ("added", "Added"),
 ]
 KEYS = [k for k, _ in FIELDS]
 DIFFERS = QColor(255, 179, 0, 70)   # amber: the papers disagree here
@@ -46,8 +47,13 @@ def show(key: str, paper: dict[str, Any]) -> str:
         return "★" * (value or 0)
     if key == "status":
         return STATUS_LABELS.get(value, value or "")
-    if key in ("tags", "digests"):
+    if key == "tags":
         return ", ".join(value or [])
+    if key == "digests":
+        n = len(value or [])
+        return f"{n} digest{'s' if n != 1 else ''}: {', '.join(value)}" if n else ""
+    if key == "added":
+        return (value or "").replace("T", " ")[:16]
     if key == "notes":
         return f"{len(value)} note{'s' if len(value) != 1 else ''}" if value else ""
     return "" if value is None else str(value)
@@ -118,6 +124,7 @@ class CompareTable(QTableWidget):
         merged["tags"] = sorted({t for p in papers for t in p["tags"]}, key=str.casefold)
         merged["digests"] = list(dict.fromkeys(d for p in papers for d in p["digests"]))
         merged["notes"] = [n for p in papers for n in p["notes"]]
+        merged["upvotes"] = max((p["upvotes"] or 0 for p in papers), default=0) or None
         return merged
 
     def differing(self) -> set[str]:

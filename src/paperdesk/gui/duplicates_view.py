@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from paperdesk.core.changes import Undo
 from paperdesk.core.duplicates import TIERS, Group
 from paperdesk.gui import background, dialogs
 from paperdesk.gui.compare_table import CompareTable
@@ -32,8 +33,28 @@ if TYPE_CHECKING:
 SOURCE = ("duplicates", None)
 GROUP_ROLE = Qt.ItemDataRole.UserRole
 RESCAN_DELAY_MS = 400
+GROUP_TABLES = {"merges", "not_duplicates", "sightings"}
+GROUP_COLUMNS = ("title_key", "abstract", "published", "author_count", "organization",
+                 "arxiv_id", "doi", "deleted_at")
 HINT = ("Click a column's header to keep that paper; click a value to keep it in the merged "
         "paper. Tags, notes and sightings of all the papers go to the kept one.")
+
+
+def _changes_groups(undo: Undo | None) -> bool:
+    """Whether an edit can change the duplicate groups: papers came or went, were merged
+    or set apart, or changed title, abstract, date or identifiers."""
+    if undo is None:
+        return True
+    for image in undo.images:
+        if image.scope.table in GROUP_TABLES:
+            return True
+        if image.scope.table == "papers":
+            before = {r["id"]: r for r in image.before}
+            after = {r["id"]: r for r in image.after}
+            if before.keys() != after.keys() or any(
+                    before[i].get(c) != after[i].get(c) for i in before for c in GROUP_COLUMNS):
+                return True
+    return False
 
 
 def _plural(n: int, word: str) -> str:
@@ -80,6 +101,7 @@ class DuplicatesView(QWidget):
         self.list.setMinimumWidth(260)
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
+        self.list.setSpacing(2)
         self.list.currentRowChanged.connect(lambda _r: self.show_group())
         self.evidence = QLabel()
         self.evidence.setWordWrap(True)
@@ -113,7 +135,7 @@ class DuplicatesView(QWidget):
         layout.addLayout(top)
         layout.addWidget(split, 1)
 
-        window.undo_stack.indexChanged.connect(lambda _i: self._stack_changed())
+        window.undo_stack.indexChanged.connect(self._stack_changed)
         window.importer.done.connect(lambda _reports: self.invalidate())
         self.fill()
 
@@ -161,8 +183,13 @@ class DuplicatesView(QWidget):
         self.fill()
         self.window.notify(message)
 
-    def _stack_changed(self) -> None:
-        if not self._own_edit:
+    def _stack_changed(self, index: int) -> None:
+        """After an undo or redo (or an edit elsewhere) that can change the groups: rescan."""
+        if self._own_edit or background.jobs(self.window).closed:
+            return
+        stack = self.window.undo_stack
+        near = [stack.command(i) for i in (index - 1, index) if 0 <= i < stack.count()]
+        if any(_changes_groups(getattr(c, "undo_data", None)) for c in near):
             self.invalidate()
 
     # -- showing -------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""Screenshots of the duplicate review and the export dialog.
+
+They are written to the test's temporary folder; with PAPERDESK_SCREENSHOTS=1
+they also replace docs/screenshots/duplicates.png and export.png.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from .duplicate_library import add_retyped
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def _save(widget, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    image = widget.grab()
+    assert image.save(str(path))
+    assert image.width() > 400 and image.height() > 200
+    if os.environ.get("PAPERDESK_SCREENSHOTS"):
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, DOCS / name)
+    return path
+
+
+def test_duplicate_review_screenshot(lib, seeds, make_window, tmp_path, qtbot):
+    lib.import_paths(seeds[1:])
+    pairs = add_retyped(lib, seeds[0], tmp_path, 4)
+    original, repeat = pairs[0]
+    lib.curation.set_rating([repeat], 4)
+    lib.curation.add_tags([repeat], ["power"])
+    lib.curation.set_status([original], "to-read")
+    window = make_window(lib)
+    window.resize(1440, 820)
+    view = window.extra_pages.duplicates
+    qtbot.waitUntil(lambda: view.groups is not None and not view.scanning
+                    and not view._timer.isActive(), timeout=20000)
+    window.sidebar.select(("duplicates", None))
+    assert view.select_paper(original)
+    view.compare.choose("title", original)
+    qtbot.wait(50)
+    assert view.list.count() == 4
+    _save(window, tmp_path, "duplicates.png")
+
+
+def test_export_dialog_screenshot(seed_lib, make_window, tmp_path, qtbot):
+    window = make_window(seed_lib)
+    window.set_query("scaling")
+    model = window.table.selectionModel()
+    for row in (0, 1, 2):
+        model.select(window.model.index(row, 0), model.SelectionFlag.Select
+                     | model.SelectionFlag.Rows)
+    window.actions_by_name["export_bibtex"].trigger()
+    dialog = window._export_dialog
+    qtbot.addWidget(dialog)
+    dialog.set_options(path=Path.home() / "papers" / "thesis.bib", notes=True)
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)
+    _save(dialog, tmp_path, "export.png")
+    dialog.reject()
