@@ -57,6 +57,14 @@ def test_tag_and_untag_many_papers(library):
     assert by_id[2]["tags"] == ["deep RL", "LLM"]
 
 
+def test_tags_may_look_like_numbers(library):
+    pd(library, "tag", 5, "+2024", "+-1")
+    assert json.loads(pd(library, "tags", "--json").stdout) == [
+        {"name": "-1", "count": 1}, {"name": "2024", "count": 1}]
+    pd(library, "tag", 5, "-2024")
+    assert [t["name"] for t in json.loads(pd(library, "tags", "--json").stdout)] == ["-1"]
+
+
 def test_tags_rename_merge_delete(library):
     pd(library, "tag", 1, 2, "+ml")
     pd(library, "tag", 3, "+machine-learning")
@@ -114,7 +122,13 @@ def test_saved_searches(library):
     saved = json.loads(pd(library, "search", "list", "--json").stdout)
     assert saved == [{"name": "Good unread", "query": "rating>=4 status:unread"},
                      {"name": "vision", "query": "tag:vision OR vision"}]
+    pd(library, "rate", 2, 3, 4)
+    pd(library, "status", 3, "reading")
+    ran = json.loads(pd(library, "search", "run", "Good unread", "--json").stdout)
+    assert [p["id"] for p in ran] == [2]
     pd(library, "search", "delete", "vision")
+    out = pd(library, "search", "run", "vision", rc=1)
+    assert out.stderr.strip() == "paperdesk: no saved search named 'vision'"
     assert "Good unread\trating>=4 status:unread" in pd(library, "search", "list").stdout
 
 

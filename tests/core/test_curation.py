@@ -67,6 +67,10 @@ def test_remove_tags_and_counts_leave_out_the_trash(seed_lib, ids):
     assert {t["name"]: t["count"] for t in c.tags()} == {"a": 2, "b": 4}
     seed_lib.db.execute("UPDATE papers SET deleted_at = 'now' WHERE id = ?", [ids[3]])
     assert {t["name"]: t["count"] for t in c.tags()} == {"a": 1, "b": 3}
+    check_undo_redo(seed_lib, lambda: c.remove_tags(ids[:3], ["b"]))
+    assert {t["name"]: t["count"] for t in c.tags()} == {"a": 1, "b": 0}  # trash keeps it
+    check_undo_redo(seed_lib, lambda: c.remove_tags(ids, ["a", "b"]))
+    assert c.tags() == []
 
 
 def test_tag_edits_undo_and_redo_exactly(seed_lib, ids):

@@ -9,10 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paperdesk.cli.library_cmds import cmd_list
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.edits import plural
+from paperdesk.core.errors import NotFound
 from paperdesk.core.library import Library
 from paperdesk.core.schema import STATUSES
+from paperdesk.core.search import SORTS
 
 
 def _group(sub: argparse._SubParsersAction, name: str, help: str, description: str,
@@ -88,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("id", type=int, help="paper id")
     a.add_argument("position", type=int, help="its new place, 1 = first")
 
-    p, actions = _group(sub, "search", "save, list or delete saved searches",
+    p, actions = _group(sub, "search", "save, list, run or delete saved searches",
                         "Saved searches (smart lists): a name for a query. "
                         "`paperdesk list QUERY` runs a query.", cmd_search)
     a = actions.add_parser("save", help="save a query under a name",
@@ -102,6 +105,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     a = actions.add_parser("delete", help="delete a saved search",
                            description="Delete a saved search.")
     a.add_argument("name", help="the search's name")
+    a = actions.add_parser("run", help="list the papers a saved search finds",
+                           description="Run a saved search and list its papers, "
+                                       "as `paperdesk list` does.")
+    a.add_argument("name", help="the search's name")
+    a.add_argument("--json", action="store_true", help="print full records as JSON")
+    a.add_argument("--limit", type=int, metavar="N", help="at most N papers")
+    a.add_argument("--sort", choices=sorted(SORTS), help="sort field")
+    a.add_argument("--desc", action="store_true", help="sort in descending order")
 
 
 def _report(changes, done: str) -> int:
@@ -114,7 +125,7 @@ def cmd_tag(args: argparse.Namespace, lib: Library) -> int:
     add: list[str] = []
     remove: list[str] = []
     for item in args.items:
-        if item[:1] in "+-" and len(item) > 1 and not item[1:].isdigit():
+        if item[:1] in ("+", "-") and len(item) > 1:
             (add if item[0] == "+" else remove).append(item[1:])
         elif item.isdigit() and not (add or remove):
             ids.append(int(item))
@@ -226,6 +237,12 @@ def cmd_search(args: argparse.Namespace, lib: Library) -> int:
     if args.action == "save":
         query = " ".join(args.query)
         return _report(c.save_search(args.name, query), f"saved {args.name}: {query}")
+    if args.action == "run":
+        saved = {s["name"]: s["query"] for s in c.saved_searches()}
+        if args.name not in saved:
+            raise NotFound(f"no saved search named {args.name!r}")
+        args.query = [saved[args.name]]
+        return cmd_list(args, lib)
     if args.action == "delete":
         c.delete_search(args.name)
         say(f"deleted {args.name}")

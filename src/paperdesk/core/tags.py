@@ -90,13 +90,15 @@ class Tags:
         return e.changes
 
     def remove_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
+        """Take tags off papers; a tag left on no paper is deleted."""
         ids = self.lib.require(ids)
         keys = tuple(_names(names))
         if not ids or not keys:
             return ch.NOTHING
         label = f"Untag {plural(len(ids), 'paper')}"
-        with self.lib.edit(label, [ch.TAGS], ids,
-                           [ch.Scope("paper_tags", "paper_id", tuple(ids))]) as e:
+        scopes = [ch.Scope("tags", "name_key", keys),
+                  ch.Scope("paper_tags", "paper_id", tuple(ids))]
+        with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
             db = self.lib.db
             load_ids(db, ids)
             marks = ",".join("?" * len(keys))
@@ -106,6 +108,9 @@ class Tags:
                       AND tag_id IN (SELECT id FROM tags WHERE name_key IN ({marks}))""",
                 list(keys))
             e.result["untagged"] = cursor.rowcount
+            # A tag no paper carries any more goes (the trash still counts as carrying).
+            db.execute(f"""DELETE FROM tags WHERE name_key IN ({marks})
+                           AND id NOT IN (SELECT tag_id FROM paper_tags)""", list(keys))
         return e.changes
 
     def _tag_papers(self, tag_ids: Sequence[int]) -> list[int]:
