@@ -118,6 +118,8 @@ def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descend
     try:
         return SearchResult([r[0] for r in db.execute(sql, params)])
     except sqlite3.OperationalError as exc:
+        if "fts5" in str(exc):  # the compiler quotes every word; this is a safety net
+            raise QueryError(f"cannot search for {query!r} ({exc})") from None
         if DUPLICATE_TABLE not in str(exc):
             raise
     # The duplicate finder has not made its table in this library: no candidates.
