@@ -25,7 +25,7 @@ from paperdesk.gui.worker import Job, Outcome
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
 
-LARGE = 5000  # papers from which exports run on the worker rather than inline
+LARGE = 2000  # papers from which exports run on the worker rather than inline
 
 
 class Jobs(QObject):

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
 
 SOURCE = ("trash", None)
-MAX_ROWS = 5000  # rows listed; Restore all and Empty act on every paper in the trash
+MAX_ROWS = 1000  # rows listed; Restore all and Empty act on every paper in the trash
 ID_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ["Title", "Year", "Deleted"]
 
