@@ -3,7 +3,10 @@
 The pattern is the first author's last name, else the organisation, else the
 first significant word of the title, followed by the year when it is known:
 ``vaswani2017``, ``deepseek2025``, ``polca2024``. Collisions get ``a``, ``b``,
-... in the order the papers arrived; an existing key is never changed.
+... in the order the papers arrived; an existing key is never changed, and a
+key the user set (``set_citekey``) is kept like any other. Keys are unique
+without regard to case, since BibTeX treats ``Smith2020`` and ``smith2020`` as
+one key.
 """
 
 from __future__ import annotations
@@ -11,10 +14,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anyascii import anyascii
 from sqlite_utils import Database
+
+from paperdesk.core import changes as ch
+from paperdesk.core.edits import now
+from paperdesk.core.errors import PaperDeskError
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
 
 # German umlauts transliterate by convention to two letters.
 _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue",
@@ -23,8 +33,14 @@ _STOP = frozenset(
     "a an the on of in for to with and or via from by at as is are be do does how what why "
     "when which who can could should would will we our your towards toward into beyond "
     "revisiting rethinking".split())
+_NAME_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
+MAX_KEY_LENGTH = 64
+
+
+class CitekeyError(PaperDeskError):
+    """A citation key the user typed is not acceptable (empty, spaces, already used)."""
 
 
 def ascii_text(text: str) -> str:
@@ -32,11 +48,15 @@ def ascii_text(text: str) -> str:
     return anyascii(text.translate(_GERMAN))
 
 
-def _last_name(author: str) -> str:
-    author = author.strip()
+def last_name(author: str) -> str:
+    """The family name in "First Last", "Last, First" or "{Org Name}"."""
+    author = author.strip().strip("{}")
     if "," in author:
         return author.split(",", 1)[0]
-    return author.split()[-1] if author.split() else ""
+    parts = author.split()
+    while len(parts) > 1 and parts[-1].lower() in _NAME_SUFFIXES:
+        parts.pop()
+    return parts[-1] if parts else ""
 
 
 def base_key(paper: dict[str, Any]) -> str:
@@ -45,8 +65,8 @@ def base_key(paper: dict[str, Any]) -> str:
     if isinstance(authors, str):
         authors = json.loads(authors or "[]")
     words: list[str] = []
-    if authors:
-        words = _WORD.findall(ascii_text(_last_name(authors[0])))
+    if authors and authors[0].lower() != "others":
+        words = _WORD.findall(ascii_text(last_name(authors[0])))
     if not words and paper.get("organization"):
         words = _WORD.findall(ascii_text(paper["organization"]))[:1]
     if not words:
@@ -68,28 +88,59 @@ def suffixes() -> Iterable[str]:
 
 
 def valid_key(key: str) -> bool:
-    return bool(key) and bool(_KEY_OK.match(key))
+    return bool(key) and len(key) <= MAX_KEY_LENGTH and bool(_KEY_OK.match(key))
 
 
 class KeyAllocator:
     """Hands out unique keys against those already in the library."""
 
     def __init__(self, db: Database) -> None:
-        self._taken = {r[0] for r in db.execute(
+        self._taken = {r[0].casefold() for r in db.execute(
             "SELECT citekey FROM papers WHERE citekey IS NOT NULL")}
 
     def take(self, paper: dict[str, Any]) -> str:
         base = base_key(paper)
         for suffix in suffixes():
             key = base + suffix
-            if key not in self._taken:
-                self._taken.add(key)
+            if key.casefold() not in self._taken:
+                self._taken.add(key.casefold())
                 return key
         raise AssertionError("unreachable: 703 keys per base")  # pragma: no cover
 
     def reserve(self, key: str) -> bool:
         """Claim a key chosen elsewhere (a .bib file, the user); False if taken."""
-        if key in self._taken:
+        if key.casefold() in self._taken:
             return False
-        self._taken.add(key)
+        self._taken.add(key.casefold())
         return True
+
+
+def check_key(key: str) -> str:
+    """The key, stripped, or a CitekeyError saying what is wrong with it."""
+    key = str(key).strip()
+    if not key:
+        raise CitekeyError("a citation key cannot be empty")
+    if len(key) > MAX_KEY_LENGTH:
+        raise CitekeyError(f"a citation key is at most {MAX_KEY_LENGTH} characters")
+    if not _KEY_OK.match(key):
+        raise CitekeyError(f"citation key {key!r}: use only letters A-Z, digits and _ : . - + /")
+    return key
+
+
+def set_citekey(lib: Library, paper_id: int, key: str) -> ch.Changes:
+    """Give a paper the key the user chose; unique, undoable, never changed again."""
+    (pid,) = lib.require([paper_id])
+    key = check_key(key)
+    row = lib.db.execute("SELECT id, citekey FROM papers WHERE citekey = ? COLLATE NOCASE "
+                         "AND id != ?", [key, pid]).fetchone()
+    if row:
+        raise CitekeyError(f"citation key {key!r} is already used by paper {row[0]}")
+    current = lib.db.execute("SELECT citekey FROM papers WHERE id = ?", [pid]).fetchone()[0]
+    if current == key:
+        return ch.NOTHING
+    with lib.edit(f"Set citation key {key}", [ch.PAPERS], [pid],
+                  [ch.Scope("papers", "id", (pid,))]) as e:
+        lib.db.execute("UPDATE papers SET citekey = ?, modified = ? WHERE id = ?",
+                       [key, now(), pid])
+        e.result["citekey"] = key
+    return e.changes

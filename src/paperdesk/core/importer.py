@@ -320,3 +320,7 @@ def _fill_existing(db: Any, pid: int, entry: Entry, stamp: str) -> None:
          f["published"], f["year_inferred"], f["year"],
          f["published"], f["year_inferred"], f["year_inferred"],
          stamp, pid])
+
+
+# The .bib importer registers itself in IMPORTERS when its module loads.
+from paperdesk.core import bibtex_import  # noqa: E402, F401

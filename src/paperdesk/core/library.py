@@ -26,6 +26,7 @@ from paperdesk.core.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.search import SearchResult, search
 
 if TYPE_CHECKING:
+    from paperdesk.core.bibtex_export import Bibtex
     from paperdesk.core.curation import Curation
     from paperdesk.core.trash import Trash
 
@@ -89,6 +90,12 @@ class Library:
         from paperdesk.core.curation import Curation
 
         return Curation(self)
+
+    @functools.cached_property
+    def bibtex(self) -> Bibtex:
+        from paperdesk.core.bibtex_export import Bibtex
+
+        return Bibtex(self)
 
     # -- writing ---------------------------------------------------------------
 

@@ -216,5 +216,12 @@ def recreate_triggers(db: Database) -> None:
         db.execute(statement)
 
 
+@migrations(name="0005_bibtex_fields")
+def _bibtex_fields(db: Database) -> None:
+    """What a .bib entry had that papers have no column for: its type and raw fields."""
+    db.execute("ALTER TABLE papers ADD COLUMN bib_type TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN bib_fields TEXT")
+
+
 def known_migrations() -> list[str]:
     return [m.name for m in migrations._migrations]

@@ -1,0 +1,79 @@
+"""export, citekey: BibTeX out of the library, and the citation keys it uses.
+
+BibTeX files come in through ``paperdesk import`` like digests do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paperdesk.cli.output import emit_json, say
+from paperdesk.core.bibtex_export import SEPARATOR, STYLES
+from paperdesk.core.library import Library
+
+
+def _ids(text: str) -> list[int]:
+    try:
+        ids = [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of paper ids: {text!r}") from None
+    if not ids:
+        raise argparse.ArgumentTypeError("no paper ids given")
+    return ids
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "export", help="export papers as BibTeX",
+        description="Write BibTeX entries for the whole library, the papers matching a "
+                    "query, or chosen ids; to standard output unless -o is given. The file "
+                    "is UTF-8 (for biber) unless --ascii is given.")
+    p.add_argument("query", nargs="*", help="search query (words, \"phrases\"); default: all")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE (replaced whole, never half-written)")
+    p.add_argument("--style", choices=STYLES, default="bibtex",
+                   help="bibtex: @misc with year/month; biblatex: @online with date "
+                        "(default: bibtex)")
+    p.add_argument("--ascii", action="store_true",
+                   help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a})")
+    p.add_argument("--notes", action="store_true", help="export notes in the note field")
+    p.add_argument("--ids", type=_ids, metavar="1,2,3",
+                   help="only these papers, in this order (with a query: those that match)")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "citekey", help="show or set a paper's citation key",
+        description="Show a paper's citation key, or set it. A key you set is kept: "
+                    "PaperDesk never changes it. Keys are unique, ignoring case.")
+    p.add_argument("id", type=int, help="the paper's id")
+    p.add_argument("key", nargs="?", help="the new key (letters, digits, _ : . - + /)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_citekey)
+
+
+def cmd_export(args: argparse.Namespace, lib: Library) -> int:
+    options = {"query": " ".join(args.query) or None, "style": args.style,
+               "ascii": args.ascii, "notes": args.notes}
+    if args.output:
+        count = lib.bibtex.export_to(args.output, args.ids, **options)
+        say(f"exported {count} entries to {args.output}")
+        return 0
+    count = 0
+    for entry in lib.bibtex.entries(args.ids, **options):
+        sys.stdout.write(SEPARATOR + entry if count else entry)
+        count += 1
+    sys.stdout.flush()
+    say(f"exported {count} entries")
+    return 0
+
+
+def cmd_citekey(args: argparse.Namespace, lib: Library) -> int:
+    if args.key is not None:
+        lib.bibtex.set_citekey(args.id, args.key)
+    key = lib.paper(args.id, with_notes=False)["citekey"]
+    if args.json:
+        emit_json({"id": args.id, "citekey": key})
+    else:
+        print(key)
+    return 0

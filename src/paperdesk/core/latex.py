@@ -1,0 +1,302 @@
+"""Plain text to BibTeX field text and back.
+
+Writing: the LaTeX specials ``% & # _ $ { } ~ ^ \\`` are escaped (an existing
+``\\%`` is kept, not escaped twice); words with capitals in titles are
+protected with braces so that styles which lower-case titles keep them;
+``ascii=True`` turns non-ASCII characters into LaTeX accents and symbols
+(``ä`` -> ``{\\"a}``), falling back to a transliteration for characters LaTeX
+has no name for. Braces are escaped as ``\\{ \\}`` when they balance (BibTeX
+counts them even when escaped) and written as ``\\textbraceleft{}`` otherwise.
+
+Reading: ``decode`` turns field text from a .bib file into plain text: escapes,
+accents, symbol macros, protecting braces and ``$math$``. What it cannot name
+(``\\proj``) stays as written. Text without a backslash, brace, ``~`` or ``$``
+is returned as it is, which keeps imports of large files fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from anyascii import anyascii
+
+_SPECIALS = "%&#_$"
+_ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
+_TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+_ONE = {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def escape(text: str, *, ascii: bool = False) -> str:
+    """Field text for a text field (title, abstract, note...)."""
+    braces = "{" in text or "}" in text
+    text_braces = braces and not _balanced(text)
+    if "\\" not in text and not text_braces:
+        if braces:
+            text = text.replace("{", "\\{").replace("}", "\\}")
+        for ch in _SPECIALS:
+            if ch in text:
+                text = text.replace(ch, "\\" + ch)
+        if "~" in text:
+            text = text.replace("~", _ONE["~"])
+        if "^" in text:
+            text = text.replace("^", _ONE["^"])
+    else:
+        text = _ESCAPED.sub(lambda m: _one(m.group(), text_braces), text)
+    if ascii and not text.isascii():
+        text = "".join(ch if ch < "\x80" else _ascii_char(ch) for ch in text)
+    return text
+
+
+def _one(token: str, text_braces: bool) -> str:
+    if len(token) == 2:  # already escaped: \% \{ ...
+        return _TEXT_BRACES[token[1]] if text_braces and token[1] in "{}" else token
+    if token in "{}":
+        return _TEXT_BRACES[token] if text_braces else "\\" + token
+    return _ONE.get(token) or "\\" + token
+
+
+# -- titles -------------------------------------------------------------------
+
+_TOKEN = re.compile(r"(\S+)")
+_CORE = re.compile(r"^(\W*)(\w(?:.*\w)?)(\W*)$", re.S)
+
+
+def protect_title(title: str, *, ascii: bool = False) -> str:
+    """The escaped title, with every word that has a capital in braces.
+
+    A word whose only capital is its first letter is left alone when it opens
+    the title (styles keep that one); runs of protected words share braces:
+    ``{Scaling Laws} for {Neural Machine Translation}``.
+    """
+    if not _balanced(title):
+        return escape(title, ascii=ascii)
+    out: list[str] = []
+    open_group, first, space = False, True, ""
+    for token in _TOKEN.split(title):
+        if not token or token.isspace():
+            space += token
+            continue
+        match = _CORE.match(token)
+        core = match.group(2) if match else ""
+        protect = bool(core) and (any(c.isupper() for c in core[1:])
+                                  or (core[0].isupper() and not first))
+        first = False
+        if not protect or match is None:
+            out.append(("}" if open_group else "") + space + escape(token, ascii=ascii))
+            open_group, space = False, ""
+            continue
+        lead, tail = match.group(1), match.group(3)
+        if open_group and not lead:
+            out.append(space + escape(core, ascii=ascii))
+        else:
+            out.append(("}" if open_group else "") + space + escape(lead, ascii=ascii)
+                       + "{" + escape(core, ascii=ascii))
+        open_group, space = True, ""
+        if tail:
+            out.append("}" + escape(tail, ascii=ascii))
+            open_group = False
+    out.append(("}" if open_group else "") + space)
+    return "".join(out)
+
+
+# -- non-ASCII to LaTeX -------------------------------------------------------
+
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~",
+            "\u0304": "=", "\u0307": ".", "\u0306": "u", "\u030c": "v", "\u030b": "H",
+            "\u0327": "c", "\u0328": "k", "\u030a": "r", "\u0323": "d", "\u0331": "b"}
+_LETTERS = {"ß": "ss", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE",
+            "œ": "oe", "Œ": "OE", "å": "aa", "Å": "AA", "ı": "i", "ȷ": "j"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _ascii_char(ch: str) -> str:
+    if ch in _LETTERS:
+        return "{\\" + _LETTERS[ch] + "}"
+    decomposed = unicodedata.normalize("NFD", ch)
+    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[1] in _ACCENTS:
+        accent, base = _ACCENTS[decomposed[1]], decomposed[0]
+        if base in "ij" and accent not in "ckdb":
+            base = "\\" + base
+        return "{\\" + accent + ("{" + base + "}" if accent.isalpha() or len(base) > 1
+                                 else base) + "}"
+    latex = _pylatexenc_encode(ch)
+    if latex is not None:
+        return latex
+    return escape(anyascii(ch))
+
+
+def _pylatexenc_encode(ch: str) -> str | None:
+    latex = _tables()[0].get(ord(ch))
+    return "{" + latex.strip() + "}" if latex and latex.isascii() else None
+
+
+# -- reading ------------------------------------------------------------------
+
+_PLAIN = re.compile(r"[\\{}~$]")
+_MACRO = re.compile(r"\\([A-Za-z]+|.)", re.S)
+_SYMBOLS = {"ss": "ß", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ae": "æ", "AE": "Æ",
+            "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ",
+            "textbackslash": "\\", "textasciitilde": "~", "textasciicircum": "^",
+            "textbraceleft": "{", "textbraceright": "}", "textunderscore": "_",
+            "textendash": "–", "textemdash": "—", "ldots": "…", "dots": "…",
+            "textellipsis": "…", "textquoteleft": "‘", "textquoteright": "’",
+            "textquotedblleft": "“", "textquotedblright": "”", "textless": "<",
+            "textgreater": ">", "textbar": "|", "S": "§", "P": "¶", "copyright": "©",
+            "textregistered": "®", "texttrademark": "™", "textdegree": "°",
+            "LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX"}
+_FORMAT = frozenset("emph textbf textit texttt textrm textsf textsc textup textmd textnormal "
+                    "textsl mbox text mathrm mathit mathbf".split())
+_COMBINING = {v: k for k, v in _ACCENTS.items()} | {"t": "\u0361"}
+_SPACES = {",": " ", ";": " ", " ": " ", "\\": " ", "-": "", "/": "", "@": ""}
+
+
+def decode(text: str) -> str:
+    """Plain text for a field's value (without its outer delimiters)."""
+    if not _PLAIN.search(text):
+        return text
+    if "\\" not in text and "$" not in text:
+        return text.replace("{", "").replace("}", "").replace("~", " ")
+    return _decode(text)
+
+
+def _group(text: str, i: int) -> tuple[str, int]:
+    """The text of the brace group starting at text[i] == '{', and the index after it."""
+    depth = 0
+    for j in range(i, len(text)):
+        ch = text[j]
+        if ch == "\\":
+            continue
+        if ch == "{" and (j == 0 or text[j - 1] != "\\"):
+            depth += 1
+        elif ch == "}" and text[j - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:j], j + 1
+    return text[i + 1:], len(text)
+
+
+def _argument(text: str, i: int) -> tuple[str | None, int]:
+    """A macro's argument: a brace group or one character (spaces skipped)."""
+    j = i
+    while j < len(text) and text[j] == " ":
+        j += 1
+    if j >= len(text):
+        return None, i
+    if text[j] == "{":
+        inner, end = _group(text, j)
+        return _decode(inner), end
+    if text[j] == "\\":
+        m = _MACRO.match(text, j)
+        if m and m.group(1) in ("i", "j"):
+            return m.group(1), m.end()
+        return None, i
+    return text[j], j + 1
+
+
+def _decode(text: str) -> str:
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            piece, i = _macro(text, i)
+            out.append(piece)
+        elif ch in "{}":
+            i += 1
+        elif ch == "~":
+            out.append(" ")
+            i += 1
+        elif ch == "$":
+            end = text.find("$", i + 1)
+            while end > 0 and text[end - 1] == "\\":
+                end = text.find("$", end + 1)
+            if end < 0:
+                out.append(ch)
+                i += 1
+                continue
+            out.append(_math(text[i:end + 1]))
+            i = end + 1
+        else:
+            out.append(ch)
+            i += 1
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def _macro(text: str, i: int) -> tuple[str, int]:
+    m = _MACRO.match(text, i)
+    if m is None:
+        return "\\", i + 1
+    name, end = m.group(1), m.end()
+    if name in "%&#_${}":
+        return name, end
+    if name in _SPACES:
+        return _SPACES[name], end
+    if name in _COMBINING:
+        arg, after = _argument(text, end)
+        if arg == "" or (arg is None and name in "^~"):
+            return {"^": "^", "~": "~"}.get(name, ""), after
+        if arg is not None:
+            base = {"ı": "i", "ȷ": "j"}.get(arg[:1], arg[:1])
+            return base + _COMBINING[name] + arg[1:], after
+        return "", end
+    if name in _SYMBOLS:
+        if text.startswith("{}", end):
+            end += 2
+        elif name.isalpha():
+            while end < len(text) and text[end] == " ":
+                end += 1
+        return _SYMBOLS[name], end
+    if name in _FORMAT:
+        arg, after = _argument(text, end)
+        return (arg or ""), after
+    if name == "ensuremath":
+        arg_end = _group(text, end)[1] if text.startswith("{", end) else end
+        return _math("$" + text[end:arg_end].strip("{}") + "$"), arg_end
+    symbol = _tables()[1].get(name)
+    if symbol is not None:
+        if text.startswith("{}", end):
+            end += 2
+        return symbol, end
+    return m.group(), end
+
+
+def _math(source: str) -> str:
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    try:
+        return LatexNodes2Text(math_mode="text").latex_to_text(source).strip()
+    except Exception:  # a malformed formula stays as it was written
+        return source
+
+
+@functools.cache
+def _tables() -> tuple[dict[int, str], dict[str, str]]:
+    """pylatexenc's character table, both ways: code -> LaTeX, macro name -> character."""
+    from pylatexenc.latexencode import get_builtin_conversion_rules
+
+    forward: dict[int, str] = {}
+    names: dict[str, str] = {}
+    for rule in get_builtin_conversion_rules("defaults"):
+        mapping = getattr(rule, "rule", None)
+        if not hasattr(mapping, "items"):
+            continue
+        for code, latex in mapping.items():
+            forward.setdefault(code, latex)
+            m = re.fullmatch(r"\\([A-Za-z]+)\s*(?:\{\})?", latex)
+            if m:
+                names.setdefault(m.group(1), chr(code))
+    return forward, names
