@@ -188,7 +188,10 @@ class DuplicatesView(QWidget):
         if self._own_edit or background.jobs(self.window).closed:
             return
         stack = self.window.undo_stack
-        near = [stack.command(i) for i in (index - 1, index) if 0 <= i < stack.count()]
+        try:
+            near = [stack.command(i) for i in (index - 1, index) if 0 <= i < stack.count()]
+        except RuntimeError:  # the window is being destroyed
+            return
         if any(_changes_groups(getattr(c, "undo_data", None)) for c in near):
             self.invalidate()
 

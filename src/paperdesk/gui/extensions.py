@@ -144,6 +144,7 @@ def install(window: MainWindow) -> None:
                      lambda: open_export(window), "Ctrl+E", "export", before=actions.get("quit"))
     file_menu.insertSeparator(actions.get("quit"))
     edit = _menu(window, "&Edit")
+    edit.addSeparator()
     _action(window, edit, "copy_bibtex", "Copy &BibTeX", lambda: clipboard.copy_bibtex(window),
             "Ctrl+Shift+C")
     _action(window, edit, "copy_cite", "Copy citation &key(s)",
