@@ -39,12 +39,21 @@ BIB_FILTER = "BibTeX files (*.bib);;All files (*)"
 LAST_FOLDER = "export/folder"
 
 
+def shown_ids(window: MainWindow) -> list[int]:
+    """Every paper the table shows, in its order, even while only its first page is in."""
+    model = window.model
+    if getattr(model, "complete", True):
+        return list(model.ids())
+    found = window.fetch_ids(model.sort_key, model.descending, None)
+    return list(found[0] if isinstance(found, tuple) else found)
+
+
 class ExportDialog(QDialog):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.setWindowTitle("Export BibTeX")
-        self.shown_ids = list(window.model.ids())
+        self.shown_ids = shown_ids(window)
         self.selected_ids = window.selected_ids()
         self.written: int | None = None
         self.path_written: Path | None = None
