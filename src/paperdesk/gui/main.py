@@ -76,4 +76,5 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None) ->
         return app.exec()
     finally:
         window.worker.stop()
+        window.reader.stop()
         window.lib.close()

@@ -21,13 +21,14 @@ from PySide6.QtWidgets import (
 from paperdesk.core import changes as ch
 from paperdesk.core.errors import PaperDeskError, QueryError
 from paperdesk.core.library import Library
-from paperdesk.gui import reads, settings
+from paperdesk.gui import extensions, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, ProgressPanel, local_paths
 from paperdesk.gui.paper_model import COLUMNS, RATING, TITLE, PaperModel
+from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.stars import StarDelegate
@@ -57,7 +58,14 @@ class MainWindow(QMainWindow):
         self.sidebar.source_changed.connect(lambda _s: self.refresh_table())
         self.sidebar.delete_saved_search.connect(
             lambda name: self.edit(self.lib.curation.delete_search, name))
-        self.model = PaperModel(lib, self.fetch_ids, self)
+        self.reader = Reader(self)
+        self.reader.done.connect(self._rest_done)
+        self._want: int | None = None  # a paper to select once the full list is in
+        self.model = PaperModel(lib, self.fetch_ids, self.fetch_rest, self)
+        self.model.active = False  # no queries while the view is being set up
+        self.model.completed.connect(self._completed)
+        self.model.modelAboutToBeReset.connect(self._before_reset)
+        self.model.modelReset.connect(self._after_reset)
         self.table = self._make_table()
         self.detail = DetailPane()
         self._connect_detail()
@@ -95,6 +103,8 @@ class MainWindow(QMainWindow):
         self._counts_timer = QTimer(self, singleShot=True, interval=120)
         self._counts_timer.timeout.connect(self.refresh_sidebar)
         self._restore_state()
+        self.model.active = True
+        extensions.install(self)  # duplicates, trash, BibTeX export, library files
         self.reload_all()
 
     # -- building ------------------------------------------------------------
@@ -131,57 +141,100 @@ class MainWindow(QMainWindow):
 
     # -- reading the library ---------------------------------------------------
 
-    def fetch_ids(self, sort: str | None, descending: bool) -> list[int]:
-        """The ids the table shows: the sidebar's source, narrowed by the search."""
+    def fetch_ids(self, sort: str | None, descending: bool,
+                  limit: int | None) -> tuple[list[int], bool]:
+        """The ids the table shows: the sidebar's source, narrowed by the search.
+
+        Returns the ids and whether they are all of them (else the first ``limit``).
+        """
         source = self.sidebar.current_source()
+        query = self.combined_query()
+        if query is not None:
+            ids = self.lib.search(query, sort=sort, descending=descending, limit=limit).ids
+            return ids, limit is None or len(ids) < limit
         if self._base is None or self._base[0] != source:
-            base = reads.source_ids(self.lib, source)
-            if source[0] == "saved":
-                base = self.lib.search(source[1]).ids
-            self._base = (source, base)
-        base = self._base[1]
+            self._base = (source, reads.source_ids(self.lib, source))
+        keep = set(self._base[1] or ())
         found = self.lib.search(self.query, sort=sort, descending=descending).ids
+        return [i for i in found if i in keep], True
+
+    def combined_query(self) -> str | None:
+        """The search text within the sidebar's source, or None for id-list sources."""
+        base = reads.source_query(self.sidebar.current_source())
         if base is None:
-            return found
-        keep = set(base)
-        return [i for i in found if i in keep]
+            return None
+        return " ".join(f"({q})" for q in (base, self.query) if q)
+
+    def fetch_rest(self, token: int, sort: str | None, descending: bool) -> None:
+        query = self.combined_query() or ""
+        self.reader.request(token, self.lib.path, lambda lib: lib.search(
+            query, sort=sort, descending=descending).ids)
+
+    def _rest_done(self, token: int, ids: list[int] | None, error: str | None) -> None:
+        if error is not None:
+            self.notify(error)
+        elif ids is not None:
+            self.model.rest_arrived(token, ids)
+
+    def _completed(self) -> None:
+        self._update_count()
+        if self._want is not None:
+            self._after_reset()
+
+    def _select_row(self, row: int) -> None:
+        index = self.model.index(row, TITLE)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
 
     def refresh_table(self) -> None:
-        current = self.current_id()
         try:
             self.model.reload()
         except QueryError as exc:
-            self.search_bar.show_error(str(exc))
+            self.search_bar.show_error(self._query_error(str(exc)))
             return
         except PaperDeskError as exc:
             self.notify(str(exc))
             return
         self.search_bar.show_error(None)
         self._update_count()
-        row = self.model.row_of(current) if current is not None else None
+
+    def _before_reset(self) -> None:
+        self._want = self.current_id()
+
+    def _after_reset(self) -> None:
+        """Keep the current paper selected across searches and sorts, if it is still there."""
+        row = self.model.row_of(self._want) if self._want is not None else None
         if row is not None:
-            self.table.selectionModel().setCurrentIndex(
-                self.model.index(row, TITLE),
-                QItemSelectionModel.SelectionFlag.ClearAndSelect
-                | QItemSelectionModel.SelectionFlag.Rows)
-            self.table.scrollTo(self.model.index(row, TITLE))
-        else:
+            self._select_row(row)
+            self._want = None
+        elif self.model.complete:
+            self._want = None
             self.show_selection()
+
+    def _query_error(self, message: str) -> str:
+        """The message about the user's own text (not the source's query around it)."""
+        try:
+            self.lib.search(self.query, limit=0)
+        except QueryError as exc:
+            return str(exc)
+        return message
 
     def refresh_sidebar(self) -> None:
         counts = reads.counts(self.lib)
         self.sidebar.fill(counts)
         self.detail.set_tag_names([name for name, _n in counts["tags"]])
-        self.stack.setCurrentWidget(self.splitter if counts["all"] or self.lib.stats()["trash"]
-                                    else self.empty)
+        empty = not counts["all"] and not self.lib.stats()["trash"]
+        self.stack.setCurrentWidget(self.empty if empty else self.splitter)
 
     def reload_all(self) -> None:
         """After imports or undoing them: everything may have changed."""
         self.setWindowTitle(f"PaperDesk — {self.lib.name}")
         self._base = None
         self.model.forget()
-        self.refresh_sidebar()
         self.refresh_table()
+        self.refresh_sidebar()
 
     def _update_count(self) -> None:
         n = self.model.rowCount()
@@ -374,4 +427,5 @@ class MainWindow(QMainWindow):
         self.search_bar.timer.stop()
         self.save_state()
         self.worker.stop()
+        self.reader.stop()
         super().closeEvent(event)

@@ -3,8 +3,10 @@
 Which papers show, and in what order, is decided in SQL (``lib.search`` and
 the sidebar's source); the model keeps only the ids and a cache of compact
 row tuples filled a page at a time as rows are painted. No proxy model:
-sorting asks ``fetch_ids`` again. An edit refetches its own rows and emits
-``dataChanged`` for them alone.
+sorting asks SQL again. A new search or sort shows its first page at once and
+the rest of the ids follow from a reading thread (``fetch_rest``), appended
+without a reset. An edit refetches its own rows and emits ``dataChanged`` for
+them alone.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from paperdesk.core.library import Library
 
@@ -31,7 +33,10 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 # Row tuple fields
 _ID, _TITLE, _YEAR, _INFERRED, _UPVOTES, _RATING, _STATUS, _TAGS, _SEEN, _ADDED = range(10)
 
-FetchIds = Callable[[str | None, bool], list[int]]
+# fetch_ids(sort, descending, limit) -> (ids, complete); fetch_rest(token, sort, descending)
+# asks for the complete list, which comes back through ``rest_arrived(token, ids)``.
+FetchIds = Callable[[str | None, bool, int | None], tuple[list[int], bool]]
+FetchRest = Callable[[int, str | None, bool], None]
 
 
 def _row(p: dict[str, Any]) -> tuple:
@@ -42,12 +47,19 @@ def _row(p: dict[str, Any]) -> tuple:
 
 
 class PaperModel(QAbstractTableModel):
-    def __init__(self, lib: Library, fetch_ids: FetchIds, parent=None) -> None:
+    completed = Signal()  # the whole list is in (after the first page)
+
+    def __init__(self, lib: Library, fetch_ids: FetchIds, fetch_rest: FetchRest | None = None,
+                 parent=None) -> None:
         super().__init__(parent)
         self.lib = lib
         self.fetch_ids = fetch_ids
+        self.fetch_rest = fetch_rest
         self.sort_key: str | None = "added"
         self.descending = True
+        self.active = True  # False: sort() only records the order (while the view is built)
+        self.complete = True
+        self._token = 0
         self._ids: list[int] = []
         self._rows: dict[int, tuple] = {}
         self._index: dict[int, int] | None = None
@@ -55,12 +67,41 @@ class PaperModel(QAbstractTableModel):
     # -- contents ------------------------------------------------------------
 
     def reload(self) -> None:
-        """Ask for the ids again (new search, source or sort), keeping cached rows."""
-        ids = self.fetch_ids(self.sort_key, self.descending)
+        """Ask for the ids again (new search, source or sort), keeping cached rows.
+
+        The first page comes at once; the rest through ``rest_arrived``.
+        """
+        limit = PAGE if self.fetch_rest is not None else None
+        ids, complete = self.fetch_ids(self.sort_key, self.descending, limit)
+        self._token += 1
         self.beginResetModel()
         self._ids = list(ids)
         self._index = None
+        self.complete = complete
         self.endResetModel()
+        if complete:
+            self.completed.emit()
+        elif self.fetch_rest is not None:
+            self.fetch_rest(self._token, self.sort_key, self.descending)
+
+    def rest_arrived(self, token: int, ids: list[int]) -> None:
+        """The complete list for request ``token``; stale answers are ignored."""
+        if token != self._token or self.complete:
+            return
+        n = len(self._ids)
+        if ids[:n] == self._ids:
+            if len(ids) > n:
+                self.beginInsertRows(QModelIndex(), n, len(ids) - 1)
+                self._ids = list(ids)
+                self._index = None
+                self.endInsertRows()
+        else:  # the library changed in between: start over from the full list
+            self.beginResetModel()
+            self._ids = list(ids)
+            self._index = None
+            self.endResetModel()
+        self.complete = True
+        self.completed.emit()
 
     def forget(self, paper_ids: Iterable[int] | None = None) -> None:
         """Drop cached rows (all of them with None) so they are read again."""
@@ -172,17 +213,9 @@ class PaperModel(QAbstractTableModel):
         key = COLUMNS[column][1] if 0 <= column < len(COLUMNS) else None
         if key is None:
             return
-        self.sort_key = key
-        self.descending = order == Qt.SortOrder.DescendingOrder
-        ids = list(self.fetch_ids(self.sort_key, self.descending))
-        self.layoutAboutToBeChanged.emit()
-        old = self.persistentIndexList()
-        old_ids = [self._ids[i.row()] for i in old]
-        self._ids = ids
-        self._index = None
-        new = []
-        for index, pid in zip(old, old_ids, strict=True):
-            row = self.row_of(pid)
-            new.append(QModelIndex() if row is None else self.index(row, index.column()))
-        self.changePersistentIndexList(old, new)
-        self.layoutChanged.emit()
+        descending = order == Qt.SortOrder.DescendingOrder
+        if (key, descending) == (self.sort_key, self.descending) and self._token:
+            return  # the view asks twice (indicator change, then sortByColumn)
+        self.sort_key, self.descending = key, descending
+        if self.active:
+            self.reload()

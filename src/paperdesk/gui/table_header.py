@@ -17,8 +17,8 @@ from paperdesk.gui.paper_model import (
     PaperModel,
 )
 
-WIDTHS = {TITLE: 360, RATING: 100, STATUS: 72, TAGS: 110, DIGESTS: 62, ADDED: 92}
-DEFAULT_WIDTH = 64
+WIDTHS = {TITLE: 340, RATING: 100, STATUS: 70, TAGS: 100, DIGESTS: 60, ADDED: 88}
+DEFAULT_WIDTH = 62
 
 
 def setup_header(table: QTableView, model: PaperModel) -> None:
