@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.library import Library
-from paperdesk.gui import dialogs
+from paperdesk.gui import dialogs, library_files
 from paperdesk.gui.merge_history import MergeHistory
 
 from .conftest import sidebar_counts
@@ -181,3 +181,14 @@ def test_the_import_report_links_to_the_likely_duplicates(lib, seeds, tmp_path, 
     group = view.current_group()
     titles = {p["title"] for p in lib.papers(group.ids)}
     assert len(titles) == 2 and any(retype(t) in titles for t in titles)
+
+
+def test_opening_another_library_scans_that_one(repeats, lib, make_window, qtbot, tmp_path):
+    window = make_window(lib)
+    view = open_review(window, qtbot)
+    assert view.list.count() == 3
+    assert library_files.open_path(window, tmp_path / "other.sqlite", create=True)
+    qtbot.waitUntil(lambda: view.list.count() == 0, timeout=5000)
+    view = scanned(window, qtbot)
+    assert view.groups == [] and view.heading.text() == "No duplicates to review"
+    assert sidebar_counts(window)["Duplicates"] == "0"

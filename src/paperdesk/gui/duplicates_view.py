@@ -146,6 +146,7 @@ class DuplicatesView(QWidget):
         if self.window.lib.path != self._lib_path:  # another library was opened
             self._lib_path = self.window.lib.path
             self.groups = None
+            QTimer.singleShot(0, self.fill)  # not while the sidebar is being filled
             self.invalidate()
         return None if self.groups is None else len(self.groups)
 
