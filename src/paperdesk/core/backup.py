@@ -64,6 +64,13 @@ def _read_only(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _give_up_when_busy(status: int, remaining: int, total: int) -> None:
+    """Stop a backup step that found the database locked (after the busy timeout)
+    instead of retrying for ever."""
+    if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        raise sqlite3.OperationalError("database is locked")
+
+
 def copy_database(source: sqlite3.Connection, dest: Path) -> Path:
     """Write a consistent copy of the database open on ``source`` to ``dest``."""
     dest = Path(dest).absolute()
@@ -75,13 +82,15 @@ def copy_database(source: sqlite3.Connection, dest: Path) -> Path:
     try:
         target = sqlite3.connect(str(partial), isolation_level=None)
         try:
-            source.backup(target)  # pages=-1: every page in one step, one read transaction
+            # pages=-1: every page in one step, under one read transaction.
+            source.backup(target, progress=_give_up_when_busy)
             target.execute("PRAGMA journal_mode = DELETE").fetchone()
             check = target.execute("PRAGMA quick_check").fetchone()[0]
         finally:
             target.close()
         if check != "ok":
-            raise LibraryError(f"{dest}: the copy did not pass SQLite's check ({check})")
+            raise LibraryError(f"the library is damaged ({check.strip().splitlines()[-1]}); "
+                               f"no backup written to {dest}; nothing was changed")
         with partial.open("rb+") as f:
             os.fsync(f.fileno())
         os.replace(partial, dest)
@@ -117,10 +126,14 @@ def backup_library(library: Path, dest: Path | None = None) -> Path:
         source.close()
 
 
-def before_upgrade(conn: sqlite3.Connection, library: Path, migration: str) -> Path:
+def before_upgrade(library: Path, migration: str) -> Path:
     """The automatic copy taken before an existing library is upgraded:
     ``backups/<name>.before-<migration>.sqlite`` beside it. If it cannot be
-    written the upgrade does not happen."""
+    written the upgrade does not happen.
+
+    Made on a connection of its own: the caller holds the write lock (readers
+    still get in), and SQLite cannot copy from a connection inside a write
+    transaction."""
     library = Path(library).absolute()
     folder = backups_folder(library)
     try:
@@ -128,7 +141,7 @@ def before_upgrade(conn: sqlite3.Connection, library: Path, migration: str) -> P
     except OSError as exc:
         raise LibraryError(f"{library}: needs an upgrade, but the backup folder {folder} "
                            f"cannot be made ({exc.strerror}); nothing was changed") from None
-    return copy_database(conn, _unique(folder / f"{library.stem}.before-{migration}.sqlite"))
+    return backup_library(library, _unique(folder / f"{library.stem}.before-{migration}.sqlite"))
 
 
 @dataclass
@@ -153,7 +166,8 @@ def check_backup(path: Path) -> BackupInfo:
     try:
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
-            raise LibraryError(f"{path}: the backup is damaged ({check})")
+            raise LibraryError(f"{path}: the backup is damaged "
+                               f"({check.strip().splitlines()[-1]})")
         from sqlite_utils import Database
 
         db = Database(conn)
@@ -238,15 +252,10 @@ def _write_pages(backup: Path, library: Path) -> None:
     Each step waits up to the library's busy timeout for the lock; if another
     program still holds it, the restore stops with "busy" and nothing changes.
     """
-
-    def give_up_when_busy(status: int, remaining: int, total: int) -> None:
-        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-            raise sqlite3.OperationalError("database is locked")
-
     source = _read_only(backup)
     target = store.connect(library)
     try:
-        source.backup(target, progress=give_up_when_busy)
+        source.backup(target, progress=_give_up_when_busy)
     except sqlite3.Error as exc:
         raise store.translate(exc, library) from None
     finally:

@@ -61,7 +61,10 @@ class Library:
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
-            self.db.execute("PRAGMA optimize")
+            # Statistics only when SQLite wants them, never written into a damaged file.
+            if (self.db.execute("PRAGMA optimize(0xffff)").fetchall()
+                    and self.db.execute("PRAGMA quick_check").fetchone()[0] == "ok"):
+                self.db.execute("PRAGMA optimize")
         self.db.close()
 
     def backup(self, dest: str | os.PathLike[str] | None = None) -> Path:

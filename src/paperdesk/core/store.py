@@ -83,6 +83,8 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         _check_identity(db, path)
         if upgrade and pending_migrations(db):
             _migrate(db, path)
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            _check_intact(db, path)  # switching to WAL rewrites the header: check first
         db.execute("PRAGMA journal_mode = WAL").fetchone()
         db.execute("PRAGMA synchronous = NORMAL")
     except sqlite3.DatabaseError as exc:
@@ -94,19 +96,32 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
     return db
 
 
+def _check_intact(db: Database, path: Path) -> None:
+    """Refuse a damaged file before writing anything to it."""
+    found = db.execute("PRAGMA quick_check").fetchone()[0]
+    if found != "ok":
+        raise LibraryError(f"{path}: the library file is damaged "
+                           f"({found.strip().splitlines()[-1]}); nothing was changed")
+
+
 def _migrate(db: Database, path: Path) -> None:
     readonly = db.execute("PRAGMA query_only").fetchone()[0]
     if readonly:
         raise LibraryError(f"{path}: read-only, and it needs an upgrade")
-    new = not db.table_names()
-    if not new:
-        from paperdesk.core import backup  # backup builds on this module
-
-        backup.before_upgrade(db.conn, path, pending_migrations(db)[0])
+    # All under one write lock: two programs opening the library at once do not
+    # both upgrade it, and a file that cannot be written fails before anything
+    # is made. (So every migration must be transactional.)
     with write(db):
-        if new:
+        pending = pending_migrations(db)
+        if not pending:
+            return
+        if db.table_names():
+            from paperdesk.core import backup  # backup builds on this module
+
+            backup.before_upgrade(path, pending[0])
+        else:
             db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-    schema.migrations.apply(db)
+        schema.migrations.apply(db)
 
 
 def translate(exc: sqlite3.Error, path: Path | str) -> LibraryError:
