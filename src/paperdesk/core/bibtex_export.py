@@ -37,7 +37,7 @@ SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
             "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields")
-_CHUNK = 2000
+_CHUNK = 1000
 
 
 class BibtexError(PaperDeskError):
@@ -198,9 +198,10 @@ class Bibtex:
         rows = db.execute(f"SELECT {_COLUMNS} FROM {source} {where} ORDER BY {order}")
         empty: list[str] = []
         for n, row in enumerate(rows):
-            if n % _CHUNK == 0 and n:
+            if n % _CHUNK == 0:
                 check_cancel(cancel)
-                progress(n / max(total, 1), f"Exported {n} of {total}")
+                if n:
+                    progress(n / max(total, 1), f"Exported {n} of {total}")
             pid = row[0]
             entry_type, key, fields = paper_fields(
                 row, tags.get(pid, empty), texts.get(pid, empty), style=style, ascii=ascii)

@@ -15,7 +15,7 @@ from typing import Any
 from paperdesk.core.latex import decode
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-ARXIV_ID = re.compile(r"(?:arxiv[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4,5}(?:v\d+)?|"
+ARXIV_ID = re.compile(r"(?:arxiv(?:\.org)?[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4,5}(?:v\d+)?|"
                       r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)
 BARE_ARXIV = re.compile(r"^(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)

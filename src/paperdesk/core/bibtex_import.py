@@ -44,8 +44,8 @@ def sniff(data: bytes) -> bool:
 
 
 def _first_line(error: object) -> str:
-    text = str(error).strip().splitlines()
-    return text[0].rstrip(":") if text else "not valid BibTeX"
+    text = (getattr(error, "abort_reason", None) or str(error)).strip().splitlines()
+    return text[0].rstrip(": ").replace("`", "") if text else "not valid BibTeX"
 
 
 def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:

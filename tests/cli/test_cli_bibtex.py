@@ -1,0 +1,104 @@
+"""paperdesk export / citekey / import FILE.bib: real processes, real files, exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import bibtexparser
+import pytest
+
+from paperdesk.cli.main import build_parser
+from tests.cli.test_cli_library import paperdesk
+
+
+@pytest.fixture
+def library(tmp_path, seeds):
+    path = tmp_path / "cli.sqlite"
+    paperdesk("--library", path, "import", *seeds, check_rc=0)
+    return path
+
+
+def _keys(text: str) -> list[str]:
+    parsed = bibtexparser.parse_string(text, parse_stack=[])
+    assert not parsed.failed_blocks
+    return [e.key for e in parsed.entries]
+
+
+def test_export_to_stdout_and_file(library, tmp_path):
+    out = paperdesk("--library", library, "export", check_rc=0)
+    assert len(_keys(out.stdout)) == 193 and "exported 193 entries" in out.stderr
+    target = tmp_path / "refs.bib"
+    done = paperdesk("--library", library, "export", "-o", target, "--style", "biblatex",
+                     "--ascii", check_rc=0)
+    assert f"exported 193 entries to {target}" in done.stderr and done.stdout == ""
+    text = target.read_text(encoding="utf-8")
+    assert text.isascii() and text.count("@online{") == 193 and "\tdate = {" in text
+
+
+def test_export_query_and_ids(library):
+    papers = json.loads(paperdesk("--library", library, "list", "scaling", "--json",
+                                  check_rc=0).stdout)
+    out = paperdesk("--library", library, "export", "scaling", check_rc=0)
+    assert _keys(out.stdout) == [p["citekey"] for p in papers]
+    ids = [papers[2]["id"], papers[0]["id"]]
+    out = paperdesk("--library", library, "export", "--ids", ",".join(map(str, ids)),
+                    check_rc=0)
+    assert _keys(out.stdout) == [papers[2]["citekey"], papers[0]["citekey"]]
+
+
+def test_bad_arguments_are_one_line_errors(library):
+    bad = paperdesk("--library", library, "export", "--ids", "1,x", check_rc=2)
+    assert "not a list of paper ids" in bad.stderr
+    missing = paperdesk("--library", library, "export", "--ids", "99999", check_rc=1)
+    assert missing.stderr.strip() == "paperdesk: no paper with id 99999"
+    style = paperdesk("--library", library, "export", "--style", "apa", check_rc=2)
+    assert "invalid choice" in style.stderr
+
+
+def test_citekey_show_set_and_refuse(library):
+    shown = paperdesk("--library", library, "citekey", "1", check_rc=0).stdout.strip()
+    other = paperdesk("--library", library, "citekey", "2", check_rc=0).stdout.strip()
+    assert shown and other and shown != other
+    taken = paperdesk("--library", library, "citekey", "1", other, check_rc=1)
+    assert "already used by paper 2" in taken.stderr
+    bad = paperdesk("--library", library, "citekey", "1", "two words", check_rc=1)
+    assert bad.stderr.count("\n") == 1
+    paperdesk("--library", library, "citekey", "1", "mykey2024", check_rc=0)
+    data = json.loads(paperdesk("--library", library, "citekey", "1", "--json",
+                                check_rc=0).stdout)
+    assert data == {"id": 1, "citekey": "mykey2024"}
+    assert "@misc{mykey2024," in paperdesk("--library", library, "export", "--ids", "1",
+                                           check_rc=0).stdout
+
+
+def test_import_bib_round_trip_through_the_cli(library, tmp_path):
+    target = tmp_path / "all.bib"
+    paperdesk("--library", library, "export", "-o", target, check_rc=0)
+    fresh = tmp_path / "fresh.sqlite"
+    done = paperdesk("--library", fresh, "import", target, "--json", check_rc=0)
+    report = json.loads(done.stdout)[0]
+    assert (report["kind"], report["status"], report["new_papers"]) == ("bibtex", "imported",
+                                                                        193)
+    again = paperdesk("--library", fresh, "export", check_rc=0).stdout
+    assert again == target.read_text(encoding="utf-8")
+
+
+def test_broken_bib_is_refused_and_changes_nothing(library, tmp_path):
+    bad = tmp_path / "bad.bib"
+    bad.write_text("@article{a,\n  title = {never closed,\n", encoding="utf-8")
+    before = paperdesk("--library", library, "stats", "--json", check_rc=0).stdout
+    out = paperdesk("--library", library, "import", bad, check_rc=1)
+    assert "bad.bib: no BibTeX entry could be read" in out.stderr
+    assert paperdesk("--library", library, "stats", "--json", check_rc=0).stdout == before
+
+
+def test_bibtex_parsers_have_help_and_description():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in ("export", "citekey"):
+        command = sub.choices[name]
+        assert command.description
+        for action in command._actions:
+            if not isinstance(action, argparse._HelpAction):
+                assert action.help, (name, action.dest)

@@ -1,0 +1,181 @@
+"""Importing real-world .bib files: fields, merges, broken entries, the round trip."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from paperdesk.core.library import Library
+
+REAL = r"""% A file as people really have them: comments, @string, macros, braces.
+@string{neurips = "Advances in Neural Information Processing Systems"}
+@comment{ignored}
+
+@inproceedings{Vaswani2017,
+  author    = {Ashish Vaswani and Noam Shazeer and Niki Parmar and others},
+  title     = {Attention is All you Need},
+  booktitle = neurips,
+  year      = {2017},
+  month     = dec,
+  url       = {https://arxiv.org/abs/1706.03762},
+}
+
+@article{mueller_2020,
+  author = {M{\"u}ller, J{\"u}rgen and Garc\'{\i}a, Jos\'e},
+  title = {{GPT}-style Models for {\"U}bersetzung: 95\% there},
+  journal = {J. Mach. Learn.},
+  year = 2020, volume = 21, pages = {1--30},
+  doi = {https://doi.org/10.5555/ABC.123},
+  keywords = {translation; Deep Learning, nlp},
+  abstract = {We study $\alpha$-scaling in machine translation.}
+}
+
+@misc{broken,
+  title = {Missing a closing brace,
+  year = 2021
+
+@online{deepseek2025r1,
+  author = {{DeepSeek}},
+  title = {{DeepSeek-R1}: Incentivizing Reasoning},
+  date = {2025-01-22},
+  eprint = {2501.12948}, eprinttype = {arxiv},
+  note = {Read this first.}
+}
+
+@misc{notitle, author = {Nobody}, year = 2022}
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _papers(lib: Library) -> dict[str, dict]:
+    ids = [r[0] for r in lib.db.execute("SELECT id FROM papers ORDER BY id")]
+    return {p["citekey"]: p for p in lib.papers(ids, with_notes=True)}
+
+
+def test_real_world_file_imports_with_line_numbered_skips(lib, tmp_path):
+    report = lib.import_paths([_write(tmp_path, "refs.bib", REAL)])[0]
+    assert (report.status, report.kind, report.entries, report.new_papers) == (
+        "imported", "bibtex", 3, 3)
+    text = "\n".join(report.warnings)
+    assert ("refs.bib: line 24: skipped an entry that cannot be read (Unexpected block "
+            "start: @online. Was still looking for field-value closing })") in text
+    assert "refs.bib: line 36: entry 'notitle' has no title; skipped" in text
+    papers = _papers(lib)
+    assert set(papers) == {"Vaswani2017", "mueller_2020", "deepseek2025r1"}
+    v = papers["Vaswani2017"]
+    assert v["authors"] == ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "others"]
+    assert v["author_count"] is None  # "and others": the count is not known
+    assert (v["year"], v["arxiv_id"], v["title"]) == (2017, "1706.03762",
+                                                      "Attention is All you Need")
+    m = papers["mueller_2020"]
+    assert m["authors"] == ["Müller, Jürgen", "García, José"] and m["author_count"] == 2
+    assert m["title"] == "GPT-style Models for Übersetzung: 95% there"
+    assert m["doi"] == "10.5555/ABC.123"
+    assert m["tags"] == ["Deep Learning", "nlp", "translation"]
+    assert m["abstract"] == "We study α-scaling in machine translation."
+    d = papers["deepseek2025r1"]
+    assert (d["organization"], d["authors"], d["published"]) == ("DeepSeek", [], "2025-01-22")
+    assert d["arxiv_id"] == "2501.12948"
+    assert [n["text"] for n in d["notes"]] == ["Read this first."]
+    assert lib.search("tag:nlp").ids == [m["id"]]
+    assert lib.search("incentivizing").ids == [d["id"]]
+
+
+def test_sniffed_by_content_not_extension(lib, tmp_path):
+    report = lib.import_paths([_write(tmp_path, "exported.txt", REAL)])[0]
+    assert report.kind == "bibtex" and report.new_papers == 3
+
+
+def test_file_without_a_readable_entry_changes_nothing(seed_lib, tmp_path):
+    before = seed_lib.stats()
+    sha = seed_lib.db.execute("SELECT group_concat(citekey) FROM papers").fetchone()
+    bad = _write(tmp_path, "bad.bib", "@article{a,\n  title = {never closed,\n\n"
+                                      "@misc{b, author = {No Title}}\n")
+    report = seed_lib.import_paths([bad])[0]
+    assert report.status == "error"
+    assert report.error.startswith("bad.bib: no BibTeX entry could be read")
+    assert "\n" not in report.error
+    assert seed_lib.stats() == before
+    assert seed_lib.db.execute("SELECT group_concat(citekey) FROM papers").fetchone() == sha
+
+
+def test_entries_merge_into_existing_papers(seed_lib, tmp_path):
+    row = seed_lib.db.execute("SELECT id, title, abstract, citekey FROM papers "
+                              "WHERE organization IS NULL ORDER BY id LIMIT 1").fetchone()
+    pid, title, abstract, key = row
+    other = seed_lib.db.execute("SELECT id FROM papers WHERE id > ? ORDER BY id LIMIT 1",
+                                [pid]).fetchone()[0]
+    seed_lib.db.execute("UPDATE papers SET arxiv_id = '2101.00001' WHERE id = ?", [other])
+    count = seed_lib.stats()["papers"]
+    text = (f"@article{{someone,\n title = {{{title.upper()}}},\n author = {{Ada Lovelace}},\n"
+            f" abstract = {{{abstract[:400]}}},\n keywords = {{merged}}\n}}\n\n"
+            "@misc{byid, title = {A Different Title Entirely}, eprint = {2101.00001v2},\n"
+            " archivePrefix = {arXiv}, author = {Bob Byid}}\n")
+    report = seed_lib.import_paths([_write(tmp_path, "merge.bib", text)])[0]
+    assert (report.new_papers, report.merged) == (0, 2)
+    assert seed_lib.stats()["papers"] == count
+    paper = seed_lib.paper(pid)
+    assert paper["authors"] == ["Ada Lovelace"] and paper["tags"] == ["merged"]
+    assert paper["citekey"] == key and paper["title"] == title  # kept, filled in
+    assert seed_lib.paper(other)["authors"] == ["Bob Byid"]
+
+
+def test_keys_kept_when_free_and_reimport_adds_nothing(lib, tmp_path):
+    path = _write(tmp_path, "refs.bib", REAL)
+    lib.import_paths([path])
+    first = _papers(lib)
+    report = lib.import_paths([path])[0]
+    assert (report.new_papers, report.merged) == (0, 3)
+    assert _papers(lib).keys() == first.keys()
+
+
+@pytest.mark.parametrize("style", ["bibtex", "biblatex"])
+@pytest.mark.parametrize("ascii", [False, True])
+def test_round_trip_export_import_export(seed_lib, tmp_path, style, ascii):
+    seed_lib.import_paths([_write(tmp_path, "refs.bib", REAL)])
+    ids = [r[0] for r in seed_lib.db.execute("SELECT id FROM papers ORDER BY id LIMIT 40")]
+    seed_lib.curation.add_tags(ids[:20], ["reading group", "C++ & co"])
+    seed_lib.curation.add_note(ids[3], "First note with 50% and a_b.")
+    seed_lib.curation.add_note(ids[3], "Second note.")
+    options = {"style": style, "ascii": ascii, "notes": True}
+    first = seed_lib.bibtex.export(**options)
+    path = _write(tmp_path, "all.bib", first)
+    with Library.open(tmp_path / "empty.sqlite") as fresh:
+        report = fresh.import_paths([path])[0]
+        assert report.new_papers == seed_lib.stats()["papers"], report.warnings
+        assert fresh.bibtex.export(**options) == first
+
+
+def test_many_entries_use_the_bulk_path_and_stay_searchable(lib, tmp_path):
+    entries = "".join(
+        f"@misc{{k{i},\n title = {{Paper number {i} about topic{i % 7}}},\n"
+        f" author = {{Author {i}}},\n year = {{{2000 + i % 20}}},\n"
+        f" keywords = {{bulk{i % 3}}},\n note = {{note {i}}}\n}}\n\n" for i in range(2500))
+    report = lib.import_paths([_write(tmp_path, "many.bib", entries)])[0]
+    assert report.new_papers == 2500
+    assert len(lib.search("tag:bulk1").ids) == 833
+    assert len(lib.search("topic3").ids) == 357
+    assert lib.search('"note 2499"').ids == [2500]
+
+
+def test_older_library_gains_the_bibtex_columns(tmp_path):
+    old = tmp_path / "old.sqlite"
+    shutil.copy(Path(__file__).parent.parent / "data" / "library-0001.sqlite", old)
+    with Library.open(old) as lib:
+        columns = {r[1] for r in lib.db.execute("PRAGMA table_info(papers)")}
+        assert {"bib_type", "bib_fields"} <= columns
+        assert lib.bibtex.export().count("@misc{") == lib.stats()["papers"]
+    raw = sqlite3.connect(old)
+    applied = [r[0] for r in raw.execute("SELECT name FROM _sqlite_migrations")]
+    raw.close()
+    assert "0005_bibtex_fields" in applied
+    assert json.loads(json.dumps(applied)) == applied

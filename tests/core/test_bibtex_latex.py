@@ -1,0 +1,67 @@
+"""Plain text to BibTeX field text and back (core/latex.py)."""
+
+from __future__ import annotations
+
+import bibtexparser
+import pytest
+
+from paperdesk.core.latex import decode, escape, protect_title
+
+
+@pytest.mark.parametrize(("text", "field"), [
+    ("50% & #1 a_b $5", r"50\% \& \#1 a\_b \$5"),
+    (r"already 50\% and a\_b", r"already 50\% and a\_b"),
+    ("{balanced} braces", r"\{balanced\} braces"),
+    ("one } too many", r"one \textbraceright{} too many"),
+    ("~3x and x^2", r"\textasciitilde{}3x and x\^{}2"),
+    (r"\proj and \eg", r"\textbackslash{}proj and \textbackslash{}eg"),
+    ("naïve Zoë", "naïve Zoë"),
+])
+def test_escape(text, field):
+    assert escape(text) == field
+
+
+@pytest.mark.parametrize("text", [
+    "50% & #1 a_b $5", "one } too many {", "~3x and x^2 \\ back", "Łódź, Æsir, naïve, Ångström",
+    "α ≈ β → “quoted” – dash … ©", "plain words only",
+])
+def test_escape_then_decode_gives_the_text_back(text):
+    for ascii in (False, True):
+        field = escape(text, ascii=ascii)
+        assert field.isascii() or not ascii
+        assert decode(field) == text
+        # bibtexparser sees one balanced value
+        entry = bibtexparser.parse_string("@misc{k, note = {" + field + "}}").entries[0]
+        assert entry["note"] == field
+
+
+def test_non_latin_text_is_transliterated_in_ascii_mode():
+    assert escape("中文 Ω", ascii=True) == r"ZhongWen {\ensuremath{\Omega}}"
+
+
+@pytest.mark.parametrize(("title", "field"), [
+    ("Scaling Laws for Neural Machine Translation",
+     "Scaling {Laws} for {Neural Machine Translation}"),
+    ("POLCA: Power Oversubscription in LLM Cloud Providers",
+     "{POLCA}: {Power Oversubscription} in {LLM Cloud Providers}"),
+    ("ZeRO-Infinity: breaking the wall", "{ZeRO-Infinity}: breaking the wall"),
+    ("a study of iPhone apps (Part I)", "a study of {iPhone} apps ({Part I})"),
+    ("lower case title", "lower case title"),
+])
+def test_title_capitals_are_protected(title, field):
+    assert protect_title(title) == field
+    assert decode(field) == title
+
+
+@pytest.mark.parametrize(("field", "text"), [
+    (r"{\"a}{\"o}{\"u} \'e \`{e} \^o \~n \c{c} \v{s} \u{g} \H{o} \k{a} \r{a} \={o} \.{z}",
+     "äöü é è ô ñ ç š ğ ő ą å ō ż"),
+    (r"{\ss} {\o} {\L}ukasz {\aa} \'{\i}", "ß ø Łukasz å í"),
+    (r"{GPT}-4 in {\emph{LLMs}} --- x", "GPT-4 in LLMs --- x"),
+    (r"$\alpha$-scaling", "α-scaling"),
+    (r"non~breaking", "non breaking"),
+    (r"\unknown stays", r"\unknown stays"),
+    (r"\textendash{} and \textrightarrow", "– and →"),
+])
+def test_decode_real_world_latex(field, text):
+    assert decode(field) == text
