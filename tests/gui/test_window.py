@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from paperdesk.gui.main_window import MainWindow
-from paperdesk.gui.paper_model import COLUMNS, TAGS, TITLE, UPVOTES, YEAR
+from paperdesk.gui.paper_model import ADDED, COLUMNS, TAGS, TITLE, UPVOTES, YEAR
 
 from .conftest import sidebar_counts
 
@@ -36,7 +36,8 @@ def test_search_narrows_the_table_and_a_bad_query_says_why(window, seed_lib, qtb
     assert 0 < len(expected) < 193
     qtbot.keyClicks(window.search_bar.edit, "scaling")
     qtbot.waitUntil(lambda: window.model.rowCount() == len(expected))
-    assert set(window.model.ids()) == set(expected)
+    assert window.model.ids() == seed_lib.search("scaling", sort="relevance").ids
+    assert window.table.horizontalHeader().sortIndicatorSection() == -1  # best matches first
     assert window.search_bar.save.isEnabled()
 
     window.search_bar.edit.setText('"unbalanced')
@@ -46,6 +47,8 @@ def test_search_narrows_the_table_and_a_bad_query_says_why(window, seed_lib, qtb
     window.search_bar.edit.clear()
     qtbot.waitUntil(lambda: window.model.rowCount() == 193)
     assert not window.search_bar.message.isVisible()
+    assert window.table.horizontalHeader().sortIndicatorSection() == ADDED
+    assert window.model.ids() == seed_lib.search(sort="added", descending=True).ids
 
 
 def test_sorting_asks_sql_for_the_order(window, seed_lib):

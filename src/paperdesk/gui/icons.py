@@ -38,6 +38,13 @@ def pixmap(name: str, size: int, color: QColor) -> QPixmap:
 def icon(name: str, role: QPalette.ColorRole = QPalette.ColorRole.WindowText) -> QIcon:
     """An icon for menus, toolbars and lists, in the current palette."""
     palette = QApplication.palette()
+    return _icon(name, role, palette.color(role).rgba(),
+                 palette.color(QPalette.ColorGroup.Disabled, role).rgba())
+
+
+@functools.cache
+def _icon(name: str, role: QPalette.ColorRole, normal: int, disabled: int) -> QIcon:
+    palette = QApplication.palette()
     result = QIcon()
     for size in SIZES:
         result.addPixmap(pixmap(name, size, palette.color(role)))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from paperdesk.core import changes as ch
 from paperdesk.core.errors import PaperDeskError, QueryError
 from paperdesk.core.library import Library
+from paperdesk.core.query import compile_query
 from paperdesk.gui import extensions, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.detail_pane import DetailPane
@@ -37,6 +38,15 @@ from paperdesk.gui.undo import EditCommand
 from paperdesk.gui.worker import Worker
 
 ROW_HEIGHT_EXTRA = 8
+
+
+def _has_words(query: str) -> bool:
+    """Whether a query searches text (so relevance can order it)."""
+    try:
+        return compile_query(query).fts is not None
+    except QueryError:
+        return False
+
 MAX_DETAIL = 500  # papers the detail pane reads when many are selected
 
 
@@ -59,8 +69,10 @@ class MainWindow(QMainWindow):
         self.sidebar.delete_saved_search.connect(
             lambda name: self.edit(self.lib.curation.delete_search, name))
         self.reader = Reader(self)
-        self.reader.done.connect(self._rest_done)
+        self.reader.done.connect(self._read_done)
+        self._counts_token = 0
         self._want: int | None = None  # a paper to select once the full list is in
+        self._column_sort = (COLUMNS.index(("Added", "added")), Qt.SortOrder.DescendingOrder)
         self.model = PaperModel(lib, self.fetch_ids, self.fetch_rest, self)
         self.model.active = False  # no queries while the view is being set up
         self.model.completed.connect(self._completed)
@@ -101,7 +113,7 @@ class MainWindow(QMainWindow):
             widget.installEventFilter(self)
 
         self._counts_timer = QTimer(self, singleShot=True, interval=120)
-        self._counts_timer.timeout.connect(self.refresh_sidebar)
+        self._counts_timer.timeout.connect(self.request_counts)
         self._restore_state()
         self.model.active = True
         extensions.install(self)  # duplicates, trash, BibTeX export, library files
@@ -167,14 +179,21 @@ class MainWindow(QMainWindow):
 
     def fetch_rest(self, token: int, sort: str | None, descending: bool) -> None:
         query = self.combined_query() or ""
-        self.reader.request(token, self.lib.path, lambda lib: lib.search(
+        self.reader.request("ids", token, self.lib.path, lambda lib: lib.search(
             query, sort=sort, descending=descending).ids)
 
-    def _rest_done(self, token: int, ids: list[int] | None, error: str | None) -> None:
+    def _read_done(self, kind: str, token: int, result: Any, error: str | None) -> None:
         if error is not None:
             self.notify(error)
-        elif ids is not None:
-            self.model.rest_arrived(token, ids)
+        elif kind == "ids":
+            self.model.rest_arrived(token, result)
+        elif kind == "counts" and token == self._counts_token:
+            self._fill_sidebar(result)
+
+    def request_counts(self) -> None:
+        """Recount the sidebar on the reading thread (after edits)."""
+        self._counts_token += 1
+        self.reader.request("counts", self._counts_token, self.lib.path, reads.counts)
 
     def _completed(self) -> None:
         self._update_count()
@@ -222,7 +241,10 @@ class MainWindow(QMainWindow):
         return message
 
     def refresh_sidebar(self) -> None:
-        counts = reads.counts(self.lib)
+        self._counts_token += 1  # an answer still on its way is older than this
+        self._fill_sidebar(reads.counts(self.lib))
+
+    def _fill_sidebar(self, counts: dict[str, Any]) -> None:
         self.sidebar.fill(counts)
         self.detail.set_tag_names([name for name, _n in counts["tags"]])
         empty = not counts["all"] and not self.lib.stats()["trash"]
@@ -323,8 +345,23 @@ class MainWindow(QMainWindow):
             self.edit(self.lib.curation.save_search, name.strip(), query)
 
     def set_query(self, text: str) -> None:
+        """Search; while the query has words, the best matches come first."""
         self.query = text
+        header = self.table.horizontalHeader()
+        words = _has_words(text)
+        if words and self.model.sort_key != "relevance":
+            self._column_sort = (header.sortIndicatorSection(), header.sortIndicatorOrder())
+            self._set_indicator(-1, Qt.SortOrder.AscendingOrder)
+            self.model.sort_key, self.model.descending = "relevance", False
+        elif not words and self.model.sort_key == "relevance":
+            self._set_indicator(*self._column_sort)
         self.refresh_table()
+
+    def _set_indicator(self, section: int, order: Qt.SortOrder) -> None:
+        """Move the header's sort indicator without querying (the caller reloads)."""
+        self.model.active = False
+        self.table.horizontalHeader().setSortIndicator(section, order)
+        self.model.active = True
 
     def notify(self, message: str) -> None:
         """Show a core error as a readable line."""
@@ -411,10 +448,13 @@ class MainWindow(QMainWindow):
         if header := settings.load_bytes("table/header"):
             self.table.horizontalHeader().restoreState(header)
             h = self.table.horizontalHeader()
-            self.model.sort_key = COLUMNS[h.sortIndicatorSection()][1] or "added"
-            self.model.descending = h.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+            if 0 <= h.sortIndicatorSection() < len(COLUMNS):
+                self.model.sort_key = COLUMNS[h.sortIndicatorSection()][1] or "added"
+                self.model.descending = h.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
 
     def save_state(self) -> None:
+        if self.model.sort_key == "relevance":  # remember the column order, not the search's
+            self._set_indicator(*self._column_sort)
         settings.save({"window/geometry": self.saveGeometry(),
                        "window/splitter": self.splitter.saveState(),
                        "table/header": self.table.horizontalHeader().saveState()})

@@ -14,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
 
 from paperdesk.core.library import Library
 
@@ -27,11 +34,18 @@ TITLE, YEAR, UPVOTES, RATING, STATUS, TAGS, DIGESTS, ADDED = range(len(COLUMNS))
 NUMERIC = {YEAR, UPVOTES, DIGESTS}
 STATUS_LABELS = {"unread": "Unread", "to-read": "To read", "reading": "Reading", "read": "Read"}
 PAGE = 200
+REST_DELAY_MS = 40  # the rest of a long list is asked for once the first page is painted
+_DISPLAY, _EDIT, _TIP = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole),
+                         int(Qt.ItemDataRole.ToolTipRole))
+_ALIGN, _ID = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.UserRole)
+_ROLES = frozenset((_DISPLAY, _EDIT, _TIP, _ALIGN, _ID))
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ROOT = QModelIndex()
 ID_ROLE = Qt.ItemDataRole.UserRole
 
 # Row tuple fields
-_ID, _TITLE, _YEAR, _INFERRED, _UPVOTES, _RATING, _STATUS, _TAGS, _SEEN, _ADDED = range(10)
+_PID, _TITLE, _YEAR, _INFERRED, _UPVOTES, _RATING, _STATUS, _TAGS, _SEEN, _ADDED = range(10)
+_FIELD = {TITLE: _TITLE, UPVOTES: _UPVOTES, TAGS: _TAGS, DIGESTS: _SEEN, ADDED: _ADDED}
 
 # fetch_ids(sort, descending, limit) -> (ids, complete); fetch_rest(token, sort, descending)
 # asks for the complete list, which comes back through ``rest_arrived(token, ids)``.
@@ -63,6 +77,10 @@ class PaperModel(QAbstractTableModel):
         self._ids: list[int] = []
         self._rows: dict[int, tuple] = {}
         self._index: dict[int, int] | None = None
+        self._rest_timer = QTimer(self, singleShot=True, interval=REST_DELAY_MS)
+        self._rest_timer.timeout.connect(
+            lambda: self.fetch_rest(self._token, self.sort_key, self.descending)
+            if self.fetch_rest is not None and not self.complete else None)
 
     # -- contents ------------------------------------------------------------
 
@@ -82,7 +100,8 @@ class PaperModel(QAbstractTableModel):
         if complete:
             self.completed.emit()
         elif self.fetch_rest is not None:
-            self.fetch_rest(self._token, self.sort_key, self.descending)
+            # After the first page has painted, and only for the last of quick changes.
+            self._rest_timer.start()
 
     def rest_arrived(self, token: int, ids: list[int]) -> None:
         """The complete list for request ``token``; stale answers are ignored."""
@@ -167,42 +186,33 @@ class PaperModel(QAbstractTableModel):
 
     def data(self, index: QModelIndex | QPersistentModelIndex,
              role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self._ids):
+        # Called thousands of times a paint: plain ints, the common cases first.
+        role = int(role)
+        if role not in _ROLES or not index.isValid():
             return None
-        col = index.column()
-        if role == ID_ROLE:
-            return self._ids[index.row()]
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in NUMERIC:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        row, col = index.row(), index.column()
+        if row >= len(self._ids):
             return None
-        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
-                        Qt.ItemDataRole.ToolTipRole):
-            return None
-        r = self._get(index.row())
+        if role == _ALIGN:
+            return _RIGHT if col in NUMERIC else None
+        if role == _ID:
+            return self._ids[row]
+        r = self._rows.get(self._ids[row]) or self._get(row)
         if r is None:
             return None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TIP:
             if col == YEAR and r[_INFERRED]:
                 return "Year inferred from the digest's dates; correct it in the detail pane"
             return r[_TITLE] if col == TITLE else None
-        if col == TITLE:
-            return r[_TITLE]
         if col == YEAR:
             if r[_YEAR] is None:
                 return None
             return f"{r[_YEAR]}?" if r[_INFERRED] else str(r[_YEAR])
-        if col == UPVOTES:
-            return r[_UPVOTES]
         if col == RATING:
-            return r[_RATING] if role == Qt.ItemDataRole.EditRole else "★" * r[_RATING]
+            return r[_RATING] if role == _EDIT else None
         if col == STATUS:
             return STATUS_LABELS.get(r[_STATUS], r[_STATUS])
-        if col == TAGS:
-            return r[_TAGS]
-        if col == DIGESTS:
-            return r[_SEEN]
-        return r[_ADDED]
+        return r[_FIELD[col]]
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         if not index.isValid():

@@ -2,8 +2,9 @@
 
 The table shows its first page from the UI thread's connection at once; the
 full list (up to the whole library) is read here, on a connection of this
-thread's own, and handed back with the request's token. Only the newest
-request matters: older ones still queued are skipped.
+thread's own, and handed back with the request's token; so are the sidebar's
+counts after an edit. Per kind of read only the newest request matters: an
+older one still queued is replaced.
 """
 
 from __future__ import annotations
@@ -22,18 +23,25 @@ Read = Callable[[Library], Any]
 
 
 class Reader(QThread):
-    done = Signal(int, object, object)  # token, result, error message or None
+    done = Signal(str, int, object, object)  # kind, token, result, error message or None
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._lock = threading.Condition()
-        self._request: tuple[int, Path, Read] | None = None
+        self._requests: dict[str, tuple[int, Path, Read]] = {}
         self._stopping = False
+        self._reading = False
 
-    def request(self, token: int, path: Path, read: Read) -> None:
-        """Run ``read(lib)`` on this thread; replaces any request not yet started."""
+    @property
+    def busy(self) -> bool:
+        """Whether a read is queued or running."""
         with self._lock:
-            self._request = (token, Path(path), read)
+            return bool(self._requests) or self._reading
+
+    def request(self, kind: str, token: int, path: Path, read: Read) -> None:
+        """Run ``read(lib)`` on this thread; replaces a request of ``kind`` not yet started."""
+        with self._lock:
+            self._requests[kind] = (token, Path(path), read)
             self._lock.notify()
         if not self.isRunning():
             self.start()
@@ -41,7 +49,7 @@ class Reader(QThread):
     def stop(self) -> None:
         with self._lock:
             self._stopping = True
-            self._request = None
+            self._requests.clear()
             self._lock.notify()
         self.wait()
 
@@ -50,22 +58,26 @@ class Reader(QThread):
         try:
             while True:
                 with self._lock:
-                    while self._request is None and not self._stopping:
+                    while not self._requests and not self._stopping:
                         self._lock.wait()
                     if self._stopping:
                         return
-                    token, path, read = self._request
-                    self._request = None
+                    kind = next(iter(self._requests))
+                    token, path, read = self._requests.pop(kind)
+                    self._reading = True
                 if lib is None or lib.path != path.absolute():
                     if lib is not None:
                         lib.close()
                     lib = Library.open(path, create=False)
                 try:
-                    self.done.emit(token, read(lib), None)
+                    self.done.emit(kind, token, read(lib), None)
                 except PaperDeskError as exc:
-                    self.done.emit(token, None, str(exc))
+                    self.done.emit(kind, token, None, str(exc))
+                finally:
+                    with self._lock:
+                        self._reading = False
         except PaperDeskError as exc:
-            self.done.emit(-1, None, str(exc))
+            self.done.emit("", -1, None, str(exc))
         finally:
             if lib is not None:
                 lib.close()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QPointF, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPalette, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap, QPolygonF
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 MAX = 5
+WIDTH = MAX * 18 + 6
 
 
 def _star(size: float) -> QPolygonF:
@@ -59,19 +60,38 @@ def colors(palette: QPalette, selected: bool) -> tuple[QColor, QColor]:
 
 
 class StarDelegate(QStyledItemDelegate):
-    """Paints the rating column as stars; the number is in ``Qt.EditRole``."""
+    """Paints the rating column as stars; the number is in ``Qt.EditRole``.
+
+    Each look (rating, height, colours, pixel ratio) is drawn once into a
+    pixmap and reused, so a repaint of the table costs one blit per row.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._cache: dict[tuple, QPixmap] = {}
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        opt.text = ""
         style = opt.widget.style() if opt.widget else None
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         filled, empty = colors(opt.palette, selected)
-        paint_stars(painter, opt.rect, int(index.data(Qt.ItemDataRole.EditRole) or 0),
-                    filled, empty)
+        rating = int(index.data(Qt.ItemDataRole.EditRole) or 0)
+        ratio = painter.device().devicePixelRatioF()
+        height = opt.rect.height()
+        key = (rating, height, filled.rgba(), empty.rgba(), ratio)
+        pm = self._cache.get(key)
+        if pm is None:
+            pm = QPixmap(int(WIDTH * ratio), int(height * ratio))
+            pm.setDevicePixelRatio(ratio)
+            pm.fill(Qt.GlobalColor.transparent)
+            p = QPainter(pm)
+            paint_stars(p, QRect(0, 0, WIDTH, height), rating, filled, empty)
+            p.end()
+            self._cache[key] = pm
+        painter.drawPixmap(opt.rect.topLeft(), pm)
 
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         return QSize(5 * 18 + 6, 20)
