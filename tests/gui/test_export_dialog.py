@@ -6,7 +6,7 @@ import bibtexparser
 import pytest
 
 from paperdesk.gui import background
-from paperdesk.gui.export_dialog import ALL, SELECTED, SHOWN, ExportDialog
+from paperdesk.gui.export_dialog import ALL, SELECTED, SHOWN, ExportDialog, shown_ids
 
 
 def _parse(path):
@@ -96,3 +96,11 @@ def test_an_unwritable_path_says_why_and_writes_nothing(window, tmp_path, qtbot,
     assert "cannot write" in dialog.message.text()
     assert dialog.buttons.isEnabled()
     assert not (tmp_path / where).exists()
+
+
+def test_the_papers_shown_are_all_of_them_while_the_table_has_its_first_page(window, seed_lib):
+    window.set_query("scaling")
+    every = list(window.model.ids())
+    assert window.model.complete and len(every) > 20
+    window.model._ids, window.model.complete = every[:20], False  # as before the rest arrives
+    assert shown_ids(window) == every
