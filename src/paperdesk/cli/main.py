@@ -12,14 +12,22 @@ import sys
 from collections.abc import Sequence
 
 from paperdesk import __version__
-from paperdesk.cli import backup_cmds, bibtex_cmds, curation_cmds, library_cmds, trash_cmds
+from paperdesk.cli import (
+    backup_cmds,
+    bibtex_cmds,
+    curation_cmds,
+    duplicate_cmds,
+    library_cmds,
+    trash_cmds,
+)
 from paperdesk.cli.output import fail
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
 from paperdesk.core.paths import demo_library_path, library_path
 
 # Command groups, in the order `paperdesk --help` lists them.
-COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, curation_cmds]
+COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, curation_cmds,
+                   duplicate_cmds]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core import store
 from paperdesk.core.citekey import KeyAllocator
 from paperdesk.core.digest import Digest, Entry, looks_like_digest, parse_digest
+from paperdesk.core.duplicates import note_new
 from paperdesk.core.errors import Cancelled, DigestError, PaperDeskError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.text import abstracts_match, title_key
@@ -51,6 +52,7 @@ class FileReport:
     error: str | None = None
     digest_id: int | None = None
     paper_ids: list[int] = field(default_factory=list)
+    likely_duplicates: int = 0  # new papers that may repeat one already in the library
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -168,7 +170,9 @@ def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no
             if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
                 report.warnings = [f"{path.name}: already imported; nothing changed"]
                 return report
+            top = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
             _write_digest(lib, path, sha, digest, report, progress, cancel)
+            report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top])
     except sqlite3.Error as exc:
         raise store.translate(exc, lib.path) from None
     report.status = IMPORTED

@@ -28,6 +28,7 @@ from paperdesk.core.search import SearchResult, search
 if TYPE_CHECKING:
     from paperdesk.core.bibtex_export import Bibtex
     from paperdesk.core.curation import Curation
+    from paperdesk.core.duplicates import Duplicates
     from paperdesk.core.trash import Trash
 
 
@@ -99,6 +100,12 @@ class Library:
         from paperdesk.core.bibtex_export import Bibtex
 
         return Bibtex(self)
+
+    @functools.cached_property
+    def duplicates(self) -> Duplicates:
+        from paperdesk.core.duplicates import Duplicates
+
+        return Duplicates(self)
 
     # -- writing ---------------------------------------------------------------
 

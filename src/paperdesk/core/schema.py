@@ -208,6 +208,15 @@ def _list_and_trash_indexes(db: Database) -> None:
     db.execute("CREATE INDEX papers_deleted ON papers(deleted_at) WHERE deleted_at IS NOT NULL")
 
 
+@migrations(name="0003_duplicate_candidates")
+def _duplicate_candidates(db: Database) -> None:
+    """Papers in an open duplicate group, refreshed by each scan and import.
+
+    The search term ``is:duplicate-candidate`` reads it.
+    """
+    db.execute("CREATE TABLE duplicate_candidates (paper_id INTEGER PRIMARY KEY)")
+
+
 def recreate_triggers(db: Database) -> None:
     """Drop and create every trigger from its current definition."""
     for name in TRIGGER_NAMES:

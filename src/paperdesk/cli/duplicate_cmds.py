@@ -1,0 +1,132 @@
+"""duplicates, merge, unmerge, not-duplicate: finding and resolving repeated papers."""
+
+from __future__ import annotations
+
+import argparse
+
+from paperdesk.cli.output import emit_json, say, short
+from paperdesk.core.duplicates import TIERS
+from paperdesk.core.library import Library
+from paperdesk.core.merge import CHOICES, DuplicateError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("duplicates", help="list groups of papers that may be the same work",
+                       description="Scan the library for papers that may be the same work. "
+                                   "Each group shows its tier (certain, likely, possible), a "
+                                   "score and the evidence; the first id is the suggested keeper.")
+    p.add_argument("--tier", choices=TIERS, help="only groups of this tier")
+    p.add_argument("--json", action="store_true", help="print the groups as JSON")
+    p.set_defaults(func=cmd_duplicates)
+
+    p = sub.add_parser("merge", help="merge papers into one",
+                       description="Merge papers into the first one named (KEEP): sightings and "
+                                   "notes move to it, tags are joined, the highest rating and the "
+                                   "furthest reading status win, and empty fields are filled. "
+                                   "Every merge can be undone with `unmerge`.")
+    p.add_argument("ids", nargs="*", type=int, metavar="ID",
+                   help="KEEP then the papers to merge into it")
+    p.add_argument("--all-certain", action="store_true",
+                   help="merge every group the scan calls certain")
+    p.add_argument("--take", action="append", default=[], metavar="FIELD=ID",
+                   help=f"take FIELD from paper ID ({', '.join(CHOICES)}); repeatable")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_merge)
+
+    p = sub.add_parser("unmerge", help="undo a merge",
+                       description="Undo a merge: the merged papers come back with their ids, "
+                                   "fields, tags, notes and sightings. Without an id, lists the "
+                                   "merges.")
+    p.add_argument("merge_id", nargs="?", type=int, metavar="MERGE_ID", help="the merge to undo")
+    p.add_argument("--paper", type=int, metavar="ID",
+                   help="undo the latest merge that involved paper ID")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_unmerge)
+
+    p = sub.add_parser("not-duplicate", help="mark papers as different works",
+                       description="Remember that these papers are different works; the "
+                                   "duplicate scan never groups them again.")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID", help="two or more paper ids")
+    p.set_defaults(func=cmd_not_duplicate)
+
+
+def cmd_duplicates(args: argparse.Namespace, lib: Library) -> int:
+    groups = lib.duplicates.scan(tier=args.tier)
+    if args.json:
+        emit_json([g.to_json() for g in groups])
+        return 0
+    for g in groups:
+        titles = {p["id"]: p["title"] for p in lib.papers(g.ids)}
+        print(f"{g.tier:<8} {g.score:>3}  {', '.join(g.evidence)}")
+        for pid in g.ids:
+            print(f"    {pid:>7}  {short(titles.get(pid), 90)}")
+    say(f"{len(groups)} groups")
+    return 0
+
+
+def _choices(takes: list[str]) -> dict[str, int]:
+    out = {}
+    for take in takes:
+        name, _, value = take.partition("=")
+        if not value.strip().isdigit():
+            raise DuplicateError(f"--take wants FIELD=ID, not {take!r}")
+        out[name.strip()] = int(value)
+    return out
+
+
+def cmd_merge(args: argparse.Namespace, lib: Library) -> int:
+    if args.all_certain:
+        if args.ids or args.take:
+            raise DuplicateError("--all-certain takes no paper ids or --take")
+        changes = lib.duplicates.merge_all_certain()
+        result = {k: changes.result[k] for k in ("groups", "papers", "merge_ids")}
+        if args.json:
+            emit_json(result)
+        else:
+            say(f"merged {result['groups']} certain groups "
+                f"({result['papers']} papers merged into others)")
+        return 0
+    if len(args.ids) < 2:
+        raise DuplicateError("name the paper to keep and at least one to merge into it")
+    changes = lib.duplicates.merge(args.ids[0], args.ids[1:], _choices(args.take))
+    if args.json:
+        emit_json(changes.result)
+    else:
+        say(f"merge {changes.result['merge_id']}: merged "
+            f"{', '.join(map(str, args.ids[1:]))} into {args.ids[0]} "
+            f"(undo with `paperdesk unmerge {changes.result['merge_id']}`)")
+    return 0
+
+
+def cmd_unmerge(args: argparse.Namespace, lib: Library) -> int:
+    if args.merge_id is None and args.paper is None:
+        merges = lib.duplicates.history()
+        if args.json:
+            emit_json(merges)
+            return 0
+        for m in merges:
+            state = "undone" if m["undone"] else "      "
+            print(f"{m['id']:>5}  {m['created']}  {state}  kept {m['kept_id']}, merged "
+                  f"{', '.join(map(str, m['merged_ids']))}")
+        say(f"{len(merges)} merges")
+        return 0
+    if args.merge_id is not None and args.paper is not None:
+        raise DuplicateError("give a merge id or --paper, not both")
+    merge_id = args.merge_id if args.paper is None else lib.duplicates.latest_merge_of(args.paper)
+    changes = lib.duplicates.unmerge(merge_id)
+    if args.json:
+        emit_json({**changes.result, "rekeyed": {str(k): v for k, v in
+                                                 changes.result["rekeyed"].items()}})
+    else:
+        say(f"undid merge {merge_id}: papers "
+            f"{', '.join(map(str, changes.result['restored_ids']))} are back")
+        for pid, key in changes.result["rekeyed"].items():
+            say(f"  paper {pid} got the citation key {key} (its old one is in use)")
+    return 0
+
+
+def cmd_not_duplicate(args: argparse.Namespace, lib: Library) -> int:
+    changes = lib.duplicates.mark_different(args.ids)
+    say(f"marked {len(set(args.ids))} papers as different works "
+        f"({changes.result.get('pairs', 0)} new pairs)")
+    return 0
