@@ -113,3 +113,26 @@ def test_a_core_error_is_a_readable_message(window, seed_lib):
     assert "no paper with id 999999" in window.statusBar().currentMessage()
     assert seed_lib.stats() == stats
     assert window.undo_stack.count() == 0
+
+
+def test_single_key_shortcuts_work_in_the_table_not_while_typing(window, seed_lib, qtbot):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    select_row(window, 0)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_J)
+    pid = window.current_id()
+    assert pid == window.model.paper_id(1)
+    qtbot.keyClick(window.table, Qt.Key.Key_3)
+    assert seed_lib.paper(pid)["rating"] == 3
+    qtbot.keyClick(window.table, Qt.Key.Key_R)
+    assert seed_lib.paper(pid)["status"] == "read"
+    qtbot.keyClick(window.table, Qt.Key.Key_K)
+    assert window.current_id() == window.model.paper_id(0)
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.search_bar.edit.hasFocus()
+    qtbot.keyClicks(window.search_bar.edit, "5")
+    assert seed_lib.paper(window.current_id())["rating"] == 0  # typed, not a shortcut
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert seed_lib.paper(pid)["status"] == "unread"  # Ctrl+Z undid "mark read"

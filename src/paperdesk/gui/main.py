@@ -21,19 +21,28 @@ from paperdesk.core.paths import APP_NAME
 BENCH_STARTUP = "PAPERDESK_BENCH_STARTUP"
 
 
-def show_error(exc_type, exc, tb) -> None:
-    """sys.excepthook: an unexpected error becomes a dialog, not a silent death."""
+_open_errors: list[QMessageBox] = []  # dialogs on screen (kept alive until closed)
+
+
+def show_error(exc_type, exc, tb) -> QMessageBox | None:
+    """sys.excepthook: an unexpected error becomes a dialog, not a silent death.
+
+    The dialog does not block: the window stays usable behind it.
+    """
     details = "".join(traceback.format_exception(exc_type, exc, tb))
     sys.stderr.write(details)
     if QApplication.instance() is None:
-        return
+        return None
     box = QMessageBox(QMessageBox.Icon.Critical, APP_NAME,
                       str(exc) if isinstance(exc, PaperDeskError)
                       else f"Something went wrong: {exc_type.__name__}: {exc}")
-    box.setInformativeText("PaperDesk keeps running; your library was not changed by the "
-                           "step that failed.")
+    box.setInformativeText("PaperDesk keeps running. The step that failed changed nothing "
+                           "in your library: every edit is one transaction.")
     box.setDetailedText(details)
-    box.exec()
+    _open_errors.append(box)
+    box.finished.connect(lambda _result: _open_errors.remove(box))
+    box.open()
+    return box
 
 
 class _FirstPaint(QObject):

@@ -34,6 +34,7 @@ TITLE, YEAR, UPVOTES, RATING, STATUS, TAGS, DIGESTS, ADDED = range(len(COLUMNS))
 NUMERIC = {YEAR, UPVOTES, DIGESTS}
 STATUS_LABELS = {"unread": "Unread", "to-read": "To read", "reading": "Reading", "read": "Read"}
 PAGE = 200
+CHUNK = 64  # rows read together when the view first paints one of them
 REST_DELAY_MS = 40  # the rest of a long list is asked for once the first page is painted
 _DISPLAY, _EDIT, _TIP = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole),
                          int(Qt.ItemDataRole.ToolTipRole))
@@ -161,8 +162,8 @@ class PaperModel(QAbstractTableModel):
         pid = self._ids[row]
         found = self._rows.get(pid)
         if found is None:
-            start = row - row % PAGE
-            page = [i for i in self._ids[start:start + PAGE] if i not in self._rows]
+            start = row - row % CHUNK
+            page = [i for i in self._ids[start:start + CHUNK] if i not in self._rows]
             self._load(page)
             found = self._rows.get(pid)
         return found

@@ -17,7 +17,7 @@ from paperdesk.gui.paper_model import (
     PaperModel,
 )
 
-WIDTHS = {TITLE: 340, RATING: 100, STATUS: 70, TAGS: 100, DIGESTS: 60, ADDED: 88}
+WIDTHS = {TITLE: 300, RATING: 100, STATUS: 70, TAGS: 100, DIGESTS: 60, ADDED: 88}
 DEFAULT_WIDTH = 62
 
 
