@@ -113,3 +113,13 @@ def test_a_long_list_shows_its_first_page_then_the_rest(seed_lib, make_window, q
     assert window.model.ids() == seed_lib.search(sort="upvotes", descending=True).ids
     assert window.selected_ids() == [pid]  # the selection follows the paper
     qtmodeltester.check(window.model, force_py=True)
+
+
+def test_a_search_saved_as_a_smart_list_appears_and_filters(window, seed_lib, qtbot):
+    window.edit(seed_lib.curation.save_search, "Scaling", "scaling")
+    qtbot.waitUntil(lambda: sidebar_counts(window).get("Scaling") == "")  # recounted off-thread
+    window.sidebar.select(("saved", "scaling"))
+    qtbot.waitUntil(lambda: window.model.complete)
+    assert set(window.model.ids()) == set(seed_lib.search("scaling").ids)
+    window.actions_by_name["undo"].trigger()
+    qtbot.waitUntil(lambda: "Scaling" not in sidebar_counts(window))
