@@ -1,0 +1,85 @@
+"""duplicates, merge, unmerge and not-duplicate as real processes on a real library."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paperdesk.core.library import Library
+from tests.cli.test_cli_library import paperdesk
+from tests.core.test_duplicates import add_copy, by_title
+from tests.core.test_import import content
+
+
+@pytest.fixture
+def library(tmp_path, seeds):
+    """The seed library plus a certain copy and a likely (typo) copy of two papers."""
+    path = tmp_path / "cli.sqlite"
+    with Library.open(path) as lib:
+        lib.import_paths(seeds)
+        s, z = by_title(lib, "Serverless Cold Starts")[0], by_title(lib, "ZeRO-Infinity")[0]
+        certain = add_copy(lib, s)
+        likely = add_copy(lib, z, title=lib.paper(z)["title"].replace("Memory", "Memroy"))
+    return path, (s, certain), (z, likely)
+
+
+def test_duplicates_json_lists_ids_tier_score_evidence(library):
+    path, (s, certain), (z, likely) = library
+    groups = json.loads(paperdesk("--library", path, "duplicates", "--json", check_rc=0).stdout)
+    assert [(sorted(g["ids"]), g["tier"]) for g in groups] == [
+        (sorted([s, certain]), "certain"), (sorted([z, likely]), "likely")]
+    assert all(set(g) == {"ids", "tier", "score", "evidence"} for g in groups)
+    assert "abstract 100%" in groups[1]["evidence"]
+    only = json.loads(paperdesk("--library", path, "duplicates", "--json", "--tier", "likely",
+                                check_rc=0).stdout)
+    assert [g["tier"] for g in only] == ["likely"]
+    text = paperdesk("--library", path, "duplicates", check_rc=0)
+    assert "certain" in text.stdout and "2 groups" in text.stderr
+
+
+def test_merge_unmerge_by_paper_and_by_id(library):
+    path, (s, certain), _ = library
+    before = content(path)
+    out = paperdesk("--library", path, "merge", s, certain, "--json", check_rc=0)
+    merge_id = json.loads(out.stdout)["merge_id"]
+    assert content(path) != before
+    paperdesk("--library", path, "unmerge", "--paper", certain, check_rc=0)
+    assert content(path) == before
+    paperdesk("--library", path, "merge", s, certain, check_rc=0)
+    merges = json.loads(paperdesk("--library", path, "unmerge", "--json", check_rc=0).stdout)
+    assert [m["undone"] for m in merges] == [False, True] and merges[1]["id"] == merge_id
+    out = paperdesk("--library", path, "unmerge", merges[0]["id"], check_rc=0)
+    assert f"papers {certain} are back" in out.stderr
+    assert content(path) == before
+
+
+def test_merge_all_certain_then_not_duplicate(library):
+    path, (s, certain), (z, likely) = library
+    out = paperdesk("--library", path, "merge", "--all-certain", "--json", check_rc=0)
+    assert {k: v for k, v in json.loads(out.stdout).items() if k != "merge_ids"} == {
+        "groups": 1, "papers": 1}
+    shown = json.loads(paperdesk("--library", path, "show", s, "--json", check_rc=0).stdout)
+    assert len(shown["sightings"]) == 3
+    paperdesk("--library", path, "show", certain, check_rc=1)
+    paperdesk("--library", path, "not-duplicate", z, likely, check_rc=0)
+    groups = json.loads(paperdesk("--library", path, "duplicates", "--json", check_rc=0).stdout)
+    assert groups == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (["merge", "1"], "name the paper to keep"),
+    (["merge", "1", "1"], "cannot be merged into itself"),
+    (["merge", "1", "99999"], "no paper with id 99999"),
+    (["merge", "1", "2", "--take", "title"], "--take wants FIELD=ID"),
+    (["merge", "--all-certain", "1", "2"], "--all-certain takes no paper ids"),
+    (["unmerge", "77"], "no merge with id 77"),
+    (["unmerge", "--paper", "3"], "no merge involving paper 3"),
+    (["not-duplicate", "4"], "at least two"),
+])
+def test_bad_requests_exit_1_with_one_line_and_change_nothing(library, args, message):
+    path = library[0]
+    before = content(path)
+    out = paperdesk("--library", path, *args, check_rc=1)
+    assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert content(path) == before
