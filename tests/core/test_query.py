@@ -191,7 +191,8 @@ def test_every_sort_orders_by_its_column(curated, sort):
 
 
 def test_sort_values_are_in_order(curated):
-    for sort, key in (("rating", "rating"), ("upvotes", "upvotes"), ("published", "published")):
+    for sort, key in (("rating", "rating"), ("upvotes", "upvotes"), ("published", "published"),
+                      ("year", "year")):
         values = [p[key] for p in curated.papers(curated.search("", sort=sort).ids)]
         present = [v for v in values if v is not None]
         assert present == sorted(present)
@@ -211,6 +212,29 @@ def test_top_pages_skip_the_trash(curated):
     assert curated.search("memory", limit=5).ids == alive[:5]
     assert curated.search("memory", limit=4, offset=3).ids == alive[3:7]
     assert curated.search("memory", limit=5, include_deleted=True).ids == whole[:5]
+
+
+def test_upgraded_library_sorts_by_digests_from_an_index(tmp_path):
+    path = shutil.copy(Path(__file__).parent.parent / "data" / "library-0001.sqlite",
+                       tmp_path / "old.sqlite")
+    with Library.open(path) as lib:
+        plan = " ".join(r[3] for r in lib.db.execute(
+            "EXPLAIN QUERY PLAN SELECT p.id FROM papers p WHERE p.deleted_at IS NULL "
+            "ORDER BY p.seen_count"))
+        assert "papers_seen_count" in plan
+        counts = [p["seen_count"] for p in lib.papers(lib.search("", sort="digests",
+                                                                 descending=True).ids)]
+        assert counts == sorted(counts, reverse=True) and counts[0] > counts[-1]
+
+
+def test_status_sorts_in_reading_order(curated):
+    order = {"unread": 0, "to-read": 1, "reading": 2, "read": 3}
+    curated.curation.set_status(curated.search("").ids[3:9], "reading")
+    statuses = [p["status"] for p in curated.papers(curated.search("", sort="status").ids)]
+    assert statuses == sorted(statuses, key=order.get) and len(set(statuses)) == 4
+    down = [p["status"] for p in curated.papers(curated.search("", sort="status",
+                                                               descending=True).ids)]
+    assert down == sorted(statuses, key=order.get, reverse=True)
 
 
 def test_paging_walks_the_same_order(curated):

@@ -217,6 +217,12 @@ def _duplicate_candidates(db: Database) -> None:
     db.execute("CREATE TABLE duplicate_candidates (paper_id INTEGER PRIMARY KEY)")
 
 
+@migrations(name="0004_sort_index")
+def _sort_index(db: Database) -> None:
+    """The table's "Digests" column sorts by seen_count: index it like its other columns."""
+    db.execute("CREATE INDEX papers_seen_count ON papers(seen_count)")
+
+
 def recreate_triggers(db: Database) -> None:
     """Drop and create every trigger from its current definition."""
     for name in TRIGGER_NAMES:

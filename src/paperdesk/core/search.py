@@ -20,12 +20,12 @@ from paperdesk.core.query import DUPLICATE_TABLE, Compiled, compile_query
 SORTS = {
     "id": "p.id",
     "title": "p.title_key",
-    "year": "p.published",
+    "year": "p.year",  # by year (indexed); "published" orders by the full date
     "published": "p.published",
     "upvotes": "p.upvotes",
     "rating": "p.rating",
-    "status": ("CASE p.status WHEN 'unread' THEN 0 WHEN 'to-read' THEN 1 "
-               "WHEN 'reading' THEN 2 ELSE 3 END"),
+    # unread, to-read, reading, read: the names in reverse, so the index serves it.
+    "status": "p.status",
     "added": "p.added",
     "modified": "p.modified",
     "read": "p.read_at",
@@ -36,6 +36,13 @@ SORTS = {
     "reading-list": "p.list_position",
     "relevance": None,
 }
+
+# Sorts whose ascending order is their column's descending order.
+_REVERSED = {"status"}
+
+# Papers in the trash are left out by rowid, so that sorting and filtering read
+# only indexes (each sort column's index holds the paper id too), not the rows.
+ALIVE = "p.id NOT IN (SELECT id FROM papers WHERE deleted_at IS NOT NULL) AND "
 
 # bm25 weights of the FTS columns: title, abstract, notes, tags.
 RANK = "bm25(10.0, 1.0, 2.0, 5.0)"
@@ -56,7 +63,7 @@ def order_clause(sort: str | None, descending: bool, fts: str | None) -> tuple[s
         sort = "relevance" if fts else "added"
     if sort not in SORTS:
         raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
-    direction = _direction(descending)
+    direction = _direction(descending != (sort in _REVERSED))
     if sort == "relevance":
         return f"p.id {direction}", []
     # Papers without a value (no date, no upvotes) sort last either way.
@@ -99,7 +106,7 @@ def search(db: Database, query: str, *, sort: str | None = None, descending: boo
     if sort is not None and sort not in SORTS:
         raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
     compiled = compile_query(query)
-    alive = "" if include_deleted else "p.deleted_at IS NULL AND "
+    alive = "" if include_deleted else ALIVE
     relevance = (sort or ("relevance" if compiled.fts else None)) == "relevance"
     if relevance and compiled.fts_required and compiled.rest == "1" and limit is not None:
         trashed = 0 if include_deleted else db.execute(
