@@ -39,6 +39,8 @@ REST_DELAY_MS = 40  # the rest of a long list is asked for once the first page i
 _DISPLAY, _EDIT, _TIP = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole),
                          int(Qt.ItemDataRole.ToolTipRole))
 _ALIGN, _ID = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.UserRole)
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _ROLES = frozenset((_DISPLAY, _EDIT, _TIP, _ALIGN, _ID))
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ROOT = QModelIndex()
@@ -216,9 +218,7 @@ class PaperModel(QAbstractTableModel):
         return r[_FIELD[col]]
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _FLAGS if index.isValid() else _NO_FLAGS
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         key = COLUMNS[column][1] if 0 <= column < len(COLUMNS) else None

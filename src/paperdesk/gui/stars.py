@@ -52,11 +52,18 @@ def star_at(x: float, height: int) -> int:
     return max(1, min(MAX, int((x - 2) // (size + 2)) + 1))
 
 
+_HIGHLIGHTED = QPalette.ColorRole.HighlightedText
+_LINK, _PLACEHOLDER = QPalette.ColorRole.Link, QPalette.ColorRole.PlaceholderText
+_SELECTED = QStyle.StateFlag.State_Selected
+_ITEM = QStyle.ControlElement.CE_ItemViewItem
+_EDIT_ROLE = Qt.ItemDataRole.EditRole
+
+
 def colors(palette: QPalette, selected: bool) -> tuple[QColor, QColor]:
     if selected:
-        text = palette.color(QPalette.ColorRole.HighlightedText)
+        text = palette.color(_HIGHLIGHTED)
         return text, text
-    return palette.color(QPalette.ColorRole.Link), palette.color(QPalette.ColorRole.PlaceholderText)
+    return palette.color(_LINK), palette.color(_PLACEHOLDER)
 
 
 class StarDelegate(QStyledItemDelegate):
@@ -75,10 +82,10 @@ class StarDelegate(QStyledItemDelegate):
         self.initStyleOption(opt, index)
         style = opt.widget.style() if opt.widget else None
         if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+            style.drawControl(_ITEM, opt, painter, opt.widget)
+        selected = bool(opt.state & _SELECTED)
         filled, empty = colors(opt.palette, selected)
-        rating = int(index.data(Qt.ItemDataRole.EditRole) or 0)
+        rating = int(index.data(_EDIT_ROLE) or 0)
         ratio = painter.device().devicePixelRatioF()
         height = opt.rect.height()
         key = (rating, height, filled.rgba(), empty.rgba(), ratio)
