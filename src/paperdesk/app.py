@@ -2,19 +2,52 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from paperdesk.cli.main import build_parser, resolve_library_path, run
 
 
+def _files_to_open(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`paperdesk FILE...` (how a desktop opens files with the app): the files to import.
+
+    Only when the first word that is not an option is an existing path and not a command.
+    """
+    commands: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            commands.update(action.choices)
+    words = [w for i, w in enumerate(argv)
+             if not w.startswith("-") and (i == 0 or argv[i - 1] != "--library")]
+    if not words or words[0] in commands or not Path(words[0]).exists():
+        return []
+    return words
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    parser.add_argument("--self-test", action="store_true",
+                        help="open the main window offscreen on a temporary demo library, "
+                             "then quit (exit 0 when this installation works)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    files = _files_to_open(parser, argv)
+    args = parser.parse_args([w for w in argv if w not in files])
+    if args.self_test:
+        from paperdesk.gui import main as gui_main
+
+        check = getattr(gui_main, "self_test", None)
+        if check is None:
+            from paperdesk.gui.selftest import run_self_test as check
+        return int(check())
     if args.command is not None:
         return run(args)
     from paperdesk.gui.main import run_gui  # Qt loads only when the window is wanted
 
+    if files:
+        return run_gui(resolve_library_path(args), demo=args.demo, argv=sys.argv[:1],
+                       files=[Path(f) for f in files])
     return run_gui(resolve_library_path(args), demo=args.demo, argv=sys.argv[:1])
 
 

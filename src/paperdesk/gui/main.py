@@ -65,7 +65,8 @@ class _FirstPaint(QObject):
         QApplication.quit()
 
 
-def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None) -> int:
+def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
+            files: list[Path] | None = None) -> int:
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
@@ -81,6 +82,8 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None) ->
     if os.environ.get(BENCH_STARTUP):
         _FirstPaint(window)
     window.show()
+    if files:  # `paperdesk FILE...`: what the desktop opened with PaperDesk
+        window.import_paths(files)
     try:
         return app.exec()
     finally:
