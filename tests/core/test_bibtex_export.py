@@ -80,7 +80,7 @@ def test_escaping_text_fields_only_and_never_twice(seed_lib):
     seed_lib.curation.add_note(pid, "Read §3; 50% faster #fast")
     key = seed_lib.paper(pid)["citekey"]
     entry = _parse(seed_lib.bibtex.export([pid], notes=True))[key]
-    assert entry["title"] == ("{{R\\&D} of {C}\\# at 100\\% for x\\_1 \\{and\\} \\$5: "
+    assert entry["title"] == ("{{R\\&D} of {C\\#} at 100\\% for x\\_1 \\{and\\} \\$5: "
                               "{GPT-4} in {LLMs}}")
     assert entry["eprint"] == "{2401.00001}" and entry["archivePrefix"] == "{arXiv}"
     assert entry["doi"] == "{10.1000/a_b%c}"

@@ -44,33 +44,26 @@ class BibtexError(PaperDeskError):
     """A BibTeX export or import cannot be done (bad style, unreadable file...)."""
 
 
-def entry_text(entry_type: str, key: str, fields: Sequence[tuple[str, str]]) -> str:
-    """One entry as bibtexparser's writer lays it out; values carry their delimiters."""
-    body = ",\n".join(f"\t{name} = {value}" for name, value in fields)
-    return f"@{entry_type}{{{key},\n{body}\n}}\n" if fields else f"@{entry_type}{{{key},\n}}\n"
-
-
-def _braced(text: str) -> str:
-    return "{" + text + "}"
-
-
-def paper_fields(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
-                 ascii: bool) -> tuple[str, str, list[tuple[str, str]]]:
-    """(entry type, key, fields) for one row of ``_COLUMNS``."""
+def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
+                ascii: bool) -> str:
+    """One row of ``_COLUMNS`` as an entry, laid out as bibtexparser's writer does."""
     (_pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      bib_type, bib_fields) = row
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
-    preprint = not bib_type or bib_type.lower() in PREPRINT_TYPES
-    entry_type = ("online" if style == "biblatex" else "misc") if preprint else bib_type
-    fields: list[tuple[str, str]] = []
-    names = json.loads(authors) if authors and authors != "[]" else []
-    if names:
-        fields.append(("author", _braced(" and ".join(escape(n, ascii=ascii) for n in names))))
+    if not bib_type or bib_type in PREPRINT_TYPES:
+        entry_type = "online" if style == "biblatex" else "misc"
+    else:
+        entry_type = bib_type
+    lines = [f"@{entry_type}{{{key},"]
+    add = lines.append
+    if authors and authors != "[]":
+        add("\tauthor = {" + " and ".join(escape(n, ascii=ascii) for n in json.loads(authors))
+            + "},")
     elif organization:
-        fields.append(("author", "{{" + escape(organization, ascii=ascii) + "}}"))
+        add("\tauthor = {{" + escape(organization, ascii=ascii) + "}},")
     elif style == "bibtex":  # plain styles sort on `key` when there is no author
-        fields.append(("key", _braced(escape(title, ascii=ascii))))
-    fields.append(("title", _braced(protect_title(title, ascii=ascii))))
+        add("\tkey = {" + escape(title, ascii=ascii) + "},")
+    add("\ttitle = {" + protect_title(title, ascii=ascii) + "},")
     month = int(published[5:7]) if published and len(published) >= 7 else None
     if style == "biblatex":
         date = published
@@ -79,29 +72,36 @@ def paper_fields(row: Sequence[Any], tags: list[str], notes: list[str], *, style
             date = f"{year}-{MONTHS.index(raw_month) + 1:02d}" if raw_month in MONTHS else (
                 str(year))
         if date:
-            fields.append(("date", _braced(date)))
+            add(f"\tdate = {{{date}}},")
     else:
         if year:
-            fields.append(("year", _braced(str(year))))
+            add(f"\tyear = {{{year}}},")
         if month or "month" in extra:
-            fields.append(("month", MONTHS[month - 1] if month else extra["month"]))
+            add(f"\tmonth = {MONTHS[month - 1] if month else extra['month']},")
     if arxiv_id:
-        fields += [("eprint", _braced(arxiv_id)), ("archivePrefix", "{arXiv}")]
+        add(f"\teprint = {{{arxiv_id}}},\n\tarchivePrefix = {{arXiv}},")
         if "primaryclass" in extra:
-            fields.append(("primaryClass", extra["primaryclass"]))
+            add(f"\tprimaryClass = {extra['primaryclass']},")
     if doi:
-        fields.append(("doi", _braced(doi)))
+        add(f"\tdoi = {{{doi}}},")
     if url or arxiv_id:
-        fields.append(("url", _braced(url or f"https://arxiv.org/abs/{arxiv_id}")))
+        add(f"\turl = {{{url or 'https://arxiv.org/abs/' + arxiv_id}}},")
     if abstract:
-        fields.append(("abstract", _braced(escape(abstract, ascii=ascii))))
+        add("\tabstract = {" + escape(abstract, ascii=ascii) + "},")
     if tags:
-        fields.append(("keywords", _braced(", ".join(escape(t, ascii=ascii) for t in tags))))
+        add("\tkeywords = {" + ", ".join(escape(t, ascii=ascii) for t in tags) + "},")
     if notes:
-        fields.append(("note", _braced(escape("\n\n".join(notes), ascii=ascii))))
-    written = {name.lower() for name, _ in fields} | {"month", "year", "date", "primaryclass"}
-    fields += [(name, value) for name, value in extra.items() if name not in written]
-    return entry_type, key, fields
+        add("\tnote = {" + escape("\n\n".join(notes), ascii=ascii) + "},")
+    for name, value in extra.items():
+        if name not in _WRITTEN:
+            add(f"\t{name} = {value},")
+    lines[-1] = lines[-1][:-1]  # no comma after the last field, as bibtexparser writes it
+    return "\n".join(lines) + "\n}\n"
+
+
+# Fields paper_entry writes from columns; extras under these names are not repeated.
+_WRITTEN = frozenset("author key title date year month eprint archiveprefix primaryclass doi "
+                     "url abstract keywords note".split())
 
 
 class Bibtex:
@@ -203,9 +203,8 @@ class Bibtex:
                 if n:
                     progress(n / max(total, 1), f"Exported {n} of {total}")
             pid = row[0]
-            entry_type, key, fields = paper_fields(
-                row, tags.get(pid, empty), texts.get(pid, empty), style=style, ascii=ascii)
-            yield entry_text(entry_type, key, fields)
+            yield paper_entry(row, tags.get(pid, empty), texts.get(pid, empty), style=style,
+                              ascii=ascii)
         progress(1.0, f"Exported {total} papers")
 
 

@@ -26,11 +26,19 @@ _SPECIALS = "%&#_$"
 _ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
 _TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 _ONE = {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
+_LONE = re.compile(r"\\(?![%&#_${}])")
+_BRACES = re.compile("[{}]")
+# Braces first: the escapes of ~ and ^ bring braces of their own.
+_CHARS = "{}" + _SPECIALS + "~^\\"
+_PLAIN_ESCAPES = {ch: "\\" + ch for ch in "{}" + _SPECIALS} | {"~": r"\textasciitilde{}",
+                                                             "^": r"\^{}"}
 
 
 def _balanced(text: str) -> bool:
+    if text.count("{") != text.count("}"):
+        return False
     depth = 0
-    for ch in text:
+    for ch in _BRACES.findall(text):
         if ch == "{":
             depth += 1
         elif ch == "}":
@@ -42,22 +50,29 @@ def _balanced(text: str) -> bool:
 
 def escape(text: str, *, ascii: bool = False) -> str:
     """Field text for a text field (title, abstract, note...)."""
-    braces = "{" in text or "}" in text
-    text_braces = braces and not _balanced(text)
-    if "\\" not in text and not text_braces:
-        if braces:
-            text = text.replace("{", "\\{").replace("}", "\\}")
-        for ch in _SPECIALS:
-            if ch in text:
-                text = text.replace(ch, "\\" + ch)
-        if "~" in text:
-            text = text.replace("~", _ONE["~"])
-        if "^" in text:
-            text = text.replace("^", _ONE["^"])
-    else:
-        text = _ESCAPED.sub(lambda m: _one(m.group(), text_braces), text)
+    found = [ch for ch in _CHARS if ch in text]
+    if found:
+        text_braces = ("{" in found or "}" in found) and not _balanced(text)
+        if text_braces or (found[-1] == "\\" and _LONE.search(text)):
+            text = _ESCAPED.sub(lambda m: _one(m.group(), text_braces), text)
+        else:
+            if found[-1] == "\\":
+                # Backslashes only in escapes already made (50\%): undo them, then
+                # escape every special, which gives each its one backslash back.
+                for ch in found:
+                    if "\\" + ch in text:
+                        text = text.replace("\\" + ch, ch)
+            text = _plain(text, found)
     if ascii and not text.isascii():
         text = "".join(ch if ch < "\x80" else _ascii_char(ch) for ch in text)
+    return text
+
+
+def _plain(text: str, found: list[str]) -> str:
+    """Escape text that holds no backslash; ``found``: the specials in it, in _CHARS order."""
+    for ch in found:
+        if ch != "\\":
+            text = text.replace(ch, _PLAIN_ESCAPES[ch])
     return text
 
 
@@ -71,46 +86,34 @@ def _one(token: str, text_braces: bool) -> str:
 
 # -- titles -------------------------------------------------------------------
 
-_TOKEN = re.compile(r"(\S+)")
-_CORE = re.compile(r"^(\W*)(\w(?:.*\w)?)(\W*)$", re.S)
+
+@functools.cache
+def _runs() -> re.Pattern[str]:
+    """Runs of whitespace-separated words that hold a capital letter."""
+    capitals = "".join(re.escape(chr(c)) for c in range(0x10000) if chr(c).isupper())
+    word = rf"[^\s{capitals}]*[{capitals}]\S*"
+    return re.compile(rf"(?<!\S){word}(?:\s+{word})*(?!\S)")
 
 
 def protect_title(title: str, *, ascii: bool = False) -> str:
     """The escaped title, with every word that has a capital in braces.
 
-    A word whose only capital is its first letter is left alone when it opens
-    the title (styles keep that one); runs of protected words share braces:
+    The first word is left alone when its only capital is its first letter
+    (styles keep that one); neighbouring protected words share braces:
     ``{Scaling Laws} for {Neural Machine Translation}``.
     """
-    if not _balanced(title):
-        return escape(title, ascii=ascii)
-    out: list[str] = []
-    open_group, first, space = False, True, ""
-    for token in _TOKEN.split(title):
-        if not token or token.isspace():
-            space += token
-            continue
-        match = _CORE.match(token)
-        core = match.group(2) if match else ""
-        protect = bool(core) and (any(c.isupper() for c in core[1:])
-                                  or (core[0].isupper() and not first))
-        first = False
-        if not protect or match is None:
-            out.append(("}" if open_group else "") + space + escape(token, ascii=ascii))
-            open_group, space = False, ""
-            continue
-        lead, tail = match.group(1), match.group(3)
-        if open_group and not lead:
-            out.append(space + escape(core, ascii=ascii))
-        else:
-            out.append(("}" if open_group else "") + space + escape(lead, ascii=ascii)
-                       + "{" + escape(core, ascii=ascii))
-        open_group, space = True, ""
-        if tail:
-            out.append("}" + escape(tail, ascii=ascii))
-            open_group = False
-    out.append(("}" if open_group else "") + space)
-    return "".join(out)
+    text = escape(title, ascii=ascii)
+    if text.islower():
+        return text
+    first = title.partition(" ")[0][1:]
+    head, space, rest = text.partition(" ")
+    if first == first.lower():
+        return head + space + _runs().sub(_braced, rest) if space else head
+    return _runs().sub(_braced, text)
+
+
+def _braced(match: re.Match[str]) -> str:
+    return "{" + match.group() + "}"
 
 
 # -- non-ASCII to LaTeX -------------------------------------------------------
