@@ -123,3 +123,16 @@ def test_a_search_saved_as_a_smart_list_appears_and_filters(window, seed_lib, qt
     assert set(window.model.ids()) == set(seed_lib.search("scaling").ids)
     window.actions_by_name["undo"].trigger()
     qtbot.waitUntil(lambda: "Scaling" not in sidebar_counts(window))
+
+
+def test_the_reading_list_keeps_its_own_order(window, seed_lib, qtbot):
+    ids = window.model.ids()[:4]
+    seed_lib.curation.set_status(ids, "to-read")
+    seed_lib.curation.move_in_reading_list(ids[3], 0)
+    window.reload_all()
+    window.sidebar.select(("list", None))
+    assert window.model.ids() == seed_lib.curation.reading_list() == [ids[3], *ids[:3]]
+    assert window.table.horizontalHeader().sortIndicatorSection() == -1
+    window.sidebar.select(("all", None))
+    assert window.table.horizontalHeader().sortIndicatorSection() == ADDED
+    assert window.model.rowCount() == 193

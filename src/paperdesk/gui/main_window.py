@@ -38,6 +38,7 @@ from paperdesk.gui.undo import EditCommand
 from paperdesk.gui.worker import Worker
 
 ROW_HEIGHT_EXTRA = 8
+SPECIAL_ORDERS = ("relevance", "reading-list")  # orders that no column header shows
 
 
 def _has_words(query: str) -> bool:
@@ -65,7 +66,7 @@ class MainWindow(QMainWindow):
         self.search_bar.search.connect(self.set_query)
         self.search_bar.save_requested.connect(self.save_search)
         self.sidebar = Sidebar()
-        self.sidebar.source_changed.connect(lambda _s: self.refresh_table())
+        self.sidebar.source_changed.connect(lambda _s: self._source_changed())
         self.sidebar.delete_saved_search.connect(
             lambda name: self.edit(self.lib.curation.delete_search, name))
         self.reader = Reader(self)
@@ -167,7 +168,9 @@ class MainWindow(QMainWindow):
         if self._base is None or self._base[0] != source:
             self._base = (source, reads.source_ids(self.lib, source))
         keep = set(self._base[1] or ())
-        found = self.lib.search(self.query, sort=sort, descending=descending).ids
+        narrow = reads.narrowing_query(self.lib, source)
+        query = " ".join(f"({q})" for q in (narrow, self.query) if q)
+        found = self.lib.search(query, sort=sort, descending=descending).ids
         return [i for i in found if i in keep], True
 
     def combined_query(self) -> str | None:
@@ -345,17 +348,31 @@ class MainWindow(QMainWindow):
             self.edit(self.lib.curation.save_search, name.strip(), query)
 
     def set_query(self, text: str) -> None:
-        """Search; while the query has words, the best matches come first."""
         self.query = text
-        header = self.table.horizontalHeader()
-        words = _has_words(text)
-        if words and self.model.sort_key != "relevance":
-            self._column_sort = (header.sortIndicatorSection(), header.sortIndicatorOrder())
-            self._set_indicator(-1, Qt.SortOrder.AscendingOrder)
-            self.model.sort_key, self.model.descending = "relevance", False
-        elif not words and self.model.sort_key == "relevance":
-            self._set_indicator(*self._column_sort)
+        self._choose_order()
         self.refresh_table()
+
+    def _source_changed(self) -> None:
+        self._choose_order()
+        self.refresh_table()
+
+    def _choose_order(self) -> None:
+        """While the query has words, the best matches come first; the reading list
+        keeps its own order; otherwise the column the user sorted by."""
+        if _has_words(self.query):
+            special = "relevance"
+        elif self.sidebar.current_source()[0] == "list":
+            special = "reading-list"
+        else:
+            special = None
+        header = self.table.horizontalHeader()
+        if special is not None:
+            if self.model.sort_key not in SPECIAL_ORDERS:
+                self._column_sort = (header.sortIndicatorSection(), header.sortIndicatorOrder())
+                self._set_indicator(-1, Qt.SortOrder.AscendingOrder)
+            self.model.sort_key, self.model.descending = special, False
+        elif self.model.sort_key in SPECIAL_ORDERS:
+            self._set_indicator(*self._column_sort)
 
     def _set_indicator(self, section: int, order: Qt.SortOrder) -> None:
         """Move the header's sort indicator without querying (the caller reloads)."""
@@ -453,7 +470,7 @@ class MainWindow(QMainWindow):
                 self.model.descending = h.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
 
     def save_state(self) -> None:
-        if self.model.sort_key == "relevance":  # remember the column order, not the search's
+        if self.model.sort_key in SPECIAL_ORDERS:  # remember the column the user chose
             self._set_indicator(*self._column_sort)
         settings.save({"window/geometry": self.saveGeometry(),
                        "window/splitter": self.splitter.saveState(),

@@ -1,7 +1,7 @@
 """Read-only queries behind the sidebar: counts, and the papers of one source.
 
 A source is a ``(kind, value)`` pair: ("all", None), ("status", "read"),
-("list", None) (the to-read papers in order),
+("list", None) (the to-read papers, in the list's order),
 ("recent", None), ("tag", name), ("digest", id),
 ("saved", query). Everything here only reads; writes go through the core.
 """
@@ -27,8 +27,6 @@ def source_ids(lib: Library, source: Source) -> list[int] | None:
     db = lib.db
     if kind == "status":
         sql, params = f"SELECT p.id FROM papers p WHERE {_ALIVE} AND p.status = ?", [value]
-    elif kind == "list":
-        return lib.curation.reading_list()
     elif kind == "recent":
         sql, params = _RECENT, []
     elif kind == "tag":
@@ -51,8 +49,19 @@ def source_query(source: Source) -> str | None:
         return f'tag:"{value}"'
     if kind == "saved":
         return str(value)
-    if kind in ("list", "recent", "digest"):
+    if kind == "list":
+        return "status:to-read"  # the reading list is the to-read papers, in its own order
+    if kind in ("recent", "digest"):
         return None
+    return ""
+
+
+def narrowing_query(lib: Library, source: Source) -> str:
+    """A query that finds at least an id-list source's papers (so fewer ids are sorted)."""
+    if source[0] == "digest":
+        row = lib.db.execute("SELECT name FROM digests WHERE id = ?", [source[1]]).fetchone()
+        if row:
+            return 'digest:"{}"'.format(row[0].replace('"', " "))
     return ""
 
 
