@@ -19,9 +19,8 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core import changes as ch
-from paperdesk.core.errors import PaperDeskError, QueryError
+from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
-from paperdesk.core.query import compile_query
 from paperdesk.gui import extensions, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.detail_pane import DetailPane
@@ -33,25 +32,16 @@ from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.stars import StarDelegate
+from paperdesk.gui.table_feed import SPECIAL_ORDERS, TableFeed
 from paperdesk.gui.table_header import setup_header
 from paperdesk.gui.undo import EditCommand
 from paperdesk.gui.worker import Worker
 
 ROW_HEIGHT_EXTRA = 8
-SPECIAL_ORDERS = ("relevance", "reading-list")  # orders that no column header shows
-
-
-def _has_words(query: str) -> bool:
-    """Whether a query searches text (so relevance can order it)."""
-    try:
-        return compile_query(query).fts is not None
-    except QueryError:
-        return False
-
 MAX_DETAIL = 500  # papers the detail pane reads when many are selected
 
 
-class MainWindow(QMainWindow):
+class MainWindow(TableFeed, QMainWindow):
     def __init__(self, lib: Library) -> None:
         super().__init__()
         self.lib = lib
@@ -153,95 +143,6 @@ class MainWindow(QMainWindow):
         d.year_correction.connect(self.correct_year)
 
     # -- reading the library ---------------------------------------------------
-
-    def fetch_ids(self, sort: str | None, descending: bool,
-                  limit: int | None) -> tuple[list[int], bool]:
-        """The ids the table shows: the sidebar's source, narrowed by the search.
-
-        Returns the ids and whether they are all of them (else the first ``limit``).
-        """
-        source = self.sidebar.current_source()
-        query = self.combined_query()
-        if query is not None:
-            ids = self.lib.search(query, sort=sort, descending=descending, limit=limit).ids
-            return ids, limit is None or len(ids) < limit
-        if self._base is None or self._base[0] != source:
-            self._base = (source, reads.source_ids(self.lib, source))
-        keep = set(self._base[1] or ())
-        narrow = reads.narrowing_query(self.lib, source)
-        query = " ".join(f"({q})" for q in (narrow, self.query) if q)
-        found = self.lib.search(query, sort=sort, descending=descending).ids
-        return [i for i in found if i in keep], True
-
-    def combined_query(self) -> str | None:
-        """The search text within the sidebar's source, or None for id-list sources."""
-        base = reads.source_query(self.sidebar.current_source())
-        if base is None:
-            return None
-        return " ".join(f"({q})" for q in (base, self.query) if q)
-
-    def fetch_rest(self, token: int, sort: str | None, descending: bool) -> None:
-        query = self.combined_query() or ""
-        self.reader.request("ids", token, self.lib.path, lambda lib: lib.search(
-            query, sort=sort, descending=descending).ids)
-
-    def _read_done(self, kind: str, token: int, result: Any, error: str | None) -> None:
-        if error is not None:
-            self.notify(error)
-        elif kind == "ids":
-            self.model.rest_arrived(token, result)
-        elif kind == "counts" and token == self._counts_token:
-            self._fill_sidebar(result)
-
-    def request_counts(self) -> None:
-        """Recount the sidebar on the reading thread (after edits)."""
-        self._counts_token += 1
-        self.reader.request("counts", self._counts_token, self.lib.path, reads.counts)
-
-    def _completed(self) -> None:
-        self._update_count()
-        if self._want is not None:
-            self._after_reset()
-
-    def _select_row(self, row: int) -> None:
-        index = self.model.index(row, TITLE)
-        self.table.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows)
-        self.table.scrollTo(index)
-
-    def refresh_table(self) -> None:
-        try:
-            self.model.reload()
-        except QueryError as exc:
-            self.search_bar.show_error(self._query_error(str(exc)))
-            return
-        except PaperDeskError as exc:
-            self.notify(str(exc))
-            return
-        self.search_bar.show_error(None)
-        self._update_count()
-
-    def _before_reset(self) -> None:
-        self._want = self.current_id()
-
-    def _after_reset(self) -> None:
-        """Keep the current paper selected across searches and sorts, if it is still there."""
-        row = self.model.row_of(self._want) if self._want is not None else None
-        if row is not None:
-            self._select_row(row)
-            self._want = None
-        elif self.model.complete:
-            self._want = None
-            self.show_selection()
-
-    def _query_error(self, message: str) -> str:
-        """The message about the user's own text (not the source's query around it)."""
-        try:
-            self.lib.search(self.query, limit=0)
-        except QueryError as exc:
-            return str(exc)
-        return message
 
     def refresh_sidebar(self) -> None:
         self._counts_token += 1  # an answer still on its way is older than this
@@ -346,39 +247,6 @@ class MainWindow(QMainWindow):
                                         "Name for this search:", text=query)
         if ok and name.strip():
             self.edit(self.lib.curation.save_search, name.strip(), query)
-
-    def set_query(self, text: str) -> None:
-        self.query = text
-        self._choose_order()
-        self.refresh_table()
-
-    def _source_changed(self) -> None:
-        self._choose_order()
-        self.refresh_table()
-
-    def _choose_order(self) -> None:
-        """While the query has words, the best matches come first; the reading list
-        keeps its own order; otherwise the column the user sorted by."""
-        if _has_words(self.query):
-            special = "relevance"
-        elif self.sidebar.current_source()[0] == "list":
-            special = "reading-list"
-        else:
-            special = None
-        header = self.table.horizontalHeader()
-        if special is not None:
-            if self.model.sort_key not in SPECIAL_ORDERS:
-                self._column_sort = (header.sortIndicatorSection(), header.sortIndicatorOrder())
-                self._set_indicator(-1, Qt.SortOrder.AscendingOrder)
-            self.model.sort_key, self.model.descending = special, False
-        elif self.model.sort_key in SPECIAL_ORDERS:
-            self._set_indicator(*self._column_sort)
-
-    def _set_indicator(self, section: int, order: Qt.SortOrder) -> None:
-        """Move the header's sort indicator without querying (the caller reloads)."""
-        self.model.active = False
-        self.table.horizontalHeader().setSortIndicator(section, order)
-        self.model.active = True
 
     def notify(self, message: str) -> None:
         """Show a core error as a readable line."""
