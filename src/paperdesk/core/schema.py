@@ -220,7 +220,7 @@ def _duplicate_candidates(db: Database) -> None:
 @migrations(name="0004_sort_index")
 def _sort_index(db: Database) -> None:
     """The table's "Digests" column sorts by seen_count: index it like its other columns."""
-    db.execute("CREATE INDEX papers_seen_count ON papers(seen_count)")
+    db.execute("CREATE INDEX IF NOT EXISTS papers_seen_count ON papers(seen_count)")
 
 
 def recreate_triggers(db: Database) -> None:

@@ -1,9 +1,9 @@
 """Running a query: ids of matching papers, sorted and paged in SQL.
 
-Relevance (bm25, titles weighing most) orders word queries. When every result
-must match the words, the papers come straight from the FTS index in rank
-order and the other conditions filter them, so "the top 200" costs about what
-a raw FTS5 MATCH costs.
+Relevance (bm25, titles weighing most) orders word queries. A query of words
+alone runs on the FTS index only (the trash is left out by rowid), so "the top
+200" costs what a raw FTS5 MATCH costs; with other conditions, the papers come
+from the index in rank order and the conditions filter them.
 """
 
 from __future__ import annotations
@@ -70,21 +70,15 @@ def order_clause(sort: str | None, descending: bool, fts: str | None) -> tuple[s
     return f"{SORTS[sort]} {direction} NULLS LAST, p.id {direction}", []
 
 
-def _top(c: Compiled, descending: bool, alive: str, limit: int, offset: int,
-         trashed: int) -> tuple[str, list]:
-    """Words only, best first, one page: the index ranks and cuts; papers are then
-    looked up only for that page (plus as many as the trash could remove)."""
-    direction = _direction(descending)
-    return (f"SELECT p.id FROM (SELECT rowid, rank FROM papers_fts WHERE papers_fts MATCH ? "
-            f"AND rank MATCH '{RANK}' ORDER BY rank {direction}, rowid {direction} LIMIT ?) f "
-            f"JOIN papers p ON p.id = f.rowid WHERE {alive}1 "
-            f"ORDER BY f.rank {direction}, p.id {direction} LIMIT ? OFFSET ?",
-            [c.fts, offset + limit + trashed, limit, offset])
-
-
 def _sql(c: Compiled, sort: str | None, descending: bool, alive: str) -> tuple[str, list]:
     if (sort or ("relevance" if c.fts else None)) == "relevance" and c.fts:
         direction = _direction(descending)
+        if c.fts_required and c.rest == "1":
+            # Words only: the index matches, ranks and (with a LIMIT) keeps the best.
+            trash = alive.replace("p.id", "rowid")
+            return (f"SELECT rowid FROM papers_fts WHERE {trash}papers_fts MATCH ? "
+                    f"AND rank MATCH '{RANK}' ORDER BY rank {direction}, rowid {direction}",
+                    [c.fts])
         if c.fts_required:
             return (f"SELECT p.id FROM papers_fts f JOIN papers p ON p.id = f.rowid "
                     f"WHERE papers_fts MATCH ? AND f.rank MATCH '{RANK}' AND {alive}"
@@ -107,12 +101,6 @@ def search(db: Database, query: str, *, sort: str | None = None, descending: boo
         raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
     compiled = compile_query(query)
     alive = "" if include_deleted else ALIVE
-    relevance = (sort or ("relevance" if compiled.fts else None)) == "relevance"
-    if relevance and compiled.fts_required and compiled.rest == "1" and limit is not None:
-        trashed = 0 if include_deleted else db.execute(
-            "SELECT count(*) FROM papers WHERE deleted_at IS NOT NULL").fetchone()[0]
-        sql, params = _top(compiled, descending, alive, limit, offset, trashed)
-        return SearchResult([r[0] for r in db.execute(sql, params)])
     return _run(db, query, compiled, sort, descending, alive, limit, offset)
 
 
