@@ -136,3 +136,14 @@ def test_single_key_shortcuts_work_in_the_table_not_while_typing(window, seed_li
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert seed_lib.paper(pid)["status"] == "unread"  # Ctrl+Z undid "mark read"
+
+
+def test_tag_completion_completes_the_tag_after_the_last_comma(window, seed_lib, qtbot):
+    seed_lib.curation.add_tags([window.model.paper_id(9)], ["reinforcement-learning"])
+    window.reload_all()
+    completer = window.detail.tag_entry.completer()
+    window.detail.tag_entry.setText("scaling, rein")
+    assert completer.splitPath("scaling, rein") == ["rein"]
+    completer.setCompletionPrefix("rein")
+    assert completer.currentIndex().data() == "reinforcement-learning"
+    assert completer.currentCompletion() == "scaling, reinforcement-learning"

@@ -38,6 +38,18 @@ def _label(text: str = "", *, wrap: bool = True, links: bool = False) -> QLabel:
     return label
 
 
+class TagCompleter(QCompleter):
+    """Completes the tag being typed after the last comma, keeping those before it."""
+
+    def splitPath(self, path: str) -> list[str]:
+        return [path.split(",")[-1].strip()]
+
+    def pathFromIndex(self, index) -> str:
+        before = self.widget().text().rpartition(",")[0]
+        name = index.data()
+        return f"{before}, {name}" if before else name
+
+
 class DetailPane(QScrollArea):
     rate = Signal(list, int)              # paper ids, rating
     status_chosen = Signal(list, str)     # paper ids, status
@@ -75,7 +87,7 @@ class DetailPane(QScrollArea):
         self.tag_entry = QLineEdit()
         self.tag_entry.setPlaceholderText("Add tags, separated by commas")
         self.tag_names = QStringListModel()
-        completer = QCompleter(self.tag_names, self.tag_entry)
+        completer = TagCompleter(self.tag_names, self.tag_entry)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.tag_entry.setCompleter(completer)
         self.tag_entry.returnPressed.connect(self._add_tags)
