@@ -1,0 +1,210 @@
+"""Two programs at once, as real processes: both succeed, or one is told the library
+is busy after a short wait; nothing is lost or corrupted either way."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from paperdesk.core import store
+from paperdesk.core.library import Library
+from tests.reliability.digests import write_digest
+from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, curate, integrity, user_data
+
+BUSY = "the library is busy"
+
+HOLDER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("INSERT INTO notes (paper_id, text, created, updated) "
+             "VALUES (1, 'written by the holder', 'x', 'x')")
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+conn.execute("COMMIT")
+"""
+
+
+@pytest.fixture
+def library(tmp_path, seeds) -> Path:
+    path = tmp_path / "library.sqlite"
+    with Library.open(path) as lib:
+        lib.import_paths(seeds)
+        curate(lib)
+    return path
+
+
+def hold_write_lock(library: Path, seconds: float) -> subprocess.Popen:
+    """Another program in the middle of a write transaction for ``seconds``."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(library), str(seconds)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "holding"
+    return proc
+
+
+def start(*args) -> subprocess.Popen:
+    return subprocess.Popen(cli_command(*args), env=cli_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    return proc.returncode, out, err
+
+
+def distinct_counts(path: Path) -> tuple[int, list[int]]:
+    conn = sqlite3.connect(path)
+    try:
+        papers = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+        bad = [r[0] for r in conn.execute(
+            "SELECT id FROM papers p WHERE seen_count != (SELECT count(DISTINCT digest_id) "
+            "FROM sightings s WHERE s.paper_id = p.id)")]
+        return papers, bad
+    finally:
+        conn.close()
+
+
+def test_two_imports_at_once_both_land_or_one_is_told_busy(library, tmp_path):
+    """Two overlapping digests imported by two processes started together."""
+    before = user_data(library)
+    base_papers = len(before["papers"])
+    a = write_digest(tmp_path / "a.txt", range(0, 3000), day=1)
+    b = write_digest(tmp_path / "b.txt", range(1500, 4500), day=2)
+    procs = [start("--library", library, "import", a), start("--library", library, "import", b)]
+    results = [finish(p) for p in procs]
+    landed = [r for r in results if r[0] == 0]
+    for rc, _, err in results:
+        assert rc == 0 or (rc == 1 and BUSY in err and len(err.strip().splitlines()) == 1), err
+    assert landed, results
+    assert integrity(library) == "ok"
+    papers, bad = distinct_counts(library)
+    expected = {2: 4500, 1: 3000}[len(landed)]
+    assert papers == base_papers + expected and bad == []
+    after = user_data(library)
+    assert after["papers"][:base_papers] == before["papers"]
+    assert (after["notes"], after["paper_tags"]) == (before["notes"], before["paper_tags"])
+    assert len(after["digests"]) == len(before["digests"]) + len(landed)
+
+
+def test_a_write_waits_for_a_short_transaction_and_then_succeeds(library, seeds, tmp_path):
+    extra = write_digest(tmp_path / "extra.txt", range(200), day=3)
+    holder = hold_write_lock(library, 1.5)
+    started = time.monotonic()
+    rc, _, err = finish(start("--library", library, "import", extra))
+    waited = time.monotonic() - started
+    holder.wait(timeout=30)
+    assert rc == 0, err
+    assert waited >= 1.0  # it really waited for the lock
+    with Library.open(library) as lib:
+        assert "written by the holder" in [n["text"] for n in lib.curation.notes(1)]
+    assert integrity(library) == "ok"
+
+
+def test_a_write_while_another_program_holds_the_lock_too_long_says_busy(library, tmp_path):
+    extra = write_digest(tmp_path / "extra.txt", range(200), day=3)
+    before = user_data(library)
+    holder = hold_write_lock(library, store.BUSY_TIMEOUT_S + 3)
+    try:
+        started = time.monotonic()
+        procs = [start("--library", library, "import", extra),
+                 start("--library", library, "delete", "2")]
+        results = [finish(p) for p in procs]
+        waited = time.monotonic() - started
+    finally:
+        holder.wait(timeout=60)
+    for rc, _, err in results:
+        assert rc == 1 and BUSY in err, err
+        assert len(err.strip().splitlines()) == 1
+    assert waited >= store.BUSY_TIMEOUT_S  # a short wait first, then the message
+    after = user_data(library)
+    # Only the holder's own change arrived; the refused writes left no trace.
+    assert after["papers"] == before["papers"] and after["digests"] == before["digests"]
+    assert len(after["notes"]) == len(before["notes"]) + 1
+    assert integrity(library) == "ok"
+
+
+def test_reading_is_never_blocked_by_a_writer(library):
+    holder = hold_write_lock(library, 8)
+    try:
+        started = time.monotonic()
+        rc, out, err = finish(start("--library", library, "stats", "--json"))
+        elapsed = time.monotonic() - started
+    finally:
+        holder.kill()
+        holder.wait()
+    assert rc == 0, err
+    assert elapsed < 4, elapsed  # well under the writer's 8 s (process start included)
+    assert '"papers"' in out
+
+
+EDITOR = """
+import sys, time
+from paperdesk.core.errors import LibraryBusy
+from paperdesk.core.library import Library
+lib = Library.open(sys.argv[1])
+ids = lib.search("").ids
+done = busy = 0
+end = time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    try:
+        lib.curation.add_note(ids[done % len(ids)], f"edit {done}")
+        done += 1
+    except LibraryBusy:
+        busy += 1
+    time.sleep(0.01)
+lib.close()
+print(done, busy)
+"""
+
+
+def test_edits_in_one_program_while_another_imports(library, tmp_path):
+    """Like the desktop app (many small edits) beside a CLI import: every edit that
+    reported success is in the library, and the import landed whole."""
+    big = write_digest(tmp_path / "big.txt", range(10_000), day=5)
+    before = user_data(library)
+    editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(library), "4"],
+                              stdout=subprocess.PIPE, text=True, env=cli_env())
+    time.sleep(0.3)
+    rc, _, err = finish(start("--library", library, "import", big))
+    out, _ = editor.communicate(timeout=120)
+    done, _busy = map(int, out.split())
+    assert rc == 0, err
+    assert editor.returncode == 0 and done > 10
+    after = user_data(library)
+    edits = [n for n in after["notes"] if n[2].startswith("edit ")]
+    assert len(edits) == done
+    assert len(after["papers"]) == len(before["papers"]) + 10_000
+    assert integrity(library) == "ok" and distinct_counts(library)[1] == []
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_several_programs_opening_an_old_library_at_once_upgrade_it_once(tmp_path, round_):
+    """Each needs the upgrade; one does it (after one backup), the others wait and
+    find it done. Before the upgrade ran under one lock, a second program could
+    fail with "index ... already exists"."""
+    path = tmp_path / "old.sqlite"
+    shutil.copy(ROOT / "tests" / "data" / "library-0001.sqlite", path)
+    procs = [start("--library", path, "stats", "--json") for _ in range(4)]
+    results = [finish(p) for p in procs]
+    for rc, out, err in results:
+        assert rc == 0, err
+        assert '"papers": 193' in out
+    assert len(list((tmp_path / "backups").iterdir())) == 1
+    assert integrity(path) == "ok"
+
+
+def test_several_programs_creating_a_library_at_once(tmp_path):
+    path = tmp_path / "new.sqlite"
+    results = [finish(p) for p in [start("--library", path, "stats") for _ in range(4)]]
+    assert all(rc == 0 for rc, _, _ in results), results
+    assert integrity(path) == "ok"
+    assert not (tmp_path / "backups").exists()
+    result = cli("--library", path, "stats", "--json")
+    assert '"papers": 0' in result.stdout
