@@ -1,0 +1,198 @@
+"""Packaging: the desktop entry, the AppStream metainfo, the icon, the wheel, the bundle.
+
+The validators (desktop-file-validate, appstreamcli) are skipped where they are
+not installed, except in CI (CI=true), where a missing tool is a failure.
+The wheel test builds the wheel, installs it with its dependencies into a fresh
+venv and runs the installed `paperdesk` from outside the source tree.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from paperdesk import __version__
+from paperdesk.app import _files_to_open
+from paperdesk.cli.main import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+LINUX = ROOT / "packaging" / "linux"
+APP_ID = "org.paperdesk.PaperDesk"
+DESKTOP = LINUX / f"{APP_ID}.desktop"
+METAINFO = LINUX / f"{APP_ID}.metainfo.xml"
+ICON = ROOT / "resources" / "paperdesk.svg"
+MAIN_CATEGORIES = {"AudioVideo", "Audio", "Video", "Development", "Education", "Game",
+                   "Graphics", "Network", "Office", "Science", "Settings", "System", "Utility"}
+IN_CI = os.environ.get("CI") == "true"
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        if IN_CI:
+            pytest.fail(f"{name} is not installed (CI installs it through .ci/dev.py)")
+        pytest.skip(f"{name} is not installed")
+    return path
+
+
+def desktop_entry(path: Path = DESKTOP) -> dict[str, str]:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # keys are case-sensitive
+    parser.read(path, encoding="utf-8")
+    return dict(parser["Desktop Entry"])
+
+
+def run(command: list[str | Path], **kwargs) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True, **kwargs)
+
+
+# -- the desktop entry, the metainfo, the icon ---------------------------------------------
+
+def test_desktop_entry_validates():
+    result = run([tool("desktop-file-validate"), DESKTOP])
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Hints count too: more than one main category is only a hint to the tool.
+    assert result.stdout.strip() == "", result.stdout
+
+
+def test_desktop_entry_opens_files_with_one_main_category():
+    entry = desktop_entry()
+    assert entry["Exec"] == "paperdesk %F"
+    assert entry["Icon"] == APP_ID
+    assert entry["StartupWMClass"] == "PaperDesk"  # Qt's window class: the application name
+    categories = [c for c in entry["Categories"].split(";") if c]
+    assert len(set(categories) & MAIN_CATEGORIES) == 1, categories
+
+
+def test_metainfo_validates():
+    result = run([tool("appstreamcli"), "validate", "--no-net", METAINFO])
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_metainfo_names_the_desktop_entry_and_a_screenshot():
+    root = ET.parse(METAINFO).getroot()
+    assert root.findtext("id") == APP_ID
+    assert root.find("launchable").text == DESKTOP.name
+    assert root.find("provides/binary").text == "paperdesk"
+    assert len(root.find("description").findtext("p").split()) > 20
+    image = root.find("screenshots/screenshot[@type='default']/image").text
+    assert image.startswith("https://") and image.endswith(".png")
+    # The picture it names is the README's main screenshot, kept in the repository.
+    assert (ROOT / "docs" / "screenshots" / Path(image).name).is_file()
+    versions = [r.get("version") for r in root.iter("release")]
+    assert __version__ in versions
+
+
+def test_icon_is_a_square_svg_qt_can_draw(qapp):
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    root = ET.parse(ICON).getroot()
+    assert root.tag.endswith("svg")
+    _, _, width, height = (float(v) for v in root.get("viewBox").split())
+    assert width == height
+    renderer = QSvgRenderer(str(ICON))
+    assert renderer.isValid()
+    image = QImage(64, 64, QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    renderer.render(painter)
+    painter.end()
+    opaque = sum(image.pixelColor(x, y).alpha() > 0 for x in range(64) for y in range(64))
+    assert opaque > 64 * 64 // 2  # a drawn tile, not an empty canvas
+
+
+def test_install_script_puts_the_files_in_the_hicolor_theme(tmp_path):
+    env = {**os.environ, "DESTDIR": str(tmp_path / "stage")}
+    result = run(["sh", LINUX / "install.sh", "/usr"], env=env)
+    assert result.returncode == 0, result.stderr
+    share = tmp_path / "stage" / "usr" / "share"
+    assert (share / "applications" / DESKTOP.name).read_bytes() == DESKTOP.read_bytes()
+    assert (share / "metainfo" / METAINFO.name).read_bytes() == METAINFO.read_bytes()
+    icon = share / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg"
+    assert icon.read_bytes() == ICON.read_bytes()
+    result = run(["sh", LINUX / "install.sh", "--uninstall", "/usr"], env=env)
+    assert result.returncode == 0, result.stderr
+    assert not icon.exists()
+    assert not (share / "applications" / DESKTOP.name).exists()
+
+
+# -- `paperdesk FILE...` and the self-test -----------------------------------------------
+
+def test_files_on_the_command_line_are_files_to_open(tmp_path, seeds):
+    parser = build_parser()
+    files = [str(p) for p in seeds[:2]]
+    assert _files_to_open(parser, files) == files
+    assert _files_to_open(parser, ["--library", str(seeds[0]), *files]) == files
+    # Commands, options and missing paths are not files to open.
+    assert _files_to_open(parser, ["import", *files]) == []
+    assert _files_to_open(parser, ["--library", str(seeds[0])]) == []
+    assert _files_to_open(parser, [str(tmp_path / "missing.txt")]) == []
+
+
+def test_self_test_passes_and_leaves_the_data_folder_alone(_isolated_data):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = run([sys.executable, "-m", "paperdesk", "--self-test"], env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "self-test passed: demo library of 193 papers" in result.stdout
+    assert "window showed 193 rows" in result.stdout
+    assert list(_isolated_data.iterdir()) == []  # it worked in a folder of its own
+
+
+# -- the wheel -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    result = run([sys.executable, "-m", "build", "--wheel", "--outdir", out, ROOT], timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    [built] = out.glob("paperdesk-*.whl")
+    return built
+
+
+@pytest.mark.slow
+def test_wheel_carries_the_seeds_and_resources(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    seeds = sorted(n for n in names if n.startswith("paperdesk/seeds/") and n.endswith(".txt"))
+    assert [Path(n).name for n in seeds] == sorted(p.name for p in (ROOT / "seeds").glob("*.txt"))
+    assert "paperdesk/resources/paperdesk.svg" in names
+    icons = {Path(n).name for n in names if n.startswith("paperdesk/resources/icons/")}
+    assert icons == {p.name for p in (ROOT / "resources" / "icons").glob("*.svg")}
+    assert not any(n.startswith(("tests/", "bench/")) for n in names)
+
+
+@pytest.mark.slow
+def test_wheel_installs_into_a_fresh_venv_and_runs(wheel, tmp_path):
+    venv = tmp_path / "venv"
+    result = run([sys.executable, "-m", "venv", venv], timeout=300)
+    assert result.returncode == 0, result.stderr
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    # The wheel with its dependencies, as a user installs it (pip's cache is reused).
+    result = run([bindir / "python", "-m", "pip", "install", "-q", wheel], timeout=1800)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    paperdesk = bindir / "paperdesk"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PAPERDESK_LIBRARY")}
+    env.update(QT_QPA_PLATFORM="offscreen", PAPERDESK_DATA_DIR=str(tmp_path / "data"))
+    where = run([bindir / "python", "-c", "import paperdesk; print(paperdesk.__file__)"],
+                env=env, cwd=tmp_path)
+    assert str(venv) in where.stdout, where.stdout  # the installed copy, not the source tree
+
+    version = run([paperdesk, "--version"], env=env, cwd=tmp_path, timeout=120)
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.strip() == f"PaperDesk {__version__}"
+
+    stats = run([paperdesk, "--demo", "stats", "--json"], env=env, cwd=tmp_path, timeout=300)
+    assert stats.returncode == 0, stats.stderr
+    assert '"papers": 193' in stats.stdout
+
+    check = run([paperdesk, "--self-test"], env=env, cwd=tmp_path, timeout=300)
+    assert check.returncode == 0, check.stderr
+    assert "self-test passed: demo library of 193 papers" in check.stdout
