@@ -35,7 +35,7 @@ ERROR = "error"
 SKIPPED = "skipped"
 CANCELLED = "cancelled"
 
-BULK_THRESHOLD = 2000  # above this many new papers, index in bulk
+BULK_THRESHOLD = 200  # from this many new papers, index in bulk (per-row triggers cost 2x)
 MAX_FILE_BYTES = 512 * 1024 * 1024
 
 
