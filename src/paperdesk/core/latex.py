@@ -149,7 +149,7 @@ def _pylatexenc_encode(ch: str) -> str | None:
 
 # -- reading ------------------------------------------------------------------
 
-_PLAIN = re.compile(r"[\\{}~$]")
+_NOT_SPECIAL = re.compile(r"\\(?![%&#_${}])")
 _MACRO = re.compile(r"\\([A-Za-z]+|.)", re.S)
 _SYMBOLS = {"ss": "ß", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ae": "æ", "AE": "Æ",
             "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ",
@@ -169,10 +169,18 @@ _SPACES = {",": " ", ";": " ", " ": " ", "\\": " ", "-": "", "/": "", "@": ""}
 
 def decode(text: str) -> str:
     """Plain text for a field's value (without its outer delimiters)."""
-    if not _PLAIN.search(text):
+    if not ("\\" in text or "{" in text or "}" in text or "~" in text or "$" in text):
         return text
-    if "\\" not in text and "$" not in text:
-        return text.replace("{", "").replace("}", "").replace("~", " ")
+    if "$" not in text:
+        if "\\" not in text:
+            return text.replace("{", "").replace("}", "").replace("~", " ")
+        if not _NOT_SPECIAL.search(text) and "\x00" not in text and "\x01" not in text:
+            # Only escaped specials (50\%): hold escaped braces, drop the others, unescape.
+            text = text.replace("\\{", "\x00").replace("\\}", "\x01")
+            text = text.replace("{", "").replace("}", "").replace("~", " ")
+            for ch in _SPECIALS:
+                text = text.replace("\\" + ch, ch)
+            return text.replace("\x00", "{").replace("\x01", "}")
     return _decode(text)
 
 
