@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                      median_time(pages.trash.reload, args.runs),
                      median_time(lambda: raw.execute(
                          "SELECT id, title, year, deleted_at FROM papers WHERE deleted_at IS "
-                         "NOT NULL ORDER BY deleted_at DESC, id LIMIT ?",
+                         "NOT NULL ORDER BY deleted_at DESC, id DESC LIMIT ?",
                          [trash_view.MAX_ROWS]).fetchall(), args.runs), 0.050))
     chosen = ids[:1000]
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 SOURCE = ("duplicates", None)
 GROUP_ROLE = Qt.ItemDataRole.UserRole
 RESCAN_DELAY_MS = 400
+MAX_LISTED = 2000  # groups listed at once (merging some brings the next ones in)
 GROUP_TABLES = {"merges", "not_duplicates", "sightings"}
 GROUP_COLUMNS = ("title_key", "abstract", "published", "author_count", "organization",
                  "arxiv_id", "doi", "deleted_at")
@@ -55,6 +56,15 @@ def _changes_groups(undo: Undo | None) -> bool:
                     before[i].get(c) != after[i].get(c) for i in before for c in GROUP_COLUMNS):
                 return True
     return False
+
+
+def _titles(lib, ids: list[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in range(0, len(ids), 900):
+        part = ids[i:i + 900]
+        out.update(lib.db.execute(f"SELECT id, title FROM papers WHERE id IN "
+                                  f"({','.join('?' * len(part))})", part).fetchall())
+    return out
 
 
 def _plural(n: int, word: str) -> str:
@@ -209,11 +219,10 @@ class DuplicatesView(QWidget):
         """List the groups again, keeping the place in the list."""
         row = max(0, self.list.currentRow())
         shown = self.shown_groups()
-        titles = {p["id"]: p["title"] for p in self.window.lib.papers(
-            [g.ids[0] for g in shown[:2000]])}
+        titles = _titles(self.window.lib, [g.ids[0] for g in shown[:MAX_LISTED]])
         self.list.blockSignals(True)
         self.list.clear()
-        for group in shown[:2000]:
+        for group in shown[:MAX_LISTED]:
             title = titles.get(group.ids[0], f"paper {group.ids[0]}")
             item = QListWidgetItem(f"{group.tier.capitalize()} · {group.score}% · "
                                    f"{len(group.ids)} papers\n{title}")

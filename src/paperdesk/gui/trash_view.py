@@ -83,7 +83,7 @@ class TrashView(QWidget):
     def reload(self) -> None:
         rows = self.window.lib.db.execute(
             "SELECT id, title, year, deleted_at FROM papers WHERE deleted_at IS NOT NULL "
-            "ORDER BY deleted_at DESC, id LIMIT ?", [MAX_ROWS]).fetchall()
+            "ORDER BY deleted_at DESC, id DESC LIMIT ?", [MAX_ROWS]).fetchall()
         total = trash_count(self.window)
         self.table.setRowCount(len(rows))
         for row, (pid, title, year, deleted) in enumerate(rows):
