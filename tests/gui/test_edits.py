@@ -147,3 +147,18 @@ def test_tag_completion_completes_the_tag_after_the_last_comma(window, seed_lib,
     completer.setCompletionPrefix("rein")
     assert completer.currentIndex().data() == "reinforcement-learning"
     assert completer.currentCompletion() == "scaling, reinforcement-learning"
+
+
+def test_rating_every_paper_at_once(window, seed_lib, monkeypatch):
+    from paperdesk.gui import paper_model
+
+    monkeypatch.setattr(paper_model, "MANY", 50)  # take the whole-table path at 193 papers
+    window.table.selectAll()
+    assert len(window.selected_ids()) == 193
+    window.rate_selected(2)
+    assert {p["rating"] for p in seed_lib.papers(window.model.ids())} == {2}
+    assert {window.model.index(r, RATING).data(Qt.ItemDataRole.EditRole)
+            for r in range(193)} == {2}
+    undo(window)
+    assert {p["rating"] for p in seed_lib.papers(window.model.ids())} == {0}
+    assert window.model.index(100, RATING).data(Qt.ItemDataRole.EditRole) == 0

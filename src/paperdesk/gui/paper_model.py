@@ -34,6 +34,7 @@ TITLE, YEAR, UPVOTES, RATING, STATUS, TAGS, DIGESTS, ADDED = range(len(COLUMNS))
 NUMERIC = {YEAR, UPVOTES, DIGESTS}
 STATUS_LABELS = {"unread": "Unread", "to-read": "To read", "reading": "Reading", "read": "Read"}
 PAGE = 200
+MANY = 500  # an edit of more papers than this repaints the table instead of each row
 CHUNK = 64  # rows read together when the view first paints one of them
 REST_DELAY_MS = 40  # the rest of a long list is asked for once the first page is painted
 _DISPLAY, _EDIT, _TIP = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.EditRole),
@@ -135,12 +136,16 @@ class PaperModel(QAbstractTableModel):
 
     def refresh_rows(self, paper_ids: Iterable[int]) -> None:
         """Reread the rows of ``paper_ids`` and repaint just those rows."""
-        shown = [pid for pid in paper_ids if self.row_of(pid) is not None]
+        paper_ids = list(paper_ids)
         self.forget(paper_ids)
+        last = self.columnCount() - 1
+        if len(paper_ids) > MANY and self._ids:  # read again as they are painted
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, last))
+            return
+        shown = [pid for pid in paper_ids if self.row_of(pid) is not None]
         if not shown:
             return
         self._load(shown)
-        last = self.columnCount() - 1
         for pid in shown:
             row = self.row_of(pid)
             self.dataChanged.emit(self.index(row, 0), self.index(row, last))
