@@ -91,10 +91,15 @@ def test_column_state_survives_a_restart(seed_lib, make_window):
     assert [header.isSectionHidden(c) for c in range(len(COLUMNS))].count(True) == 1
 
 
-def test_an_empty_library_explains_itself(lib, make_window):
+def test_an_empty_library_explains_itself_and_offers_the_demo(lib, make_window):
     window: MainWindow = make_window(lib)
     assert window.stack.currentWidget() is window.empty
     assert window.model.rowCount() == 0
+    window.empty.open_demo.emit()  # the "Open the demo library" button
+    assert window.lib.path.name == "demo.sqlite"
+    assert window.stack.currentWidget() is window.splitter
+    assert window.model.rowCount() == 193
+    assert sidebar_counts(window)["All papers"] == "193"
 
 
 def test_a_long_list_shows_its_first_page_then_the_rest(seed_lib, make_window, qtbot,
