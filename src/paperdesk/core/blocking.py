@@ -22,7 +22,7 @@ from paperdesk.core.jobs import CancelFlag, check_cancel
 
 TITLE_FLOOR = 85.0      # titles less alike than this are different works
 RARE_WORDS = 3          # each title is filed under its three rarest words
-MAX_WORD_PAPERS = 1000  # words in more titles than this are too common to file under
+MAX_WORD_PAPERS = 200   # words in more titles than this are too common to file under
 WINDOW = 2              # sorted-neighbourhood window
 SAMPLE_STEP = 8         # checking a few new titles: word counts from every 8th title
 _CDIST_PAYS = 256       # from this many comparisons, one cdist call beats a loop

@@ -116,8 +116,10 @@ def judge(a: dict[str, Any], b: dict[str, Any]) -> tuple[str, int, list[str]] | 
     t = 100.0 if same_title else fuzz.ratio(a["title_key"], b["title_key"])
     if t < TITLE_FLOOR:
         return None
-    s = (abstract_similarity(a["abstract"], b["abstract"])
-         if a["abstract"].strip() and b["abstract"].strip() else None)
+    s = None
+    if a["abstract"].strip() and b["abstract"].strip():
+        same = a["abstract"] == b["abstract"]
+        s = 100.0 if same else abstract_similarity(a["abstract"], b["abstract"])
     conflicts, said = _context(a, b)
     evidence = [f"title {t:.0f}%",
                 f"abstract {s:.0f}%" if s is not None else "one abstract missing", *said]
