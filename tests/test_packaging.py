@@ -9,6 +9,7 @@ venv and runs the installed `paperdesk` from outside the source tree.
 from __future__ import annotations
 
 import configparser
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -196,3 +197,26 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(wheel, tmp_path):
     check = run([paperdesk, "--self-test"], env=env, cwd=tmp_path, timeout=300)
     assert check.returncode == 0, check.stderr
     assert "self-test passed: demo library of 193 papers" in check.stdout
+
+
+# -- the PyInstaller bundle ----------------------------------------------------------------
+
+@pytest.mark.slow
+def test_bundle_builds_and_passes_its_self_test(tmp_path):
+    """About 1.5 minutes on two cores; the bundle is about 200 MiB."""
+    if importlib.util.find_spec("PyInstaller") is None:
+        if IN_CI:
+            pytest.fail("PyInstaller is not installed (it is in the test extra)")
+        pytest.skip("PyInstaller is not installed")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAPERDESK_")}
+    script = ROOT / "packaging" / "pyinstaller" / "build_bundle.py"
+    result = run([sys.executable, script, "--out", tmp_path / "bundle"], env=env, timeout=1800)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert f"version: PaperDesk {__version__}" in result.stdout
+    assert "self-test passed: demo library of 193 papers" in result.stdout
+    bundle = tmp_path / "bundle" / "dist" / "paperdesk"
+    files = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
+    assert sum(f.endswith(".txt") and "/paperdesk/seeds/" in f"/{f}" for f in files) == 5
+    assert any(f.endswith("paperdesk/resources/paperdesk.svg") for f in files)
+    left_out = ("Qt6Qml", "Qt6Quick", "Qt6Network", "Qt6Pdf", "QtQml.abi3", "QtNetwork.abi3")
+    assert not [f for f in files if any(part in f for part in left_out)]
