@@ -179,3 +179,32 @@ def test_older_library_gains_the_bibtex_columns(tmp_path):
     raw.close()
     assert "0005_bibtex_fields" in applied
     assert json.loads(json.dumps(applied)) == applied
+
+
+def test_cancel_keeps_nothing_from_the_file(seed_lib, tmp_path):
+    import threading
+
+    entries = "".join(f"@misc{{c{i}, title = {{Cancelled paper {i}}}, keywords = {{gone}}}}\n"
+                      for i in range(1200))
+    path = _write(tmp_path, "cancel.bib", entries)
+    before = seed_lib.stats()
+    cancel = threading.Event()
+
+    def progress(fraction, message):
+        if message.startswith("Matching") and fraction > 0.35:
+            cancel.set()  # midway through the file, inside its transaction
+
+    report = seed_lib.import_paths([path], progress=progress, cancel=cancel)[0]
+    assert report.status == "cancelled"
+    assert seed_lib.stats() == before
+    assert seed_lib.search("tag:gone").ids == []
+
+
+def test_in_a_folder_bib_files_import_and_code_is_skipped(lib, tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    _write(folder, "refs.bib", "@misc{only, title = {Only Paper}}\n")
+    _write(folder, "Test.java", "@Test(timeout = 1)\n@SuppressWarnings(\"all\")\nclass T {}\n")
+    reports = {r.name: r for r in lib.import_paths([folder])}
+    assert reports["refs.bib"].status == "imported" and reports["refs.bib"].kind == "bibtex"
+    assert reports["Test.java"].status == "skipped"

@@ -90,7 +90,7 @@ def test_bibtex_plain_accepts_the_export(seed_lib, tmp_path, ascii):
     assert "LaTeX Warning" not in log and not _complaints(final), final[-2000:]
     bbl = (build / "doc.bbl").read_text(errors="replace")
     assert bbl.count("\\bibitem") == count
-    assert "{DeepSeek-R1}" in bbl and "DeepSeek" in bbl
+    assert "{DeepSeek-R1: Reasoning}" in bbl and "{DeepSeek}" in bbl
 
 
 def test_biber_biblatex_accepts_the_export(seed_lib, tmp_path):

@@ -54,7 +54,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         entry_type = "online" if style == "biblatex" else "misc"
     else:
         entry_type = bib_type
-    lines = [f"@{entry_type}{{{key},"]
+    lines = [f"@{entry_type}{{{key or f'paper{_pid}'},"]
     add = lines.append
     if authors and authors != "[]":
         add("\tauthor = {" + " and ".join(escape(n, ascii=ascii) for n in json.loads(authors))

@@ -32,11 +32,13 @@ from paperdesk.core.text import abstracts_match, title_key
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
-_ENTRY_START = re.compile(r"(?m)^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]")
+# "@article{key," or "@string{": a Java "@Override" or "@Test(" is not BibTeX.
+_ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\s,={}()\"#%']+"
+                          r"[ \t]*,|(?:string|preamble|comment)[ \t]*[{(])")
 
 
 def sniff(data: bytes) -> bool:
-    """A .bib file: an ``@type{`` at the start of a line near the top."""
+    """A .bib file: an ``@type{key,`` at the start of a line near the top."""
     head = data[:65536]
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         head = head.decode("utf-16", errors="replace").encode("utf-8")
@@ -139,7 +141,7 @@ class _Writer:
             return self.by_arxiv[_arxiv_key(paper.arxiv_id)]
         if paper.doi and paper.doi.lower() in self.by_doi:
             return self.by_doi[paper.doi.lower()]
-        for pid, abstract in self.by_title.get(key, ()):
+        for pid, abstract in self.by_title.get(key, ()) if key else ():
             if abstracts_match(paper.abstract, abstract):
                 return pid
         return None
