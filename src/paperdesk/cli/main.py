@@ -24,6 +24,7 @@ from paperdesk.cli.output import fail
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
 from paperdesk.core.paths import demo_library_path, library_path
+from paperdesk.core.store import translate
 
 # Command groups, in the order `paperdesk --help` lists them.
 COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, curation_cmds,
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         fail(str(exc))
         return 1
     except sqlite3.Error as exc:
-        fail(f"library error: {exc}")
+        fail(str(translate(exc, resolve_library_path(args))))  # e.g. "... is damaged ..."
         return 1
     except BrokenPipeError:
         return 0
