@@ -54,7 +54,7 @@ def setup(tmp_path_factory):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wal = largest_wal(proc, reference)
     assert proc.returncode == 0 and wal > 4 * 2**20, wal
-    return library, big, wal
+    return library, big, wal, reference
 
 
 def counts(path: Path) -> dict[str, int]:
@@ -92,7 +92,7 @@ POINTS = ["0.3s", 0.05, 0.5, 0.95, 0.999, "reported", "checkpointing"]
 
 @pytest.mark.parametrize("point", POINTS)
 def test_import_killed_midway_keeps_all_or_nothing(setup, tmp_path, point):
-    base, big, full_wal = setup
+    base, big, full_wal, _ = setup
     library = tmp_path / "library.sqlite"
     shutil.copy(base, library)
     before = user_data(library)
@@ -150,3 +150,48 @@ def test_import_killed_midway_keeps_all_or_nothing(setup, tmp_path, point):
         assert ("already imported" in again.stderr) == whole
         assert counts(library)["papers"] == before_counts["papers"] + ENTRIES
     assert integrity(library) == "ok"
+
+
+@pytest.mark.parametrize("share", [0.2, 0.6, 0.95])
+def test_restore_killed_midway_leaves_the_old_library_or_the_backup(setup, tmp_path, share):
+    """Restoring a large backup over a small library, killed while the pages go in."""
+    base, _, _, big_library = setup
+    library = tmp_path / "library.sqlite"
+    shutil.copy(base, library)
+    old, new = user_data(library), user_data(big_library)
+    size = big_library.stat().st_size
+    proc = subprocess.Popen(cli_command("--library", library, "restore-backup", big_library,
+                                        "--yes"), env=cli_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while wal_size(library) < share * size and proc.poll() is None:
+            time.sleep(0.001)
+        alive = proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    assert alive, f"the restore had finished before the kill at {share}"
+    assert integrity(library) == "ok"
+    now = user_data(library)
+    assert now in (old, new)
+    print(f"restore killed at {share}: {'backup' if now == new else 'old library'} in place")
+
+
+def test_backup_killed_midway_leaves_no_backup_and_the_library_as_it_was(setup, tmp_path):
+    _, _, _, big_library = setup
+    library = tmp_path / "library.sqlite"
+    shutil.copy(big_library, library)
+    before = user_data(library)
+    dest = tmp_path / "copy.sqlite"
+    proc = subprocess.Popen(cli_command("--library", library, "backup", dest), env=cli_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while not list(tmp_path.glob(".copy.sqlite.*.partial")) and proc.poll() is None:
+            time.sleep(0.001)
+        alive = proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    assert alive, "the backup had finished before the kill"
+    assert not dest.exists()  # a half backup never carries the final name
+    assert user_data(library) == before and integrity(library) == "ok"
