@@ -137,9 +137,16 @@ class Bibtex:
             raise BibtexError(f"{path}: cannot write ({exc.strerror or exc})") from None
         try:
             with handle:
+                batch: list[str] = []
                 for entry in entries:
-                    handle.write(SEPARATOR + entry if count else entry)
-                    count += 1
+                    batch.append(entry)
+                    if len(batch) == _CHUNK:
+                        handle.write((SEPARATOR if count else "") + SEPARATOR.join(batch))
+                        count += len(batch)
+                        batch.clear()
+                if batch:
+                    handle.write((SEPARATOR if count else "") + SEPARATOR.join(batch))
+                    count += len(batch)
             os.replace(handle.name, path)
         except OSError as exc:
             with contextlib.suppress(OSError):

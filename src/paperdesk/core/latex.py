@@ -26,10 +26,10 @@ _SPECIALS = "%&#_$"
 _ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
 _TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 _ONE = {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
-_LONE = re.compile(r"\\(?![%&#_${}])")
 _BRACES = re.compile("[{}]")
 # Braces first: the escapes of ~ and ^ bring braces of their own.
 _CHARS = "{}" + _SPECIALS + "~^\\"
+_ESCAPABLE = frozenset("{}" + _SPECIALS)
 _PLAIN_ESCAPES = {ch: "\\" + ch for ch in "{}" + _SPECIALS} | {"~": r"\textasciitilde{}",
                                                              "^": r"\^{}"}
 
@@ -53,26 +53,30 @@ def escape(text: str, *, ascii: bool = False) -> str:
     found = [ch for ch in _CHARS if ch in text]
     if found:
         text_braces = ("{" in found or "}" in found) and not _balanced(text)
-        if text_braces or (found[-1] == "\\" and _LONE.search(text)):
-            text = _ESCAPED.sub(lambda m: _one(m.group(), text_braces), text)
+        if text_braces:
+            text = _ESCAPED.sub(lambda m: _one(m.group(), True), text)
+        elif found[-1] != "\\":
+            for ch in found:
+                text = text.replace(ch, _PLAIN_ESCAPES[ch])
         else:
-            if found[-1] == "\\":
-                # Backslashes only in escapes already made (50\%): undo them, then
-                # escape every special, which gives each its one backslash back.
-                for ch in found:
-                    if "\\" + ch in text:
-                        text = text.replace("\\" + ch, ch)
-            text = _plain(text, found)
+            text = _escape_around(text, found[:-1])
     if ascii and not text.isascii():
         text = "".join(ch if ch < "\x80" else _ascii_char(ch) for ch in text)
     return text
 
 
-def _plain(text: str, found: list[str]) -> str:
-    """Escape text that holds no backslash; ``found``: the specials in it, in _CHARS order."""
+def _escape_around(text: str, found: list[str]) -> str:
+    r"""Text with backslashes: escape the specials that are not escaped already (50\%)."""
+    done = {ch: text.count("\\" + ch) for ch in found if ch in _ESCAPABLE}
+    if text.count("\\") != sum(done.values()):  # a backslash of its own: one at a time
+        return _ESCAPED.sub(lambda m: _one(m.group(), False), text)
     for ch in found:
-        if ch != "\\":
-            text = text.replace(ch, _PLAIN_ESCAPES[ch])
+        escaped = done.get(ch, 0)
+        if escaped and escaped == text.count(ch):
+            continue  # every one is escaped already
+        if escaped:
+            text = text.replace("\\" + ch, ch)
+        text = text.replace(ch, _PLAIN_ESCAPES[ch])
     return text
 
 
