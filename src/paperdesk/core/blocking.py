@@ -5,7 +5,8 @@ at most ``MAX_WORD_PAPERS``). Two titles that differ by a word or two (a typo,
 a dropped article) still share most of their rarest words, so they meet under
 one of them; titles are only compared within such a block (one
 ``process.cdist`` call for the larger blocks) and with their neighbours in
-sorted order. Only pairs whose titles come within ``TITLE_FLOOR`` are kept.
+sorted order (and in the order of the titles read backwards, for a typo in
+the first words). Only pairs whose titles come within ``TITLE_FLOOR`` are kept.
 """
 
 from __future__ import annotations
@@ -69,10 +70,10 @@ def _places(df: Counter[str], words: set[str] | None = None) -> dict[str, int]:
     return {w: n for n, w in enumerate(sorted(every, key=lambda w: (df[w], w)))}
 
 
-def neighbours(order: Sequence[int], keys: Sequence[str], texts: Sequence[str],
-               pairs: set[tuple[int, int]]) -> None:
-    """Compare each title with the next WINDOW titles in ``order`` (sorted by ``texts``)."""
-    for d in range(1, WINDOW + 1):
+def neighbours(order: Sequence[int], texts: Sequence[str], pairs: set[tuple[int, int]],
+               window: int = WINDOW) -> None:
+    """Compare each title with the next ``window`` titles in ``order`` (sorted by ``texts``)."""
+    for d in range(1, window + 1):
         left, right = order[:-d], order[d:]
         if not left:
             break
@@ -119,9 +120,9 @@ def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None) -> set[tupl
             check_cancel(cancel)
         block(rows.tolist(), rows.tolist(), keys, pairs)
     check_cancel(cancel)
-    neighbours(sorted(range(len(keys)), key=keys.__getitem__), keys, keys, pairs)
+    neighbours(sorted(range(len(keys)), key=keys.__getitem__), keys, pairs)
     backwards = [k[::-1] for k in keys]
-    neighbours(sorted(range(len(keys)), key=backwards.__getitem__), keys, backwards, pairs)
+    neighbours(sorted(range(len(keys)), key=backwards.__getitem__), backwards, pairs, 1)
     return pairs
 
 

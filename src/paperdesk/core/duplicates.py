@@ -39,6 +39,7 @@ TIERS = ("certain", "likely", "possible")
 TITLE_FLOOR = blocking.TITLE_FLOOR  # titles less alike than this are different works
 LIKELY_TITLE = 90.0     # ... and this alike, with agreeing abstracts, likely the same
 NEAR_SAME_TITLE = 95.0  # enough on its own (for "possible") when an abstract is missing
+IMPORT_CHECK_LIMIT = 10_000  # new papers checked one by one during an import
 _CHUNK = 900
 _ARXIV_VERSION = re.compile(r"v\d+$")
 
@@ -151,13 +152,11 @@ _DETAIL = ("id, title_key, abstract, published, year_inferred, author_count, org
 def _titles(db: Any) -> tuple[list[int], list[str]]:
     """Ids and normalised titles of the papers not in the trash, sorted by title."""
     trash = {r[0] for r in db.execute("SELECT id FROM papers WHERE deleted_at IS NOT NULL")}
-    ids, keys = [], []
-    for pid, key in db.execute("SELECT id, title_key FROM papers INDEXED BY papers_title_key "
-                               "ORDER BY title_key, id"):
-        if pid not in trash:
-            ids.append(pid)
-            keys.append(key)
-    return ids, keys
+    rows = db.execute("SELECT id, title_key FROM papers INDEXED BY papers_title_key "
+                      "ORDER BY title_key, id").fetchall()
+    if trash:
+        rows = [r for r in rows if r[0] not in trash]
+    return [r[0] for r in rows], [r[1] for r in rows]
 
 
 def details(db: Any, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
@@ -324,7 +323,14 @@ def remember_candidates(db: Any, groups: Iterable[Group], *, replace: bool) -> N
 
 
 def note_new(lib: Library, paper_ids: Sequence[int]) -> int:
-    """At import, inside its write: flag new papers that look like others; how many."""
+    """At import, inside its write: flag new papers that look like others; how many.
+
+    A batch of more than IMPORT_CHECK_LIMIT new papers (a first import of a
+    huge file) is not checked here, to keep such imports fast: a scan finds
+    its duplicates.
+    """
+    if len(paper_ids) > IMPORT_CHECK_LIMIT:
+        return 0
     groups = check_new(lib, paper_ids)
     remember_candidates(lib.db, groups, replace=False)
     new = set(paper_ids)
