@@ -73,6 +73,9 @@ class Reader(QThread):
                     self.done.emit(kind, token, read(lib), None)
                 except PaperDeskError as exc:
                     self.done.emit(kind, token, None, str(exc))
+                except Exception as exc:  # a message for the status bar, not a dead thread
+                    self.done.emit(kind, token, None, f"reading the library failed: "
+                                                      f"{type(exc).__name__}: {exc}")
                 finally:
                     with self._lock:
                         self._reading = False
