@@ -190,11 +190,37 @@ def bench_list(tmp: Path, runs: int) -> None:
     note("floor = a bare python process reading the same papers with sqlite3 and printing JSON")
 
 
+def bench_phases(runs: int) -> None:
+    """Where the 100,000-entry import's time goes: parsing and citation keys, alone."""
+    from paperdesk.core.citekey import KeyAllocator
+    from paperdesk.core.digest import parse_digest
+    from paperdesk.core.importer import _entry_fields
+
+    digest = digest_file(100_000, seed=1)
+    data = digest.read_bytes()
+    parsed = parse_digest(data, digest.name, 2025)
+    report("  parse the digest (decode, blocks, dates)",
+           median_time(lambda: parse_digest(data, digest.name, 2025), runs), None, None)
+    papers = [{"title": e.title, **_entry_fields(e)} for e in parsed.entries]
+    with Library.open(OUT / "phases-empty.sqlite") as lib:
+
+        def keys() -> None:
+            allocator = KeyAllocator(lib.db)
+            for paper in papers:
+                allocator.take(paper)
+
+        report("  citation keys for the entries (empty library)", median_time(keys, runs),
+               None, None)
+    for path in OUT.glob("phases-empty.sqlite*"):
+        path.unlink()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--profile", action="store_true", help="cProfile one import of each")
-    parser.add_argument("--only", choices=["big", "into", "list"], help="one figure only")
+    parser.add_argument("--only", choices=["big", "into", "list", "phases"],
+                        help="one figure only")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=OUT) as name:
@@ -206,6 +232,8 @@ def main() -> int:
             bench_into_big(tmp, args.runs, args.profile)
         if args.only in (None, "list"):
             bench_list(tmp, args.runs)
+        if args.only in (None, "phases"):
+            bench_phases(args.runs)
     return 0
 
 
