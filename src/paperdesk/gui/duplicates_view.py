@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -126,6 +127,9 @@ class DuplicatesView(QWidget):
         self.merge.clicked.connect(self.merge_current)
         self.different = QPushButton("Not duplicates")
         self.different.clicked.connect(self.not_duplicates)
+        for button, keys in ((self.merge, "Ctrl+Return"), (self.different, "Ctrl+Backspace")):
+            button.setShortcut(QKeySequence(keys))
+            button.setToolTip(QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText))
         buttons = QHBoxLayout()
         buttons.addWidget(self.hint, 1)
         buttons.addWidget(self.different)
