@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 # "@article{key," or "@string{": a Java "@Override" or "@Test(" is not BibTeX.
-_ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\s,={}()\"#%']+"
-                          r"[ \t]*,|(?:string|preamble|comment)[ \t]*[{(])")
+_ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\n,={}()\"#%']+"
+                          r",|(?:string|preamble|comment)[ \t]*[{(])")
 
 
 def sniff(data: bytes) -> bool:
