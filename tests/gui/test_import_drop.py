@@ -17,7 +17,7 @@ def drop(target, paths: list[Path]) -> QMimeData:
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     point = QPointF(target.width() / 2, target.height() / 2)
     action = Qt.DropAction.CopyAction
-    enter = QDragEnterEvent(point, action, mime, Qt.MouseButton.LeftButton,
+    enter = QDragEnterEvent(point.toPoint(), action, mime, Qt.MouseButton.LeftButton,
                             Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(target, enter)
     assert enter.isAccepted()
