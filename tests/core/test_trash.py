@@ -50,3 +50,12 @@ def test_deleting_a_missing_paper_is_refused(seed_lib):
     with pytest.raises(NotFound, match="no paper with id 999"):
         seed_lib.trash.delete([1, 999])
     assert content(seed_lib.path) == before
+
+
+def test_undoing_a_trash_move_reports_papers_coming_and_going(seed_lib):
+    changes = seed_lib.trash.delete([5])
+    assert "paper_set" in changes.kinds
+    undone = seed_lib.undo(changes.undo)
+    assert "paper_set" in undone.kinds and 5 in undone.paper_ids
+    rated = seed_lib.curation.set_rating([5], 3)
+    assert "paper_set" not in seed_lib.undo(rated.undo).kinds

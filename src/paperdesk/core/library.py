@@ -236,8 +236,10 @@ def _affected(undo: ch.Undo) -> tuple[set[str], set[int]]:
             if pid is not None:
                 ids.add(pid)
         if image.scope.table == "papers":
-            before = {r["id"] for r in image.before}
-            after = {r["id"] for r in image.after}
+            # Papers coming or going: rows added or removed, or moved in or
+            # out of the trash.
+            before = {r["id"] for r in image.before if r.get("deleted_at") is None}
+            after = {r["id"] for r in image.after if r.get("deleted_at") is None}
             if before != after:
                 kinds.add(ch.PAPER_SET)
     return kinds, ids

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 
-from paperdesk.core.changes import PAPER_SET, Changes
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.jobs import no_progress
 from paperdesk.gui.undo import EditCommand
@@ -122,16 +121,7 @@ def edit(window: MainWindow, fn: Callable[..., Changes], *args: Any) -> Changes 
 
 
 def record(window: MainWindow, changes: Changes) -> None:
-    """An edit already made: onto the undo stack, and into the views.
-
-    An edit that changed which papers the views hold (trash, merges) reloads
-    them on undo and redo too: the row images of a soft delete alone do not
-    say that papers came or went.
-    """
+    """An edit already made: onto the undo stack, and into the views."""
     if changes.undo is not None:
-        apply = window.apply
-        if PAPER_SET in changes.kinds:
-            def apply(c: Changes) -> None:
-                window.apply(replace(c, kinds=c.kinds | {PAPER_SET}))
-        window.undo_stack.push(EditCommand(window.lib, changes.undo, apply, window.notify))
+        window.undo_stack.push(EditCommand(window.lib, changes.undo, window.apply, window.notify))
     window.apply(changes)
