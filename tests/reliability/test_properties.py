@@ -218,3 +218,18 @@ def _merged(first, second) -> set[tuple[str, str]]:
     """Entries of ``first`` that the import merged into another of the same title."""
     titles = {p.title for p in second}
     return {(p.title, p.abstract) for p in first if p.title in titles}
+
+
+def test_a_nul_character_is_refused_with_a_byte_order_mark_as_without():
+    """Found by the round trip above: after a UTF-8 BOM, a NUL character got past the
+    binary-file check, so a file was read that, saved without the BOM, was refused."""
+    body = ("Daily Papers\n\nbyAK and the research community\n\nOct 30\n\n·\n\n\x00\n"
+            + "An abstract long enough to dilute the one control character. " * 3)
+    outcomes = []
+    for prefix in (b"", b"\xef\xbb\xbf"):
+        try:
+            parse_digest(prefix + body.encode(), "digest.txt", 2024)
+            outcomes.append("read")
+        except PaperDeskError as exc:
+            outcomes.append(str(exc))
+    assert outcomes == ["digest.txt: a binary file, not a text digest"] * 2

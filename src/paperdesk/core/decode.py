@@ -47,7 +47,7 @@ def decode_text(data: bytes, name: str) -> tuple[str, str, list[str]]:
                 except UnicodeDecodeError:
                     continue
             warnings.append(f"not UTF-8 (first bad byte at offset {exc.start}); read as {encoding}")
-    if _control_share(text) > 0.01:
+    if "\x00" in text[:8192] or _control_share(text) > 0.01:  # with a BOM or without
         raise DigestError(f"{name}: a binary file, not a text digest")
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     return text, encoding, warnings
