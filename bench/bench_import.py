@@ -22,9 +22,10 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from common import OUT, ROOT, header, median_time, note, report
+from common import OUT, ROOT, header, median_of, median_time, note, report
 from generate import VERSION, make_library, write_digest
 from paperdesk.core import schema
 from paperdesk.core.library import Library
@@ -46,11 +47,15 @@ def digest_file(entries: int, **options: int) -> Path:
     return path
 
 
-def import_once(lib_path: Path, digest: Path) -> None:
+def import_once(lib_path: Path, digest: Path) -> float:
+    """Seconds of the import alone: opening and closing the library are not timed."""
     with Library.open(lib_path) as lib:
+        start = time.perf_counter()
         [result] = lib.import_paths([digest])
+        seconds = time.perf_counter() - start
         if result.status != "imported":
             raise SystemExit(f"import failed: {result.status} {result.error}")
+    return seconds
 
 
 def added_rows(lib_path: Path, digest_id: int, first_paper: int) -> dict[str, list[tuple]]:
@@ -112,8 +117,10 @@ def bench_big(tmp: Path, runs: int, profile: bool) -> None:
         Library.open(path).close()
         return path
 
-    seconds = median_time(lambda path: import_once(path, digest), runs, setup=fresh)
+    seconds = median_of(lambda: import_once(fresh(), digest), runs)
     rows = added_rows(tmp / "empty-0.sqlite", 1, 0)
+    for path in tmp.glob("empty-[1-9]*.sqlite*"):
+        path.unlink()
 
     def fresh_raw() -> Path:
         path = fresh()
@@ -130,7 +137,7 @@ def bench_big(tmp: Path, runs: int, profile: bool) -> None:
 
 def bench_into_big(tmp: Path, runs: int, profile: bool) -> None:
     base = tmp / "base-100k.sqlite"
-    make_library(base, 100_000).close()
+    make_library(base, 100_000).close()  # opened once: upgraded and checkpointed
     conn = sqlite3.connect(base)
     first_paper = conn.execute("SELECT max(id) FROM papers").fetchone()[0]
     conn.close()
@@ -142,7 +149,7 @@ def bench_into_big(tmp: Path, runs: int, profile: bool) -> None:
         shutil.copyfile(base, path)
         return path
 
-    seconds = median_time(lambda path: import_once(path, digest), runs, setup=copy)
+    seconds = median_of(lambda: import_once(copy(), digest), runs)
     with Library.open(tmp / "copy-0.sqlite") as lib:
         digest_id = lib.db.execute("SELECT max(id) FROM digests").fetchone()[0]
         merged = lib.db.execute("SELECT merged FROM digests WHERE id = ?",

@@ -39,6 +39,11 @@ def median_time(fn: Callable[[], Any], runs: int = RUNS,
     return statistics.median(times)
 
 
+def median_of(run_once: Callable[[], float], runs: int = RUNS) -> float:
+    """Median of the seconds ``run_once()`` reports (it times only the part that counts)."""
+    return statistics.median(run_once() for _ in range(runs))
+
+
 def _fmt(seconds: float | None) -> str:
     if seconds is None:
         return "-"
