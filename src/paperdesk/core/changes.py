@@ -101,27 +101,29 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
     """Make each scope hold exactly its before (or after) rows. Call inside a write.
 
     Rows are upserted, not deleted and re-inserted, so that no ON DELETE
-    CASCADE fires on rows outside the scopes. Parents come first in
-    ``images``; stale rows are deleted children first.
+    CASCADE fires on rows outside the scopes; rows already as wanted are left
+    alone, so their triggers do not fire. Parents come first in ``images``;
+    stale rows are deleted children first.
     """
     stale: list[tuple[str, list[str], list[tuple[Any, ...]]]] = []
     for image in images:
-        table = db[image.scope.table]
-        pks = table.pks
+        table = image.scope.table
+        pks = db[table].pks
         target = image.before if before else image.after
+        present = {_key(r, pks): r for r in snapshot(db, image.scope)}
         wanted = {_key(r, pks) for r in target}
-        present = {_key(r, pks) for r in snapshot(db, image.scope)}
-        stale.append((image.scope.table, pks, [k for k in present if k not in wanted]))
-        for row in target:
-            cols = list(row)
-            updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
-            conflict = f"DO UPDATE SET {updates}" if updates else "DO NOTHING"
-            db.execute(
-                f"INSERT INTO [{image.scope.table}] ({', '.join(f'[{c}]' for c in cols)}) "
-                f"VALUES ({', '.join('?' * len(cols))}) "
-                f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
-                [row[c] for c in cols])
+        stale.append((table, pks, [k for k in present if k not in wanted]))
+        changed = [r for r in target if present.get(_key(r, pks)) != r]
+        if not changed:
+            continue
+        cols = list(changed[0])
+        updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
+        conflict = f"DO UPDATE SET {updates}" if updates else "DO NOTHING"
+        db.conn.executemany(
+            f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+            f"VALUES ({', '.join('?' * len(cols))}) "
+            f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
+            [[row[c] for c in cols] for row in changed])
     for table, pks, keys in reversed(stale):
         where = " AND ".join(f"[{k}] = ?" for k in pks)
-        for key in keys:
-            db.execute(f"DELETE FROM [{table}] WHERE {where}", list(key))
+        db.conn.executemany(f"DELETE FROM [{table}] WHERE {where}", [list(k) for k in keys])
