@@ -100,3 +100,13 @@ def test_a_user_key_survives_later_imports(seed_lib, seeds, tmp_path):
     seed_lib.bibtex.export_to(exported)
     seed_lib.import_paths([exported])  # every entry merges into its paper
     assert dict(seed_lib.db.execute("SELECT id, citekey FROM papers").fetchall()) == snapshot
+
+
+def test_a_base_shared_by_hundreds_of_papers_never_runs_out(lib):
+    from paperdesk.core.citekey import KeyAllocator
+
+    allocator = KeyAllocator(lib.db)
+    keys = [allocator.take({"title": "Scaling things", "year": 2024}) for _ in range(800)]
+    assert len(set(keys)) == 800
+    assert keys[:3] == ["scaling2024", "scaling2024a", "scaling2024b"]
+    assert keys[702:704] == ["scaling2024zz", "scaling2024aaa"]

@@ -97,7 +97,9 @@ def _blocks(text: str) -> list[_Block]:
     blocks: list[_Block] = []
     current: _Block | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
-        line = " ".join(raw.replace("\t", " ").split())
+        line = raw.strip()
+        if "  " in line or "\t" in line:  # rare: collapse inner runs of blanks
+            line = " ".join(line.split())
         if not line:
             current = None
             continue
