@@ -6,24 +6,10 @@ they also replace docs/screenshots/duplicates.png and export.png.
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 from .duplicate_library import add_retyped
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def _save(widget, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / name
-    image = widget.grab()
-    assert image.save(str(path))
-    assert image.width() > 400 and image.height() > 200
-    if os.environ.get("PAPERDESK_SCREENSHOTS"):
-        DOCS.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, DOCS / name)
-    return path
+from .screenshots import save_screenshot
 
 
 def test_duplicate_review_screenshot(lib, seeds, make_window, tmp_path, qtbot):
@@ -43,7 +29,7 @@ def test_duplicate_review_screenshot(lib, seeds, make_window, tmp_path, qtbot):
     view.compare.choose("title", original)
     qtbot.wait(50)
     assert view.list.count() == 4
-    _save(window, tmp_path, "duplicates.png")
+    save_screenshot(window, tmp_path, "duplicates.png")
 
 
 def test_export_dialog_screenshot(seed_lib, make_window, tmp_path, qtbot):
@@ -59,5 +45,5 @@ def test_export_dialog_screenshot(seed_lib, make_window, tmp_path, qtbot):
     dialog.set_options(path=Path.home() / "papers" / "thesis.bib", notes=True)
     qtbot.waitExposed(dialog)
     qtbot.wait(50)
-    _save(dialog, tmp_path, "export.png")
+    save_screenshot(dialog, tmp_path, "export.png")
     dialog.reject()

@@ -6,28 +6,12 @@ they also replace docs/screenshots/main-window.png and import-report.png.
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from paperdesk.gui.paper_model import UPVOTES
 
+from .screenshots import save_screenshot
 from .test_import_drop import drop
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def _save(widget, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / name
-    image = widget.grab()
-    assert image.save(str(path))
-    assert image.width() > 400 and image.height() > 200
-    if os.environ.get("PAPERDESK_SCREENSHOTS"):
-        DOCS.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, DOCS / name)
-    return path
 
 
 def _curate(lib) -> int:
@@ -64,7 +48,7 @@ def test_main_window_screenshot(seed_lib, make_window, tmp_path, qtbot):
     window.table.scrollTo(window.model.index(row, 0))
     qtbot.wait(50)
     assert window.detail.ids == [pid]
-    _save(window, tmp_path, "main-window.png")
+    save_screenshot(window, tmp_path, "main-window.png")
 
 
 def test_import_report_screenshot(lib, seeds, make_window, tmp_path, qtbot):
@@ -77,5 +61,5 @@ def test_import_report_screenshot(lib, seeds, make_window, tmp_path, qtbot):
     report = window.importer.report
     assert [r[1] for r in report.rows()].count("Already imported") == 2
     qtbot.wait(50)
-    _save(report, tmp_path, "import-report.png")
+    save_screenshot(report, tmp_path, "import-report.png")
     assert mime.hasUrls()
