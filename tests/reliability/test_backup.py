@@ -319,11 +319,11 @@ def test_cli_restore_needs_yes_when_not_on_a_terminal(curated, seeds):
     with Library.open(curated) as lib:
         lib.import_paths(seeds[3:])
     before = curated.read_bytes()
-    refused = cli("--library", curated, "restore-backup", copy, input="y\n")
+    refused = cli("--library", curated, "restore", copy, input="y\n")
     assert refused.returncode == 1 and "--yes" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
     assert curated.read_bytes() == before
-    done = cli("--library", curated, "restore-backup", copy, "--yes")
+    done = cli("--library", curated, "restore", copy, "--yes")
     assert done.returncode == 0, done.stderr
     assert "restored" in done.stderr and user_data(curated) == user_data(copy)
 
@@ -332,7 +332,7 @@ def test_cli_restore_refuses_a_bad_backup_in_one_line(curated, tmp_path):
     text = tmp_path / "x.sqlite"
     text.write_text("not a backup")
     before = curated.read_bytes()
-    result = cli("--library", curated, "restore-backup", text, "--yes")
+    result = cli("--library", curated, "restore", text, "--yes")
     assert result.returncode == 1 and "not an SQLite file" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and curated.read_bytes() == before
 
@@ -343,7 +343,7 @@ def test_cli_restore_of_a_library_too_damaged_to_open(curated, tmp_path):
         lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     curated.write_bytes(_damaged(copy, tmp_path / "scratch.sqlite").read_bytes())
     assert cli("--library", curated, "stats").returncode == 1
-    result = cli("--library", curated, "restore-backup", copy, "--yes")
+    result = cli("--library", curated, "restore", copy, "--yes")
     assert result.returncode == 0, result.stderr
     assert cli("--library", curated, "stats").returncode == 0
 
@@ -366,7 +366,7 @@ def test_cli_restore_asks_on_a_terminal(curated, seeds, answer, restored):
     with Library.open(curated) as lib:
         lib.import_paths(seeds[3:])
     after_import = user_data(curated)
-    rc, err = _on_a_terminal(cli_command("--library", curated, "restore-backup", copy), answer)
+    rc, err = _on_a_terminal(cli_command("--library", curated, "restore", copy), answer)
     assert "Replace the library" in err and "[y/N]" in err and "Traceback" not in err
     if restored:
         assert rc == 0 and user_data(curated) == user_data(copy)

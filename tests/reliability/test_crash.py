@@ -160,7 +160,7 @@ def test_restore_killed_midway_leaves_the_old_library_or_the_backup(setup, tmp_p
     shutil.copy(base, library)
     old, new = user_data(library), user_data(big_library)
     size = big_library.stat().st_size
-    proc = subprocess.Popen(cli_command("--library", library, "restore-backup", big_library,
+    proc = subprocess.Popen(cli_command("--library", library, "restore", big_library,
                                         "--yes"), env=cli_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

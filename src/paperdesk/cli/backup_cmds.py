@@ -1,4 +1,4 @@
-"""backup, restore-backup: consistent copies of the library, and putting one back."""
+"""backup, restore: consistent copies of the library, and putting one back."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     p.set_defaults(func=cmd_backup)
 
-    p = sub.add_parser("restore-backup", help="put a backup back as the library",
+    p = sub.add_parser("restore", help="put a backup back as the library",
                        description="Replace the library with a backup, after checking that the "
                                    "backup is an undamaged PaperDesk library. The library as it "
                                    "was is kept in the backups folder first. Asks for "

@@ -1,4 +1,4 @@
-"""delete, restore, trash: papers go to the trash first and come back from it."""
+"""delete, trash: papers go to the trash first and come back from it."""
 
 from __future__ import annotations
 
@@ -11,19 +11,16 @@ from paperdesk.core.library import Library
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("delete", help="move papers to the trash",
-                       description="Move papers to the trash; `paperdesk restore` brings "
-                                   "them back with their tags and notes.")
+                       description="Move papers to the trash; `paperdesk trash restore ID...` "
+                                   "brings them back with their tags and notes.")
     p.add_argument("ids", nargs="+", type=int, metavar="ID")
     p.set_defaults(func=cmd_delete)
 
-    p = sub.add_parser("restore", help="restore papers from the trash",
-                       description="Bring papers back from the trash.")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID")
-    p.set_defaults(func=cmd_restore)
-
-    p = sub.add_parser("trash", help="list or empty the trash",
-                       description="List the papers in the trash, or empty it for good.")
-    p.add_argument("action", nargs="?", choices=["list", "empty"], default="list")
+    p = sub.add_parser("trash", help="list, restore from or empty the trash",
+                       description="List the papers in the trash, bring some back "
+                                   "(`trash restore ID...`), or empty it for good.")
+    p.add_argument("action", nargs="?", choices=["list", "restore", "empty"], default="list")
+    p.add_argument("ids", nargs="*", type=int, metavar="ID", help="papers to restore")
     p.add_argument("--json", action="store_true", help="print the papers as JSON")
     p.add_argument("--yes", action="store_true", help="empty without asking")
     p.set_defaults(func=cmd_trash)
@@ -35,13 +32,14 @@ def cmd_delete(args: argparse.Namespace, lib: Library) -> int:
     return 0
 
 
-def cmd_restore(args: argparse.Namespace, lib: Library) -> int:
-    changes = lib.trash.restore(args.ids)
-    say(f"{len(changes.paper_ids)} restored")
-    return 0
-
-
 def cmd_trash(args: argparse.Namespace, lib: Library) -> int:
+    if args.action == "restore":
+        if not args.ids:
+            fail("name the papers to restore: paperdesk trash restore ID...")
+            return 2
+        changes = lib.trash.restore(args.ids)
+        say(f"{len(changes.paper_ids)} restored")
+        return 0
     ids = lib.trash.ids()
     if args.action == "list":
         if args.json:
