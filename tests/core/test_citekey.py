@@ -110,3 +110,22 @@ def test_a_base_shared_by_hundreds_of_papers_never_runs_out(lib):
     assert len(set(keys)) == 800
     assert keys[:3] == ["scaling2024", "scaling2024a", "scaling2024b"]
     assert keys[702:704] == ["scaling2024zz", "scaling2024aaa"]
+
+
+@pytest.mark.parametrize("eager_after", [0, 1, 500])
+def test_allocator_sees_existing_keys_ignoring_case_read_lazily_or_all_at_once(
+        seed_lib, monkeypatch, eager_after):
+    from paperdesk.core.citekey import KeyAllocator
+
+    monkeypatch.setattr(KeyAllocator, "EAGER_AFTER", eager_after)
+    seed_lib.bibtex.set_citekey(1, "Zeta2024")
+    seed_lib.bibtex.set_citekey(2, "zeta2024A")
+    allocator = KeyAllocator(seed_lib.db)
+    assert allocator.take({"title": "Other words", "year": 1999}) == "other1999"
+    assert allocator.take({"title": "Zeta function", "year": 2024}) == "zeta2024b"
+    assert not allocator.reserve("ZETA2024")
+    assert allocator.reserve("zeta2024c")
+    assert allocator.take({"title": "Zeta again", "year": 2024}) == "zeta2024d"
+    existing = {r[0] for r in seed_lib.db.execute("SELECT lower(citekey) FROM papers")}
+    fresh = allocator.take({"title": seed_lib.paper(5)["title"], "year": seed_lib.paper(5)["year"]})
+    assert fresh.lower() not in existing

@@ -92,30 +92,56 @@ def valid_key(key: str) -> bool:
 
 
 class KeyAllocator:
-    """Hands out unique keys against those already in the library."""
+    """Hands out unique keys (ignoring case) against those already in the library.
+
+    Keys are ASCII, so SQL's lower() is their case fold. The taken keys are read
+    per base as bases come up (an index on lower(citekey) makes each read a
+    short range), and all at once when an import brings many bases.
+    """
+
+    EAGER_AFTER = 500  # bases read one by one before reading every key
 
     def __init__(self, db: Database) -> None:
-        self._taken = {r[0].casefold() for r in db.execute(
-            "SELECT citekey FROM papers WHERE citekey IS NOT NULL")}
+        self._db = db
+        self._taken: set[str] = set()
+        self._read_bases: set[str] = set()
+        self._read_all = False
         self._next: dict[str, int] = {}
+
+    def _read(self, prefix: str) -> None:
+        if self._read_all or prefix in self._read_bases:
+            return
+        if len(self._read_bases) >= self.EAGER_AFTER:
+            self._taken.update(r[0] for r in self._db.execute(
+                "SELECT lower(citekey) FROM papers WHERE citekey IS NOT NULL"))
+            self._read_all = True
+            return
+        self._taken.update(r[0] for r in self._db.execute(
+            "SELECT lower(citekey) FROM papers WHERE lower(citekey) >= ? "
+            "AND lower(citekey) < ?", [prefix, prefix + "\x7f"]))
+        self._read_bases.add(prefix)
 
     def take(self, paper: dict[str, Any]) -> str:
         base = base_key(paper)
+        folded = base.casefold()
+        self._read(folded)
         # Resume where this base left off: a thousand papers sharing a base
         # cost a thousand probes, not half a million.
-        n = self._next.get(base.casefold(), 0)
-        while (base + suffix(n)).casefold() in self._taken:
+        n = self._next.get(folded, 0)
+        while (folded + suffix(n)) in self._taken:
             n += 1
         key = base + suffix(n)
         self._taken.add(key.casefold())
-        self._next[base.casefold()] = n + 1
+        self._next[folded] = n + 1
         return key
 
     def reserve(self, key: str) -> bool:
         """Claim a key chosen elsewhere (a .bib file, the user); False if taken."""
-        if key.casefold() in self._taken:
+        folded = key.casefold()
+        self._read(folded)
+        if folded in self._taken:
             return False
-        self._taken.add(key.casefold())
+        self._taken.add(folded)
         return True
 
 

@@ -223,6 +223,7 @@ def _sort_index(db: Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS papers_seen_count ON papers(seen_count)")
 
 
+
 def recreate_triggers(db: Database) -> None:
     """Drop and create every trigger from its current definition."""
     for name in TRIGGER_NAMES:
@@ -236,6 +237,12 @@ def _bibtex_fields(db: Database) -> None:
     """What a .bib entry had that papers have no column for: its type and raw fields."""
     db.execute("ALTER TABLE papers ADD COLUMN bib_type TEXT")
     db.execute("ALTER TABLE papers ADD COLUMN bib_fields TEXT")
+
+
+@migrations(name="0006_citekey_fold_index")
+def _citekey_fold_index(db: Database) -> None:
+    """Keys are unique ignoring case; new keys look up their base by lower(citekey)."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_citekey_fold ON papers(lower(citekey))")
 
 
 def known_migrations() -> list[str]:
