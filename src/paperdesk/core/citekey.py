@@ -101,20 +101,26 @@ class KeyAllocator:
 
     EAGER_AFTER = 500  # bases read one by one before reading every key
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, expected: int = 0) -> None:
+        """``expected``: how many keys the caller is about to take, if known."""
         self._db = db
         self._taken: set[str] = set()
         self._read_bases: set[str] = set()
         self._read_all = False
         self._next: dict[str, int] = {}
+        if expected >= self.EAGER_AFTER:
+            self._read_every_key()
+
+    def _read_every_key(self) -> None:
+        self._taken.update(r[0] for r in self._db.execute(
+            "SELECT lower(citekey) FROM papers WHERE citekey IS NOT NULL"))
+        self._read_all = True
 
     def _read(self, prefix: str) -> None:
         if self._read_all or prefix in self._read_bases:
             return
         if len(self._read_bases) >= self.EAGER_AFTER:
-            self._taken.update(r[0] for r in self._db.execute(
-                "SELECT lower(citekey) FROM papers WHERE citekey IS NOT NULL"))
-            self._read_all = True
+            self._read_every_key()
             return
         self._taken.update(r[0] for r in self._db.execute(
             "SELECT lower(citekey) FROM papers WHERE lower(citekey) >= ? "

@@ -233,7 +233,7 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     matcher = _Matcher(lib, set(keys))
     next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
     first_new = next_id
-    allocator = KeyAllocator(db)
+    allocator = KeyAllocator(db, expected=len(digest.entries))
     new_papers: list[tuple[Any, ...]] = []
     sightings: list[tuple[Any, ...]] = []
     fills: dict[int, Entry] = {}
