@@ -305,10 +305,9 @@ def _reindex(db: Any, ids: set[int]) -> None:
     db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_reindex (id INTEGER PRIMARY KEY)")
     db.execute("DELETE FROM temp.bibtex_reindex")
     db.conn.executemany("INSERT INTO temp.bibtex_reindex (id) VALUES (?)", [(i,) for i in ids])
-    for statement in schema._FTS_ROW.format(
-            source="papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)").split(";"):
-        if statement.strip():
-            db.execute(statement)
+    for statement in schema.reindex_statements(
+            "papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)"):
+        db.execute(statement)
 
 
 importer.IMPORTERS.append(("bibtex", sniff, import_bib))

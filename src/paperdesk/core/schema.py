@@ -32,6 +32,12 @@ FROM {source}
 """
 
 
+def reindex_statements(source: str) -> list[str]:
+    """SQL that rewrites the index rows of the papers ``source`` selects
+    (a FROM clause over ``papers p``), for code that wrote with triggers off."""
+    return [part for part in _FTS_ROW.format(source=source).split(";") if part.strip()]
+
+
 def _fts_row(paper_id: str) -> str:
     return _FTS_ROW.format(source=f"papers p WHERE p.id = {paper_id}")
 
