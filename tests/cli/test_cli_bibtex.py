@@ -102,3 +102,14 @@ def test_bibtex_parsers_have_help_and_description():
         for action in command._actions:
             if not isinstance(action, argparse._HelpAction):
                 assert action.help, (name, action.dest)
+
+
+def test_a_broken_entry_is_reported_in_one_line_each(tmp_path):
+    bib = tmp_path / "broken.bib"
+    bib.write_text("@article{a,\n title = {Broken\n\n@misc{b, title={Fine paper}, year=2020}\n")
+    out = paperdesk("--library", tmp_path / "l.sqlite", "import", bib)
+    assert out.returncode == 0
+    assert "Parsing of" not in out.stderr and "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert lines[0].startswith("imported: broken.bib: 1 entries")
+    assert any("line 1:" in line for line in lines[1:])

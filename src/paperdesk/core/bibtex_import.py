@@ -11,6 +11,7 @@ its citation key is kept when no other paper has it.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 from pathlib import Path
@@ -28,6 +29,11 @@ from paperdesk.core.importer import IMPORTED, FileReport, now
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.tags import tag_key, tag_name
 from paperdesk.core.text import abstracts_match, title_key
+
+# bibtexparser logs each broken block on several lines; the import reports
+# them itself, one line each with its line number, so its log stays quiet.
+logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+logging.getLogger("bibtexparser").propagate = False
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
