@@ -73,3 +73,14 @@ def test_a_recent_library_that_is_gone_is_forgotten(window, tmp_path, warnings):
 def test_show_library_folder_points_at_the_folder(window, seed_lib):
     assert window.actions_by_name["show_folder"].text()
     assert library_files.folder_url(window).toLocalFile() == str(seed_lib.path.parent)
+
+
+def test_back_up_library_writes_a_copy_on_the_worker(window, seed_lib, tmp_path, qtbot):
+    seed_lib.curation.set_rating([2], 5)
+    dest = tmp_path / "copy.sqlite"
+    assert "back_up" in window.actions_by_name
+    library_files.back_up_to(window, dest)
+    qtbot.waitUntil(lambda: "Backed up to" in window.statusBar().currentMessage(), timeout=10000)
+    with Library.open(dest) as copy:
+        assert copy.stats()["papers"] == 193
+        assert copy.paper(2)["rating"] == 5

@@ -1,4 +1,5 @@
-"""Library files: New library, Open library, recent libraries, Show library folder.
+"""Library files: New library, Open library, recent libraries, Show library folder,
+Back up library.
 
 A file that is not a PaperDesk library (another program's database, a text
 file) is refused by the core before anything is written; the window says so
@@ -16,9 +17,10 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu
 
+from paperdesk.core.backup import default_backup_path
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
-from paperdesk.gui import dialogs, settings
+from paperdesk.gui import background, dialogs, settings
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
@@ -105,6 +107,21 @@ def show_folder(window: MainWindow) -> None:
     QDesktopServices.openUrl(folder_url(window))
 
 
+def back_up(window: MainWindow) -> None:
+    suggested = default_backup_path(window.lib.path)
+    path, _ = QFileDialog.getSaveFileName(window, "Back up library", str(suggested),
+                                          LIBRARY_FILTER)
+    if path:
+        back_up_to(window, Path(path))
+
+
+def back_up_to(window: MainWindow, dest: Path) -> None:
+    """Write a consistent copy on the worker; the app stays usable meanwhile."""
+    background.jobs(window).run(
+        "Backing up the library", lambda lib, progress, cancel: lib.backup(dest),
+        lambda written: window.notify(f"Backed up to {written}"))
+
+
 # -- the menu ----------------------------------------------------------------------
 
 def _fill_recent(window: MainWindow, menu: QMenu) -> None:
@@ -136,6 +153,7 @@ def install(window: MainWindow, file_menu: QMenu, before: QAction | None) -> Non
     file_menu.insertMenu(before, recent_menu)
     window.recent_menu = recent_menu
     add("show_folder", "Show library &folder", lambda: show_folder(window))
+    add("back_up", "&Back up library…", lambda: back_up(window))
     file_menu.insertSeparator(before)
     remember(window.lib.path)
     window.windowTitleChanged.connect(lambda _t: _keep_title(window))
