@@ -121,3 +121,14 @@ def test_list_json_on_seed_library_is_quick(library, seeds):
     start = time.perf_counter()
     paperdesk("--library", library, "list", "--json", check_rc=0)
     assert time.perf_counter() - start < 5  # generous; bench/ measures the real figure
+
+
+def test_the_default_library_folder_is_made_on_first_use(tmp_path, seeds):
+    env = {"PAPERDESK_DATA_DIR": str(tmp_path / "new" / "data")}
+    paperdesk("import", seeds[0], env=env, check_rc=0)
+    assert (tmp_path / "new" / "data" / "library.sqlite").exists()
+
+
+def test_an_explicit_library_in_a_missing_folder_is_refused(tmp_path, seeds):
+    out = paperdesk("--library", tmp_path / "nope" / "l.sqlite", "import", seeds[0], check_rc=1)
+    assert "does not exist" in out.stderr and not (tmp_path / "nope").exists()

@@ -25,7 +25,9 @@ def library_path(explicit: str | os.PathLike[str] | None = None) -> Path:
         return Path(explicit).expanduser()
     if os.environ.get(ENV_LIBRARY):
         return Path(os.environ[ENV_LIBRARY]).expanduser()
-    return data_dir() / "library.sqlite"
+    folder = data_dir()
+    folder.mkdir(parents=True, exist_ok=True)  # PaperDesk's own folder: made on first use
+    return folder / "library.sqlite"
 
 
 def demo_library_path() -> Path:
