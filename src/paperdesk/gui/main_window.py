@@ -330,8 +330,10 @@ class MainWindow(TableFeed, QMainWindow):
     def _restore_state(self) -> None:
         if geometry := settings.load_bytes("window/geometry"):
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1440, 820)
+        else:  # first run: roomy, but never larger than the screen
+            screen = self.screen().availableGeometry()
+            self.resize(min(1440, int(screen.width() * 0.9)),
+                        min(820, int(screen.height() * 0.9)))
         if sizes := settings.load_bytes("window/splitter"):
             self.splitter.restoreState(sizes)
         if header := settings.load_bytes("table/header"):
