@@ -9,6 +9,12 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything loads Qt
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+if os.environ.get("CI") == "true":
+    # CI explores the same examples every run, so a red build is about the change.
+    hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+    hypothesis_settings.load_profile("ci")
 
 from paperdesk.core.library import Library
 
