@@ -44,6 +44,8 @@ class CitekeyError(PaperDeskError):
 
 def ascii_text(text: str) -> str:
     """Transliterate to ASCII: ä -> ae, é -> e, ß -> ss, Ł -> L."""
+    if text.isascii():
+        return text
     return anyascii(text.translate(_GERMAN))
 
 
