@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 from paperdesk.gui.paper_model import RATING, STATUS, TAGS
 
@@ -24,6 +25,26 @@ def test_clicking_a_star_rates_the_paper_and_undo_restores(window, seed_lib, qtb
     assert window.model.index(3, RATING).data(Qt.ItemDataRole.EditRole) == 0
     window.actions_by_name["redo"].trigger()
     assert seed_lib.paper(pid)["rating"] == 4
+
+
+def test_clicking_stars_in_the_table_rates_that_row(window, seed_lib, qtbot):
+    window.resize(1400, 800)  # the rating column in view
+    table, model = window.table, window.model
+    pid = model.paper_id(5)
+
+    def click_third_star() -> None:
+        row = next(r for r in range(model.rowCount()) if model.paper_id(r) == pid)
+        rect = table.visualRect(model.index(row, RATING))
+        qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
+                         pos=QPoint(rect.left() + 3 * 18 - 6, rect.center().y()))
+
+    click_third_star()
+    assert seed_lib.paper(pid)["rating"] == 3
+    qtbot.wait(QApplication.doubleClickInterval() + 50)  # a second click, not a double one
+    click_third_star()  # the current rating again: unrated
+    assert seed_lib.paper(pid)["rating"] == 0
+    undo(window)
+    assert seed_lib.paper(pid)["rating"] == 3
 
 
 def test_keyboard_rates_and_marks_read(window, seed_lib, qtbot):

@@ -109,7 +109,7 @@ class DragOut(QObject):
             self._press = None
             if index.isValid():  # a plain click on a selected row: select just that row
                 self.window.table.selectRow(index.row())
-            return True
+            return False  # other watchers (the rating stars) still see the click
         return False
 
     def start_drag(self) -> None:

@@ -31,7 +31,7 @@ from paperdesk.gui.paper_model import COLUMNS, RATING, TITLE, PaperModel
 from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
-from paperdesk.gui.stars import StarDelegate
+from paperdesk.gui.stars import StarClicks, StarDelegate
 from paperdesk.gui.table_feed import SPECIAL_ORDERS, TableFeed
 from paperdesk.gui.table_header import setup_header
 from paperdesk.gui.undo import EditCommand
@@ -122,6 +122,9 @@ class MainWindow(TableFeed, QMainWindow):
         table.setShowGrid(False)
         table.setAlternatingRowColors(True)
         table.setItemDelegateForColumn(RATING, StarDelegate(table))
+        # Kept: its Python side (the event filter) must live as long as the table.
+        self.star_clicks = StarClicks(table, RATING)
+        self.star_clicks.rated.connect(self.rate_row)
         vh = table.verticalHeader()
         vh.hide()
         vh.setSectionResizeMode(vh.ResizeMode.Fixed)
@@ -216,6 +219,11 @@ class MainWindow(TableFeed, QMainWindow):
         if set(self.detail.ids) & changes.paper_ids:
             self.show_selection()
         self._counts_timer.start()
+
+    def rate_row(self, row: int, rating: int) -> None:
+        """A click on the stars in the table rates that paper."""
+        if 0 <= row < self.model.rowCount():
+            self.edit(self.lib.curation.set_rating, [self.model.paper_id(row)], rating)
 
     def rate_selected(self, rating: int) -> None:
         if ids := self.selected_ids():

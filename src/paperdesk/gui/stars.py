@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QPointF, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap, QPolygonF
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 MAX = 5
 WIDTH = MAX * 18 + 6
@@ -102,6 +108,37 @@ class StarDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
         return QSize(5 * 18 + 6, 20)
+
+
+class StarClicks(QObject):
+    """Clicks on the stars of a table's rating column: ``rated(row, rating)``.
+
+    Clicking the current rating again means 0 (unrated), as in the detail
+    pane. Watches the view's viewport, so it sees every click whatever the
+    view's selection and editing state.
+    """
+
+    rated = Signal(int, int)
+
+    def __init__(self, view: QAbstractItemView, column: int) -> None:
+        super().__init__(view)
+        self.view, self.column = view, column
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.MouseButtonRelease
+                and event.button() == Qt.MouseButton.LeftButton
+                and not event.modifiers()):
+            pos = event.position().toPoint()
+            index = self.view.indexAt(pos)
+            if index.isValid() and index.column() == self.column:
+                rect = self.view.visualRect(index)
+                x = pos.x() - rect.left()
+                if 0 <= x < WIDTH:
+                    rating = star_at(x, rect.height())
+                    current = int(index.data(_EDIT_ROLE) or 0)
+                    self.rated.emit(index.row(), 0 if rating == current else rating)
+        return False
 
 
 class StarRating(QWidget):
