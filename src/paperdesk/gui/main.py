@@ -70,6 +70,7 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
+    app.setDesktopFileName("org.paperdesk.PaperDesk")  # matches packaging/linux's entry
     sys.excepthook = show_error
     try:
         lib = open_demo() if demo else Library.open(path)
