@@ -59,18 +59,6 @@ def test_text_file_is_refused_untouched(tmp_path):
     assert path.read_text() == "hello"
 
 
-def test_library_from_a_newer_paperdesk_is_refused(tmp_path):
-    path = tmp_path / "future.sqlite"
-    Library.open(path).close()
-    conn = sqlite3.connect(path)
-    conn.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
-                 "VALUES ('paperdesk', '9999_future', 'x')")
-    conn.commit()
-    conn.close()
-    with pytest.raises(LibraryError, match="newer PaperDesk"):
-        Library.open(path)
-
-
 def test_missing_folder_is_a_clear_error(tmp_path):
     with pytest.raises(LibraryError, match="does not exist"):
         Library.open(tmp_path / "nope" / "lib.sqlite")

@@ -42,3 +42,13 @@ def sidebar_counts(window: MainWindow) -> dict[str, str]:
 def select_row(window: MainWindow, row: int) -> int:
     window.table.selectRow(row)
     return window.model.paper_id(row)
+
+
+def select_rows(window: MainWindow, rows: list[int]) -> list[int]:
+    """Select whole rows (replacing the selection); the selected paper ids."""
+    model = window.table.selectionModel()
+    model.clearSelection()
+    for row in rows:
+        model.select(window.model.index(row, 0),
+                     model.SelectionFlag.Select | model.SelectionFlag.Rows)
+    return window.selected_ids()

@@ -11,14 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from paperdesk.gui import clipboard
 
-
-def _select(window, rows: list[int]) -> list[int]:
-    model = window.table.selectionModel()
-    model.clearSelection()
-    for row in rows:
-        model.select(window.model.index(row, 0),
-                     model.SelectionFlag.Select | model.SelectionFlag.Rows)
-    return window.selected_ids()
+from .conftest import select_rows
 
 
 def _entries(text: str):
@@ -28,7 +21,7 @@ def _entries(text: str):
 
 
 def test_copy_bibtex_puts_parseable_entries_on_the_clipboard(window, seed_lib, qtbot):
-    ids = _select(window, [0, 1, 4])
+    ids = select_rows(window, [0, 1, 4])
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_C,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
@@ -43,7 +36,7 @@ def test_copy_bibtex_puts_parseable_entries_on_the_clipboard(window, seed_lib, q
 
 
 def test_copy_citation_keys_as_a_cite_command(window, seed_lib):
-    ids = _select(window, [2, 3])
+    ids = select_rows(window, [2, 3])
     window.actions_by_name["copy_cite"].trigger()
     keys = [p["citekey"] for p in seed_lib.papers(ids)]
     assert QGuiApplication.clipboard().text() == "\\cite{" + ",".join(keys) + "}"
@@ -58,7 +51,7 @@ def test_nothing_selected_copies_nothing(window):
 
 
 def test_dragging_papers_out_carries_a_bib_file(window, seed_lib, qtbot, monkeypatch):
-    ids = _select(window, [0, 3])
+    ids = select_rows(window, [0, 3])
     dragged = []
     monkeypatch.setattr(clipboard.DragOut, "start_drag",
                         lambda self: dragged.append(clipboard.drag_mime(window.lib,
@@ -85,7 +78,7 @@ def test_dragging_papers_out_carries_a_bib_file(window, seed_lib, qtbot, monkeyp
 
 
 def test_a_plain_click_on_a_selected_row_selects_just_it(window, qtbot):
-    _select(window, [0, 1, 2])
+    select_rows(window, [0, 1, 2])
     viewport = window.table.viewport()
     point = window.table.visualRect(window.model.index(1, 0)).center()
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=point)

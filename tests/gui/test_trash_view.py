@@ -6,16 +6,7 @@ from PySide6.QtCore import Qt
 
 from paperdesk.gui import dialogs
 
-from .conftest import sidebar_counts
-
-
-def _select_rows(window, rows: list[int]) -> list[int]:
-    model = window.table.selectionModel()
-    model.clearSelection()
-    for row in rows:
-        model.select(window.model.index(row, 0),
-                     model.SelectionFlag.Select | model.SelectionFlag.Rows)
-    return window.selected_ids()
+from .conftest import select_rows, sidebar_counts
 
 
 def _trash_page(window):
@@ -24,7 +15,7 @@ def _trash_page(window):
 
 
 def test_delete_key_moves_to_the_trash_and_undo_brings_back(window, seed_lib, qtbot):
-    ids = _select_rows(window, [0, 2, 5])
+    ids = select_rows(window, [0, 2, 5])
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_Delete)
     assert seed_lib.trash.ids() and set(seed_lib.trash.ids()) == set(ids)
@@ -39,7 +30,7 @@ def test_delete_key_moves_to_the_trash_and_undo_brings_back(window, seed_lib, qt
 
 
 def test_the_trash_view_restores_selected_papers(window, seed_lib):
-    ids = _select_rows(window, [1, 3])
+    ids = select_rows(window, [1, 3])
     window.actions_by_name["trash"].trigger()
     trash = _trash_page(window)
     assert window.extra_pages.content.currentWidget() is trash
@@ -59,7 +50,7 @@ def test_the_trash_view_restores_selected_papers(window, seed_lib):
 
 
 def test_emptying_the_trash_asks_first_and_can_be_undone(window, seed_lib, monkeypatch):
-    ids = _select_rows(window, [0, 1, 2, 3])
+    ids = select_rows(window, [0, 1, 2, 3])
     kept = seed_lib.papers(ids, with_notes=True)
     window.edit(seed_lib.curation.add_tags, ids[:2], ["keep-me"])
     window.actions_by_name["trash"].trigger()
@@ -85,7 +76,7 @@ def test_emptying_the_trash_asks_first_and_can_be_undone(window, seed_lib, monke
 
 
 def test_restore_all_brings_every_paper_back(window, seed_lib):
-    _select_rows(window, list(range(10)))
+    select_rows(window, list(range(10)))
     window.actions_by_name["trash"].trigger()
     trash = _trash_page(window)
     assert len(trash.ids()) == 10
