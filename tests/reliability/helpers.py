@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +74,14 @@ def cli(*args: Any, input: str | None = None, timeout: float = 120) -> subproces
                             env=cli_env(), timeout=timeout)
     assert "Traceback" not in result.stderr, result.stderr
     return result
+
+
+def kill_when(proc: subprocess.Popen, ready: Callable[[], bool]) -> bool:
+    """SIGKILL ``proc`` as soon as ``ready()``; whether it was still running then."""
+    try:
+        while not ready() and proc.poll() is None:
+            time.sleep(0.001)
+        return proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)

@@ -15,6 +15,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,15 @@ import pytest
 from paperdesk.core import schema
 from paperdesk.core.library import Library
 from tests.reliability.digests import write_digest
-from tests.reliability.helpers import cli, cli_command, cli_env, curate, integrity, user_data
+from tests.reliability.helpers import (
+    cli,
+    cli_command,
+    cli_env,
+    curate,
+    integrity,
+    kill_when,
+    user_data,
+)
 
 ENTRIES = 20_000
 
@@ -90,6 +99,25 @@ def wal_size(library: Path) -> int:
 POINTS = ["0.3s", 0.05, 0.5, 0.95, 0.999, "reported", "checkpointing"]
 
 
+def _kill_point(point: str | float, proc: subprocess.Popen, library: Path,
+                full_wal: int) -> Callable[[], bool]:
+    """When to kill the import at ``point`` (see POINTS)."""
+    if point == "reported":
+        def reported() -> bool:
+            assert proc.stderr is not None
+            line = proc.stderr.readline().decode()
+            assert line.startswith("imported"), line
+            return True
+        return reported
+    if point == "checkpointing":
+        size = library.stat().st_size
+        return lambda: library.stat().st_size != size
+    if isinstance(point, str):
+        deadline = time.monotonic() + float(point[:-1])
+        return lambda: time.monotonic() >= deadline
+    return lambda: wal_size(library) >= point * full_wal
+
+
 @pytest.mark.parametrize("point", POINTS)
 def test_import_killed_midway_keeps_all_or_nothing(setup, tmp_path, point):
     base, big, full_wal, _ = setup
@@ -101,24 +129,7 @@ def test_import_killed_midway_keeps_all_or_nothing(setup, tmp_path, point):
 
     proc = subprocess.Popen(cli_command("--library", library, "import", big), env=cli_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        if point == "reported":
-            assert proc.stderr is not None
-            line = proc.stderr.readline().decode()
-            assert line.startswith("imported"), line
-        elif point == "checkpointing":
-            size = library.stat().st_size
-            while library.stat().st_size == size and proc.poll() is None:
-                time.sleep(0.001)
-        elif isinstance(point, str):
-            time.sleep(float(point[:-1]))
-        else:
-            while wal_size(library) < point * full_wal and proc.poll() is None:
-                time.sleep(0.001)
-        alive = proc.poll() is None
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.wait(timeout=60)
+    alive = kill_when(proc, _kill_point(point, proc, library, full_wal))
     assert alive, f"the import had finished before the kill at {point}"
     assert proc.returncode == -signal.SIGKILL
 
@@ -163,13 +174,7 @@ def test_restore_killed_midway_leaves_the_old_library_or_the_backup(setup, tmp_p
     proc = subprocess.Popen(cli_command("--library", library, "restore", big_library,
                                         "--yes"), env=cli_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while wal_size(library) < share * size and proc.poll() is None:
-            time.sleep(0.001)
-        alive = proc.poll() is None
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.wait(timeout=60)
+    alive = kill_when(proc, lambda: wal_size(library) >= share * size)
     assert alive, f"the restore had finished before the kill at {share}"
     assert integrity(library) == "ok"
     now = user_data(library)
@@ -185,13 +190,7 @@ def test_backup_killed_midway_leaves_no_backup_and_the_library_as_it_was(setup, 
     dest = tmp_path / "copy.sqlite"
     proc = subprocess.Popen(cli_command("--library", library, "backup", dest), env=cli_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while not list(tmp_path.glob(".copy.sqlite.*.partial")) and proc.poll() is None:
-            time.sleep(0.001)
-        alive = proc.poll() is None
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.wait(timeout=60)
+    alive = kill_when(proc, lambda: bool(list(tmp_path.glob(".copy.sqlite.*.partial"))))
     assert alive, "the backup had finished before the kill"
     assert not dest.exists()  # a half backup never carries the final name
     assert user_data(library) == before and integrity(library) == "ok"
