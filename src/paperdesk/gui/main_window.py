@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,7 +27,7 @@ from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, ProgressPanel, local_paths
-from paperdesk.gui.paper_model import COLUMNS, RATING, TITLE, PaperModel
+from paperdesk.gui.paper_model import COLUMNS, RATING, PaperModel
 from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
@@ -271,12 +271,7 @@ class MainWindow(TableFeed, QMainWindow):
         if not rows:
             return
         index = self.table.currentIndex()
-        row = 0 if not index.isValid() else max(0, min(rows - 1, index.row() + delta))
-        target = self.model.index(row, TITLE)
-        self.table.selectionModel().setCurrentIndex(
-            target, QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows)
-        self.table.scrollTo(target)
+        self.select_row(0 if not index.isValid() else max(0, min(rows - 1, index.row() + delta)))
 
     def focus_search(self) -> None:
         self.search_bar.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)

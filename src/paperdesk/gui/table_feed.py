@@ -81,7 +81,8 @@ class TableFeed:
         if self._want is not None:
             self._after_reset()
 
-    def _select_row(self, row: int) -> None:
+    def select_row(self, row: int) -> None:
+        """Make ``row`` the current and only selected row, scrolled into view."""
         index = self.model.index(row, TITLE)
         self.table.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect
@@ -107,7 +108,7 @@ class TableFeed:
         """Keep the current paper selected across searches and sorts, if it is still there."""
         row = self.model.row_of(self._want) if self._want is not None else None
         if row is not None:
-            self._select_row(row)
+            self.select_row(row)
             self._want = None
         elif self.model.complete:
             self._want = None
