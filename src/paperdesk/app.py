@@ -35,14 +35,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     files = _files_to_open(parser, argv)
     args = parser.parse_args([w for w in argv if w not in files])
     if args.self_test:
-        from paperdesk.gui import main as gui_main
+        from paperdesk.gui.selftest import run_self_test
 
-        check = getattr(gui_main, "self_test", None)
-        if check is None:
-            from paperdesk.gui.selftest import run_self_test as check
-        return int(check())
+        return run_self_test()
     if args.command is not None:
         return run(args)
+    from paperdesk.gui.platform_check import check
+
+    problem = check()  # before Qt: Qt aborts the process when its platform plugin fails
+    if problem is not None:
+        print(f"paperdesk: {problem.line()}", file=sys.stderr)
+        return 1
     from paperdesk.gui.main import run_gui  # Qt loads only when the window is wanted
 
     if files:

@@ -84,7 +84,31 @@ def _check(timeout_s: float) -> str:
             f"(PySide6 {pyside_version}, platform {app.platformName()})")
 
 
+def _platform_problems() -> list[str]:
+    """Lines for what keeps the window's platform plugin from loading (none when it can).
+
+    Checked for the platform the window would use (QT_QPA_PLATFORM as given, else the
+    desktop's), before the self-test itself switches to drawing offscreen.
+    """
+    from paperdesk.gui.platform_check import check, package_for
+
+    problem = check(display=False)
+    if problem is None:
+        return []
+    lines = [f"self-test FAILED: {problem.line()}"]
+    for library in problem.missing:
+        packages = package_for(library)
+        where = (f" (Debian/Ubuntu: {packages[0]}; Fedora: {packages[1]})"
+                 if packages else "")
+        lines.append(f"missing library: {library}{where}")
+    return lines
+
+
 def run_self_test(timeout_s: float = TIMEOUT_S) -> int:
+    problems = _platform_problems()
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
         with _temporary_data():
