@@ -23,6 +23,8 @@ NOTES = "notes"
 DIGESTS = "digests"
 DUPLICATES = "duplicates"  # merges, not-duplicate marks
 SEARCHES = "searches"      # saved searches
+# What a write whose kinds are not known may have changed: everything.
+ALL_KINDS = frozenset({PAPERS, PAPER_SET, TAGS, NOTES, DIGESTS, DUPLICATES, SEARCHES})
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from anyascii import anyascii
 from sqlite_utils import Database
 
 from paperdesk.core import changes as ch
+from paperdesk.core import store
 from paperdesk.core.edits import now
 from paperdesk.core.errors import PaperDeskError
 
@@ -182,3 +184,18 @@ def set_citekey(lib: Library, paper_id: int, key: str) -> ch.Changes:
                        [key, now(), pid])
         e.result["citekey"] = key
     return e.changes
+
+
+def freeze(db: Database, paper_ids: Iterable[int]) -> int:
+    """Mark the keys of ``paper_ids`` frozen: they have left PaperDesk and must never
+    change. A write of its own (or part of the caller's); how many keys it froze."""
+    ids = list(dict.fromkeys(int(i) for i in paper_ids))
+    frozen = 0
+    with store.write(db):
+        for i in range(0, len(ids), 900):
+            part = ids[i:i + 900]
+            frozen += db.execute(
+                "UPDATE papers SET citekey_frozen = 1 WHERE citekey_frozen = 0 "
+                f"AND citekey IS NOT NULL AND id IN ({','.join('?' * len(part))})",
+                part).rowcount
+    return frozen

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,10 +45,16 @@ class Edit:
     changes: ch.Changes = ch.NOTHING
 
 
+Listener = Callable[[ch.Changes], None]
+_log = logging.getLogger("paperdesk")
+
+
 class Library:
     def __init__(self, db: Database, path: Path) -> None:
         self.db = db
         self.path = path
+        self._listeners: list[Listener] = []
+        self._queued: list[ch.Changes] = []  # changes of the open transaction, fired at commit
 
     # -- opening and closing -------------------------------------------------
 
@@ -107,16 +114,62 @@ class Library:
 
         return Duplicates(self)
 
+    # -- the change feed ---------------------------------------------------------
+
+    def add_listener(self, fn: Listener) -> None:
+        """Call ``fn(changes)`` after every committed write and every undo/redo."""
+        if fn not in self._listeners:
+            self._listeners.append(fn)
+
+    def remove_listener(self, fn: Listener) -> None:
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(fn)
+
+    def notify(self, changes: ch.Changes) -> None:
+        """Tell the listeners about ``changes``: now, or when the open transaction commits.
+
+        Inside a transaction even empty changes are queued: they say the write
+        accounted for itself, so no catch-all ``Changes`` is sent for it.
+        """
+        if self.db.conn.in_transaction:
+            self._queued.append(changes)
+            return
+        if not changes.kinds:
+            return
+        for fn in list(self._listeners):
+            try:
+                fn(changes)
+            except Exception:  # the write is committed: a listener cannot take it back
+                _log.exception("change listener %r failed", fn)
+
     # -- writing ---------------------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[Database]:
-        """A write transaction; sqlite errors come out as one-line LibraryErrors."""
+    def transaction(self, kinds: Iterable[str] | None = None) -> Iterator[Database]:
+        """A write transaction; sqlite errors come out as one-line LibraryErrors.
+
+        When the outermost transaction commits, the listeners hear the changes
+        queued in it (``notify``), or, when none were but rows changed, a
+        ``Changes`` of ``kinds`` (everything, when not given).
+        """
+        outer = not self.db.conn.in_transaction
+        before = self.db.conn.total_changes
         try:
             with store.write(self.db):
                 yield self.db
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
+        finally:
+            queued = self._queued if outer else []
+            if outer:
+                self._queued = []
+        if not outer:
+            return
+        if not queued and self.db.conn.total_changes != before:
+            queued = [ch.Changes("write", frozenset(kinds) if kinds is not None
+                                 else ch.ALL_KINDS)]
+        for changes in queued:
+            self.notify(changes)
 
     @contextlib.contextmanager
     def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int],
@@ -131,11 +184,12 @@ class Library:
             yield e
             for image in images:
                 image.after = ch.snapshot(self.db, image.scope)
-        if any(i.before != i.after for i in images):
-            e.changes = ch.Changes(label, frozenset(e.kinds), frozenset(e.paper_ids),
-                                   ch.Undo(label, images), e.result)
-        else:
-            e.changes = ch.Changes(label, frozenset(), frozenset(), None, e.result)
+            if any(i.before != i.after for i in images):
+                e.changes = ch.Changes(label, frozenset(e.kinds), frozenset(e.paper_ids),
+                                       ch.Undo(label, images), e.result)
+            else:
+                e.changes = ch.Changes(label, frozenset(), frozenset(), None, e.result)
+            self.notify(e.changes)
 
     def undo(self, undo: ch.Undo) -> ch.Changes:
         return self._restore(undo, before=True)
@@ -144,17 +198,32 @@ class Library:
         return self._restore(undo, before=False)
 
     def _restore(self, undo: ch.Undo, *, before: bool) -> ch.Changes:
+        kinds, ids = _affected(undo)
+        changes = ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo)
         with self.transaction():
             ch.restore(self.db, undo.images, before=before)
-        kinds, ids = _affected(undo)
-        return ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo)
+            self.notify(changes)
+        return changes
 
     # -- importing -------------------------------------------------------------
 
     def import_paths(self, paths: Iterable[str | os.PathLike[str]],
                      progress: Progress = no_progress,
                      cancel: CancelFlag | None = None) -> list[importer.FileReport]:
-        return importer.import_paths(self, paths, progress, cancel)
+        try:
+            reports = importer.import_paths(self, paths, progress, cancel)
+        except BaseException:
+            self._notify_imported([], maybe=True)  # files before a cancel stay imported
+            raise
+        self._notify_imported(reports)
+        return reports
+
+    def _notify_imported(self, reports: list[importer.FileReport], maybe: bool = False) -> None:
+        ids = {pid for r in reports for pid in r.paper_ids}
+        if maybe or any(r.digest_id is not None or r.paper_ids for r in reports):
+            self.notify(ch.Changes("Import", frozenset(
+                {ch.PAPER_SET, ch.PAPERS, ch.DIGESTS, ch.TAGS, ch.NOTES, ch.DUPLICATES}),
+                frozenset(ids)))
 
     # -- reading ---------------------------------------------------------------
 

@@ -251,5 +251,11 @@ def _citekey_fold_index(db: Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS papers_citekey_fold ON papers(lower(citekey))")
 
 
+@migrations(name="0007_citekey_frozen")
+def _citekey_frozen(db: Database) -> None:
+    """A key that has left PaperDesk (written to a kept-in-sync file...) is frozen."""
+    db.execute("ALTER TABLE papers ADD COLUMN citekey_frozen INTEGER NOT NULL DEFAULT 0")
+
+
 def known_migrations() -> list[str]:
     return [m.name for m in migrations._migrations]
