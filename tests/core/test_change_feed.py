@@ -7,6 +7,8 @@ import pytest
 from paperdesk.core import changes as ch
 from paperdesk.core.citekey import freeze
 from paperdesk.core.curation import CurationError
+from paperdesk.core.errors import NotFound
+from tests.core.test_duplicates import add_copy
 
 
 @pytest.fixture
@@ -88,3 +90,80 @@ def test_freeze_marks_keys_once(seed_lib):
     frozen = [r[0] for r in seed_lib.db.execute(
         "SELECT id FROM papers WHERE citekey_frozen = 1 ORDER BY id")]
     assert frozen == [1, 2, 3]
+
+
+def test_a_listener_hears_each_committed_edit_once_with_its_views(seed_lib):
+    heard: list[ch.Changes] = []
+    seed_lib.add_listener(heard.append)
+    ids = seed_lib.search("").ids[:3]
+    rated = seed_lib.curation.set_rating(ids, 4)
+    assert heard == [rated]
+    assert rated.how == ch.DONE and rated.result.changed == 3 and rated.result["changed"] == 3
+    assert {ch.TABLE_ROWS, ch.DETAIL, ch.SIDEBAR_COUNTS} <= rated.views
+    assert ch.TABLE_SET not in rated.views and ch.DUPLICATE_GROUPS not in rated.views
+    trashed = seed_lib.trash.delete(ids[:1])
+    assert heard[-1] is trashed and ch.TABLE_SET in trashed.views and ch.TRASH in trashed.views
+    seed_lib.remove_listener(heard.append)
+    seed_lib.curation.set_rating(ids, 2)
+    assert len(heard) == 2
+
+
+def test_undo_and_redo_are_announced_and_say_so(seed_lib):
+    heard: list[ch.Changes] = []
+    seed_lib.add_listener(heard.append)
+    pid = seed_lib.search("").ids[0]
+    added = seed_lib.curation.add_tags([pid], ["feed"])
+    undone = seed_lib.undo(added.undo)
+    redone = seed_lib.redo(added.undo)
+    assert heard == [added, undone, redone]
+    assert [c.how for c in heard] == [ch.DONE, ch.UNDONE, ch.REDONE]
+    assert all(ch.TAGS in c.kinds and pid in c.paper_ids for c in heard)
+
+
+def test_a_write_that_fails_is_rolled_back_and_not_announced(seed_lib):
+    heard: list[ch.Changes] = []
+    seed_lib.add_listener(heard.append)
+    with pytest.raises(NotFound):
+        seed_lib.curation.set_rating([999_999], 3)
+    with pytest.raises(ZeroDivisionError), seed_lib.write("Broken", {ch.PAPERS}):
+        seed_lib.db.execute("UPDATE papers SET rating = 5")
+        1 / 0  # noqa: B018
+    assert heard == []
+    assert seed_lib.search("rating>=5").ids == []
+
+
+def test_writes_inside_a_write_are_announced_with_it(seed_lib):
+    heard: list[ch.Changes] = []
+    seed_lib.add_listener(heard.append)
+    ids = seed_lib.search("").ids[:2]
+    with seed_lib.write("Both", {ch.PAPERS}, ids) as w:
+        seed_lib.curation.set_rating(ids[:1], 1)
+        seed_lib.curation.set_status(ids[1:], "read")
+    assert heard == [w.changes] and heard[0].label == "Both"
+    with seed_lib.transaction() as db:  # a raw write: anything may have changed
+        db.execute("UPDATE papers SET rating = 0 WHERE id = ?", ids[:1])
+    assert heard[-1].kinds == ch.ALL_KINDS and heard[-1].views == ch.ALL_VIEWS
+
+
+def test_import_scan_and_merge_all_return_their_changes(lib, seeds):
+    heard: list[ch.Changes] = []
+    lib.add_listener(heard.append)
+    result = lib.import_paths(seeds[:2])
+    assert [r.status for r in result] == ["imported", "imported"]
+    assert len(heard) == 2 and all(c.label.startswith("Import ") for c in heard)
+    assert result.changes.kinds >= {ch.PAPER_SET, ch.DIGESTS}
+    assert result.changes.paper_ids == heard[0].paper_ids | heard[1].paper_ids
+    assert ch.TABLE_SET in result.changes.views
+    again = lib.import_paths(seeds[:1])
+    assert again[0].status == "already imported" and not again.changes and len(heard) == 2
+    scan = lib.duplicates.scan()
+    assert list(scan) == [] and not scan.changes and len(heard) == 2  # nothing written
+    original = lib.search("").ids[0]
+    copy = add_copy(lib, original)
+    scan = lib.duplicates.scan()
+    assert [sorted(g.ids) for g in scan] == [sorted([original, copy])]
+    assert heard[-1] is scan.changes and scan.changes.kinds == {ch.CANDIDATES}
+    assert scan.changes.views == {ch.DUPLICATE_GROUPS, ch.SIDEBAR_COUNTS}
+    merged = lib.duplicates.merge_all_certain()
+    assert heard[-1] is merged and merged.result.groups == 1 and merged.result["papers"] == 1
+    assert {original, copy} <= merged.paper_ids and merged.undo is not None

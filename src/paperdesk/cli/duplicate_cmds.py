@@ -79,9 +79,9 @@ def cmd_merge(args: argparse.Namespace, lib: Library) -> int:
         if args.ids or args.take:
             raise DuplicateError("--all-certain takes no paper ids or --take")
         changes = lib.duplicates.merge_all_certain()
-        result = {k: changes.result[k] for k in ("groups", "papers", "merge_ids")}
+        result = changes.result
         if args.json:
-            emit_json(result)
+            emit_json({k: result[k] for k in ("groups", "papers", "merge_ids")})
         else:
             say(f"merged {result['groups']} certain groups "
                 f"({result['papers']} papers merged into others)")
@@ -90,7 +90,7 @@ def cmd_merge(args: argparse.Namespace, lib: Library) -> int:
         raise DuplicateError("name the paper to keep and at least one to merge into it")
     changes = lib.duplicates.merge(args.ids[0], args.ids[1:], _choices(args.take))
     if args.json:
-        emit_json(changes.result)
+        emit_json(dict(changes.result))
     else:
         say(f"merge {changes.result['merge_id']}: merged "
             f"{', '.join(map(str, args.ids[1:]))} into {args.ids[0]} "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from paperdesk import __version__
 from paperdesk.cli import (
@@ -22,7 +22,7 @@ from paperdesk.cli import (
 )
 from paperdesk.cli.output import fail
 from paperdesk.core.errors import PaperDeskError
-from paperdesk.core.library import Library
+from paperdesk.core.library import Library, Listener
 from paperdesk.core.paths import demo_library_path, library_path
 from paperdesk.core.store import translate
 
@@ -60,12 +60,17 @@ def open_for(args: argparse.Namespace) -> Library:
     return Library.open(resolve_library_path(args))
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run a parsed command; PaperDesk's own errors become one line on stderr."""
+def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
+    """Run a parsed command; PaperDesk's own errors become one line on stderr.
+
+    ``listeners`` hear the ``Changes`` of every write the command makes.
+    """
     try:
         if getattr(args, "opens_library", False):  # gets the library's path, not the library
             return int(args.func(args, resolve_library_path(args)) or 0)
         with open_for(args) as lib:
+            for fn in listeners:
+                lib.add_listener(fn)
             return int(args.func(args, lib) or 0)
     except PaperDeskError as exc:
         fail(str(exc))
@@ -80,10 +85,10 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, listeners: Iterable[Listener] = ()) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    return run(args)
+    return run(args, listeners)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import logging
 import re
-import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import bibtexparser
 
+from paperdesk.core import changes as ch
 from paperdesk.core import importer, schema, store
 from paperdesk.core.bibtex_export import BibtexError
 from paperdesk.core.bibtex_fields import BibPaper, read_entry, resolve
@@ -102,11 +102,9 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
                           "nothing was imported")
     check_cancel(cancel)
     progress(0.3, f"Read {len(papers)} entries from {path.name}")
-    try:
-        with store.write(lib.db):
-            _Writer(lib, report, progress, cancel).write(papers)
-    except sqlite3.Error as exc:
-        raise store.translate(exc, lib.path) from None
+    with lib.write(f"Import {path.name}") as w:
+        _Writer(lib, report, progress, cancel).write(papers)
+        w.changes = importer.file_changes(report, (ch.TAGS, ch.NOTES))
     report.status = IMPORTED
     if failed:
         report.warnings.append(f"{path.name}: {failed} of {failed + len(papers)} entries "

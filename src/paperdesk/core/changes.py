@@ -1,16 +1,19 @@
-"""What an edit changed, and how to take it back.
+"""What a write changed, which views it concerns, and how to take it back.
 
 Every write through the ``Library`` returns a ``Changes`` record: which kinds
-of data changed (so each view refreshes only what concerns it), which papers,
-and an ``Undo``: row images of every table region the edit touched, before and
-after. Undoing writes the "before" images back; redoing writes the "after"
-images. Images are plain data (JSON-serialisable), so an undo can be stored in
-the library (merges are) and survive a restart. Nothing here knows about Qt.
+of data changed, which views they concern (``views``, computed here so that
+the GUI, the CLI and listeners agree), which papers, and an ``Undo``: row
+images of every table region the edit touched, before and after. Undoing
+writes the "before" images back; redoing writes the "after" images. Images are
+plain data (JSON-serialisable), so an undo can be stored in the library
+(merges are) and survive a restart. Nothing here knows about Qt.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from sqlite_utils import Database
@@ -23,8 +26,42 @@ NOTES = "notes"
 DIGESTS = "digests"
 DUPLICATES = "duplicates"  # merges, not-duplicate marks
 SEARCHES = "searches"      # saved searches
+CANDIDATES = "candidates"  # the open duplicate groups a scan or an import found
 # What a write whose kinds are not known may have changed: everything.
-ALL_KINDS = frozenset({PAPERS, PAPER_SET, TAGS, NOTES, DIGESTS, DUPLICATES, SEARCHES})
+ALL_KINDS = frozenset({PAPERS, PAPER_SET, TAGS, NOTES, DIGESTS, DUPLICATES, SEARCHES,
+                       CANDIDATES})
+
+# Views a change can concern. A front end repaints a view only when its name
+# is in ``Changes.views``.
+TABLE_ROWS = "table_rows"              # values in rows of the paper table
+TABLE_SET = "table_set"                # which papers a search lists: run it again
+DETAIL = "detail"                      # one paper in full: fields, tags, notes, sightings
+SIDEBAR_COUNTS = "sidebar_counts"      # statuses, tags, digests, saved searches and counts
+DUPLICATE_GROUPS = "duplicate_groups"  # the groups to review
+MERGE_HISTORY = "merge_history"
+TRASH = "trash"
+ALL_VIEWS = frozenset({TABLE_ROWS, TABLE_SET, DETAIL, SIDEBAR_COUNTS, DUPLICATE_GROUPS,
+                       MERGE_HISTORY, TRASH})
+
+_VIEWS_OF_KIND = {
+    PAPERS: {TABLE_ROWS, DETAIL, SIDEBAR_COUNTS},
+    PAPER_SET: ALL_VIEWS,
+    TAGS: {TABLE_ROWS, DETAIL, SIDEBAR_COUNTS},
+    NOTES: {TABLE_ROWS, DETAIL},
+    DIGESTS: ALL_VIEWS,
+    DUPLICATES: {DUPLICATE_GROUPS, MERGE_HISTORY, SIDEBAR_COUNTS},
+    SEARCHES: {SIDEBAR_COUNTS},
+    CANDIDATES: {DUPLICATE_GROUPS, SIDEBAR_COUNTS},
+}
+# Tables and paper columns whose change can change the duplicate groups.
+_GROUP_TABLES = {"merges", "not_duplicates", "sightings", "duplicate_candidates"}
+_GROUP_COLUMNS = ("title_key", "abstract", "published", "author_count", "organization",
+                  "arxiv_id", "doi", "deleted_at")
+
+# How a change was made.
+DONE = "done"
+UNDONE = "undone"
+REDONE = "redone"
 
 
 @dataclass(frozen=True)
@@ -60,20 +97,86 @@ class Undo:
             for i in data["images"]])
 
 
+class Result(Mapping[str, Any]):
+    """A typed result of one operation (a dataclass) that reads like a mapping too,
+    so ``result.note_id`` and ``result["note_id"]`` both work and it turns into
+    JSON with ``dict(result)``."""
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._names():
+            raise KeyError(name)
+        return getattr(self, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class NoResult(Result):
+    """The result of an operation that has nothing to report but its changes."""
+
+
 @dataclass(frozen=True)
 class Changes:
     label: str
     kinds: frozenset[str]
     paper_ids: frozenset[int] = frozenset()
     undo: Undo | None = None
-    # Operation-specific results (new ids, counts) for the caller.
-    result: dict[str, Any] = field(default_factory=dict)
+    # The operation's own result (new ids, counts) for the caller.
+    result: Result = field(default_factory=NoResult)
+    how: str = DONE  # DONE, UNDONE or REDONE
 
     def __bool__(self) -> bool:
         return bool(self.kinds)
 
+    @functools.cached_property
+    def views(self) -> frozenset[str]:
+        """The views this change concerns (see TABLE_ROWS ... TRASH)."""
+        return affected_views(self.kinds, self.undo)
+
 
 NOTHING = Changes("nothing", frozenset())
+
+
+def affected_views(kinds: Iterable[str], undo: Undo | None) -> frozenset[str]:
+    """The views that ``kinds`` of change concern; the undo images tell whether an edit
+    of papers touched what the duplicate groups are made of."""
+    views: set[str] = set()
+    for kind in kinds:
+        views |= _VIEWS_OF_KIND.get(kind, ALL_VIEWS)
+    if PAPERS in kinds and (undo is None or _touches_groups(undo)):
+        views.add(DUPLICATE_GROUPS)
+    return frozenset(views)
+
+
+def _touches_groups(undo: Undo) -> bool:
+    for image in undo.images:
+        if image.scope.table in _GROUP_TABLES:
+            return True
+        if image.scope.table == "papers":
+            before = {r["id"]: r for r in image.before}
+            after = {r["id"]: r for r in image.after}
+            if before.keys() != after.keys() or any(
+                    before[i].get(c) != after[i].get(c) for i in before for c in _GROUP_COLUMNS):
+                return True
+    return False
+
+
+def combine(label: str, parts: Iterable[Changes], result: Result | None = None) -> Changes:
+    """One record for several committed changes (the files of one import...)."""
+    parts = [p for p in parts if p]
+    undo = None
+    if parts and all(p.undo is not None for p in parts):
+        undo = Undo(label, [i for p in parts for i in p.undo.images])  # type: ignore[union-attr]
+    return Changes(label, frozenset().union(*(p.kinds for p in parts)),
+                   frozenset().union(*(p.paper_ids for p in parts)), undo,
+                   result if result is not None else NoResult())
 
 _CHUNK = 900  # stays under SQLite's default limit on host parameters
 

@@ -21,7 +21,7 @@ from sqlite_utils import Database
 
 from paperdesk.core import changes as ch
 from paperdesk.core import store
-from paperdesk.core.edits import now
+from paperdesk.core.edits import KeySet, now
 from paperdesk.core.errors import PaperDeskError
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ def set_citekey(lib: Library, paper_id: int, key: str) -> ch.Changes:
                   [ch.Scope("papers", "id", (pid,))]) as e:
         lib.db.execute("UPDATE papers SET citekey = ?, modified = ? WHERE id = ?",
                        [key, now(), pid])
-        e.result["citekey"] = key
+        e.result = KeySet(key)
     return e.changes
 
 

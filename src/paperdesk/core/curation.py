@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import CurationError, load_ids, now, plural
+from paperdesk.core.edits import Changed, CurationError, load_ids, now, plural
 from paperdesk.core.errors import NotFound
 from paperdesk.core.notes import Notes
 from paperdesk.core.query import compile_query
@@ -44,9 +44,9 @@ class Curation(Tags, Notes):
                  else f"Clear the rating of {plural(len(ids), 'paper')}")
         with self.lib.edit(label, [ch.PAPERS], ids, [ch.Scope("papers", "id", tuple(ids))]) as e:
             load_ids(self.lib.db, ids)
-            e.result["changed"] = self.lib.db.execute(
+            e.result = Changed(self.lib.db.execute(
                 "UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
-                "AND id IN (SELECT id FROM temp.curation_ids)", [rating, now(), rating]).rowcount
+                "AND id IN (SELECT id FROM temp.curation_ids)", [rating, now(), rating]).rowcount)
         return e.changes
 
     def set_status(self, ids: Iterable[int], status: str) -> ch.Changes:
@@ -69,7 +69,7 @@ class Curation(Tags, Notes):
             last = db.execute("SELECT coalesce(max(list_position), 0) FROM papers "
                               "WHERE list_position IS NOT NULL").fetchone()[0]
             # New list members join the end, in the order given.
-            e.result["changed"] = db.execute(
+            e.result = Changed(db.execute(
                 """UPDATE papers SET status = :status, modified = :stamp,
                      read_at = CASE WHEN :status = 'read' THEN :stamp END,
                      list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
@@ -77,7 +77,7 @@ class Curation(Tags, Notes):
                          FROM temp.curation_ids i JOIN papers q ON q.id = i.id
                          WHERE q.status != :status) AS c
                    WHERE papers.id = c.id""",
-                {"status": status, "stamp": stamp, "last": last}).rowcount
+                {"status": status, "stamp": stamp, "last": last}).rowcount)
         return e.changes
 
     def set_year(self, paper_id: int, year: int) -> ch.Changes:

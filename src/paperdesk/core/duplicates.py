@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from paperdesk.core import blocking
+from paperdesk.core import changes as ch
 from paperdesk.core import merge as merging
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.text import ABSTRACT_MATCH, abstract_similarity
 
 if TYPE_CHECKING:
-    from paperdesk.core import changes as ch
     from paperdesk.core.library import Library
 
 TIERS = ("certain", "likely", "possible")
@@ -56,6 +56,26 @@ class Group:
     def to_json(self) -> dict[str, Any]:
         return {"ids": list(self.ids), "tier": self.tier, "score": self.score,
                 "evidence": list(self.evidence)}
+
+
+@dataclass(frozen=True)
+class ScanResult(Sequence[Group]):
+    """The groups a scan found (the result reads as their list) and its ``changes``:
+    the open groups it stored for review."""
+
+    groups: list[Group]
+    changes: ch.Changes = ch.NOTHING
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.groups[index]
+
+    def __len__(self) -> int:
+        return len(self.groups)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            return self.groups == other
+        return super().__eq__(other)
 
 
 @dataclass
@@ -344,15 +364,19 @@ class Duplicates:
         self.lib = lib
 
     def scan(self, *, tier: str | None = None, progress: Progress = no_progress,
-             cancel: CancelFlag | None = None) -> list[Group]:
+             cancel: CancelFlag | None = None) -> ScanResult:
         if tier is not None and tier not in TIERS:
             raise merging.DuplicateError(f"unknown tier {tier!r}; choose from {', '.join(TIERS)}")
         groups = find_groups(self.lib.db, None, progress, cancel)
         check_cancel(cancel)
-        with self.lib.transaction() as db:
-            remember_candidates(db, groups, replace=True)
+        ids = {pid for g in groups for pid in g.ids}
+        with self.lib.write("Scan for duplicates", {ch.CANDIDATES}) as w:
+            ids |= {r[0] for r in self.lib.db.execute("SELECT paper_id FROM duplicate_candidates")}
+            remember_candidates(self.lib.db, groups, replace=True)
+            w.paper_ids = ids
         progress(1.0, f"{len(groups)} groups")
-        return [g for g in groups if tier is None or g.tier == tier]
+        found = [g for g in groups if tier is None or g.tier == tier]
+        return ScanResult(found, w.changes or ch.NOTHING)
 
     def candidate_ids(self) -> set[int]:
         return {r[0] for r in self.lib.db.execute("SELECT paper_id FROM duplicate_candidates")}

@@ -3,14 +3,53 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from paperdesk.core.changes import Result
 from paperdesk.core.errors import PaperDeskError
 
 
 class CurationError(PaperDeskError):
     """A curation value is not acceptable (a rating of 7, an empty tag...)."""
+
+
+@dataclass(frozen=True)
+class Changed(Result):
+    """How many papers a rating or a status change changed."""
+
+    changed: int
+
+
+@dataclass(frozen=True)
+class Tagged(Result):
+    tagged: int
+
+
+@dataclass(frozen=True)
+class Untagged(Result):
+    untagged: int
+
+
+@dataclass(frozen=True)
+class TagsMerged(Result):
+    moved: int
+
+
+@dataclass(frozen=True)
+class NoteResult(Result):
+    note_id: int
+
+
+@dataclass(frozen=True)
+class Deleted(Result):
+    deleted: int
+
+
+@dataclass(frozen=True)
+class KeySet(Result):
+    citekey: str
 
 
 def now() -> str:

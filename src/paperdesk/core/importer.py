@@ -11,17 +11,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdesk.core import changes as ch
 from paperdesk.core import store
 from paperdesk.core.citekey import KeyAllocator
 from paperdesk.core.digest import Digest, Entry, looks_like_digest, parse_digest
 from paperdesk.core.duplicates import note_new
+from paperdesk.core.edits import plural
 from paperdesk.core.errors import Cancelled, DigestError, PaperDeskError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.text import abstracts_match, title_key
@@ -64,6 +65,34 @@ class FileReport:
         return self.status == ERROR
 
 
+@dataclass(frozen=True)
+class ImportResult(Sequence[FileReport]):
+    """What an import did: a report per file (the result reads as their list) and
+    the ``changes`` of every file that was written."""
+
+    reports: list[FileReport]
+    changes: ch.Changes = ch.NOTHING
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.reports[index]
+
+    def __len__(self) -> int:
+        return len(self.reports)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            return self.reports == other
+        return super().__eq__(other)
+
+
+def file_changes(report: FileReport, kinds: Iterable[str] = ()) -> ch.Changes:
+    """The changes of one file's import (papers added and filled, its digest row)."""
+    kinds = {ch.PAPER_SET, ch.PAPERS, ch.DIGESTS, *kinds}
+    if report.likely_duplicates:
+        kinds.add(ch.CANDIDATES)
+    return ch.Changes(f"Import {report.name}", frozenset(kinds), frozenset(report.paper_ids))
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -89,21 +118,27 @@ IMPORTERS: list[tuple[str, Callable[[bytes], bool], Importer]] = []
 
 def import_paths(lib: Library, paths: Iterable[str | os.PathLike[str]],
                  progress: Progress = no_progress,
-                 cancel: CancelFlag | None = None) -> list[FileReport]:
+                 cancel: CancelFlag | None = None) -> ImportResult:
     files = list(expand(paths))
     reports: list[FileReport] = []
-    for index, (path, in_folder) in enumerate(files):
-        def step(fraction: float, message: str, _i: int = index) -> None:
-            progress((_i + fraction) / len(files), message)
+    written: list[ch.Changes] = []
+    lib.add_listener(written.append)  # each file's write, as it commits
+    try:
+        for index, (path, in_folder) in enumerate(files):
+            def step(fraction: float, message: str, _i: int = index) -> None:
+                progress((_i + fraction) / len(files), message)
 
-        step(0.0, f"Reading {path.name}")
-        report = import_file(lib, path, step, cancel, in_folder=in_folder)
-        reports.append(report)
-        if report.status == CANCELLED:
-            reports.extend(FileReport(str(p), p.name, CANCELLED) for p, _ in files[index + 1:])
-            break
+            step(0.0, f"Reading {path.name}")
+            report = import_file(lib, path, step, cancel, in_folder=in_folder)
+            reports.append(report)
+            if report.status == CANCELLED:
+                reports.extend(FileReport(str(p), p.name, CANCELLED) for p, _ in files[index + 1:])
+                break
+    finally:
+        lib.remove_listener(written.append)
     progress(1.0, "Done")
-    return reports
+    label = f"Import {plural(len(reports), 'file')}"
+    return ImportResult(reports, ch.combine(label, written))
 
 
 def _read(path: Path) -> bytes:
@@ -165,16 +200,15 @@ def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no
     report.entries, report.warnings = len(digest.entries), list(digest.warnings)
     progress(0.2, f"Parsed {len(digest.entries)} entries from {path.name}")
     check_cancel(cancel)
-    try:
-        with store.write(db):
-            if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
-                report.warnings = [f"{path.name}: already imported; nothing changed"]
-                return report
-            top = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
-            _write_digest(lib, path, sha, digest, report, progress, cancel)
-            report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top])
-    except sqlite3.Error as exc:
-        raise store.translate(exc, lib.path) from None
+    with lib.write(f"Import {path.name}") as w:
+        if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
+            report.warnings = [f"{path.name}: already imported; nothing changed"]
+            w.changes = ch.NOTHING
+            return report
+        top = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+        _write_digest(lib, path, sha, digest, report, progress, cancel)
+        report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top])
+        w.changes = file_changes(report)
     report.status = IMPORTED
     return report
 

@@ -1,7 +1,9 @@
 """The one facade the GUI and the CLI call: ``Library``.
 
-Reads return plain dicts and lists. Every write runs in one transaction and
-returns a ``Changes`` record with the data needed to undo it. Areas of work
+Reads return plain dicts and lists. Every write goes through one kernel,
+``Library.write``: one transaction, and a ``Changes`` record (with the data
+needed to undo it) that the write returns and that every listener added with
+``add_listener`` hears after the commit, as it hears every undo and redo. Areas of work
 hang off the library as small objects (``lib.curation``, ``lib.duplicates``,
 ``lib.bibtex``...) so that each stays in a file of its own.
 """
@@ -34,15 +36,22 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Edit:
-    """Filled in by ``Library.edit`` when its block ends."""
+class Write:
+    """One write in progress; ``Library.write`` turns it into ``changes`` when it commits.
+
+    The block may add ``kinds`` and ``paper_ids``, set its typed ``result``, or set
+    ``changes`` outright (a merge builds its own undo).
+    """
 
     label: str
     kinds: set[str]
     paper_ids: set[int]
-    scopes: list[ch.Scope]
-    result: dict[str, Any] = field(default_factory=dict)
-    changes: ch.Changes = ch.NOTHING
+    scopes: list[ch.Scope] = field(default_factory=list)
+    result: ch.Result = field(default_factory=ch.NoResult)
+    changes: ch.Changes | None = None
+
+
+Edit = Write  # the name undoable edits had before every write shared one kernel
 
 
 Listener = Callable[[ch.Changes], None]
@@ -54,7 +63,7 @@ class Library:
         self.db = db
         self.path = path
         self._listeners: list[Listener] = []
-        self._queued: list[ch.Changes] = []  # changes of the open transaction, fired at commit
+        self._queued: list[ch.Changes] = []  # changes of writes nested in the open one
 
     # -- opening and closing -------------------------------------------------
 
@@ -117,7 +126,7 @@ class Library:
     # -- the change feed ---------------------------------------------------------
 
     def add_listener(self, fn: Listener) -> None:
-        """Call ``fn(changes)`` after every committed write and every undo/redo."""
+        """Call ``fn(changes)`` after every committed write and every undo and redo."""
         if fn not in self._listeners:
             self._listeners.append(fn)
 
@@ -128,8 +137,11 @@ class Library:
     def notify(self, changes: ch.Changes) -> None:
         """Tell the listeners about ``changes``: now, or when the open transaction commits.
 
-        Inside a transaction even empty changes are queued: they say the write
-        accounted for itself, so no catch-all ``Changes`` is sent for it.
+        The write kernel calls it after each commit; whoever committed changes
+        through another connection to this library in this process (the GUI's
+        worker) calls it too. Inside a transaction even empty changes are
+        queued: they say the write accounted for itself. A listener that fails
+        is logged; the others still hear, and the write stays committed.
         """
         if self.db.conn.in_transaction:
             self._queued.append(changes)
@@ -142,54 +154,73 @@ class Library:
             except Exception:  # the write is committed: a listener cannot take it back
                 _log.exception("change listener %r failed", fn)
 
-    # -- writing ---------------------------------------------------------------
+    # -- writing: one kernel -----------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(self, kinds: Iterable[str] | None = None) -> Iterator[Database]:
-        """A write transaction; sqlite errors come out as one-line LibraryErrors.
-
-        When the outermost transaction commits, the listeners hear the changes
-        queued in it (``notify``), or, when none were but rows changed, a
-        ``Changes`` of ``kinds`` (everything, when not given).
-        """
+    def write(self, label: str, kinds: Iterable[str] = (),
+              paper_ids: Iterable[int] = ()) -> Iterator[Write]:
+        """The write kernel: one transaction, whose ``Changes`` the listeners hear
+        when it commits. A write inside another is a savepoint of it, heard at
+        the outer commit. The block may set ``changes`` itself; otherwise they
+        are made of ``kinds`` and ``paper_ids``. A write given no kinds that
+        sets no changes (a raw ``transaction``) is heard as the changes of the
+        writes nested in it, or, when it changed rows all by itself, as a
+        change of every kind."""
+        w = Write(label, set(kinds), set(paper_ids))
         outer = not self.db.conn.in_transaction
         before = self.db.conn.total_changes
         try:
             with store.write(self.db):
-                yield self.db
+                yield w
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
         finally:
-            queued = self._queued if outer else []
+            nested = self._queued if outer else []
             if outer:
                 self._queued = []
-        if not outer:
-            return
-        if not queued and self.db.conn.total_changes != before:
-            queued = [ch.Changes("write", frozenset(kinds) if kinds is not None
-                                 else ch.ALL_KINDS)]
-        for changes in queued:
-            self.notify(changes)
+        changed_rows = self.db.conn.total_changes != before
+        if w.changes is None and (w.kinds or w.paper_ids) and changed_rows:
+            w.changes = ch.Changes(label, frozenset(w.kinds), frozenset(w.paper_ids),
+                                   None, w.result)
+        if w.changes is not None:
+            self.notify(w.changes)  # queued when nested, heard now when outer
+        elif outer:
+            if not nested and changed_rows:
+                nested = [ch.Changes(label, ch.ALL_KINDS)]
+            for changes in nested:
+                self.notify(changes)
+        if w.changes is None:
+            w.changes = ch.combine(label, nested)
+
+    @contextlib.contextmanager
+    def transaction(self, kinds: Iterable[str] | None = None) -> Iterator[Database]:
+        """A raw write transaction; sqlite errors come out as one-line LibraryErrors.
+
+        The listeners hear of it as of a ``write`` of ``kinds``; when they are not
+        given, as the changes of the writes nested in it, or of everything.
+        """
+        with self.write("write", kinds or ()):
+            yield self.db
 
     @contextlib.contextmanager
     def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int],
-             scopes: Sequence[ch.Scope]) -> Iterator[Edit]:
-        """Run an undoable edit: row images of ``scopes`` are taken before and after.
+             scopes: Sequence[ch.Scope]) -> Iterator[Write]:
+        """An undoable write: row images of ``scopes`` are taken before and after.
 
         List parent tables before child tables in ``scopes``.
         """
-        e = Edit(label, set(kinds), set(paper_ids), list(scopes))
-        with self.transaction():
+        with self.write(label, kinds, paper_ids) as e:
+            e.scopes = list(scopes)
             images = [ch.Image(s, ch.snapshot(self.db, s)) for s in e.scopes]
             yield e
             for image in images:
                 image.after = ch.snapshot(self.db, image.scope)
-            if any(i.before != i.after for i in images):
-                e.changes = ch.Changes(label, frozenset(e.kinds), frozenset(e.paper_ids),
-                                       ch.Undo(label, images), e.result)
-            else:
-                e.changes = ch.Changes(label, frozenset(), frozenset(), None, e.result)
-            self.notify(e.changes)
+            if e.changes is None:
+                changed = any(i.before != i.after for i in images)
+                e.changes = ch.Changes(
+                    label, frozenset(e.kinds if changed else ()),
+                    frozenset(e.paper_ids if changed else ()),
+                    ch.Undo(label, images) if changed else None, e.result)
 
     def undo(self, undo: ch.Undo) -> ch.Changes:
         return self._restore(undo, before=True)
@@ -199,31 +230,20 @@ class Library:
 
     def _restore(self, undo: ch.Undo, *, before: bool) -> ch.Changes:
         kinds, ids = _affected(undo)
-        changes = ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo)
-        with self.transaction():
+        how = ch.UNDONE if before else ch.REDONE
+        with self.write(undo.label) as w:
             ch.restore(self.db, undo.images, before=before)
-            self.notify(changes)
-        return changes
+            w.changes = ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo, how=how)
+        return w.changes
 
     # -- importing -------------------------------------------------------------
 
     def import_paths(self, paths: Iterable[str | os.PathLike[str]],
                      progress: Progress = no_progress,
-                     cancel: CancelFlag | None = None) -> list[importer.FileReport]:
-        try:
-            reports = importer.import_paths(self, paths, progress, cancel)
-        except BaseException:
-            self._notify_imported([], maybe=True)  # files before a cancel stay imported
-            raise
-        self._notify_imported(reports)
-        return reports
-
-    def _notify_imported(self, reports: list[importer.FileReport], maybe: bool = False) -> None:
-        ids = {pid for r in reports for pid in r.paper_ids}
-        if maybe or any(r.digest_id is not None or r.paper_ids for r in reports):
-            self.notify(ch.Changes("Import", frozenset(
-                {ch.PAPER_SET, ch.PAPERS, ch.DIGESTS, ch.TAGS, ch.NOTES, ch.DUPLICATES}),
-                frozenset(ids)))
+                     cancel: CancelFlag | None = None) -> importer.ImportResult:
+        """Import files and folders, each file in a write of its own; the result
+        reads as the list of ``FileReport``s and carries the combined ``changes``."""
+        return importer.import_paths(self, paths, progress, cancel)
 
     # -- reading ---------------------------------------------------------------
 
@@ -295,6 +315,7 @@ def _affected(undo: ch.Undo) -> tuple[set[str], set[int]]:
     table_kinds = {"papers": ch.PAPERS, "paper_tags": ch.TAGS, "tags": ch.TAGS,
                    "notes": ch.NOTES, "sightings": ch.PAPERS, "digests": ch.DIGESTS,
                    "not_duplicates": ch.DUPLICATES, "merges": ch.DUPLICATES,
+                   "duplicate_candidates": ch.CANDIDATES,
                    "saved_searches": ch.SEARCHES}
     kinds: set[str] = set()
     ids: set[int] = set()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
@@ -33,6 +34,33 @@ class DuplicateError(PaperDeskError):
     """A merge, unmerge or not-duplicates request that cannot be carried out."""
 
 
+@dataclass(frozen=True)
+class Merged(ch.Result):
+    merge_id: int
+    kept_id: int
+    merged_ids: list[int]
+
+
+@dataclass(frozen=True)
+class MergedAll(ch.Result):
+    groups: int
+    papers: int = 0
+    merge_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Unmerged(ch.Result):
+    merge_id: int
+    kept_id: int
+    restored_ids: list[int]
+    rekeyed: dict[int, str]
+
+
+@dataclass(frozen=True)
+class MarkedDifferent(ch.Result):
+    pairs: int
+
+
 # Fields the user may choose between, and the columns that travel with each.
 CHOICES: dict[str, tuple[str, ...]] = {
     "title": ("title", "title_key"), "abstract": ("abstract",), "authors": ("authors",),
@@ -43,7 +71,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 _FILL = ("title", "abstract", "authors", "author_count", "arxiv_id", "doi", "url")
 _DERIVED = ("id", "upvotes", "seen_count")  # kept right by triggers
-_KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.DUPLICATES)
+_KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.DUPLICATES, ch.CANDIDATES)
 _RANK = {s: n for n, s in enumerate(STATUSES)}
 
 
@@ -129,7 +157,7 @@ def _merge_one(lib: Library, keep: int, others: list[int],
 
 
 def _logged(lib: Library, label: str, images: list[ch.Image], merge_ids: list[int],
-            ids: set[int], result: dict[str, Any]) -> ch.Changes:
+            ids: set[int], result: ch.Result) -> ch.Changes:
     """The Changes of merges: their images plus the merges rows they added."""
     scope = ch.Scope("merges", "id", tuple(merge_ids))
     log = ch.Image(scope, [], ch.snapshot(lib.db, scope))
@@ -148,23 +176,23 @@ def merge(lib: Library, keep: int, others: Sequence[int],
     ids = lib.require([keep, *others])
     picked = _check_choices(choices, ids)
     label = f"Merge {plural(len(others), 'paper')} into paper {keep}"
-    with lib.transaction():
+    with lib.write(label) as w:
         images, merge_id = _merge_one(lib, keep, others, picked)
-        changes = _logged(lib, label, images, [merge_id], set(ids),
-                          {"merge_id": merge_id, "kept_id": keep, "merged_ids": others})
-    return changes
+        w.changes = _logged(lib, label, images, [merge_id], set(ids),
+                            Merged(merge_id, keep, others))
+    return w.changes
 
 
 def merge_groups(lib: Library, groups: Sequence[Group], progress: Progress = no_progress,
                  cancel: CancelFlag | None = None) -> ch.Changes:
     """Merge each group into its first paper, all in one transaction."""
     label = f"Merge {plural(len(groups), 'group')} of certain duplicates"
-    result: dict[str, Any] = {"groups": len(groups), "papers": 0, "merge_ids": []}
     if not groups:
-        return ch.Changes(label, frozenset(), frozenset(), None, result)
+        return ch.Changes(label, frozenset(), frozenset(), None, MergedAll(0))
     images: list[ch.Image] = []
     ids: set[int] = set()
-    with lib.transaction():
+    merge_ids: list[int] = []
+    with lib.write(label) as w:
         for n, group in enumerate(groups):
             if n % 50 == 0:
                 check_cancel(cancel)
@@ -172,11 +200,11 @@ def merge_groups(lib: Library, groups: Sequence[Group], progress: Progress = no_
             found, merge_id = _merge_one(lib, group.ids[0], list(group.ids[1:]), {})
             images.extend(found)
             ids.update(group.ids)
-            result["merge_ids"].append(merge_id)
-            result["papers"] += len(group.ids) - 1
-        changes = _logged(lib, label, images, result["merge_ids"], ids, result)
+            merge_ids.append(merge_id)
+        result = MergedAll(len(groups), sum(len(g.ids) - 1 for g in groups), merge_ids)
+        w.changes = _logged(lib, label, images, merge_ids, ids, result)
     progress(1.0, f"Merged {plural(len(groups), 'group')}")
-    return changes
+    return w.changes
 
 
 # -- taking a merge apart -------------------------------------------------------
@@ -260,8 +288,7 @@ def unmerge(lib: Library, merge_id: int) -> ch.Changes:
                 paper["citekey"] = rekeyed[paper["id"]] = keys.take(paper)
         ch.restore(db, targets, before=True)
         db.execute("UPDATE merges SET undone_at = ? WHERE id = ?", [now(), row["id"]])
-        e.result.update({"merge_id": row["id"], "kept_id": row["kept_id"],
-                         "restored_ids": merged, "rekeyed": rekeyed})
+        e.result = Unmerged(row["id"], row["kept_id"], merged, rekeyed)
     return e.changes
 
 
@@ -297,9 +324,9 @@ def mark_different(lib: Library, ids: Sequence[int]) -> ch.Changes:
     label = f"Mark {plural(len(ids), 'paper')} as not duplicates"
     with lib.edit(label, [ch.DUPLICATES], ids, scopes) as e:
         stamp = now()
-        e.result["pairs"] = sum(lib.db.execute(
+        e.result = MarkedDifferent(sum(lib.db.execute(
             "INSERT OR IGNORE INTO not_duplicates (paper_a, paper_b, created) VALUES (?, ?, ?)",
-            [a, b, stamp]).rowcount for a, b in pairs)
+            [a, b, stamp]).rowcount for a, b in pairs))
         lib.db.execute(f"DELETE FROM duplicate_candidates WHERE paper_id IN "
                        f"({','.join('?' * len(ids))})", ids)
     return e.changes

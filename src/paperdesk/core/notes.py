@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import CurationError, now
+from paperdesk.core.edits import CurationError, NoteResult, now
 from paperdesk.core.errors import NotFound
 
 if TYPE_CHECKING:
@@ -50,9 +50,9 @@ class Notes:
         scopes = [ch.Scope("papers", "id", (pid,)), ch.Scope("notes", "paper_id", (pid,))]
         with self.lib.edit("Add note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
             stamp = now()
-            e.result["note_id"] = self.lib.db.execute(
+            e.result = NoteResult(self.lib.db.execute(
                 "INSERT INTO notes (paper_id, text, created, updated) VALUES (?, ?, ?, ?)",
-                [pid, text, stamp, stamp]).lastrowid
+                [pid, text, stamp, stamp]).lastrowid)
             self.lib.db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
         return e.changes
 
@@ -68,7 +68,7 @@ class Notes:
             self.lib.db.execute("UPDATE notes SET text = ?, updated = ? WHERE id = ?",
                                 [text, stamp, note_id])
             self.lib.db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
-            e.result["note_id"] = note_id
+            e.result = NoteResult(note_id)
         return e.changes
 
     def delete_note(self, note_id: int) -> ch.Changes:
@@ -77,5 +77,5 @@ class Notes:
         with self.lib.edit("Delete note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
             self.lib.db.execute("DELETE FROM notes WHERE id = ?", [note_id])
             self.lib.db.execute("UPDATE papers SET modified = ? WHERE id = ?", [now(), pid])
-            e.result["note_id"] = note_id
+            e.result = NoteResult(note_id)
         return e.changes

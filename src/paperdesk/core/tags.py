@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import CurationError, load_ids, plural
+from paperdesk.core.edits import CurationError, Tagged, TagsMerged, Untagged, load_ids, plural
 from paperdesk.core.errors import NotFound
 from paperdesk.core.text import fold
 
@@ -86,7 +86,7 @@ class Tags:
                 f"""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
                     SELECT i.id, t.id FROM temp.curation_ids i, tags t
                     WHERE t.name_key IN ({marks}) ORDER BY i.id, t.id""", list(keys))
-            e.result["tagged"] = cursor.rowcount
+            e.result = Tagged(cursor.rowcount)
         return e.changes
 
     def remove_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
@@ -107,7 +107,7 @@ class Tags:
                     WHERE paper_id IN (SELECT id FROM temp.curation_ids)
                       AND tag_id IN (SELECT id FROM tags WHERE name_key IN ({marks}))""",
                 list(keys))
-            e.result["untagged"] = cursor.rowcount
+            e.result = Untagged(cursor.rowcount)
             # A tag no paper carries any more goes (the trash still counts as carrying).
             db.execute(f"""DELETE FROM tags WHERE name_key IN ({marks})
                            AND id NOT IN (SELECT tag_id FROM paper_tags)""", list(keys))
@@ -154,7 +154,7 @@ class Tags:
                                [dst["id"], src["id"]]).rowcount
             db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [src["id"]])
             db.execute("DELETE FROM tags WHERE id = ?", [src["id"]])
-            e.result["moved"] = moved
+            e.result = TagsMerged(moved)
         return e.changes
 
     def delete_tag(self, name: str) -> ch.Changes:
@@ -165,5 +165,5 @@ class Tags:
         with self.lib.edit(f"Delete tag {tag['name']}", [ch.TAGS], papers, scopes) as e:
             self.lib.db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [tag["id"]])
             self.lib.db.execute("DELETE FROM tags WHERE id = ?", [tag["id"]])
-            e.result["untagged"] = len(papers)
+            e.result = Untagged(len(papers))
         return e.changes

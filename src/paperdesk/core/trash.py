@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from paperdesk.core import changes as ch
-from paperdesk.core.importer import now
+from paperdesk.core.edits import Deleted, now
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -54,7 +54,7 @@ class Trash:
                 part = ids[i:i + 900]
                 self.lib.db.execute(
                     f"DELETE FROM papers WHERE id IN ({','.join('?' * len(part))})", part)
-            e.result["deleted"] = len(ids)
+            e.result = Deleted(len(ids))
         return e.changes
 
     def _set(self, ids: list[int], value: str | None) -> None:

@@ -121,7 +121,6 @@ def edit(window: MainWindow, fn: Callable[..., Changes], *args: Any) -> Changes 
 
 
 def record(window: MainWindow, changes: Changes) -> None:
-    """An edit already made: onto the undo stack, and into the views."""
+    """An edit already made: onto the undo stack (the views heard of it from the library)."""
     if changes.undo is not None:
-        window.undo_stack.push(EditCommand(window.lib, changes.undo, window.apply, window.notify))
-    window.apply(changes)
+        window.undo_stack.push(EditCommand(window.lib, changes.undo, window.notify))

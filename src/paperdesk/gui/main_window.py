@@ -35,7 +35,7 @@ from paperdesk.gui.stars import StarClicks, StarDelegate
 from paperdesk.gui.table_feed import SPECIAL_ORDERS, TableFeed
 from paperdesk.gui.table_header import setup_header
 from paperdesk.gui.undo import EditCommand
-from paperdesk.gui.worker import Worker
+from paperdesk.gui.worker import Outcome, Worker
 
 ROW_HEIGHT_EXTRA = 8
 MAX_DETAIL = 500  # papers the detail pane reads when many are selected
@@ -49,6 +49,10 @@ class MainWindow(TableFeed, QMainWindow):
         self.setAcceptDrops(True)
         self.undo_stack = QUndoStack(self)
         self.worker = Worker(self)
+        # First of the worker's listeners: the views hear of a job's writes
+        # before whoever started the job gets its result.
+        self.worker.finished_job.connect(self._announce_job)
+        lib.add_listener(self.apply)
         self._base: tuple[reads.Source, list[int] | None] | None = None
         self.query = ""
 
@@ -89,7 +93,6 @@ class MainWindow(TableFeed, QMainWindow):
         self.statusBar().addWidget(self.count_label)
         self.statusBar().addPermanentWidget(self.progress)
         self.importer = Importer(self.worker, self.progress, lambda: self.lib.path, self)
-        self.importer.done.connect(lambda _reports: self.reload_all())
         self.importer.failed.connect(self.notify)
         self.actions_by_name = build_actions(self)
         self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
@@ -196,29 +199,37 @@ class MainWindow(TableFeed, QMainWindow):
     # -- editing ------------------------------------------------------------------
 
     def edit(self, fn: Callable[..., ch.Changes], *args: Any) -> ch.Changes | None:
-        """Run one core edit; put it on the undo stack and refresh what it touched."""
+        """Run one core edit and put it on the undo stack (the views hear of it from
+        the library's listeners)."""
         try:
             changes = fn(*args)
         except PaperDeskError as exc:
             self.notify(str(exc))
             return None
         if changes.undo is not None:
-            self.undo_stack.push(EditCommand(self.lib, changes.undo, self.apply, self.notify))
-        self.apply(changes)
+            self.undo_stack.push(EditCommand(self.lib, changes.undo, self.notify))
         return changes
 
     def apply(self, changes: ch.Changes) -> None:
-        """Bring the views up to date with ``changes``."""
-        if not changes.kinds:
-            return
-        if ch.PAPER_SET in changes.kinds or ch.DIGESTS in changes.kinds:
+        """The library's listener: bring the views up to date with ``changes``."""
+        views = changes.views
+        if ch.TABLE_SET in views:
             self.reload_all()
             return
         self._base = None
-        self.model.refresh_rows(changes.paper_ids)
-        if set(self.detail.ids) & changes.paper_ids:
+        if ch.TABLE_ROWS in views:
+            self.model.refresh_rows(changes.paper_ids)
+        if ch.DETAIL in views and set(self.detail.ids) & changes.paper_ids:
             self.show_selection()
-        self._counts_timer.start()
+        if ch.SIDEBAR_COUNTS in views:
+            self._counts_timer.start()
+
+    def _announce_job(self, outcome: Outcome) -> None:
+        """A job's writes, committed on the worker's connection, reach this library's
+        listeners (and so the views)."""
+        if outcome.library == self.lib.path:
+            for changes in outcome.changes:
+                self.lib.notify(changes)
 
     def rate_row(self, row: int, rating: int) -> None:
         """A click on the stars in the table rates that paper."""
@@ -294,6 +305,8 @@ class MainWindow(TableFeed, QMainWindow):
             return
         self.detail.flush_note()
         old, self.lib = self.lib, lib
+        old.remove_listener(self.apply)
+        lib.add_listener(self.apply)
         self.model.lib = lib
         self.undo_stack.clear()
         self.detail.show_papers([])
@@ -362,4 +375,5 @@ class MainWindow(TableFeed, QMainWindow):
         self.save_state()
         self.worker.stop()
         self.reader.stop()
+        self.lib.remove_listener(self.apply)
         super().closeEvent(event)

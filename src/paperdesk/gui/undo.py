@@ -15,16 +15,14 @@ class EditCommand(QUndoCommand):
     """An edit already made in the library: undo writes the before images back.
 
     Push it after the edit has happened; the first ``redo`` (which Qt calls on
-    push) is skipped. ``apply`` gets the ``Changes`` of every undo and redo so
-    the views refresh, and ``fail`` gets the message if one cannot be done.
+    push) is skipped. The views hear of every undo and redo through the
+    library's listeners; ``fail`` gets the message if one cannot be done.
     """
 
-    def __init__(self, lib: Library, undo: Undo, apply: Callable[[Changes], None],
-                 fail: Callable[[str], None]) -> None:
+    def __init__(self, lib: Library, undo: Undo, fail: Callable[[str], None]) -> None:
         super().__init__(undo.label)
         self.lib = lib
         self.undo_data = undo
-        self.apply = apply
         self.fail = fail
         self._done = True
 
@@ -39,9 +37,7 @@ class EditCommand(QUndoCommand):
 
     def _run(self, step: Callable[[Undo], Changes]) -> None:
         try:
-            changes = step(self.undo_data)
+            step(self.undo_data)
         except PaperDeskError as exc:
             self.setObsolete(True)
             self.fail(str(exc))
-            return
-        self.apply(changes)

@@ -3,8 +3,9 @@
 A job is a function ``job(lib, progress, cancel)`` run on the worker thread
 against its own ``Library`` connection (SQLite connections stay in the thread
 that opened them). The result, or a one-line error, comes back to the UI
-thread through ``finished``; progress through ``progress``. The UI thread
-never waits for the worker.
+thread through ``finished``, with the ``Changes`` of every write the job
+committed (for the UI's library to announce); progress through ``progress``.
+The UI thread never waits for the worker.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
+from paperdesk.core.changes import Changes
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
 
@@ -35,6 +37,8 @@ class Outcome:
     result: Any = None
     error: str | None = None
     details: str | None = field(default=None, repr=False)
+    library: Path | None = None
+    changes: list[Changes] = field(default_factory=list)  # committed, even if it then failed
 
 
 class Worker(QThread):
@@ -73,9 +77,10 @@ class Worker(QThread):
             job_id, label, path, job = item
             self._cancel.clear()
             self.started_job.emit(job_id, label)
-            outcome = Outcome(job_id, label)
+            outcome = Outcome(job_id, label, library=path)
             try:
                 with Library.open(path, create=False) as lib:
+                    lib.add_listener(outcome.changes.append)
                     outcome.result = job(lib, lambda f, m, i=job_id: self.progress.emit(i, f, m),
                                          self._cancel)
             except PaperDeskError as exc:
