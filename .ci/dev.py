@@ -43,6 +43,7 @@ TEST_TOOLS = {
     "biber": ["biber"],
     "desktop-file-validate": ["desktop-file-utils"],
     "appstreamcli": ["appstream"],
+    "pandoc": ["pandoc"],
 }
 
 

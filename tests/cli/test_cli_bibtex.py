@@ -113,3 +113,19 @@ def test_a_broken_entry_is_reported_in_one_line_each(tmp_path):
     lines = out.stderr.strip().splitlines()
     assert lines[0].startswith("imported: broken.bib: 1 entries")
     assert any("line 1:" in line for line in lines[1:])
+
+
+def test_export_csl_json(library, tmp_path):
+    out = paperdesk("--library", library, "export", "--format", "csl-json", check_rc=0)
+    items = json.loads(out.stdout)
+    assert len(items) == 193 and "exported 193 entries" in out.stderr
+    target = tmp_path / "refs.json"
+    paperdesk("--library", library, "export", "--format", "csl-json", "--ascii", "-o", target,
+              check_rc=0)
+    text = target.read_text(encoding="utf-8")
+    assert text.isascii() and json.loads(text) == items
+    none = paperdesk("--library", library, "export", "--format", "csl-json", "zzzqqq",
+                     check_rc=0)
+    assert json.loads(none.stdout) == []
+    bad = paperdesk("--library", library, "export", "--format", "ris", check_rc=2)
+    assert "invalid choice" in bad.stderr

@@ -83,3 +83,33 @@ def test_a_plain_click_on_a_selected_row_selects_just_it(window, qtbot):
     point = window.table.visualRect(window.model.index(1, 0)).center()
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=point)
     assert window.selected_ids() == [window.model.paper_id(1)]
+
+
+def test_copy_pandoc_citation_and_formatted_references(window, seed_lib):
+    ids = select_rows(window, [1, 2])
+    keys = [p["citekey"] for p in seed_lib.papers(ids)]
+    window.actions_by_name["copy_pandoc"].trigger()
+    assert QGuiApplication.clipboard().text() == "[" + "; ".join(f"@{k}" for k in keys) + "]"
+    window.actions_by_name["copy_reference"].trigger()
+    data = QGuiApplication.clipboard().mimeData()
+    lines = data.text().split("\n")
+    titles = [p["title"] for p in seed_lib.papers(ids)]
+    assert len(lines) == 2 and all(line.startswith(f"[{n}] ") for n, line in
+                                   zip((1, 2), lines, strict=True))
+    assert sorted(titles) == sorted(next(t for t in titles if t in line) for line in lines)
+    assert data.hasHtml() and all(t.replace("&", "&amp;") in data.html() for t in titles)
+
+
+def test_a_drag_offers_every_citation_form(window, seed_lib):
+    import json
+
+    ids = select_rows(window, [0, 3])
+    data = clipboard.drag_mime(seed_lib, ids)
+    keys = [p["citekey"] for p in seed_lib.papers(ids)]
+    csl = json.loads(bytes(data.data(clipboard.CSL_JSON_MIME)).decode("utf-8"))
+    assert [item["id"] for item in csl] == keys
+    assert bytes(data.data(clipboard.LATEX_CITE_MIME)).decode() == f"\\cite{{{','.join(keys)}}}"
+    assert bytes(data.data(clipboard.PANDOC_CITE_MIME)).decode() == \
+        "[" + "; ".join(f"@{k}" for k in keys) + "]"
+    assert data.hasHtml() and data.html().count("[") >= 2
+    assert data.hasFormat("text/x-bibtex") and data.hasUrls()

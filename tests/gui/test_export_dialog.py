@@ -104,3 +104,18 @@ def test_the_papers_shown_are_all_of_them_while_the_table_has_its_first_page(win
     assert window.model.complete and len(every) > 20
     window.model._ids, window.model.complete = every[:20], False  # as before the rest arrives
     assert shown_ids(window) == every
+
+
+def test_csl_json_export_from_the_dialog(window, seed_lib, tmp_path, qtbot):
+    import json
+
+    dialog = _dialog(window, qtbot)
+    dialog.set_options(path=tmp_path / "refs.bib", scope=SELECTED)
+    dialog.set_options(style="csl-json")
+    assert dialog.path.text() == str(tmp_path / "refs.json")  # the suffix follows the format
+    dialog.set_options(scope=ALL)
+    dialog.accept()
+    items = json.loads((tmp_path / "refs.json").read_text(encoding="utf-8"))
+    assert dialog.written == 193 and len(items) == 193
+    assert {i["id"] for i in items} == {p["citekey"] for p in
+                                        seed_lib.papers(seed_lib.search().ids)}

@@ -1,4 +1,4 @@
-"""export, citekey: BibTeX out of the library, and the citation keys it uses.
+"""export, citekey: BibTeX and CSL-JSON out of the library, and the citation keys.
 
 BibTeX files come in through ``paperdesk import`` like digests do.
 """
@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from paperdesk.cli.output import emit_json, say
-from paperdesk.core.bibtex_export import SEPARATOR, STYLES
+from paperdesk.core.bibtex_export import STYLES, layout
 from paperdesk.core.library import Library
 
 
@@ -25,18 +25,23 @@ def _ids(text: str) -> list[int]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "export", help="export papers as BibTeX",
-        description="Write BibTeX entries for the whole library, the papers matching a "
-                    "query, or chosen ids; to standard output unless -o is given. The file "
-                    "is UTF-8 (for biber) unless --ascii is given.")
+        "export", help="export papers as BibTeX or CSL-JSON",
+        description="Write BibTeX entries (or CSL-JSON items, for pandoc, Quarto and Zotero) "
+                    "for the whole library, the papers matching a query, or chosen ids; to "
+                    "standard output unless -o is given. The file is UTF-8 (for biber) "
+                    "unless --ascii is given.")
     p.add_argument("query", nargs="*", help="search query (words, \"phrases\"); default: all")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (replaced whole, never half-written)")
     p.add_argument("--style", choices=STYLES, default="bibtex",
                    help="bibtex: @misc with year/month; biblatex: @online with date "
                         "(default: bibtex)")
+    p.add_argument("--format", choices=("bibtex", "csl-json"), default="bibtex",
+                   help="bibtex (in --style), or csl-json: a JSON array of CSL items "
+                        "(default: bibtex)")
     p.add_argument("--ascii", action="store_true",
-                   help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a})")
+                   help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a}); "
+                        "in CSL-JSON, as \\u escapes")
     p.add_argument("--notes", action="store_true", help="export notes in the note field")
     p.add_argument("--ids", type=_ids, metavar="1,2,3",
                    help="only these papers, in this order (with a query: those that match)")
@@ -53,16 +58,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_export(args: argparse.Namespace, lib: Library) -> int:
-    options = {"query": " ".join(args.query) or None, "style": args.style,
+    style = "csl-json" if args.format == "csl-json" else args.style
+    options = {"query": " ".join(args.query) or None, "style": style,
                "ascii": args.ascii, "notes": args.notes}
     if args.output:
         count = lib.bibtex.export_to(args.output, args.ids, **options)
         say(f"exported {count} entries to {args.output}")
         return 0
+    head, sep, tail, empty = layout(style)
     count = 0
     for entry in lib.bibtex.entries(args.ids, **options):
-        sys.stdout.write(SEPARATOR + entry if count else entry)
+        sys.stdout.write(sep + entry if count else head + entry)
         count += 1
+    sys.stdout.write(tail if count else empty)
     sys.stdout.flush()
     say(f"exported {count} entries")
     return 0

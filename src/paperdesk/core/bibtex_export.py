@@ -31,13 +31,22 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 STYLES = ("bibtex", "biblatex")
+FORMATS = (*STYLES, "csl-json")  # what export, export_to and entries write
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 PREPRINT_TYPES = frozenset({"misc", "online", "electronic", "www"})
 SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
-            "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields")
+            "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred")
 _CHUNK = 1000
+
+
+def layout(style: str) -> tuple[str, str, str, str]:
+    """How a file of ``style`` puts entries together: head, separator, tail, and the
+    whole text when there are no entries."""
+    if style == "csl-json":
+        return "[\n", ",\n", "\n]\n", "[]\n"
+    return "", SEPARATOR, "", ""
 
 
 class BibtexError(PaperDeskError):
@@ -48,7 +57,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
                 ascii: bool) -> str:
     """One row of ``_COLUMNS`` as an entry, laid out as bibtexparser's writer does."""
     (_pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
-     bib_type, bib_fields) = row
+     bib_type, bib_fields) = row[:13]
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
@@ -116,9 +125,11 @@ class Bibtex:
     def export(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                style: str = "bibtex", ascii: bool = False, notes: bool = False,
                progress: Progress = no_progress, cancel: CancelFlag | None = None) -> str:
-        """The entries as one string (empty when there are none)."""
-        return SEPARATOR.join(self.entries(ids, query=query, style=style, ascii=ascii,
-                                           notes=notes, progress=progress, cancel=cancel))
+        """The entries as one string (BibTeX: empty when there are none)."""
+        head, sep, tail, empty = layout(style)
+        entries = list(self.entries(ids, query=query, style=style, ascii=ascii, notes=notes,
+                                    progress=progress, cancel=cancel))
+        return head + sep.join(entries) + tail if entries else empty
 
     def export_to(self, path: str | os.PathLike[str], ids: Iterable[int] | None = None, *,
                   query: str | None = None, style: str = "bibtex", ascii: bool = False,
@@ -128,6 +139,7 @@ class Bibtex:
         path = Path(path)
         entries = self.entries(ids, query=query, style=style, ascii=ascii, notes=notes,
                                progress=progress, cancel=cancel)
+        head, sep, tail, empty = layout(style)
         count = 0
         try:
             handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed below, then renamed)
@@ -141,12 +153,13 @@ class Bibtex:
                 for entry in entries:
                     batch.append(entry)
                     if len(batch) == _CHUNK:
-                        handle.write((SEPARATOR if count else "") + SEPARATOR.join(batch))
+                        handle.write((sep if count else head) + sep.join(batch))
                         count += len(batch)
                         batch.clear()
                 if batch:
-                    handle.write((SEPARATOR if count else "") + SEPARATOR.join(batch))
+                    handle.write((sep if count else head) + sep.join(batch))
                     count += len(batch)
+                handle.write(tail if count else empty)
             os.replace(handle.name, path)
         except OSError as exc:
             with contextlib.suppress(OSError):
@@ -163,8 +176,8 @@ class Bibtex:
                 progress: Progress = no_progress,
                 cancel: CancelFlag | None = None) -> Iterator[str]:
         """The entries' text one at a time, in the order of ``ids`` / the query / added."""
-        if style not in STYLES:
-            raise BibtexError(f"unknown style {style!r}: use bibtex or biblatex")
+        if style not in FORMATS:
+            raise BibtexError(f"unknown style {style!r}: use bibtex, biblatex or csl-json")
         chosen = self._chosen(ids, query)
         return self._generate(chosen, style, ascii, notes, progress, cancel)
 
@@ -181,38 +194,52 @@ class Bibtex:
 
     def _generate(self, chosen: list[int] | None, style: str, ascii: bool, notes: bool,
                   progress: Progress, cancel: CancelFlag | None) -> Iterator[str]:
-        db = self.lib.db
-        if chosen is None:
-            where, total = "WHERE p.deleted_at IS NULL", db.execute(
-                "SELECT count(*) FROM papers WHERE deleted_at IS NULL").fetchone()[0]
-            source, order = "papers p", "p.id"
-            join = "JOIN papers p ON p.id = x.paper_id WHERE p.deleted_at IS NULL"
-        else:
-            db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_ids "
-                       "(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL)")
-            db.execute("DELETE FROM temp.bibtex_ids")
-            db.conn.executemany("INSERT INTO temp.bibtex_ids (ord, id) VALUES (?, ?)",
-                                list(enumerate(chosen)))
-            where, total = "", len(chosen)
-            source, order = "temp.bibtex_ids i JOIN papers p ON p.id = i.id", "i.ord"
-            join = "JOIN temp.bibtex_ids i ON i.id = x.paper_id"
-        tags = _grouped(db, f"""SELECT x.paper_id, t.name FROM paper_tags x
-                                JOIN tags t ON t.id = x.tag_id {join}
-                                ORDER BY x.paper_id, t.name COLLATE NOCASE, t.id""")
-        texts = _grouped(db, f"""SELECT x.paper_id, x.text FROM notes x {join}
-                                 ORDER BY x.paper_id, x.created, x.id""") if notes else {}
-        progress(0.0, f"Exporting {total} papers")
-        rows = db.execute(f"SELECT {_COLUMNS} FROM {source} {where} ORDER BY {order}")
-        empty: list[str] = []
-        for n, row in enumerate(rows):
-            if n % _CHUNK == 0:
-                check_cancel(cancel)
-                if n:
-                    progress(n / max(total, 1), f"Exported {n} of {total}")
-            pid = row[0]
-            yield paper_entry(row, tags.get(pid, empty), texts.get(pid, empty), style=style,
-                              ascii=ascii)
-        progress(1.0, f"Exported {total} papers")
+        if style == "csl-json":
+            from paperdesk.core.csl_json import item_text
+
+            for row, tags, texts in export_rows(self.lib, chosen, notes, progress, cancel):
+                yield item_text(row, tags, texts, ascii=ascii)
+            return
+        for row, tags, texts in export_rows(self.lib, chosen, notes, progress, cancel):
+            yield paper_entry(row, tags, texts, style=style, ascii=ascii)
+
+
+def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,
+                cancel: CancelFlag | None) -> Iterator[tuple[Sequence[Any], list[str],
+                                                             list[str]]]:
+    """Each chosen paper's row of ``_COLUMNS`` with its tags and (when asked) notes,
+    in the order of ``chosen`` (None: every paper not in the trash, by id)."""
+    db = lib.db
+    if chosen is None:
+        where, total = "WHERE p.deleted_at IS NULL", db.execute(
+            "SELECT count(*) FROM papers WHERE deleted_at IS NULL").fetchone()[0]
+        source, order = "papers p", "p.id"
+        join = "JOIN papers p ON p.id = x.paper_id WHERE p.deleted_at IS NULL"
+    else:
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_ids "
+                   "(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL)")
+        db.execute("DELETE FROM temp.bibtex_ids")
+        db.conn.executemany("INSERT INTO temp.bibtex_ids (ord, id) VALUES (?, ?)",
+                            list(enumerate(chosen)))
+        where, total = "", len(chosen)
+        source, order = "temp.bibtex_ids i JOIN papers p ON p.id = i.id", "i.ord"
+        join = "JOIN temp.bibtex_ids i ON i.id = x.paper_id"
+    tags = _grouped(db, f"""SELECT x.paper_id, t.name FROM paper_tags x
+                            JOIN tags t ON t.id = x.tag_id {join}
+                            ORDER BY x.paper_id, t.name COLLATE NOCASE, t.id""")
+    texts = _grouped(db, f"""SELECT x.paper_id, x.text FROM notes x {join}
+                             ORDER BY x.paper_id, x.created, x.id""") if notes else {}
+    progress(0.0, f"Exporting {total} papers")
+    rows = db.execute(f"SELECT {_COLUMNS} FROM {source} {where} ORDER BY {order}")
+    empty: list[str] = []
+    for n, row in enumerate(rows):
+        if n % _CHUNK == 0:
+            check_cancel(cancel)
+            if n:
+                progress(n / max(total, 1), f"Exported {n} of {total}")
+        pid = row[0]
+        yield row, tags.get(pid, empty), texts.get(pid, empty)
+    progress(1.0, f"Exported {total} papers")
 
 
 def _grouped(db: Any, sql: str) -> dict[int, list[str]]:

@@ -1,14 +1,18 @@
-"""Citations out of the window: Copy BibTeX, Copy citation keys, dragging papers out.
+"""Citations out of the window: Copy BibTeX, Copy citation, dragging papers out.
 
 Copy BibTeX puts the selected papers' entries on the clipboard as both
-``text/plain`` and ``text/x-bibtex``. Copy citation keys gives ``\\cite{a,b}``.
-Dragging selected rows out of the table carries a ``.bib`` file (written to a
-fresh temporary folder, so the drop target can read it after the drag) plus
-the same entries as text.
+``text/plain`` and ``text/x-bibtex``. Copy citation keys gives ``\\cite{a,b}``,
+Copy pandoc citation ``[@a; @b]``, Copy formatted reference the references in
+the shipped CSL style (plain text and HTML). Dragging selected rows out of the
+table carries a ``.bib`` file (written to a fresh temporary folder, so the
+drop target can read it after the drag), the same entries as text, and every
+other form under its own type: CSL-JSON, the LaTeX and pandoc citations and
+the formatted references as HTML.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import tempfile
 from collections.abc import Sequence
@@ -19,12 +23,19 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, Qt, QUrl
 from PySide6.QtGui import QDrag, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
+from paperdesk.core import citation
+from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
 
 BIBTEX_MIME = "text/x-bibtex"
+CSL_JSON_MIME = "application/vnd.citationstyles.csl+json"
+LATEX_CITE_MIME = "application/x-latex-cite"
+PANDOC_CITE_MIME = "application/x-pandoc-cite"
+HTML_MIME = "text/html"
+DRAG_REFERENCES = 200  # formatting is slow: larger drags carry no formatted references
 
 
 def bibtex_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
@@ -36,8 +47,19 @@ def bibtex_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
 
 
 def cite_command(lib: Library, ids: Sequence[int]) -> str:
-    keys = [p["citekey"] for p in lib.papers(list(ids)) if p["citekey"]]
-    return f"\\cite{{{','.join(keys)}}}" if keys else ""
+    return citation.latex_cite(citation.keys(lib, ids))
+
+
+def pandoc_citation(lib: Library, ids: Sequence[int]) -> str:
+    return citation.pandoc_cite(citation.keys(lib, ids))
+
+
+def references_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
+    """The formatted references, as plain text and as HTML (italics kept)."""
+    data = QMimeData()
+    data.setText("\n".join(citation.references(lib, ids)))
+    data.setHtml("<br>\n".join(citation.references(lib, ids, html=True)))
+    return data
 
 
 def copy_bibtex(window: MainWindow) -> int:
@@ -61,6 +83,33 @@ def copy_cite(window: MainWindow) -> str:
     return text
 
 
+def copy_pandoc(window: MainWindow) -> str:
+    ids = window.selected_ids()
+    text = pandoc_citation(window.lib, ids) if ids else ""
+    if text:
+        QGuiApplication.clipboard().setText(text)
+        window.statusBar().showMessage(f"Copied {text}", 5000)
+    return text
+
+
+def copy_reference(window: MainWindow) -> str:
+    """The selected papers as formatted references (plain text and HTML)."""
+    ids = window.selected_ids()
+    if not ids:
+        window.notify("Select the papers to copy first")
+        return ""
+    try:
+        data = references_mime(window.lib, ids)
+    except (PaperDeskError, ImportError, ValueError) as exc:
+        window.notify(f"Could not format the references: {exc}")
+        return ""
+    QGuiApplication.clipboard().setMimeData(data)
+    window.statusBar().showMessage(
+        f"Copied {len(ids)} reference{'' if len(ids) == 1 else 's'} ({citation.STYLE_NAME})",
+        5000)
+    return data.text()
+
+
 def drag_file_name(lib: Library, ids: Sequence[int]) -> str:
     if len(ids) == 1:
         key = lib.paper(ids[0], with_notes=False)["citekey"] or "paper"
@@ -71,6 +120,13 @@ def drag_file_name(lib: Library, ids: Sequence[int]) -> str:
 def drag_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
     """A .bib file of ``ids`` in a new temporary folder, as a file URL plus the text."""
     data = bibtex_mime(lib, ids)
+    data.setData(CSL_JSON_MIME, lib.bibtex.export(list(ids), style="csl-json").encode("utf-8"))
+    keys = citation.keys(lib, ids)
+    data.setData(LATEX_CITE_MIME, citation.latex_cite(keys).encode("utf-8"))
+    data.setData(PANDOC_CITE_MIME, citation.pandoc_cite(keys).encode("utf-8"))
+    if len(ids) <= DRAG_REFERENCES:
+        with contextlib.suppress(ImportError, ValueError):  # the other forms still go
+            data.setHtml("<br>\n".join(citation.references(lib, ids, html=True)))
     folder = Path(tempfile.mkdtemp(prefix="paperdesk-drag-"))
     path = folder / drag_file_name(lib, ids)
     path.write_bytes(bytes(data.data(BIBTEX_MIME)))

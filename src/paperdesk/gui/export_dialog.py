@@ -34,8 +34,10 @@ if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
 
 ALL, SHOWN, SELECTED = "all", "shown", "selected"
-STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex")]
+STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex"),
+          ("CSL-JSON (pandoc, Quarto, Zotero)", "csl-json")]
 BIB_FILTER = "BibTeX files (*.bib);;All files (*)"
+JSON_FILTER = "CSL-JSON files (*.json);;All files (*)"
 LAST_FOLDER = "export/folder"
 
 
@@ -80,6 +82,7 @@ class ExportDialog(QDialog):
         self.style = QComboBox()
         for label, value in STYLES:
             self.style.addItem(label, value)
+        self.style.currentIndexChanged.connect(lambda _i: self._match_suffix())
         self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
         self.notes = QCheckBox("Include my notes (as the note field)")
         self.path = QLineEdit()
@@ -142,11 +145,21 @@ class ExportDialog(QDialog):
         """The papers to export; None for the whole library."""
         return {ALL: None, SHOWN: self.shown_ids, SELECTED: self.selected_ids}[self.scope()]
 
+    def suffix(self) -> str:
+        return ".json" if self.style.currentData() == "csl-json" else ".bib"
+
+    def _match_suffix(self) -> None:
+        """Switching between BibTeX and CSL-JSON switches a .bib path to .json and back."""
+        path = Path(self.path.text().strip())
+        if path.suffix in (".bib", ".json") and path.suffix != self.suffix():
+            self.path.setText(str(path.with_suffix(self.suffix())))
+
     def choose_path(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export BibTeX", self.path.text(),
-                                              BIB_FILTER)
+        json_out = self.suffix() == ".json"
+        path, _ = QFileDialog.getSaveFileName(self, "Export", self.path.text(),
+                                              JSON_FILTER if json_out else BIB_FILTER)
         if path:
-            self.path.setText(path if Path(path).suffix else f"{path}.bib")
+            self.path.setText(path if Path(path).suffix else f"{path}{self.suffix()}")
 
     def _update_ok(self) -> None:
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(

@@ -149,6 +149,10 @@ def install(window: MainWindow) -> None:
             "Ctrl+Shift+C")
     _action(window, edit, "copy_cite", "Copy citation &key(s)",
             lambda: clipboard.copy_cite(window), "Ctrl+Shift+K")
+    _action(window, edit, "copy_pandoc", "Copy &pandoc citation [@key]",
+            lambda: clipboard.copy_pandoc(window), "Ctrl+Shift+M")
+    _action(window, edit, "copy_reference", "Copy formatted &reference (IEEE)",
+            lambda: clipboard.copy_reference(window), "Ctrl+Shift+R")
     paper = _menu(window, "&Paper")
     paper.addSeparator()
     _action(window, paper, "trash", "Move to &Trash", lambda: move_to_trash(window),
