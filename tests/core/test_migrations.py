@@ -1,0 +1,49 @@
+"""Migrations are frozen: each step's SQL as it ran, so old libraries upgrade to
+exactly what a new library is."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+from paperdesk.core import schema, schema_0001, schema_0002
+from paperdesk.core.library import Library
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SRC = Path(__file__).resolve().parents[2] / "src" / "paperdesk"
+
+
+def master(path: Path) -> set[tuple[str, str, str, str | None]]:
+    """sqlite_master without SQLite's own statistics tables."""
+    with sqlite3.connect(path) as conn:
+        return set(conn.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master "
+            "WHERE name NOT LIKE 'sqlite_stat%'"))
+
+
+def test_an_upgraded_first_library_has_the_schema_of_a_new_one(tmp_path):
+    fresh, old = tmp_path / "fresh.sqlite", tmp_path / "old.sqlite"
+    shutil.copy(DATA / "library-0001.sqlite", old)
+    Library.open(fresh).close()
+    Library.open(old).close()
+    assert master(old) == master(fresh)
+    assert len(master(fresh)) > 40
+
+
+def test_the_first_step_is_written_out_as_it_ran():
+    """The library kept from 0001 holds exactly the SQL schema_0001 runs."""
+    with sqlite3.connect(DATA / "library-0001.sqlite") as conn:
+        stored = {sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master")}
+    assert set(schema_0001.TABLES + schema_0001.TRIGGERS) <= stored
+    # 0002 replaced the first index triggers (INSERT OR REPLACE) with ones an undo can fire.
+    assert sum("INSERT OR REPLACE" in t for t in schema_0001.TRIGGERS) == 8
+    assert not any("INSERT OR REPLACE" in t for t in schema_0002.TRIGGERS)
+    assert schema.TRIGGERS == schema_0002.TRIGGERS
+
+
+def test_known_migrations_come_from_the_schema_not_from_sqlite_utils_internals():
+    names = schema.known_migrations()
+    assert names[:2] == ["0001_initial", "0002_list_and_trash_indexes"]
+    assert [n.split("_")[0] for n in names] == [f"{i:04d}" for i in range(1, len(names) + 1)]
+    assert not [p for p in SRC.rglob("*.py") if "._migrations" in p.read_text()]
