@@ -10,6 +10,7 @@ import sys
 
 from paperdesk.cli.output import emit_json, say
 from paperdesk.core.bibtex_export import STYLES, layout
+from paperdesk.core.citekey import key_status
 from paperdesk.core.library import Library
 
 
@@ -49,11 +50,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "citekey", help="show or set a paper's citation key",
-        description="Show a paper's citation key, or set it. A key you set is kept: "
-                    "PaperDesk never changes it. Keys are unique, ignoring case.")
+        description="Show a paper's citation key, or set it. A new paper's key is "
+                    "provisional: it follows the paper's metadata (first author, year, "
+                    "first title word) until it leaves PaperDesk (exported, copied, "
+                    "dragged out); then it is frozen and never changes. A key you set is "
+                    "kept: PaperDesk never changes it. Keys are unique, ignoring case. "
+                    "Whether the key is frozen goes to standard error (--status: as JSON "
+                    "too).")
     p.add_argument("id", type=int, help="the paper's id")
     p.add_argument("key", nargs="?", help="the new key (letters, digits, _ : . - + /)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--status", action="store_true",
+                   help="with --json: add frozen (true/false) and state "
+                        "(frozen, kept, provisional)")
     p.set_defaults(func=cmd_citekey)
 
 
@@ -67,7 +76,7 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
         return 0
     head, sep, tail, empty = layout(style)
     count = 0
-    for entry in lib.bibtex.entries(args.ids, **options):
+    for entry in lib.bibtex.entries(args.ids, freeze=True, **options):
         sys.stdout.write(sep + entry if count else head + entry)
         count += 1
     sys.stdout.write(tail if count else empty)
@@ -79,9 +88,21 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
 def cmd_citekey(args: argparse.Namespace, lib: Library) -> int:
     if args.key is not None:
         lib.bibtex.set_citekey(args.id, args.key)
-    key = lib.paper(args.id, with_notes=False)["citekey"]
+    status = key_status(lib, args.id)
     if args.json:
-        emit_json({"id": args.id, "citekey": key})
+        shown = {"id": args.id, "citekey": status["citekey"]}
+        if args.status:
+            shown |= {"frozen": status["frozen"], "state": status["state"]}
+        emit_json(shown)
     else:
-        print(key)
+        print(status["citekey"])
+        say(_STATES[status["state"]])
     return 0
+
+
+_STATES = {
+    "frozen": "frozen: the key has left PaperDesk and will not change",
+    "kept": "kept: you set this key (or a .bib file brought it); it will not change",
+    "provisional": "provisional: follows the paper's metadata until it is exported, copied "
+                   "or dragged out",
+}

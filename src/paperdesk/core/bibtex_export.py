@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core.citekey import set_citekey
+from paperdesk.core.citekey import freeze, set_citekey
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.latex import escape, protect_title
@@ -122,23 +122,31 @@ class Bibtex:
     def set_citekey(self, paper_id: int, key: str) -> ch.Changes:
         return set_citekey(self.lib, paper_id, key)
 
+    def freeze(self, ids: Iterable[int]) -> int:
+        """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them."""
+        with self.lib.transaction([ch.PAPERS]):
+            return freeze(self.lib.db, ids)
+
     def export(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                style: str = "bibtex", ascii: bool = False, notes: bool = False,
-               progress: Progress = no_progress, cancel: CancelFlag | None = None) -> str:
-        """The entries as one string (BibTeX: empty when there are none)."""
+               progress: Progress = no_progress, cancel: CancelFlag | None = None,
+               freeze: bool = False) -> str:
+        """The entries as one string (BibTeX: empty when there are none); ``freeze``:
+        their keys are leaving PaperDesk, so they stop following the metadata."""
         head, sep, tail, empty = layout(style)
         entries = list(self.entries(ids, query=query, style=style, ascii=ascii, notes=notes,
-                                    progress=progress, cancel=cancel))
+                                    progress=progress, cancel=cancel, freeze=freeze))
         return head + sep.join(entries) + tail if entries else empty
 
     def export_to(self, path: str | os.PathLike[str], ids: Iterable[int] | None = None, *,
                   query: str | None = None, style: str = "bibtex", ascii: bool = False,
                   notes: bool = False, progress: Progress = no_progress,
                   cancel: CancelFlag | None = None) -> int:
-        """Write the entries to ``path`` (whole or not at all); the number written."""
+        """Write the entries to ``path`` (whole or not at all); the number written.
+        The keys written have left PaperDesk: they are frozen."""
         path = Path(path)
         entries = self.entries(ids, query=query, style=style, ascii=ascii, notes=notes,
-                               progress=progress, cancel=cancel)
+                               progress=progress, cancel=cancel, freeze=True)
         head, sep, tail, empty = layout(style)
         count = 0
         try:
@@ -174,12 +182,13 @@ class Bibtex:
     def entries(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                 style: str = "bibtex", ascii: bool = False, notes: bool = False,
                 progress: Progress = no_progress,
-                cancel: CancelFlag | None = None) -> Iterator[str]:
-        """The entries' text one at a time, in the order of ``ids`` / the query / added."""
+                cancel: CancelFlag | None = None, freeze: bool = False) -> Iterator[str]:
+        """The entries' text one at a time, in the order of ``ids`` / the query / added;
+        with ``freeze``, their keys are frozen once the last entry has been read."""
         if style not in FORMATS:
             raise BibtexError(f"unknown style {style!r}: use bibtex, biblatex or csl-json")
         chosen = self._chosen(ids, query)
-        return self._generate(chosen, style, ascii, notes, progress, cancel)
+        return self._generate(chosen, style, ascii, notes, progress, cancel, freeze)
 
     def _chosen(self, ids: Iterable[int] | None, query: str | None) -> list[int] | None:
         if ids is not None:
@@ -193,15 +202,22 @@ class Bibtex:
         return None
 
     def _generate(self, chosen: list[int] | None, style: str, ascii: bool, notes: bool,
-                  progress: Progress, cancel: CancelFlag | None) -> Iterator[str]:
+                  progress: Progress, cancel: CancelFlag | None,
+                  freeze: bool = False) -> Iterator[str]:
+        written: list[int] = []
+        rows = export_rows(self.lib, chosen, notes, progress, cancel)
         if style == "csl-json":
             from paperdesk.core.csl_json import item_text
 
-            for row, tags, texts in export_rows(self.lib, chosen, notes, progress, cancel):
+            for row, tags, texts in rows:
+                written.append(row[0])
                 yield item_text(row, tags, texts, ascii=ascii)
-            return
-        for row, tags, texts in export_rows(self.lib, chosen, notes, progress, cancel):
-            yield paper_entry(row, tags, texts, style=style, ascii=ascii)
+        else:
+            for row, tags, texts in rows:
+                written.append(row[0])
+                yield paper_entry(row, tags, texts, style=style, ascii=ascii)
+        if freeze:
+            self.freeze(written)
 
 
 def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,

@@ -22,7 +22,7 @@ from paperdesk.core import changes as ch
 from paperdesk.core import importer, schema, store
 from paperdesk.core.bibtex_export import BibtexError
 from paperdesk.core.bibtex_fields import BibPaper, read_entry, resolve
-from paperdesk.core.citekey import KeyAllocator, valid_key
+from paperdesk.core.citekey import KeyAllocator, freeze, valid_key
 from paperdesk.core.decode import decode_text
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.importer import IMPORTED, FileReport, now
@@ -122,6 +122,7 @@ class _Writer:
         self.by_doi: dict[str, int] = {}
         self.by_title: dict[str, list[tuple[int, str]]] = {}
         self.allocator = KeyAllocator(self.db)
+        self.file_keys: list[int] = []
         self.stamp = now()
 
     def _load(self, papers: list[BibPaper]) -> None:
@@ -201,6 +202,7 @@ class _Writer:
         else:
             db.conn.executemany(insert, rows)
             self._extras(merges, tags, notes)
+        freeze(db, self.file_keys)
         report.new_papers = len(rows)
         report.paper_ids = list(dict.fromkeys(touched))
 
@@ -210,8 +212,9 @@ class _Writer:
         citekey = None
         if valid_key(paper.key) and self.allocator.reserve(paper.key):
             citekey = paper.key
+            self.file_keys.append(pid)  # already in the user's files: frozen
         else:
-            citekey = self.allocator.take(fields)
+            citekey = self.allocator.take(fields, with_title=False)
             why = "is taken" if valid_key(paper.key) else "is not a usable key"
             self.report.warnings.append(f"{self.report.name}: line {paper.line}: key "
                                         f"{paper.key!r} {why}; the paper gets {citekey!r}")

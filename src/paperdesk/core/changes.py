@@ -202,6 +202,13 @@ def _key(row: dict[str, Any], pks: list[str]) -> tuple[Any, ...]:
     return tuple(row[k] for k in pks)
 
 
+def _keep_frozen_key(row: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
+    """A key that has left PaperDesk since the edit stays as it went out."""
+    if current and current.get("citekey_frozen") and "citekey_frozen" in row:
+        return {**row, "citekey": current["citekey"], "citekey_frozen": 1}
+    return row
+
+
 def restore(db: Database, images: list[Image], *, before: bool) -> None:
     """Make each scope hold exactly its before (or after) rows. Call inside a write.
 
@@ -216,6 +223,8 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
         pks = db[table].pks
         target = image.before if before else image.after
         present = {_key(r, pks): r for r in snapshot(db, image.scope)}
+        if table == "papers":
+            target = [_keep_frozen_key(r, present.get(_key(r, pks))) for r in target]
         wanted = {_key(r, pks) for r in target}
         stale.append((table, pks, [k for k in present if k not in wanted]))
         changed = [r for r in target if present.get(_key(r, pks)) != r]

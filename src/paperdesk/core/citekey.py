@@ -1,12 +1,18 @@
-"""Citation keys: readable, ASCII, assigned once and then left alone.
+"""Citation keys: readable, ASCII, provisional until they leave PaperDesk.
 
-The pattern is the first author's last name, else the organisation, else the
-first significant word of the title, followed by the year when it is known:
-``vaswani2017``, ``deepseek2025``, ``polca2024``. Collisions get ``a``, ``b``,
-... in the order the papers arrived; an existing key is never changed, and a
-key the user set (``set_citekey``) is kept like any other. Keys are unique
-without regard to case, since BibTeX treats ``Smith2020`` and ``smith2020`` as
-one key.
+The pattern is the first author's last name (else the organisation), the year
+when it is known, and the first significant word of the title:
+``vaswani2017attention``, ``deepseek2025ocr``; a paper with neither authors nor
+organisation gets the title word and the year, ``polca2024``. Collisions get
+``a``, ``b``, ... in the order the papers arrived. Keys are unique without
+regard to case, since BibTeX treats ``Smith2020`` and ``smith2020`` as one key.
+
+A key is *provisional* while it has never left PaperDesk: when the metadata it
+is made of changes (a corrected year, authors completed from Hugging Face) it
+follows them (``refresh``). Once it leaves (exported to a file, copied, dragged
+out, written to a kept-in-sync .bib) ``freeze`` marks it (``citekey_frozen``)
+and it never changes again. A key the user typed is never changed either (its
+source is "user"), nor is a key a .bib file brought in.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from paperdesk.core import changes as ch
 from paperdesk.core import store
 from paperdesk.core.edits import KeySet, now
 from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.names import family_name
+from paperdesk.core.sources import marked
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -34,7 +42,6 @@ _STOP = frozenset(
     "a an the on of in for to with and or via from by at as is are be do does how what why "
     "when which who can could should would will we our your towards toward into beyond "
     "revisiting rethinking".split())
-_NAME_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
 MAX_KEY_LENGTH = 64
@@ -52,18 +59,26 @@ def ascii_text(text: str) -> str:
 
 
 def last_name(author: str) -> str:
-    """The family name in "First Last", "Last, First" or "{Org Name}"."""
-    author = author.strip().strip("{}")
-    if "," in author:
-        return author.split(",", 1)[0]
-    parts = author.split()
-    while len(parts) > 1 and parts[-1].lower() in _NAME_SUFFIXES:
-        parts.pop()
-    return parts[-1] if parts else ""
+    """The family name in "First Last", "Last, First" or "{Org Name}", without
+    a "von" part: "Jan van der Berg" -> "Berg", "Niamh Ó Briain" -> "Ó Briain"."""
+    author = author.strip()
+    if author.startswith("{") and author.endswith("}"):
+        return author.strip("{}")
+    return family_name(author)
 
 
-def base_key(paper: dict[str, Any]) -> str:
-    """The key before any suffix, from a paper's fields."""
+def _title_word(title: str) -> str:
+    title_words = _WORD.findall(ascii_text(title or ""))
+    significant = [w for w in title_words if w.lower() not in _STOP]
+    return "".join((significant or title_words)[:1]).lower()[:24]
+
+
+def base_key(paper: dict[str, Any], *, with_title: bool = True) -> str:
+    """The key before any suffix, from a paper's fields: name + year + title word.
+
+    ``with_title=False`` leaves the title word out where there is a name
+    (``smith2020``): the author-year keys .bib files use.
+    """
     authors = paper.get("authors") or []
     if isinstance(authors, str):
         authors = json.loads(authors or "[]")
@@ -72,13 +87,12 @@ def base_key(paper: dict[str, Any]) -> str:
         words = _WORD.findall(ascii_text(last_name(authors[0])))
     if not words and paper.get("organization"):
         words = _WORD.findall(ascii_text(paper["organization"]))[:1]
+    year = paper.get("year") or ""
+    word = _title_word(paper.get("title") or "")
     if not words:
-        title_words = _WORD.findall(ascii_text(paper.get("title") or ""))
-        significant = [w for w in title_words if w.lower() not in _STOP]
-        words = (significant or title_words or ["paper"])[:1]
+        return f"{word or 'paper'}{year}"
     stem = "".join(words).lower()[:24] or "paper"
-    year = paper.get("year")
-    return f"{stem}{year}" if year else stem
+    return f"{stem}{year}{word if with_title else ''}"
 
 
 def suffix(n: int) -> str:
@@ -131,8 +145,8 @@ class KeyAllocator:
             "AND lower(citekey) < ?", [prefix, prefix + "\x7f"]))
         self._read_bases.add(prefix)
 
-    def take(self, paper: dict[str, Any]) -> str:
-        base = base_key(paper)
+    def take(self, paper: dict[str, Any], *, with_title: bool = True) -> str:
+        base = base_key(paper, with_title=with_title)
         folded = base.casefold()
         self._read(folded)
         # Resume where this base left off: a thousand papers sharing a base
@@ -144,6 +158,10 @@ class KeyAllocator:
         self._taken.add(key.casefold())
         self._next[folded] = n + 1
         return key
+
+    def release(self, key: str) -> None:
+        """A key given up (its paper takes another): free to be taken again."""
+        self._taken.discard(key.casefold())
 
     def reserve(self, key: str) -> bool:
         """Claim a key chosen elsewhere (a .bib file, the user); False if taken."""
@@ -180,8 +198,10 @@ def set_citekey(lib: Library, paper_id: int, key: str) -> ch.Changes:
         return ch.NOTHING
     with lib.edit(f"Set citation key {key}", [ch.PAPERS], [pid],
                   [ch.Scope("papers", "id", (pid,))]) as e:
-        lib.db.execute("UPDATE papers SET citekey = ?, modified = ? WHERE id = ?",
-                       [key, now(), pid])
+        stamp = now()
+        sources = lib.db.execute("SELECT sources FROM papers WHERE id = ?", [pid]).fetchone()[0]
+        lib.db.execute("UPDATE papers SET citekey = ?, sources = ?, modified = ? WHERE id = ?",
+                       [key, marked(sources, ["citekey"], "user", stamp), stamp, pid])
         e.result = KeySet(key)
     return e.changes
 
@@ -199,3 +219,75 @@ def freeze(db: Database, paper_ids: Iterable[int]) -> int:
                 f"AND citekey IS NOT NULL AND id IN ({','.join('?' * len(part))})",
                 part).rowcount
     return frozen
+
+
+def _fits(key: str, base: str) -> bool:
+    """Is ``key`` the base with a suffix of first-seen order (at most three letters)?"""
+    key, base = key.casefold(), base.casefold()
+    rest = key[len(base):]
+    return key.startswith(base) and len(rest) <= 3 and (not rest or rest.isalpha())
+
+
+def follows_metadata(row: dict[str, Any]) -> bool:
+    """A provisional key that PaperDesk made: it may follow the paper's metadata."""
+    if row.get("citekey_frozen"):
+        return False
+    sources = row.get("sources")
+    if isinstance(sources, str):
+        sources = json.loads(sources or "{}")
+    source = (sources or {}).get("citekey", {}).get("source")
+    return source not in ("user", "bib")
+
+
+def refresh(db: Database, paper_ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """Re-make the provisional keys of ``paper_ids`` from their current metadata.
+
+    Call inside the write that changed the metadata (so its undo covers the
+    keys too). Frozen keys, keys the user typed and keys from a .bib file stay.
+    Returns {paper id: (old key, new key)} for the keys that changed.
+    """
+    ids = sorted(dict.fromkeys(int(i) for i in paper_ids))
+    rekeyed: dict[int, tuple[str, str]] = {}
+    allocator = KeyAllocator(db, expected=len(ids))
+    for i in range(0, len(ids), 900):
+        part = ids[i:i + 900]
+        cursor = db.execute(
+            "SELECT id, citekey, citekey_frozen, sources, authors, organization, year, title "
+            f"FROM papers WHERE id IN ({','.join('?' * len(part))}) ORDER BY id", part)
+        names = [d[0] for d in cursor.description]
+        for values in cursor.fetchall():
+            row = dict(zip(names, values, strict=True))
+            if not follows_metadata(row):
+                continue
+            old = row["citekey"]
+            if old and _fits(old, base_key(row)):
+                continue
+            if old:
+                allocator.release(old)
+            new = allocator.take(row)
+            if new == old:
+                continue
+            if old:
+                # Free the old key first: a swap between two papers stays unique.
+                db.execute("UPDATE papers SET citekey = NULL WHERE id = ?", [row["id"]])
+            db.execute("UPDATE papers SET citekey = ? WHERE id = ?", [new, row["id"]])
+            rekeyed[row["id"]] = (old, new)
+    return rekeyed
+
+
+def key_status(lib: Library, paper_id: int) -> dict[str, Any]:
+    """A paper's key and whether it may still change: frozen, set by the user, provisional."""
+    (pid,) = lib.require([paper_id])
+    cursor = lib.db.execute("SELECT id, citekey, citekey_frozen, sources FROM papers "
+                            "WHERE id = ?", [pid])
+    row = dict(zip([d[0] for d in cursor.description], cursor.fetchone(), strict=True))
+    sources = json.loads(row["sources"] or "{}")
+    source = sources.get("citekey", {}).get("source")
+    if row["citekey_frozen"]:
+        state = "frozen"
+    elif source in ("user", "bib"):
+        state = "kept"
+    else:
+        state = "provisional"
+    return {"id": pid, "citekey": row["citekey"], "frozen": bool(row["citekey_frozen"]),
+            "state": state}

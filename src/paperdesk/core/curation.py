@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
+from paperdesk.core.citekey import refresh
 from paperdesk.core.edits import Changed, CurationError, load_ids, now, plural
 from paperdesk.core.errors import NotFound
 from paperdesk.core.notes import Notes
 from paperdesk.core.query import compile_query
 from paperdesk.core.schema import STATUSES
+from paperdesk.core.sources import marked
 from paperdesk.core.tags import Tags
 
 if TYPE_CHECKING:
@@ -25,6 +28,13 @@ if TYPE_CHECKING:
 __all__ = ["STATUSES", "Curation", "CurationError"]
 
 MIN_YEAR, MAX_YEAR = 1000, 9999
+
+
+@dataclass(frozen=True)
+class YearSet(ch.Result):
+    """The provisional keys a year correction remade: {paper id: (old key, new key)}."""
+
+    rekeyed: dict[int, tuple[str, str]]
 
 
 class Curation(Tags, Notes):
@@ -93,9 +103,15 @@ class Curation(Tags, Notes):
             return ch.NOTHING
         with self.lib.edit(f"Set year {year}", [ch.PAPERS], [pid],
                            [ch.Scope("papers", "id", (pid,))]) as e:
+            stamp = now()
+            sources = self.lib.db.execute("SELECT sources FROM papers WHERE id = ?",
+                                          [pid]).fetchone()[0]
             self.lib.db.execute(
-                "UPDATE papers SET year = ?, published = ?, year_inferred = 0, modified = ? "
-                "WHERE id = ?", [year, published, now(), pid])
+                "UPDATE papers SET year = ?, published = ?, year_inferred = 0, sources = ?, "
+                "modified = ? WHERE id = ?",
+                [year, published, marked(sources, ["year", "published"], "user", stamp),
+                 stamp, pid])
+            e.result = YearSet(refresh(self.lib.db, [pid]))  # a provisional key follows
         return e.changes
 
     # -- the reading list ----------------------------------------------------------

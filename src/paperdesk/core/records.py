@@ -8,12 +8,18 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from paperdesk.core import sources
+
 # Stable names: scripts depend on these. Add fields; never rename one.
 PAPER_FIELDS = ("id", "title", "abstract", "authors", "author_count", "organization",
                 "published", "year", "year_inferred", "upvotes", "digests", "rating", "status",
-                "tags", "citekey")
+                "tags", "citekey", "arxiv_id", "url", "github", "project_page", "sources")
 
 _CHUNK = 900
+
+
+def arxiv_url(arxiv_id: str) -> str:
+    return f"https://arxiv.org/abs/{arxiv_id}"
 
 
 def _grouped(db: Database, sql: str, ids: Sequence[int]) -> dict[int, list[Any]]:
@@ -56,7 +62,11 @@ def paper_dicts(db: Database, ids: Sequence[int], *, with_notes: bool = False) -
             "year_inferred": bool(r["year_inferred"]), "upvotes": r["upvotes"],
             "digests": digests.get(pid, []), "rating": r["rating"], "status": r["status"],
             "tags": tags.get(pid, []), "citekey": r["citekey"],
-            "arxiv_id": r["arxiv_id"], "doi": r["doi"], "url": r["url"],
+            "arxiv_id": r["arxiv_id"], "doi": r["doi"],
+            "url": r["url"] or (arxiv_url(r["arxiv_id"]) if r["arxiv_id"] else None),
+            "github": r["github"], "project_page": r["project_page"],
+            "hub_upvotes": r["hub_upvotes"], "citekey_frozen": bool(r["citekey_frozen"]),
+            "sources": sources.of_paper(r),
             "added": r["added"], "modified": r["modified"], "read_at": r["read_at"],
             "seen_count": r["seen_count"], "deleted": r["deleted_at"] is not None,
         }

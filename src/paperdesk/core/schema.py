@@ -115,6 +115,26 @@ def _citekey_frozen(db: Database) -> None:
     db.execute("ALTER TABLE papers ADD COLUMN citekey_frozen INTEGER NOT NULL DEFAULT 0")
 
 
+@_step("0008_freeze_existing_keys")
+def _freeze_existing_keys(db: Database) -> None:
+    """A key is provisional (it follows the paper's metadata) until it leaves PaperDesk.
+
+    Nothing recorded which keys of an existing library were already exported,
+    copied or dragged out, so all of them are taken as having left: frozen.
+    """
+    db.execute("UPDATE papers SET citekey_frozen = 1 WHERE citekey IS NOT NULL")
+
+
+@_step("0009_paper_sources")
+def _paper_sources(db: Database) -> None:
+    """Where each filled field came from and when (``sources``, JSON: field ->
+    {"source", "at"}), and what the Hugging Face Hub adds: code, project page, upvotes."""
+    db.execute("ALTER TABLE papers ADD COLUMN sources TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN github TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN project_page TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN hub_upvotes INTEGER")
+
+
 def recreate_triggers(db: Database) -> None:
     """Drop and create every trigger from its current definition."""
     for name in TRIGGER_NAMES:

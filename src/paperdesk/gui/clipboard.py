@@ -39,7 +39,7 @@ DRAG_REFERENCES = 200  # formatting is slow: larger drags carry no formatted ref
 
 
 def bibtex_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
-    text = lib.bibtex.export(list(ids))
+    text = lib.bibtex.export(list(ids), freeze=True)  # the keys leave PaperDesk
     data = QMimeData()
     data.setText(text)
     data.setData(BIBTEX_MIME, text.encode("utf-8"))
@@ -78,6 +78,7 @@ def copy_cite(window: MainWindow) -> str:
     ids = window.selected_ids()
     text = cite_command(window.lib, ids) if ids else ""
     if text:
+        window.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
         QGuiApplication.clipboard().setText(text)
         window.statusBar().showMessage(f"Copied {text}", 5000)
     return text

@@ -1,0 +1,66 @@
+"""Personal names as the Hub gives them ("Jan van der Berg") split for BibTeX.
+
+BibTeX reads "First von Last" by case: lowercase words before the last are the
+"von" part. Names from the Hub are plain strings, so PaperDesk writes them as
+"von Last, First" whenever the family name is more than one word, which BibTeX
+and biber both read the same way: "van der Berg, Jan", "Ó Briain, Niamh".
+Gaelic prefixes (Ó, Ní, Mac, Mc...) belong to the family name; lowercase
+particles (van, der, de, von...) are the "von" part, left out of citation keys.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+_PARTICLES = frozenset("van der den de del della di da dos das du la le von zu ten ter "
+                       "bin al el y".split())
+_GAELIC = frozenset("ó o' ní nic uí mac mc mhic ua".split())
+_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+
+
+class Name(NamedTuple):
+    first: str
+    von: str
+    last: str
+    jr: str
+
+
+def split_name(full: str) -> Name:
+    """Split "First von Last Jr." (or "Last, First") into its parts."""
+    full = " ".join(full.split())
+    if "," in full:
+        last, _, first = full.partition(",")
+        words = last.split()
+        von = [w for w in words[:-1] if w.lower() in _PARTICLES]
+        rest = words[len(von):]
+        return Name(first.strip(), " ".join(von), " ".join(rest), "")
+    words = full.split()
+    jr = ""
+    while len(words) > 1 and words[-1].lower().rstrip(",") in _SUFFIXES:
+        jr = words.pop() + (" " + jr if jr else "")
+    if len(words) <= 1:
+        return Name("", "", words[0] if words else "", jr)
+    last_start = len(words) - 1
+    while last_start > 1 and words[last_start - 1].lower() in _GAELIC:
+        last_start -= 1
+    von_start = last_start
+    while von_start > 1 and words[von_start - 1].lower() in _PARTICLES:
+        von_start -= 1
+    return Name(" ".join(words[:von_start]), " ".join(words[von_start:last_start]),
+                " ".join(words[last_start:]), jr)
+
+
+def bibtex_name(full: str) -> str:
+    """The name as BibTeX should read it: "First Last", or "von Last, Jr, First"."""
+    name = split_name(full)
+    if not name.first:
+        return full.strip()
+    if not name.von and " " not in name.last and not name.jr:
+        return f"{name.first} {name.last}"
+    head = f"{name.von} {name.last}".strip()
+    return f"{head}, {name.jr}, {name.first}" if name.jr else f"{head}, {name.first}"
+
+
+def family_name(full: str) -> str:
+    """The family name without the "von" part: "Berg", "Ó Briain", "García"."""
+    return split_name(full).last

@@ -1,0 +1,66 @@
+"""Where each field of a paper came from, and when.
+
+``papers.sources`` holds JSON: field -> {"source": ..., "at": "YYYY-MM-DD..."}.
+Sources are ``digest`` (a digest file, or daily papers fetched from the Hub),
+``bib`` (a .bib file), ``hf`` (completed from Hugging Face) and ``user`` (typed
+by the user). A value the user typed is never overwritten by anything else.
+Papers written before sources were recorded get theirs from where the paper
+came from (a digest sighting, else a .bib file) and when it was added.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+LABELS = {"digest": "digest", "bib": ".bib file", "hf": "Hugging Face", "user": "you"}
+# The fields whose source is shown and exported in JSON.
+TRACKED = ("title", "abstract", "authors", "organization", "published", "year", "arxiv_id",
+           "doi", "url", "github", "project_page", "upvotes", "citekey")
+
+
+def parse(value: str | dict | None) -> dict[str, dict[str, str]]:
+    if isinstance(value, dict):
+        return value
+    try:
+        data = json.loads(value or "{}")
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def marked(value: str | dict | None, fields: Iterable[str], source: str, at: str) -> str:
+    """``value`` with ``fields`` recorded as coming from ``source`` at ``at``."""
+    data = dict(parse(value))
+    for name in fields:
+        data[name] = {"source": source, "at": at}
+    return json.dumps(data, sort_keys=True)
+
+
+def typed_by_user(value: str | dict | None, field: str) -> bool:
+    return parse(value).get(field, {}).get("source") == "user"
+
+
+def of_paper(row: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Every filled tracked field of a paper row -> its source, with the defaults."""
+    recorded = parse(row.get("sources"))
+    fallback = {"source": "digest" if row.get("seen_count") else "bib",
+                "at": row.get("added") or ""}
+    out: dict[str, dict[str, str]] = {}
+    for name in TRACKED:
+        value = row.get(name)
+        if name == "authors":
+            value = json.loads(value) if isinstance(value, str) else value
+        if name in recorded:
+            out[name] = recorded[name]
+        elif value not in (None, "", [], 0) or (name == "upvotes" and value == 0):
+            out[name] = fallback
+    return out
+
+
+def describe(entry: dict[str, str]) -> str:
+    """"Hugging Face, 2026-11-23"."""
+    label = LABELS.get(entry.get("source", ""), entry.get("source", "?"))
+    day = (entry.get("at") or "")[:10]
+    return f"{label}, {day}" if day else label
