@@ -44,22 +44,30 @@ class Compiled:
     fts_required: bool = False
     rest: str = "1"
     rest_params: list[object] = field(default_factory=list)
+    # Deeply nested parts of the query, as common table expressions that ``where``
+    # and ``rest`` name: "WITH q1(id) AS (...), ..." goes before the statement,
+    # and its parameters before all others.
+    with_: str = ""
+    with_params: list[object] = field(default_factory=list)
 
 
 @dataclass
 class _Part:
-    """Matches when: MATCH fts (if any), NOT MATCH neg (if any), and sql (if any)."""
+    """Matches when: MATCH fts (if any), NOT MATCH neg (if any), and every sql conjunct."""
 
     fts: str | None = None
     neg: str | None = None
-    sql: str | None = None
+    sql: list[str] = field(default_factory=list)
     params: list[object] = field(default_factory=list)
 
     def fts_only(self) -> str | None:
         """The whole part as one FTS5 expression, if it can be one."""
-        if self.sql is not None or self.fts is None:
+        if self.sql or self.fts is None:
             return None
         return self.fts if self.neg is None else f"({self.fts}) NOT ({self.neg})"
+
+    def neg_only(self) -> bool:
+        return self.neg is not None and self.fts is None and not self.sql
 
     def to_sql(self) -> tuple[str, list[object]]:
         terms, params = [], []
@@ -69,9 +77,8 @@ class _Part:
         if self.neg is not None:
             terms.append(FTS_NOT_IN)
             params.append(self.neg)
-        if self.sql is not None:
-            terms.append(self.sql)
-            params.extend(self.params)
+        terms.extend(self.sql)
+        params.extend(self.params)
         if not terms:
             return "1", []
         return (terms[0] if len(terms) == 1 else " AND ".join(f"({t})" for t in terms)), params
@@ -81,34 +88,28 @@ def _phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+def _joined(op: str, items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f" {op} ".join(f"({x})" for x in items)
+
+
 def _and(parts: list[_Part]) -> _Part:
     fts = [p.fts for p in parts if p.fts is not None]
     neg = [p.neg for p in parts if p.neg is not None]
-    sql = [p for p in parts if p.sql is not None]
-    return _Part(
-        fts=" AND ".join(f"({x})" for x in fts) if len(fts) > 1 else (fts[0] if fts else None),
-        neg=" OR ".join(f"({x})" for x in neg) if len(neg) > 1 else (neg[0] if neg else None),
-        sql=" AND ".join(f"({p.sql})" for p in sql) if sql else None,
-        params=[v for p in sql for v in p.params])
+    return _Part(fts=_joined("AND", fts) if fts else None,
+                 neg=_joined("OR", neg) if neg else None,
+                 sql=[x for p in parts for x in p.sql],
+                 params=[v for p in parts for v in p.params])
 
 
 def _or(parts: list[_Part]) -> _Part:
     whole = [p.fts_only() for p in parts]
     if all(w is not None for w in whole):
-        return _Part(fts=" OR ".join(f"({w})" for w in whole))
+        return _Part(fts=_joined("OR", whole))
+    if all(p.neg_only() for p in parts):  # -a OR -b is -(a AND b)
+        return _Part(neg=_joined("AND", [p.neg for p in parts]))
     pieces = [p.to_sql() for p in parts]
-    return _Part(sql=" OR ".join(f"({s})" for s, _ in pieces),
+    return _Part(sql=[_joined("OR", [s for s, _ in pieces])],
                  params=[v for _, ps in pieces for v in ps])
-
-
-def _not(part: _Part) -> _Part:
-    if part.sql is None and part.fts is None and part.neg is not None:
-        return _Part(fts=part.neg)
-    whole = part.fts_only()
-    if whole is not None:
-        return _Part(neg=whole)
-    sql, params = part.to_sql()
-    return _Part(sql=f"NOT ({sql})", params=params)
 
 
 def _positive_words(node: Node | None, negated: bool = False) -> list[str]:
@@ -127,16 +128,61 @@ def _word_fts(word: Word) -> str:
     return column + _phrase(word.text) + (" *" if word.prefix else "")
 
 
-def _compile(node: Node, tables: frozenset[str] | None) -> _Part:
-    if isinstance(node, Word):
-        return _Part(fts=_word_fts(node))
-    if isinstance(node, Field):
-        sql, params = field_sql(node, tables)
-        return _Part(sql=sql, params=params)
-    if isinstance(node, Not):
-        return _not(_compile(node.child, tables))
-    parts = [_compile(c, tables) for c in node.children]
-    return _or(parts) if node.op == "OR" else _and(parts)
+# SQLite's and FTS5's parsers run out of stack at about 30 alternations of AND
+# and OR; every HOIST_EVERY levels, the part below becomes a table of its own.
+HOIST_EVERY = 8
+
+
+class _Compiler:
+    def __init__(self, tables: frozenset[str] | None) -> None:
+        self.tables = tables
+        self.ctes: list[str] = []
+        self.cte_params: list[object] = []
+
+    def part(self, node: Node, negated: bool = False, level: int = 0) -> _Part:
+        """The part matching ``node`` (or, when ``negated``, every paper it does not match).
+
+        Negations are pushed down to the words and fields (De Morgan), and a
+        negated field is "not known to be true", so a paper whose value is absent
+        (NULL) is left out of ``X`` and found by ``-X``: the two always partition
+        the library. Each alternation of AND and OR adds one level of parentheses.
+        """
+        while isinstance(node, Not):
+            node, negated = node.child, not negated
+        if isinstance(node, Word):
+            return _Part(neg=_word_fts(node)) if negated else _Part(fts=_word_fts(node))
+        if isinstance(node, Field):
+            sql, params = field_sql(node, self.tables)
+            return _Part(sql=[f"({sql}) IS NOT TRUE" if negated else sql], params=params)
+        op = node.op if not negated else ("AND" if node.op == "OR" else "OR")
+        if level and level % HOIST_EVERY == 0:
+            return self.hoisted(node, negated, level)
+        parts = [self.part(c, neg, level + 1) for c, neg in _operands(node, negated, op)]
+        return _or(parts) if op == "OR" else _and(parts)
+
+    def hoisted(self, node: Node, negated: bool, level: int) -> _Part:
+        sql, params = self.part(node, negated, level + 1).to_sql()
+        name = f"q{len(self.ctes) + 1}"
+        self.ctes.append(f"{name}(id) AS (SELECT p.id FROM papers p WHERE {sql})")
+        self.cte_params.extend(params)
+        return _Part(sql=[f"p.id IN {name}"])
+
+
+def _operands(node: Group, negated: bool, op: str) -> list[tuple[Node, bool]]:
+    """The operands of ``node`` seen as ``op``, nested groups of the same operator
+    (after negations) flattened into it: "a (b c)" is "a b c"."""
+    out: list[tuple[Node, bool]] = []
+    stack = [(c, negated) for c in reversed(node.children)]
+    while stack:
+        child, neg = stack.pop()
+        while isinstance(child, Not):
+            child, neg = child.child, not neg
+        if isinstance(child, Group) and (child.op if not neg else
+                                         ("AND" if child.op == "OR" else "OR")) == op:
+            stack.extend((c, neg) for c in reversed(child.children))
+        else:
+            out.append((child, neg))
+    return out
 
 
 def compile_query(text: str, *, tables: frozenset[str] | None = None) -> Compiled:
@@ -144,17 +190,21 @@ def compile_query(text: str, *, tables: frozenset[str] | None = None) -> Compile
     root = parse(text)
     if root is None:
         return Compiled()
-    part = _compile(root, tables)
+    compiler = _Compiler(tables)
+    part = compiler.part(root)
+    with_ = f"WITH {', '.join(compiler.ctes)} " if compiler.ctes else ""
     if part.fts is not None:
         # Negated words fold into the one MATCH: "a NOT b".
         fts = _Part(fts=part.fts, neg=part.neg).fts_only()
         where, params = _Part(fts=fts, sql=part.sql, params=part.params).to_sql()
         rest, rest_params = _Part(sql=part.sql, params=part.params).to_sql()
-        return Compiled(where, params, fts, True, rest, rest_params)
+        return Compiled(where, params, fts, True, rest, rest_params, with_,
+                        compiler.cte_params)
     where, params = part.to_sql()
     words = _positive_words(root)
-    rank = " OR ".join(f"({w})" for w in words) if len(words) > 1 else (words[0] if words else None)
-    return Compiled(where, params, rank, False, where, list(params))
+    rank = _joined("OR", words) if words else None
+    return Compiled(where, params, rank, False, where, list(params), with_,
+                    compiler.cte_params)
 
 
 # -- fields ------------------------------------------------------------------------------
@@ -176,18 +226,26 @@ _IS = {
 _IS_ALIASES = {"duplicate": "duplicate-candidate", "duplicates": "duplicate-candidate",
                "inferred": "year-inferred", "inferred-year": "year-inferred"}
 _STATUS_ALIASES = {"toread": "to-read", "to_read": "to-read", "new": "unread", "done": "read"}
+MAX_INTEGER = 2**63 - 1  # SQLite's largest integer
 _NUMBERS = {"rating": ("p.rating", 0, 5), "year": ("p.year", 0, 9999),
-            "upvotes": ("p.upvotes", 0, None)}
+            "upvotes": ("p.upvotes", 0, MAX_INTEGER)}
 
 
 def _number(f: Field, text: str) -> int:
     _, low, high = _NUMBERS[f.name]
     if not re.fullmatch(r"\d+", text):
-        raise QueryError(f"{f.name} needs a whole number, not {text!r} (position {f.pos})")
-    value = int(text)
-    if value < low or (high is not None and value > high):
-        raise QueryError(f"{f.name} goes from {low} to {high}, not {value} (position {f.pos})")
+        raise QueryError(f"{f.name} needs a whole number, not {_shown(text)!r} "
+                         f"(position {f.pos})")
+    # Python refuses to read numbers of thousands of digits; those are out of range anyway.
+    value = int(text) if len(text) <= 1000 else None
+    if value is None or value < low or value > high:
+        shown = text if len(text) <= 24 else f"a number of {len(text):,} digits"
+        raise QueryError(f"{f.name} goes from {low} to {high}, not {shown} (position {f.pos})")
     return value
+
+
+def _shown(text: str, width: int = 24) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def _like(text: str) -> str:

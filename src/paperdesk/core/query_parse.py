@@ -1,6 +1,9 @@
 """Reading the query language into a small tree (see query.py for the language).
 
-Positions in errors are 1-based character offsets into the query.
+Positions in errors are 1-based character offsets into the query. A query has
+limits, each refused with a positioned one-line error rather than left to fail
+deep inside Python or SQLite: at most ``MAX_LENGTH`` characters, ``MAX_TERMS``
+words and fields, and ``MAX_DEPTH`` levels of parentheses and negations.
 """
 
 from __future__ import annotations
@@ -15,6 +18,10 @@ WORD_COLUMNS = {"title": "title", "abstract": "abstract", "note": "notes", "note
 VALUE_FIELDS = ("tag", "status", "rating", "year", "upvotes", "digest", "has", "is", "org")
 _FIELD = re.compile(r"([A-Za-z]+)(>=|<=|:|=|>|<)")
 _STOP = set('()"')
+
+MAX_LENGTH = 10_000  # characters
+MAX_TERMS = 256      # words and fields; SQLite's expression trees stop near 1,000
+MAX_DEPTH = 64       # nested parentheses and negations; SQLite's parser stops near 100
 
 
 @dataclass
@@ -67,7 +74,11 @@ def _quoted(text: str, start: int) -> tuple[str, int]:
 
 
 def tokenize(text: str) -> list[_Tok]:
+    if len(text) > MAX_LENGTH:
+        raise QueryError(f"the query is too long at position {MAX_LENGTH + 1}: at most "
+                         f"{MAX_LENGTH:,} characters, this one has {len(text):,}")
     toks: list[_Tok] = []
+    terms = 0
     i, n = 0, len(text)
     while i < n:
         c = text[i]
@@ -98,6 +109,11 @@ def tokenize(text: str) -> list[_Tok]:
             tok.value, i = text[i:j], j
         if tok.name is None and not tok.quoted and tok.value in ("OR", "AND", "NOT"):
             tok.kind = tok.value
+        else:
+            terms += 1
+            if terms > MAX_TERMS:
+                raise QueryError(f"the query is too large at position {start + 1}: at most "
+                                 f"{MAX_TERMS} words and fields in one query")
         toks.append(tok)
     return toks
 
@@ -111,6 +127,7 @@ class _Parser:
         self.toks = tokenize(text)
         self.i = 0
         self.end = len(text) + 1
+        self.depth = 0  # parentheses and negations around the current token
 
     def peek(self) -> _Tok | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -162,26 +179,45 @@ class _Parser:
             return kept[0] if kept else None
         return Group("AND", kept)
 
+    def deeper(self, tok: _Tok, levels: int) -> None:
+        if self.depth + levels > MAX_DEPTH:
+            raise QueryError(f"the query nests too deeply at position {tok.pos}: at most "
+                             f"{MAX_DEPTH} levels of parentheses and negations")
+
     def parse_unary(self) -> Node | None:
-        tok = self.take()
-        if tok.kind in ("-", "NOT"):
+        # A run of negations is read in a loop, so its length costs no recursion.
+        negations = []
+        while (tok := self.take()).kind in ("-", "NOT"):
             nxt = self.peek()
             if nxt is None or nxt.kind in (")", "OR", "AND"):
                 raise QueryError(f"'{tok.value or tok.kind}' at position {tok.pos} "
                                  "needs a word, field or group after it")
-            child = self.parse_unary()
-            return None if child is None else Not(child)
-        if tok.kind == "(":
-            if (nxt := self.peek()) is not None and nxt.kind == ")":
-                raise QueryError(f"empty parentheses at position {tok.pos}")
-            node = self.parse_or()
-            close = self.peek()
-            if close is None or close.kind != ")":
-                raise QueryError(f"unbalanced parenthesis: the '(' at position {tok.pos} "
-                                 "is never closed")
-            self.take()
-            return node
-        return self.term(tok)
+            negations.append(tok)
+            self.deeper(tok, len(negations))
+        self.depth += len(negations)
+        node = self.parse_group(tok) if tok.kind == "(" else self.term(tok)
+        self.depth -= len(negations)
+        if node is None and negations:
+            first = negations[-1]
+            raise QueryError(f"'{first.value or first.kind}' at position {first.pos} needs "
+                             "a word, field or group after it, not only punctuation")
+        for _ in negations:
+            node = Not(node)
+        return node
+
+    def parse_group(self, tok: _Tok) -> Node | None:
+        if (nxt := self.peek()) is not None and nxt.kind == ")":
+            raise QueryError(f"empty parentheses at position {tok.pos}")
+        self.deeper(tok, 1)
+        self.depth += 1
+        node = self.parse_or()
+        self.depth -= 1
+        close = self.peek()
+        if close is None or close.kind != ")":
+            raise QueryError(f"unbalanced parenthesis: the '(' at position {tok.pos} "
+                             "is never closed")
+        self.take()
+        return node
 
     def term(self, tok: _Tok) -> Node | None:
         value, prefix = tok.value, False

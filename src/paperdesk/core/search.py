@@ -48,6 +48,16 @@ ALIVE = "p.id NOT IN (SELECT id FROM papers WHERE deleted_at IS NOT NULL) AND "
 RANK = "bm25(10.0, 1.0, 2.0, 5.0)"
 
 
+# SQLite's messages for statements beyond its limits.
+_LIMITS = ("parser stack overflow", "Expression tree is too large", "too many",
+           "string or blob too big")
+
+
+def _shown(query: str, width: int = 60) -> str:
+    query = " ".join(query.split())
+    return query if len(query) <= width else query[:width - 1] + "…"
+
+
 @dataclass
 class SearchResult:
     ids: list[int]
@@ -71,6 +81,12 @@ def order_clause(sort: str | None, descending: bool, fts: str | None) -> tuple[s
 
 
 def _sql(c: Compiled, sort: str | None, descending: bool, alive: str) -> tuple[str, list]:
+    sql, params = _statement(c, sort, descending, alive)
+    return c.with_ + sql, [*c.with_params, *params]
+
+
+def _statement(c: Compiled, sort: str | None, descending: bool,
+               alive: str) -> tuple[str, list]:
     if (sort or ("relevance" if c.fts else None)) == "relevance" and c.fts:
         direction = _direction(descending)
         if c.fts_required and c.rest == "1":
@@ -113,8 +129,10 @@ def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descend
     try:
         return SearchResult([r[0] for r in db.execute(sql, params)])
     except sqlite3.OperationalError as exc:
-        if "fts5" in str(exc):  # the compiler quotes every word; this is a safety net
-            raise QueryError(f"cannot search for {query!r} ({exc})") from None
+        # The compiler quotes every word and keeps within SQLite's limits; this is a net.
+        if "fts5" in str(exc) or any(limit in str(exc) for limit in _LIMITS):
+            raise QueryError(f"cannot search for {_shown(query)!r}: the query is too "
+                             f"complex for SQLite ({exc})") from None
         if DUPLICATE_TABLE not in str(exc):
             raise
     # The duplicate finder has not made its table in this library: no candidates.
