@@ -8,20 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say
 from paperdesk.core.bibtex_export import STYLES, layout
 from paperdesk.core.citekey import key_status
 from paperdesk.core.library import Library
-
-
-def _ids(text: str) -> list[int]:
-    try:
-        ids = [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a list of paper ids: {text!r}") from None
-    if not ids:
-        raise argparse.ArgumentTypeError("no paper ids given")
-    return ids
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a}); "
                         "in CSL-JSON, as \\u escapes")
     p.add_argument("--notes", action="store_true", help="export notes in the note field")
-    p.add_argument("--ids", type=_ids, metavar="1,2,3",
+    p.add_argument("--ids", type=ids.paper_id_list, metavar="1,2,3",
                    help="only these papers, in this order (with a query: those that match)")
     p.set_defaults(func=cmd_export)
 
@@ -57,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "kept: PaperDesk never changes it. Keys are unique, ignoring case. "
                     "Whether the key is frozen goes to standard error (--status: as JSON "
                     "too).")
-    p.add_argument("id", type=int, help="the paper's id")
+    p.add_argument("id", type=ids.paper_id, metavar="ID", help="the paper's id")
     p.add_argument("key", nargs="?", help="the new key (letters, digits, _ : . - + /)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--status", action="store_true",

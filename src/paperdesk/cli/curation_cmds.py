@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paperdesk.cli import ids as numbers
 from paperdesk.cli.library_cmds import cmd_list
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.edits import plural
@@ -57,14 +58,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "`note ID` lists the paper's notes; `note --edit NOTE_ID TEXT` "
                     "replaces a note's text; `note --delete NOTE_ID` deletes it.")
     p.add_argument("args", nargs="*", metavar="ID [TEXT]", help="a paper id and the note")
-    p.add_argument("--edit", type=int, metavar="NOTE_ID", help="replace this note's text")
-    p.add_argument("--delete", type=int, metavar="NOTE_ID", help="delete this note")
+    p.add_argument("--edit", type=numbers.note_id, metavar="NOTE_ID",
+                   help="replace this note's text")
+    p.add_argument("--delete", type=numbers.note_id, metavar="NOTE_ID", help="delete this note")
     p.add_argument("--json", action="store_true", help="list the notes as JSON")
     p.set_defaults(func=cmd_note, parser=p)
 
     p = sub.add_parser("rate", help="rate papers 0-5 stars",
                        description="Give papers 0 to 5 stars (0 clears the rating).")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID", help="paper ids")
+    p.add_argument("ids", nargs="+", type=numbers.paper_id, metavar="ID", help="paper ids")
     p.add_argument("rating", type=int, choices=range(6), metavar="N", help="stars, 0-5")
     p.set_defaults(func=cmd_rate)
 
@@ -72,15 +74,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Set the reading status of papers: "
                                    f"{', '.join(STATUSES)}. To-read papers join the end "
                                    "of the reading list.")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID", help="paper ids")
+    p.add_argument("ids", nargs="+", type=numbers.paper_id, metavar="ID", help="paper ids")
     p.add_argument("status", choices=STATUSES, metavar="STATUS", help=" | ".join(STATUSES))
     p.set_defaults(func=cmd_status)
 
     p = sub.add_parser("year", help="correct a paper's year",
                        description="Set a paper's year (for a year PaperDesk had to infer); "
                                    "the paper's date moves to that year.")
-    p.add_argument("id", type=int, help="paper id")
-    p.add_argument("year", type=int, help="the right year")
+    p.add_argument("id", type=numbers.paper_id, metavar="ID", help="paper id")
+    p.add_argument("year", type=numbers.year, help="the right year")
     p.set_defaults(func=cmd_year)
 
     p, actions = _group(sub, "reading-list", "show or reorder the reading list",
@@ -88,8 +90,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print full records as JSON")
     a = actions.add_parser("move", help="move a paper within the reading list",
                            description="Move a paper to POSITION (1 = first) of the list.")
-    a.add_argument("id", type=int, help="paper id")
-    a.add_argument("position", type=int, help="its new place, 1 = first")
+    a.add_argument("id", type=numbers.paper_id, metavar="ID", help="paper id")
+    a.add_argument("position", type=numbers.position, help="its new place, 1 = first")
 
     p, actions = _group(sub, "search", "save, list, run or delete saved searches",
                         "Saved searches (smart lists): a name for a query. "
@@ -110,7 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                        "as `paperdesk list` does.")
     a.add_argument("name", help="the search's name")
     a.add_argument("--json", action="store_true", help="print full records as JSON")
-    a.add_argument("--limit", type=int, metavar="N", help="at most N papers")
+    a.add_argument("--limit", type=numbers.count, metavar="N", help="at most N papers")
     a.add_argument("--sort", choices=sorted(SORTS), help="sort field")
     a.add_argument("--desc", action="store_true", help="sort in descending order")
 
@@ -127,8 +129,8 @@ def cmd_tag(args: argparse.Namespace, lib: Library) -> int:
     for item in args.items:
         if item[:1] in ("+", "-") and len(item) > 1:
             (add if item[0] == "+" else remove).append(item[1:])
-        elif item.isdigit() and not (add or remove):
-            ids.append(int(item))
+        elif item[:1].isdigit() and not (add or remove):
+            ids.append(_paper_id(args, item))
         else:
             args.parser.error(f"expected paper ids, then +TAG or -TAG items; got {item!r}")
     if not ids or not (add or remove):
@@ -178,9 +180,9 @@ def cmd_note(args: argparse.Namespace, lib: Library) -> int:
         if len(args.args) != 1:
             args.parser.error("--edit NOTE_ID needs the new TEXT")
         return _report(c.edit_note(args.edit, _text(args.args[0])), f"edited note {args.edit}")
-    if not args.args or len(args.args) > 2 or not args.args[0].isdigit():
+    if not args.args or len(args.args) > 2 or not args.args[0][:1].isdigit():
         args.parser.error("give a paper ID and the note's TEXT (or ID alone to list notes)")
-    paper_id = int(args.args[0])
+    paper_id = _paper_id(args, args.args[0])
     if len(args.args) == 1:
         lib.require([paper_id])
         notes = c.notes(paper_id)
@@ -194,6 +196,14 @@ def cmd_note(args: argparse.Namespace, lib: Library) -> int:
     changes = c.add_note(paper_id, _text(args.args[1]))
     say(f"added note {changes.result['note_id']} to paper {paper_id}")
     return 0
+
+
+def _paper_id(args: argparse.Namespace, text: str) -> int:
+    try:
+        return numbers.paper_id(text)
+    except argparse.ArgumentTypeError as exc:
+        args.parser.error(str(exc))
+        raise  # parser.error exits
 
 
 def _text(text: str) -> str:

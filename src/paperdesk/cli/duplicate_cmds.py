@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.duplicates import TIERS
 from paperdesk.core.library import Library
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "notes move to it, tags are joined, the highest rating and the "
                                    "furthest reading status win, and empty fields are filled. "
                                    "Every merge can be undone with `unmerge`.")
-    p.add_argument("ids", nargs="*", type=int, metavar="ID",
+    p.add_argument("ids", nargs="*", type=ids.paper_id, metavar="ID",
                    help="KEEP then the papers to merge into it")
     p.add_argument("--all-certain", action="store_true",
                    help="merge every group the scan calls certain")
@@ -37,8 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Undo a merge: the merged papers come back with their ids, "
                                    "fields, tags, notes and sightings. Without an id, lists the "
                                    "merges.")
-    p.add_argument("merge_id", nargs="?", type=int, metavar="MERGE_ID", help="the merge to undo")
-    p.add_argument("--paper", type=int, metavar="ID",
+    p.add_argument("merge_id", nargs="?", type=ids.merge_id, metavar="MERGE_ID",
+                   help="the merge to undo")
+    p.add_argument("--paper", type=ids.paper_id, metavar="ID",
                    help="undo the latest merge that involved paper ID")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_unmerge)
@@ -46,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("not-duplicate", help="mark papers as different works",
                        description="Remember that these papers are different works; the "
                                    "duplicate scan never groups them again.")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID", help="two or more paper ids")
+    p.add_argument("ids", nargs="+", type=ids.paper_id, metavar="ID",
+                   help="two or more paper ids")
     p.set_defaults(func=cmd_not_duplicate)
 
 
@@ -68,9 +71,9 @@ def _choices(takes: list[str]) -> dict[str, int]:
     out = {}
     for take in takes:
         name, _, value = take.partition("=")
-        if not value.strip().isdigit():
-            raise DuplicateError(f"--take wants FIELD=ID, not {take!r}")
-        out[name.strip()] = int(value)
+        if not ids.is_paper_id(value):
+            raise DuplicateError(f"--take wants FIELD=ID with a paper id, not {take[:40]!r}")
+        out[name.strip()] = ids.paper_id(value)
     return out
 
 

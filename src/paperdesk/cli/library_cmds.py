@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.importer import ERROR
 from paperdesk.core.library import Library
@@ -26,13 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Put -- before a query that starts with '-'.")
     p.add_argument("query", nargs="*", help="search query (see above)")
     p.add_argument("--json", action="store_true", help="print full records as JSON")
-    p.add_argument("--limit", type=int, metavar="N", help="at most N papers")
+    p.add_argument("--limit", type=ids.count, metavar="N", help="at most N papers")
     p.add_argument("--sort", choices=sorted(SORTS), help="sort field")
     p.add_argument("--desc", action="store_true", help="sort in descending order")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("show", help="show one paper", description="Show one paper in full.")
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=ids.paper_id, metavar="ID", help="the paper's id")
     p.add_argument("--json", action="store_true", help="print the record as JSON")
     p.set_defaults(func=cmd_show)
 

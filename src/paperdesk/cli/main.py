@@ -31,8 +31,16 @@ COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, curation_
                    duplicate_cmds]
 
 
+class Parser(argparse.ArgumentParser):
+    """A parser whose usage errors are one line (each subcommand's parser is one too)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        message = " ".join(message.split())
+        self.exit(2, f"{self.prog}: {message}; see `{self.prog} --help`\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="paperdesk",
         description="PaperDesk: a reference manager for research digests. "
                     "With no command, opens the desktop app.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, fail, say, short
 from paperdesk.core.library import Library
 
@@ -13,14 +14,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("delete", help="move papers to the trash",
                        description="Move papers to the trash; `paperdesk trash restore ID...` "
                                    "brings them back with their tags and notes.")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    p.add_argument("ids", nargs="+", type=ids.paper_id, metavar="ID", help="paper ids")
     p.set_defaults(func=cmd_delete)
 
     p = sub.add_parser("trash", help="list, restore from or empty the trash",
                        description="List the papers in the trash, bring some back "
                                    "(`trash restore ID...`), or empty it for good.")
     p.add_argument("action", nargs="?", choices=["list", "restore", "empty"], default="list")
-    p.add_argument("ids", nargs="*", type=int, metavar="ID", help="papers to restore")
+    p.add_argument("ids", nargs="*", type=ids.paper_id, metavar="ID",
+                   help="papers to restore")
     p.add_argument("--json", action="store_true", help="print the papers as JSON")
     p.add_argument("--yes", action="store_true", help="empty without asking")
     p.set_defaults(func=cmd_trash)

@@ -248,7 +248,8 @@ class Library:
     # -- reading ---------------------------------------------------------------
 
     def paper(self, paper_id: int, *, with_notes: bool = True) -> dict[str, Any]:
-        found = records.paper_dicts(self.db, [paper_id], with_notes=with_notes)
+        found = (records.paper_dicts(self.db, [paper_id], with_notes=with_notes)
+                 if records.storable(paper_id) else [])
         if not found:
             raise NotFound(f"no paper with id {paper_id}")
         return found[0]
@@ -301,8 +302,9 @@ class Library:
         if not ids:
             return ids
         found = set()
-        for i in range(0, len(ids), 900):
-            part = ids[i:i + 900]
+        stored = [i for i in ids if records.storable(i)]  # beyond SQLite's integers: missing
+        for i in range(0, len(stored), 900):
+            part = stored[i:i + 900]
             found.update(r[0] for r in self.db.execute(
                 f"SELECT id FROM papers WHERE id IN ({','.join('?' * len(part))})", part))
         missing = [i for i in ids if i not in found]

@@ -16,6 +16,12 @@ PAPER_FIELDS = ("id", "title", "abstract", "authors", "author_count", "organizat
                 "tags", "citekey", "arxiv_id", "url", "github", "project_page", "sources")
 
 _CHUNK = 900
+LARGEST_ID = 2**63 - 1  # SQLite's largest integer
+
+
+def storable(paper_id: int) -> bool:
+    """Whether ``paper_id`` can be an id at all (SQLite refuses larger integers)."""
+    return isinstance(paper_id, int) and -LARGEST_ID - 1 <= paper_id <= LARGEST_ID
 
 
 def arxiv_url(arxiv_id: str) -> str:
