@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from paperdesk.gui.main_window import MainWindow
 
@@ -16,6 +17,9 @@ def make_window(qtbot):
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)
+        # Qt keeps the modifiers of the last key event: an earlier test's Ctrl+key
+        # would otherwise make a click here a Ctrl+click. A plain key resets them.
+        qtbot.keyClick(window.statusBar(), Qt.Key.Key_F35)
         windows.append(window)
         return window
 
@@ -40,7 +44,11 @@ def sidebar_counts(window: MainWindow) -> dict[str, str]:
 
 
 def select_row(window: MainWindow, row: int) -> int:
-    window.table.selectRow(row)
+    """Make ``row`` the current and only selected row (selectRow would toggle a row
+    already selected while Qt believes Ctrl is held after an earlier key click)."""
+    model = window.table.selectionModel()
+    model.setCurrentIndex(window.model.index(row, 0),
+                          model.SelectionFlag.ClearAndSelect | model.SelectionFlag.Rows)
     return window.model.paper_id(row)
 
 

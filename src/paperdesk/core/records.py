@@ -75,6 +75,7 @@ def paper_dicts(db: Database, ids: Sequence[int], *, with_notes: bool = False) -
             "sources": sources.of_paper(r),
             "added": r["added"], "modified": r["modified"], "read_at": r["read_at"],
             "seen_count": r["seen_count"], "deleted": r["deleted_at"] is not None,
+            "momentum": r.get("momentum"),
         }
         if with_notes:
             record["notes"] = [json.loads(n) for n in notes.get(pid, [])]

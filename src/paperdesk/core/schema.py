@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-from paperdesk.core import schema_0001, schema_0002
+from paperdesk.core import schema_0001, schema_0002, schema_0010
 
 APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
 
@@ -47,6 +47,12 @@ def reindex_statements(source: str) -> list[str]:
 # recreated around bulk imports (see store.bulk_index).
 TRIGGERS = schema_0002.TRIGGERS
 TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
+# The papers' momentum (0010) has triggers of its own, dropped and recreated
+# around bulk imports too, and a statement recomputing it for the papers the
+# subquery {papers} selects.
+MOMENTUM_TRIGGERS = schema_0010.TRIGGERS
+MOMENTUM_TRIGGER_NAMES = [t.split()[2] for t in MOMENTUM_TRIGGERS]
+MOMENTUM_BULK = schema_0010.BULK
 
 _names: list[str] = []
 
@@ -133,6 +139,13 @@ def _paper_sources(db: Database) -> None:
     db.execute("ALTER TABLE papers ADD COLUMN github TEXT")
     db.execute("ALTER TABLE papers ADD COLUMN project_page TEXT")
     db.execute("ALTER TABLE papers ADD COLUMN hub_upvotes INTEGER")
+
+
+@_step("0010_momentum")
+def _momentum(db: Database) -> None:
+    """A sortable "momentum": upvotes gained per day across digests, kept by triggers."""
+    for statement in schema_0010.STATEMENTS:
+        db.execute(statement)
 
 
 def recreate_triggers(db: Database) -> None:

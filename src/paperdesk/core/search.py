@@ -30,6 +30,7 @@ SORTS = {
     "modified": "p.modified",
     "read": "p.read_at",
     "digests": "p.seen_count",
+    "momentum": "p.momentum",
     "citekey": "p.citekey",
     "organization": "p.organization COLLATE NOCASE",
     "authors": "p.author_count",

@@ -171,11 +171,13 @@ def bulk_index(db: Database) -> Iterator[None]:
     assert db.conn.in_transaction, "bulk_index runs inside write()"
     first_paper = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
     first_sighting = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
-    for name in schema.TRIGGER_NAMES:
+    for name in schema.TRIGGER_NAMES + schema.MOMENTUM_TRIGGER_NAMES:
         db.execute(f"DROP TRIGGER {name}")
     yield
-    for statement in schema.TRIGGERS:
+    for statement in schema.TRIGGERS + schema.MOMENTUM_TRIGGERS:
         db.execute(statement)
+    db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
+               [first_sighting])
     db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
         FROM (SELECT paper_id, max(upvotes) AS up, count(DISTINCT digest_id) AS seen
               FROM sightings

@@ -14,11 +14,12 @@ from paperdesk.gui.icons import icon
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
 
-DIGEST_FILTER = "Digests (*.txt *.md);;All files (*)"
+DIGEST_FILTER = ("Digests and BibTeX (*.txt *.md *.bib);;Digests (*.txt *.md);;"
+                 "BibTeX (*.bib);;All files (*)")
 
 
 def _choose_files(w: MainWindow) -> None:
-    files, _ = QFileDialog.getOpenFileNames(w, "Import digest files", "", DIGEST_FILTER)
+    files, _ = QFileDialog.getOpenFileNames(w, "Import digest or BibTeX files", "", DIGEST_FILTER)
     w.import_paths([Path(f) for f in files])
 
 
@@ -51,6 +52,7 @@ def build_actions(w: MainWindow) -> dict[str, QAction]:
     add(file, "import_files", "&Import files…", lambda: _choose_files(w),
         QKeySequence.StandardKey.Open, "import")
     add(file, "import_folder", "Import a &folder…", lambda: _choose_folder(w), "Ctrl+Shift+O")
+    add(file, "undo_import", "&Undo last import", w.undo_last_import).setEnabled(False)
     file.addSeparator()
     add(file, "open_demo", "Open the &demo library", w.open_demo)
     file.addSeparator()

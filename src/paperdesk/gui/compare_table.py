@@ -168,7 +168,8 @@ class CompareTable(QTableWidget):
                     font = QFont(item.font())
                     font.setBold(True)
                     item.setFont(font)
-                    item.setToolTip(f"The merged paper keeps this {key.replace('_', ' ')}")
+                    item.setToolTip(f"{text}\n\nThe merged paper keeps this "
+                                    f"{key.replace('_', ' ')}")
                 elif key in differ:
                     item.setToolTip(f"{text}\n\nClick to keep this value")
                 self.setItem(row, col, item)
@@ -181,6 +182,8 @@ class CompareTable(QTableWidget):
         line = self.fontMetrics().lineSpacing()
         self.resizeRowsToContents()
         for row, key in enumerate(KEYS):
+            if key == "title":  # titles in full: they often differ in their last words
+                continue
             limit = line * (ABSTRACT_LINES if key == "abstract" else 2) + 8
             self.setRowHeight(row, max(line + 8, min(self.rowHeight(row), limit)))
 

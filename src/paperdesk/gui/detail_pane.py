@@ -142,23 +142,41 @@ class DetailPane(QScrollArea):
             self.tags.setText("")
             self.stars.setRating(0)
             return
-        ratings = {p["rating"] for p in papers}
-        self.stars.setRating(ratings.pop() if len(ratings) == 1 else 0)
-        statuses = {p["status"] for p in papers}
-        self.status.setCurrentIndex(
-            self.status.findData(statuses.pop()) if len(statuses) == 1 else -1)
         counts: dict[str, int] = {}
         for p in papers:
             for tag in p["tags"]:
                 counts[tag] = counts.get(tag, 0) + 1
-        self.tags.setText(" ".join(
-            f'{html.escape(t)}{"" if single else f" ({n})"}&nbsp;<a href="{html.escape(t)}" '
-            f'title="Remove">✕</a>&nbsp;' for t, n in sorted(counts.items())) or "none")
+        self._show_shared([p["rating"] for p in papers], [p["status"] for p in papers],
+                          sorted(counts.items()), single)
         if not single:
             self.title.setText(f"{len(papers)} papers selected")
             self.meta.setText("Rating, status and tags apply to all of them.")
             return
         self._show_one(papers[0], sightings or [])
+
+    def show_many(self, ids: list[int], summary: dict[str, Any]) -> None:
+        """Several papers, summed up by the caller (``reads.summary``): any number."""
+        if ids != self.ids:
+            self.flush_note()
+        self.ids = list(ids)
+        for widget in (self.stars, self.status, self.tag_entry):
+            widget.setEnabled(True)
+        for widget in (self.sources, self.abstract, self.notes_label, self.older_notes,
+                       self.note):
+            widget.setVisible(False)
+        self._show_shared(summary["ratings"], summary["statuses"], summary["tags"], False)
+        self.title.setText(f"{summary['count']:,} papers selected")
+        self.meta.setText("Rating, status and tags apply to all of them.")
+
+    def _show_shared(self, ratings: list[int], statuses: list[str],
+                     tags: list[tuple[str, int]], single: bool) -> None:
+        distinct_ratings, distinct_statuses = set(ratings), set(statuses)
+        self.stars.setRating(distinct_ratings.pop() if len(distinct_ratings) == 1 else 0)
+        self.status.setCurrentIndex(self.status.findData(distinct_statuses.pop())
+                                    if len(distinct_statuses) == 1 else -1)
+        self.tags.setText(" ".join(
+            f'{html.escape(t)}{"" if single else f" ({n})"}&nbsp;<a href="{html.escape(t)}" '
+            f'title="Remove">✕</a>&nbsp;' for t, n in tags) or "none")
 
     def _show_one(self, p: dict[str, Any], sightings: list[dict[str, Any]]) -> None:
         self.title.setText(p["title"])

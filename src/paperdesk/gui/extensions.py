@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMenu, QStackedWidget
+from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QStackedWidget
 
 from paperdesk.gui import background, clipboard, library_files
 from paperdesk.gui.duplicates_view import SOURCE as DUPLICATES
@@ -65,8 +65,19 @@ class _Pages(QObject):
         for page in (window.table, self.duplicates, self.trash):
             self.content.addWidget(page)
         window.splitter.setStretchFactor(index, 1)
+        # Only the page showing sets the minimum size (the review's would widen the window).
+        self.content.currentChanged.connect(self._sizes)
+        self._sizes()
         window.sidebar.source_changed.connect(self.show_source)
         window.installEventFilter(self)
+
+    def _sizes(self, *_args) -> None:
+        for i in range(self.content.count()):
+            page = self.content.widget(i)
+            policy = QSizePolicy.Policy.Preferred if page is self.content.currentWidget() \
+                else QSizePolicy.Policy.Ignored
+            page.setSizePolicy(policy, policy)
+        self.content.adjustSize() if not self.content.isVisible() else None
 
     def show_source(self, source) -> None:
         w = self.window

@@ -19,15 +19,18 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core import changes as ch
+from paperdesk.core import import_undo
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
 from paperdesk.gui import extensions, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
+from paperdesk.gui.geometry import first_size, fit_to_screen
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, ProgressPanel, local_paths
 from paperdesk.gui.paper_model import COLUMNS, RATING, PaperModel
+from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
@@ -38,7 +41,6 @@ from paperdesk.gui.undo import EditCommand
 from paperdesk.gui.worker import Outcome, Worker
 
 ROW_HEIGHT_EXTRA = 8
-MAX_DETAIL = 500  # papers the detail pane reads when many are selected
 
 
 class MainWindow(TableFeed, QMainWindow):
@@ -71,9 +73,10 @@ class MainWindow(TableFeed, QMainWindow):
         self.model = PaperModel(lib, self.fetch_ids, self.fetch_rest, self)
         self.model.active = False  # no queries while the view is being set up
         self.model.completed.connect(self._completed)
+        self.table = self._make_table()
+        # After the view's own handlers (made by setModel), which clear its selection.
         self.model.modelAboutToBeReset.connect(self._before_reset)
         self.model.modelReset.connect(self._after_reset)
-        self.table = self._make_table()
         self.detail = DetailPane()
         self._connect_detail()
 
@@ -93,6 +96,8 @@ class MainWindow(TableFeed, QMainWindow):
         self.statusBar().addWidget(self.count_label)
         self.statusBar().addPermanentWidget(self.progress)
         self.importer = Importer(self.worker, self.progress, lambda: self.lib.path, self)
+        self.importer.done.connect(self._imported)
+        self.last_import: import_undo.ImportRecord | None = None
         self.importer.failed.connect(self.notify)
         self.actions_by_name = build_actions(self)
         self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
@@ -106,6 +111,7 @@ class MainWindow(TableFeed, QMainWindow):
         for widget in (self.search_bar.edit, self.detail.note, self.detail.tag_entry):
             widget.installEventFilter(self)
 
+        self._fitted = False
         self._counts_timer = QTimer(self, singleShot=True, interval=120)
         self._counts_timer.timeout.connect(self.request_counts)
         self._restore_state()
@@ -116,7 +122,8 @@ class MainWindow(TableFeed, QMainWindow):
     # -- building ------------------------------------------------------------
 
     def _make_table(self) -> QTableView:
-        table = QTableView()
+        table = PaperTable(self.model.complete_now)
+        self.empty_note = table.empty_note
         table.setModel(self.model)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -192,9 +199,10 @@ class MainWindow(TableFeed, QMainWindow):
         if len(ids) == 1:
             paper = self.lib.paper(ids[0])
             self.detail.show_papers([paper], self.lib.sightings(ids[0]))
-        else:
-            self.detail.show_papers(self.lib.papers(ids[:MAX_DETAIL]))
-            self.detail.ids = ids
+        elif not ids:
+            self.detail.show_papers([])
+        else:  # counted and summed up in SQL: exact and quick for any number
+            self.detail.show_many(ids, reads.summary(self.lib, ids))
 
     # -- editing ------------------------------------------------------------------
 
@@ -316,6 +324,21 @@ class MainWindow(TableFeed, QMainWindow):
     def import_paths(self, paths: list[Path]) -> None:
         self.importer.start(paths)
 
+    def _imported(self, reports: list) -> None:
+        record = import_undo.record(self.lib, reports)
+        self.last_import = None if record.empty else record
+        self.actions_by_name["undo_import"].setEnabled(self.last_import is not None)
+
+    def undo_last_import(self) -> None:
+        """Remove what the last import created; the user's work since stays."""
+        if self.last_import is None:
+            return
+        changes = self.edit(import_undo.undo_import, self.lib, self.last_import)
+        self.last_import = None
+        self.actions_by_name["undo_import"].setEnabled(False)
+        if changes is not None:
+            self.statusBar().showMessage(import_undo.summary(changes.result), 15000)
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if local_paths(event.mimeData().urls()):
             event.acceptProposedAction()
@@ -347,9 +370,8 @@ class MainWindow(TableFeed, QMainWindow):
         if geometry := settings.load_bytes("window/geometry"):
             self.restoreGeometry(geometry)
         else:  # first run: roomy, but never larger than the screen
-            screen = self.screen().availableGeometry()
-            self.resize(min(1440, int(screen.width() * 0.9)),
-                        min(820, int(screen.height() * 0.9)))
+            self.resize(first_size(self))
+        fit_to_screen(self)  # a size saved on a bigger screen, or at another scale
         if sizes := settings.load_bytes("window/splitter"):
             self.splitter.restoreState(sizes)
         if header := settings.load_bytes("table/header"):
@@ -365,6 +387,12 @@ class MainWindow(TableFeed, QMainWindow):
         settings.save({"window/geometry": self.saveGeometry(),
                        "window/splitter": self.splitter.saveState(),
                        "table/header": self.table.horizontalHeader().saveState()})
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._fitted:  # the frame's size is known once shown
+            self._fitted = True
+            fit_to_screen(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.importer.busy:

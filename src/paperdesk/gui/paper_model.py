@@ -126,6 +126,13 @@ class PaperModel(QAbstractTableModel):
         self.complete = True
         self.completed.emit()
 
+    def complete_now(self) -> None:
+        """Read the rest of the list at once (select-all needs every row)."""
+        if self.complete:
+            return
+        ids, _ = self.fetch_ids(self.sort_key, self.descending, None)
+        self.rest_arrived(self._token, ids)
+
     def forget(self, paper_ids: Iterable[int] | None = None) -> None:
         """Drop cached rows (all of them with None) so they are read again."""
         if paper_ids is None:

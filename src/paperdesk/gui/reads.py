@@ -8,6 +8,7 @@ A source is a ``(kind, value)`` pair: ("all", None), ("status", "read"),
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from paperdesk.core.library import Library
@@ -93,3 +94,20 @@ def counts(lib: Library) -> dict[str, Any]:
 
 def tag_names(lib: Library) -> list[str]:
     return [t["name"] for t in lib.curation.tags()]
+
+
+def summary(lib: Library, ids: list[int]) -> dict[str, Any]:
+    """What many selected papers share, from SQL: their exact number, the distinct
+    ratings and statuses (up to two each), and how many carry each tag."""
+    ids_json = json.dumps(ids)
+    chosen = "SELECT value FROM json_each(?)"
+    db = lib.db
+    ratings = [r[0] for r in db.execute(
+        f"SELECT DISTINCT rating FROM papers WHERE id IN ({chosen}) LIMIT 2", [ids_json])]
+    statuses = [r[0] for r in db.execute(
+        f"SELECT DISTINCT status FROM papers WHERE id IN ({chosen}) LIMIT 2", [ids_json])]
+    tags = db.execute(
+        f"SELECT t.name, count(*) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
+        f"WHERE pt.paper_id IN ({chosen}) GROUP BY t.id ORDER BY t.name COLLATE NOCASE",
+        [ids_json]).fetchall()
+    return {"count": len(ids), "ratings": ratings, "statuses": statuses, "tags": tags}

@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolButton, QWidget
 
 from paperdesk.gui.icons import icon
 
 DELAY_MS = 150
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that takes only the room it is given and paints its text
+    elided to fit (the whole text stays its text and its tooltip), so it never
+    squeezes its neighbours."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def set_full_text(self, text: str) -> None:
+        self.setText(text)
+        self.setToolTip(text)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        painter.setFont(self.font())
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                              self.width())
+        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignVCenter), shown)
 
 
 class SearchBar(QWidget):
@@ -22,9 +49,9 @@ class SearchBar(QWidget):
         self.edit.setClearButtonEnabled(True)
         self.edit.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
         self.edit.setMinimumWidth(360)
-        self.message = QLabel()
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message = ElidedLabel()
         self.message.hide()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.save = QToolButton()
         self.save.setText("Save as smart list")
         self.save.setIcon(icon("smart-list"))
@@ -33,9 +60,15 @@ class SearchBar(QWidget):
         self.save.clicked.connect(lambda: self.save_requested.emit(self.text()))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.edit, 3)
         layout.addWidget(self.save)
-        layout.addWidget(self.message)
+        # The message's room is kept whether it shows or not, so the box never jumps.
+        room = QWidget()
+        room.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        inner = QHBoxLayout(room)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.message)
+        layout.addWidget(room, 2)
         self.timer = QTimer(self, singleShot=True, interval=DELAY_MS)
         self.timer.timeout.connect(self.fire)
         self.edit.textChanged.connect(lambda _: self.timer.start())
@@ -52,7 +85,7 @@ class SearchBar(QWidget):
     def show_error(self, message: str | None) -> None:
         """Show why the query failed (None clears it); the table keeps its last results."""
         if message:
-            self.message.setText(f"⚠ {message}")
+            self.message.set_full_text(f"⚠ {message}")
             font = self.message.font()
             font.setBold(True)
             self.message.setFont(font)

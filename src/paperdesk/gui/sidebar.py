@@ -57,7 +57,8 @@ class Sidebar(QTreeWidget):
             self._entry(tags, name, count, ("tag", name), "tag")
         digests = self._section("Digests")
         for digest_id, name, count, date in counts["digests"]:
-            item = self._entry(digests, date or name, count, ("digest", digest_id), "digest")
+            label = f"{date} · {name}" if date else name  # two digests of a day differ by file
+            item = self._entry(digests, label, count, ("digest", digest_id), "digest")
             item.setToolTip(0, f"{name}: {count} papers" + (f", dated {date}" if date else ""))
         saved = self._section("Saved searches")
         for name, query in counts["saved"]:

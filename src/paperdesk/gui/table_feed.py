@@ -12,6 +12,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 
 from paperdesk.core.errors import PaperDeskError, QueryError
 from paperdesk.core.query import compile_query
+from paperdesk.core.query_hints import empty_message, hint
 from paperdesk.gui import reads
 from paperdesk.gui.paper_model import TITLE
 
@@ -80,6 +81,7 @@ class TableFeed:
         self._update_count()
         if self._want is not None:
             self._after_reset()
+        self.show_empty()
 
     def select_row(self, row: int) -> None:
         """Make ``row`` the current and only selected row, scrolled into view."""
@@ -102,25 +104,46 @@ class TableFeed:
         self._update_count()
 
     def _before_reset(self) -> None:
-        self._want = self.current_id()
+        current = self.current_id()
+        if current is not None:  # else a paper still awaited stays wanted
+            self._want = current
 
     def _after_reset(self) -> None:
-        """Keep the current paper selected across searches and sorts, if it is still there."""
+        """Keep the current paper selected and in view across searches, sorts, sidebar
+        switches, refreshes and imports, if it is still listed; otherwise select the
+        first row and scroll to the top. The detail pane follows the selection."""
         row = self.model.row_of(self._want) if self._want is not None else None
         if row is not None:
-            self.select_row(row)
             self._want = None
+            self.select_row(row)
         elif self.model.complete:
             self._want = None
+            if self.model.rowCount():
+                self.select_row(0)
+            else:
+                self.table.clearSelection()
+            self.table.scrollToTop()
             self.show_selection()
+        self.show_empty()
 
     def _query_error(self, message: str) -> str:
-        """The message about the user's own text (not the source's query around it)."""
+        """The message about the user's own text (not the source's query around it),
+        with the field or value probably meant."""
         try:
             self.lib.search(self.query, limit=0)
         except QueryError as exc:
-            return str(exc)
+            message = str(exc)
+        if found := hint(self.lib, self.query):
+            message += f" — {found}"
         return message
+
+    def show_empty(self) -> None:
+        """Over an empty table, say so, with a hint when the search names nothing."""
+        if self.model.rowCount() or not self.model.complete:
+            self.empty_note.hide()
+            return
+        label = (self.sidebar.label_of(self.sidebar.current_source()) or "All papers")
+        self.empty_note.show_text(empty_message(self.lib, self.query, label.split("  (")[0]))
 
     def set_query(self, text: str) -> None:
         self.query = text
