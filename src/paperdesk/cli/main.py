@@ -17,6 +17,7 @@ from paperdesk.cli import (
     bibtex_cmds,
     curation_cmds,
     duplicate_cmds,
+    hub_cmds,
     library_cmds,
     trash_cmds,
 )
@@ -28,7 +29,7 @@ from paperdesk.core.store import translate
 
 # Command groups, in the order `paperdesk --help` lists them.
 COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, curation_cmds,
-                   duplicate_cmds]
+                   duplicate_cmds, hub_cmds]
 
 
 class Parser(argparse.ArgumentParser):

@@ -26,6 +26,8 @@ from paperdesk.core.citekey import freeze, set_citekey
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.latex import escape, protect_title
+from paperdesk.core.names import bibtex_name, looks_like_organisation
+from paperdesk.core.sources import parse as parse_sources
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -37,7 +39,8 @@ PREPRINT_TYPES = frozenset({"misc", "online", "electronic", "www"})
 SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
-            "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred")
+            "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
+            "p.sources")
 _CHUNK = 1000
 
 
@@ -57,7 +60,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
                 ascii: bool) -> str:
     """One row of ``_COLUMNS`` as an entry, laid out as bibtexparser's writer does."""
     (_pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
-     bib_type, bib_fields) = row[:13]
+     bib_type, bib_fields, year_inferred, sources) = row[:15]
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
@@ -66,8 +69,12 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
     lines = [f"@{entry_type}{{{key or f'paper{_pid}'},"]
     add = lines.append
     if authors and authors != "[]":
-        add("\tauthor = {" + " and ".join(escape(n, ascii=ascii) for n in json.loads(authors))
-            + "},")
+        names = json.loads(authors)
+        if from_hub(sources, "authors"):  # plain names, split here for BibTeX
+            add("\tauthor = {" + " and ".join(_name(n, organization, ascii) for n in names)
+                + "},")
+        else:  # as a .bib file (or the user) wrote them
+            add("\tauthor = {" + " and ".join(escape(n, ascii=ascii) for n in names) + "},")
     elif organization:
         add("\tauthor = {{" + escape(organization, ascii=ascii) + "}},")
     elif style == "bibtex":  # plain styles sort on `key` when there is no author
@@ -101,11 +108,30 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         add("\tkeywords = {" + ", ".join(escape(t, ascii=ascii) for t in tags) + "},")
     if notes:
         add("\tnote = {" + escape("\n\n".join(notes), ascii=ascii) + "},")
+    if year and year_inferred and not any(n in extra for n in ("howpublished", "addendum")):
+        # An inferred year is printed with its doubt, never as a definite one.
+        add("\taddendum = {" + INFERRED_NOTE + "}," if style == "biblatex" else
+            "\thowpublished = {" + INFERRED_NOTE + "},")
     for name, value in extra.items():
         if name not in _WRITTEN:
             add(f"\t{name} = {value},")
     lines[-1] = lines[-1][:-1]  # no comma after the last field, as bibtexparser writes it
     return "\n".join(lines) + "\n}\n"
+
+
+INFERRED_NOTE = "year inferred from a digest, not confirmed"
+
+
+def from_hub(sources: str | None, name: str) -> bool:
+    return parse_sources(sources).get(name, {}).get("source") == "hf"
+
+
+def _name(name: str, organization: str | None, ascii: bool) -> str:
+    """A name from a digest or the Hub as BibTeX reads it: "van der Berg, Jan";
+    an organisation braced whole, so it is not split into first and last names."""
+    if looks_like_organisation(name, (organization,)):
+        return "{" + escape(name, ascii=ascii) + "}"
+    return escape(bibtex_name(name), ascii=ascii)
 
 
 # Fields paper_entry writes from columns; extras under these names are not repeated.

@@ -29,9 +29,12 @@ from paperdesk.core.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.search import SearchResult, search
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     from paperdesk.core.bibtex_export import Bibtex
     from paperdesk.core.curation import Curation
     from paperdesk.core.duplicates import Duplicates
+    from paperdesk.core.hub import Hub
     from paperdesk.core.trash import Trash
 
 
@@ -235,6 +238,29 @@ class Library:
             ch.restore(self.db, undo.images, before=before)
             w.changes = ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo, how=how)
         return w.changes
+
+    # -- the Hugging Face Hub (asked only when the user asks) -------------------
+
+    def enrich(self, ids: Iterable[int] | None = None, *, query: str | None = None,
+               hub: Hub | None = None, progress: Progress = no_progress,
+               cancel: CancelFlag | None = None) -> ch.Changes:
+        """Complete papers (``ids``, those matching ``query``, else all) from the Hub;
+        one undoable edit whose result is an ``enrich.EnrichResult``."""
+        from paperdesk.core.enrich import enrich
+
+        if query:
+            matching = self.search(query).ids
+            ids = [i for i in ids if i in set(matching)] if ids is not None else matching
+        return enrich(self, ids, hub=hub, progress=progress, cancel=cancel)
+
+    def fetch_daily(self, first: dt.date, last: dt.date | None = None, *,
+                    hub: Hub | None = None, progress: Progress = no_progress,
+                    cancel: CancelFlag | None = None) -> list[Any]:
+        """Import the Hub's daily papers of ``first``..``last`` as digests, complete."""
+        from paperdesk.core.daily import fetch_days
+
+        return fetch_days(self, first, last or first, hub=hub, progress=progress,
+                          cancel=cancel)
 
     # -- importing -------------------------------------------------------------
 

@@ -64,3 +64,23 @@ def bibtex_name(full: str) -> str:
 def family_name(full: str) -> str:
     """The family name without the "von" part: "Berg", "Ó Briain", "García"."""
     return split_name(full).last
+
+
+_ORG_WORDS = frozenset("ai team lab labs inc inc. ltd research group institute university "
+                       "corporation corp foundation project consortium collaboration "
+                       "community academy".split())
+
+
+def _squash(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def looks_like_organisation(name: str, hints: tuple[str | None, ...] = ()) -> bool:
+    """A name that is an organisation ("DeepSeek-AI", "Qwen Team"), not a person:
+    it is the paper's organisation, or it ends in a word such as AI, Team or Lab."""
+    squashed = _squash(name)
+    if squashed and any(h and (_squash(h) == squashed or (_squash(h) in squashed and
+                               len(_squash(h)) >= 4)) for h in hints):
+        return True
+    last = name.replace("-", " ").split()[-1:] or [""]
+    return last[0].casefold() in _ORG_WORDS

@@ -1,0 +1,82 @@
+"""enrich, fetch: the only commands that talk to the Hugging Face Hub.
+
+The Hub is ``$HF_ENDPOINT`` (default huggingface.co); ``HF_HUB_OFFLINE=1``
+keeps everything local. Nothing else PaperDesk does uses the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+
+from paperdesk.cli.output import emit_json, say, short
+from paperdesk.core.library import Library
+
+
+def _day(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "enrich", help="complete papers from Hugging Face (authors, arXiv ids, dates, links)",
+        description="Ask the Hugging Face Hub about the papers (matching QUERY, else all) "
+                    "that still lack an arXiv id or authors, and fill in the arXiv id, "
+                    "the authors in order, the exact date, the GitHub repository, the "
+                    "project page and the upvotes. A paper is completed only when the "
+                    "Hub has one of the same title whose abstract agrees; the others are "
+                    "left alone and reported. Values you typed are never replaced. One "
+                    "run is one undoable edit. Uses $HF_ENDPOINT; HF_HUB_OFFLINE=1 asks "
+                    "nothing.")
+    p.add_argument("query", nargs="*", help="search query (words, \"phrases\"); default: all")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_enrich)
+
+    p = sub.add_parser(
+        "fetch", help="import the Hub's daily papers of a day (or days) as digests",
+        description="Fetch the Hugging Face daily papers of --date (through --to) and "
+                    "import each day as a digest, exactly as if the page had been saved "
+                    "and imported, with authors and arXiv ids already complete. A day "
+                    "already fetched is left as it is.")
+    p.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD",
+                   help="the (first) day")
+    p.add_argument("--to", type=_day, metavar="YYYY-MM-DD", help="the last day (default: --date)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_fetch)
+
+
+def cmd_enrich(args: argparse.Namespace, lib: Library) -> int:
+    changes = lib.enrich(query=" ".join(args.query) or None)
+    result = changes.result
+    if args.json:
+        emit_json({**dict(result), "rekeyed": {str(k): list(v) for k, v in
+                                               result.rekeyed.items()}})
+    else:
+        for pid, title in result.not_found:
+            say(f"  not found: {pid} {short(title, 70)}")
+        for pid, title, why in result.unsure:
+            say(f"  left alone: {pid} {short(title, 50)}: {why}")
+        for pid, title, why in result.failed[:20]:
+            say(f"  failed: {pid} {short(title, 40)}: {why}")
+        if len(result.failed) > 20:
+            say(f"  ... and {len(result.failed) - 20} more failed")
+        say(result.summary())
+    return 1 if result.stopped or (result.failed and not result.completed) else 0
+
+
+def cmd_fetch(args: argparse.Namespace, lib: Library) -> int:
+    reports = lib.fetch_daily(args.date, args.to)
+    if args.json:
+        emit_json([r.to_json() for r in reports])
+    for r in reports:
+        if r.error:
+            say(f"{r.day}: {r.error}")
+        elif not args.json:
+            say(f"{r.day}: {r.status}: {r.papers} papers, {r.new_papers} new, "
+                f"{r.completed} completed")
+        for warning in r.warnings if not args.json else []:
+            say(f"  {warning}")
+    return 1 if any(r.status == "failed" for r in reports) else 0
