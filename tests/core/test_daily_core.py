@@ -79,3 +79,28 @@ def test_hints_name_the_value_probably_meant(seed_lib):
     message = empty_message(lib, "tag:reinforcment", "All papers")
     assert message.startswith("No papers match “tag:reinforcment” in “All papers”.")
     assert message.endswith("No tag “reinforcment”; did you mean tag:reinforcement?")
+
+
+def test_queue_moves_blocks_and_undoes(seed_lib):
+    from paperdesk.core import queue
+
+    lib = seed_lib
+    ids = lib.search(sort="title").ids[:6]
+    lib.curation.set_status(ids, "to-read")
+    assert lib.curation.reading_list() == ids
+    a, b, c, d, e, f = ids
+    moved = queue.move_to(lib, [e, b], 0)  # kept in queue order: b before e
+    assert lib.curation.reading_list() == [b, e, a, c, d, f]
+    assert queue.step(lib, [a], -1).result["index"] == 1
+    assert lib.curation.reading_list() == [b, a, e, c, d, f]
+    queue.to_bottom(lib, [b])
+    assert lib.curation.reading_list() == [a, e, c, d, f, b]
+    queue.to_top(lib, [f, d])
+    assert lib.curation.reading_list() == [d, f, a, e, c, b]
+    assert queue.next_up(lib)["id"] == d
+    assert not queue.to_top(lib, [d])  # already there: nothing changes
+    lib.undo(moved.undo)
+    assert lib.curation.reading_list() == ids
+    other = lib.search(sort="title").ids[10]
+    with pytest.raises(Exception, match="not in the reading queue"):
+        queue.step(lib, [other], 1)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QApplication
 from paperdesk.core import citation
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
+from paperdesk.gui import queue_view
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
@@ -174,5 +175,9 @@ class DragOut(QObject):
         if not ids:
             return
         drag = QDrag(self.window.table)
-        drag.setMimeData(drag_mime(self.window.lib, ids))
+        if queue_view.in_queue(self.window):  # a reorder inside the queue: no export
+            drag.setMimeData(queue_view.ids_mime(self.window, ids))
+            drag.exec(Qt.DropAction.MoveAction)
+            return
+        drag.setMimeData(queue_view.ids_mime(self.window, ids, drag_mime(self.window.lib, ids)))
         drag.exec(Qt.DropAction.CopyAction)

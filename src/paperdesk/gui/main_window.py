@@ -22,7 +22,7 @@ from paperdesk.core import changes as ch
 from paperdesk.core import import_undo
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
-from paperdesk.gui import extensions, reads, settings
+from paperdesk.gui import extensions, queue_view, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
@@ -117,6 +117,7 @@ class MainWindow(TableFeed, QMainWindow):
         self._restore_state()
         self.model.active = True
         extensions.install(self)  # duplicates, trash, BibTeX export, library files
+        queue_view.install(self, extensions._menu(self, "&Paper"))
         self.reload_all()
 
     # -- building ------------------------------------------------------------
@@ -190,6 +191,18 @@ class MainWindow(TableFeed, QMainWindow):
         ids = self.model.ids()
         return [ids[row] for row in sorted(rows) if row < len(ids)]
 
+    def select_ids(self, ids: list[int], current: int | None = None) -> None:
+        """Select the listed rows of ``ids``; ``current`` (or the first) becomes current."""
+        model = self.table.selectionModel()
+        rows = [r for r in (self.model.row_of(pid) for pid in ids) if r is not None]
+        if not rows:
+            return
+        lead = self.model.row_of(current) if current is not None else None
+        self.select_row(lead if lead is not None else rows[0])
+        flags = model.SelectionFlag.Select | model.SelectionFlag.Rows
+        for row in rows:
+            model.select(self.model.index(row, 0), flags)
+
     def current_id(self) -> int | None:
         index = self.table.currentIndex()
         return self.model.paper_id(index.row()) if index.isValid() else None
@@ -225,7 +238,9 @@ class MainWindow(TableFeed, QMainWindow):
             self.reload_all()
             return
         self._base = None
-        if ch.TABLE_ROWS in views:
+        if ch.PAPERS in changes.kinds and queue_view.in_queue(self):
+            self.refresh_table()  # the queue's order or members may have changed
+        elif ch.TABLE_ROWS in views:
             self.model.refresh_rows(changes.paper_ids)
         if ch.DETAIL in views and set(self.detail.ids) & changes.paper_ids:
             self.show_selection()
@@ -339,16 +354,22 @@ class MainWindow(TableFeed, QMainWindow):
         if changes is not None:
             self.statusBar().showMessage(import_undo.summary(changes.result), 15000)
 
+    def _dropped_files(self, event) -> list[Path]:
+        """Files dropped from elsewhere; the table's own rows are never imported."""
+        if queue_view.own_ids(self, event.mimeData()) is not None:
+            return []
+        return local_paths(event.mimeData().urls())
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if local_paths(event.mimeData().urls()):
+        if self._dropped_files(event):
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event) -> None:
-        if local_paths(event.mimeData().urls()):
+        if self._dropped_files(event):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = local_paths(event.mimeData().urls())
+        paths = self._dropped_files(event)
         if paths:
             event.acceptProposedAction()
             self.import_paths(paths)
@@ -356,7 +377,7 @@ class MainWindow(TableFeed, QMainWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """File drops on text fields import too, instead of pasting file names."""
         kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
-        if event.type() in kinds and local_paths(event.mimeData().urls()):
+        if event.type() in kinds and self._dropped_files(event):
             if event.type() == QEvent.Type.Drop:
                 self.dropEvent(event)
             else:

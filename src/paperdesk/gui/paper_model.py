@@ -29,9 +29,12 @@ from paperdesk.core.library import Library
 COLUMNS = [
     ("Title", "title"), ("Year", "year"), ("Upvotes", "upvotes"), ("Rating", "rating"),
     ("Status", "status"), ("Tags", None), ("Digests", "digests"), ("Added", "added"),
+    ("Momentum", "momentum"), ("#", None),
 ]
-TITLE, YEAR, UPVOTES, RATING, STATUS, TAGS, DIGESTS, ADDED = range(len(COLUMNS))
-NUMERIC = {YEAR, UPVOTES, DIGESTS}
+TITLE, YEAR, UPVOTES, RATING, STATUS, TAGS, DIGESTS, ADDED, MOMENTUM, QUEUE = range(len(COLUMNS))
+NUMERIC = {YEAR, UPVOTES, DIGESTS, MOMENTUM, QUEUE}
+HEADER_TIPS = {MOMENTUM: "Upvotes gained per day across the digests that showed the paper",
+               QUEUE: "Place in the reading queue"}
 STATUS_LABELS = {"unread": "Unread", "to-read": "To read", "reading": "Reading", "read": "Read"}
 PAGE = 200
 MANY = 500  # an edit of more papers than this repaints the table instead of each row
@@ -48,8 +51,10 @@ _ROOT = QModelIndex()
 ID_ROLE = Qt.ItemDataRole.UserRole
 
 # Row tuple fields
-_PID, _TITLE, _YEAR, _INFERRED, _UPVOTES, _RATING, _STATUS, _TAGS, _SEEN, _ADDED = range(10)
-_FIELD = {TITLE: _TITLE, UPVOTES: _UPVOTES, TAGS: _TAGS, DIGESTS: _SEEN, ADDED: _ADDED}
+(_PID, _TITLE, _YEAR, _INFERRED, _UPVOTES, _RATING, _STATUS, _TAGS, _SEEN, _ADDED,
+ _MOMENTUM) = range(11)
+_FIELD = {TITLE: _TITLE, UPVOTES: _UPVOTES, TAGS: _TAGS, DIGESTS: _SEEN, ADDED: _ADDED,
+          MOMENTUM: _MOMENTUM}
 
 # fetch_ids(sort, descending, limit) -> (ids, complete); fetch_rest(token, sort, descending)
 # asks for the complete list, which comes back through ``rest_arrived(token, ids)``.
@@ -61,7 +66,8 @@ def _row(p: dict[str, Any]) -> tuple:
     year = p["year"]
     return (p["id"], p["title"], year, bool(p["year_inferred"]) and year is not None,
             p["upvotes"], p["rating"], p["status"], ", ".join(p["tags"]), p["seen_count"],
-            (p["added"] or "")[:10])
+            (p["added"] or "")[:10],
+            None if p.get("momentum") is None else f"{p['momentum']:.1f}")
 
 
 class PaperModel(QAbstractTableModel):
@@ -81,6 +87,7 @@ class PaperModel(QAbstractTableModel):
         self._ids: list[int] = []
         self._rows: dict[int, tuple] = {}
         self._index: dict[int, int] | None = None
+        self.queue: dict[int, int] = {}  # paper id -> place in the reading queue (1 = next)
         self._rest_timer = QTimer(self, singleShot=True, interval=REST_DELAY_MS)
         self._rest_timer.timeout.connect(
             lambda: self.fetch_rest(self._token, self.sort_key, self.descending)
@@ -95,6 +102,7 @@ class PaperModel(QAbstractTableModel):
         """
         limit = PAGE if self.fetch_rest is not None else None
         ids, complete = self.fetch_ids(self.sort_key, self.descending, limit)
+        self.read_queue()
         self._token += 1
         self.beginResetModel()
         self._ids = list(ids)
@@ -126,6 +134,10 @@ class PaperModel(QAbstractTableModel):
         self.complete = True
         self.completed.emit()
 
+    def read_queue(self) -> None:
+        """Where each to-read paper stands in the queue (few papers: one indexed query)."""
+        self.queue = {pid: n for n, pid in enumerate(self.lib.curation.reading_list(), 1)}
+
     def complete_now(self) -> None:
         """Read the rest of the list at once (select-all needs every row)."""
         if self.complete:
@@ -145,6 +157,7 @@ class PaperModel(QAbstractTableModel):
         """Reread the rows of ``paper_ids`` and repaint just those rows."""
         paper_ids = list(paper_ids)
         self.forget(paper_ids)
+        self.read_queue()
         last = self.columnCount() - 1
         if len(paper_ids) > MANY and self._ids:  # read again as they are painted
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, last))
@@ -195,8 +208,9 @@ class PaperModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
             if role == Qt.ItemDataRole.DisplayRole:
                 return COLUMNS[section][0]
-            if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section][1] is None:
-                return "Not sortable"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return HEADER_TIPS.get(section) or (
+                    "Not sortable" if COLUMNS[section][1] is None else None)
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex,
@@ -212,6 +226,9 @@ class PaperModel(QAbstractTableModel):
             return _RIGHT if col in NUMERIC else None
         if role == _ID:
             return self._ids[row]
+        if col == QUEUE:
+            place = self.queue.get(self._ids[row])
+            return None if place is None or role == _TIP else str(place)
         r = self._rows.get(self._ids[row]) or self._get(row)
         if r is None:
             return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from paperdesk.core import queue
 from paperdesk.core.library import Library
 
 Source = tuple[str, Any]
@@ -85,6 +86,7 @@ def counts(lib: Library) -> dict[str, Any]:
         "all": sum(status.values()),
         "status": status,
         "list": status.get("to-read", 0),
+        "next_up": queue.next_up(lib),
         "recent": recent,
         "tags": tags,
         "digests": digests,

@@ -21,6 +21,7 @@ def _key(source: Source) -> str:
 
 class Sidebar(QTreeWidget):
     source_changed = Signal(object)        # Source
+    next_up = Signal(int)                  # paper id: show the queue with it selected
     delete_saved_search = Signal(str)      # name
 
     def __init__(self, parent=None) -> None:
@@ -49,8 +50,17 @@ class Sidebar(QTreeWidget):
         library = self._section("Library")
         self._entry(library, "All papers", counts["all"], reads.ALL, "library")
         for status, label in STATUS_LABELS.items():
+            if status == "to-read":  # the to-read papers are the queue, in the user's order
+                self._entry(library, "Reading queue", counts["list"], ("list", None), "list")
+                if nxt := counts.get("next_up"):
+                    item = self._entry(library, f"Next up: {nxt['title']}", None,
+                                       ("next", nxt["id"]), "read")
+                    item.setToolTip(0, f"Next in the reading queue: {nxt['title']}")
+                    font = item.font(0)
+                    font.setItalic(True)
+                    item.setFont(0, font)
+                continue
             self._entry(library, label, counts["status"].get(status, 0), ("status", status), status)
-        self._entry(library, "Reading list", counts["list"], ("list", None), "list")
         self._entry(library, "Recently imported", counts["recent"], ("recent", None), "recent")
         tags = self._section("Tags")
         for name, count in counts["tags"]:
@@ -115,6 +125,12 @@ class Sidebar(QTreeWidget):
         if current is None or self._filling:
             return
         source = self._sources.get(current.data(0, SOURCE_ROLE))
+        if source is not None and source[0] == "next":  # the queue, its first paper chosen
+            paper_id = source[1]
+            if not self.select(("list", None)):
+                return
+            self.next_up.emit(paper_id)
+            return
         if source is not None and source != self._current:
             self._current = source
             self.source_changed.emit(source)
