@@ -7,8 +7,9 @@ import argparse
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.duplicates import TIERS
+from paperdesk.core.errors import DuplicateError
 from paperdesk.core.library import Library
-from paperdesk.core.merge import CHOICES, DuplicateError
+from paperdesk.core.merge import CHOICES
 
 
 def register(sub: argparse._SubParsersAction) -> None:

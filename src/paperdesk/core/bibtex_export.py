@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
 from paperdesk.core.citekey import freeze, set_citekey
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.errors import BibtexError as BibtexError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.latex import escape, protect_title
 from paperdesk.core.names import bibtex_name, looks_like_organisation
@@ -41,7 +41,7 @@ SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
             "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
             "p.sources")
-_CHUNK = 1000
+_BATCH = 1000  # entries written to the file at a time
 
 
 def layout(style: str) -> tuple[str, str, str, str]:
@@ -52,8 +52,6 @@ def layout(style: str) -> tuple[str, str, str, str]:
     return "", SEPARATOR, "", ""
 
 
-class BibtexError(PaperDeskError):
-    """A BibTeX export or import cannot be done (bad style, unreadable file...)."""
 
 
 def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
@@ -186,7 +184,7 @@ class Bibtex:
                 batch: list[str] = []
                 for entry in entries:
                     batch.append(entry)
-                    if len(batch) == _CHUNK:
+                    if len(batch) == _BATCH:
                         handle.write((sep if count else head) + sep.join(batch))
                         count += len(batch)
                         batch.clear()
@@ -275,7 +273,7 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
     rows = db.execute(f"SELECT {_COLUMNS} FROM {source} {where} ORDER BY {order}")
     empty: list[str] = []
     for n, row in enumerate(rows):
-        if n % _CHUNK == 0:
+        if n % _BATCH == 0:
             check_cancel(cancel)
             if n:
                 progress(n / max(total, 1), f"Exported {n} of {total}")

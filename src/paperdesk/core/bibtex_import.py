@@ -20,15 +20,17 @@ import bibtexparser
 
 from paperdesk.core import changes as ch
 from paperdesk.core import importer, schema, store
-from paperdesk.core.bibtex_export import BibtexError
 from paperdesk.core.bibtex_fields import BibPaper, read_entry, resolve
 from paperdesk.core.citekey import KeyAllocator, freeze, valid_key
+from paperdesk.core.clock import now
 from paperdesk.core.decode import decode_text
-from paperdesk.core.errors import PaperDeskError
-from paperdesk.core.importer import IMPORTED, FileReport, now
+from paperdesk.core.errors import BibtexError, PaperDeskError
+from paperdesk.core.idlists import select_in
+from paperdesk.core.importer import IMPORTED, FileReport
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.matcher import PaperMatcher
 from paperdesk.core.tags import tag_key, tag_name
-from paperdesk.core.text import abstracts_match, title_key
+from paperdesk.core.text import title_key
 
 # bibtexparser logs each broken block on several lines; the import reports
 # them itself, one line each with its line number, so its log stays quiet.
@@ -118,49 +120,13 @@ class _Writer:
     def __init__(self, lib: Library, report: FileReport, progress: Progress,
                  cancel: CancelFlag | None) -> None:
         self.db, self.report, self.progress, self.cancel = lib.db, report, progress, cancel
-        self.by_arxiv: dict[str, int] = {}
-        self.by_doi: dict[str, int] = {}
-        self.by_title: dict[str, list[tuple[int, str]]] = {}
         self.allocator = KeyAllocator(self.db)
         self.file_keys: list[int] = []
         self.stamp = now()
 
-    def _load(self, papers: list[BibPaper]) -> None:
-        for pid, arxiv, doi in self.db.execute(
-                "SELECT id, arxiv_id, doi FROM papers WHERE arxiv_id IS NOT NULL "
-                "OR doi IS NOT NULL ORDER BY id DESC"):
-            if arxiv:
-                self.by_arxiv[_arxiv_key(arxiv)] = pid
-            if doi:
-                self.by_doi[doi.lower()] = pid
-        keys = sorted({title_key(p.title) for p in papers})
-        for i in range(0, len(keys), 900):
-            part = keys[i:i + 900]
-            for pid, key, abstract in self.db.execute(
-                    f"SELECT id, title_key, abstract FROM papers WHERE title_key IN "
-                    f"({','.join('?' * len(part))}) ORDER BY id", part):
-                self.by_title.setdefault(key, []).append((pid, abstract))
-
-    def _match(self, paper: BibPaper, key: str) -> int | None:
-        if paper.arxiv_id and _arxiv_key(paper.arxiv_id) in self.by_arxiv:
-            return self.by_arxiv[_arxiv_key(paper.arxiv_id)]
-        if paper.doi and paper.doi.lower() in self.by_doi:
-            return self.by_doi[paper.doi.lower()]
-        for pid, abstract in self.by_title.get(key, ()) if key else ():
-            if abstracts_match(paper.abstract, abstract):
-                return pid
-        return None
-
-    def _remember(self, paper: BibPaper, key: str, pid: int) -> None:
-        if paper.arxiv_id:
-            self.by_arxiv.setdefault(_arxiv_key(paper.arxiv_id), pid)
-        if paper.doi:
-            self.by_doi.setdefault(paper.doi.lower(), pid)
-        self.by_title.setdefault(key, []).append((pid, paper.abstract))
-
     def write(self, papers: list[BibPaper]) -> None:
         db, report = self.db, self.report
-        self._load(papers)
+        matcher = PaperMatcher(db, (title_key(p.title) for p in papers), identifiers=True)
         next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
         first_new = next_id
         rows: list[list[Any]] = []
@@ -173,10 +139,10 @@ class _Writer:
                 check_cancel(self.cancel)
                 self.progress(0.3 + 0.4 * n / len(papers), f"Matching {report.name}")
             key = title_key(paper.title)
-            pid = self._match(paper, key)
+            pid = matcher.find(key, paper.abstract, paper.arxiv_id, paper.doi)
             if pid is None:
                 pid, next_id = next_id, next_id + 1
-                self._remember(paper, key, pid)
+                matcher.add(key, pid, paper.abstract, paper.arxiv_id, paper.doi)
                 rows.append(self._new_row(pid, paper, key))
             else:
                 report.merged += 1
@@ -245,12 +211,8 @@ class _Writer:
         if pairs:
             db.conn.executemany("INSERT OR IGNORE INTO tags (name, name_key) VALUES (?, ?)",
                                 [(name, key) for key, name in names.items()])
-            ids = {}
-            keys = list(names)
-            for i in range(0, len(keys), 900):
-                part = keys[i:i + 900]
-                ids.update(db.execute(f"SELECT name_key, id FROM tags WHERE name_key IN "
-                                      f"({','.join('?' * len(part))})", part).fetchall())
+            ids = dict(select_in(db, "SELECT name_key, id FROM tags WHERE name_key IN ({marks})",
+                                 list(names)))
             db.conn.executemany("INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) "
                                 "VALUES (?, ?)", [(pid, ids[key]) for pid, key in pairs])
         fresh = [(pid, text, self.stamp, self.stamp) for pid, text in dict.fromkeys(notes)
@@ -258,10 +220,6 @@ class _Writer:
                                    [pid, text]).fetchone()]
         db.conn.executemany("INSERT INTO notes (paper_id, text, created, updated) "
                             "VALUES (?, ?, ?, ?)", fresh)
-
-
-def _arxiv_key(arxiv_id: str) -> str:
-    return re.sub(r"v\d+$", "", arxiv_id.strip().lower())
 
 
 def _fill_row(row: list[Any], paper: BibPaper) -> None:

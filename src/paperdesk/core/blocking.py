@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from paperdesk.core.idlists import select_in
 from paperdesk.core.jobs import CancelFlag, check_cancel
 
 TITLE_FLOOR = 85.0      # titles less alike than this are different works
@@ -27,7 +28,6 @@ MAX_WORD_PAPERS = 200   # words in more titles than this are too common to file 
 WINDOW = 2              # sorted-neighbourhood window
 SAMPLE_STEP = 8         # checking a few new titles: word counts from every 8th title
 _CDIST_PAYS = 256       # from this many comparisons, one cdist call beats a loop
-_CHUNK = 900
 
 
 def _add(i: int, j: int, pairs: set[tuple[int, int]]) -> None:
@@ -128,11 +128,7 @@ def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None) -> set[tupl
 
 def _rows(db: Any, sql: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
     """``sql`` with ``{marks}`` run over ``values`` in chunks under SQLite's limit."""
-    out: list[tuple[Any, ...]] = []
-    for n in range(0, len(values), _CHUNK):
-        part = list(values[n:n + _CHUNK])
-        out.extend(db.execute(sql.format(marks=",".join("?" * len(part))), part))
-    return out
+    return list(select_in(db, sql, values))
 
 
 def _fts_word(word: str) -> str:

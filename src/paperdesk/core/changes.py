@@ -18,6 +18,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from paperdesk.core.idlists import chunks, marks
+
 # Kinds of data an edit can change.
 PAPERS = "papers"          # fields of papers (rating, status, title, ...)
 PAPER_SET = "paper_set"    # papers added or removed
@@ -54,7 +56,7 @@ _VIEWS_OF_KIND = {
     CANDIDATES: {DUPLICATE_GROUPS, SIDEBAR_COUNTS},
 }
 # Tables and paper columns whose change can change the duplicate groups.
-_GROUP_TABLES = {"merges", "not_duplicates", "sightings", "duplicate_candidates"}
+_GROUP_TABLES = {"merges", "not_duplicates", "sightings"}
 _GROUP_COLUMNS = ("title_key", "abstract", "published", "author_count", "organization",
                   "arxiv_id", "doi", "deleted_at")
 
@@ -150,12 +152,16 @@ def affected_views(kinds: Iterable[str], undo: Undo | None) -> frozenset[str]:
     views: set[str] = set()
     for kind in kinds:
         views |= _VIEWS_OF_KIND.get(kind, ALL_VIEWS)
-    if PAPERS in kinds and (undo is None or _touches_groups(undo)):
+    if PAPERS in kinds and touches_groups(undo):
         views.add(DUPLICATE_GROUPS)
     return frozenset(views)
 
 
-def _touches_groups(undo: Undo) -> bool:
+def touches_groups(undo: Undo | None) -> bool:
+    """Whether an edit can change the duplicate groups: papers came or went, were merged
+    or set apart, or changed title, abstract, date or identifiers (unknown: it can)."""
+    if undo is None:
+        return True
     for image in undo.images:
         if image.scope.table in _GROUP_TABLES:
             return True
@@ -178,21 +184,11 @@ def combine(label: str, parts: Iterable[Changes], result: Result | None = None) 
                    frozenset().union(*(p.paper_ids for p in parts)), undo,
                    result if result is not None else NoResult())
 
-_CHUNK = 900  # stays under SQLite's default limit on host parameters
-
-
-def _chunks(values: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    return [values[i:i + _CHUNK] for i in range(0, len(values), _CHUNK)] or [()]
-
-
 def snapshot(db: Database, scope: Scope) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    for part in _chunks(scope.values):
-        if not part:
-            continue
-        marks = ",".join("?" * len(part))
+    for part in chunks(scope.values):
         cursor = db.execute(
-            f"SELECT * FROM [{scope.table}] WHERE [{scope.column}] IN ({marks})", list(part))
+            f"SELECT * FROM [{scope.table}] WHERE [{scope.column}] IN ({marks(len(part))})", part)
         names = [d[0] for d in cursor.description]
         rows.extend(dict(zip(names, row, strict=True)) for row in cursor)
     return rows

@@ -27,8 +27,10 @@ from sqlite_utils import Database
 
 from paperdesk.core import changes as ch
 from paperdesk.core import store
-from paperdesk.core.edits import KeySet, now
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.clock import now
+from paperdesk.core.edits import KeySet
+from paperdesk.core.errors import CitekeyError as CitekeyError
+from paperdesk.core.idlists import chunks, execute_in, marks
 from paperdesk.core.names import family_name
 from paperdesk.core.sources import marked
 
@@ -47,8 +49,6 @@ _KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
 MAX_KEY_LENGTH = 64
 
 
-class CitekeyError(PaperDeskError):
-    """A citation key the user typed is not acceptable (empty, spaces, already used)."""
 
 
 def ascii_text(text: str) -> str:
@@ -212,12 +212,8 @@ def freeze(db: Database, paper_ids: Iterable[int]) -> int:
     ids = list(dict.fromkeys(int(i) for i in paper_ids))
     frozen = 0
     with store.write(db):
-        for i in range(0, len(ids), 900):
-            part = ids[i:i + 900]
-            frozen += db.execute(
-                "UPDATE papers SET citekey_frozen = 1 WHERE citekey_frozen = 0 "
-                f"AND citekey IS NOT NULL AND id IN ({','.join('?' * len(part))})",
-                part).rowcount
+        frozen = execute_in(db, "UPDATE papers SET citekey_frozen = 1 WHERE citekey_frozen = 0 "
+                                "AND citekey IS NOT NULL AND id IN ({marks})", ids)
     return frozen
 
 
@@ -249,11 +245,10 @@ def refresh(db: Database, paper_ids: Iterable[int]) -> dict[int, tuple[str, str]
     ids = sorted(dict.fromkeys(int(i) for i in paper_ids))
     rekeyed: dict[int, tuple[str, str]] = {}
     allocator = KeyAllocator(db, expected=len(ids))
-    for i in range(0, len(ids), 900):
-        part = ids[i:i + 900]
+    for part in chunks(ids):
         cursor = db.execute(
             "SELECT id, citekey, citekey_frozen, sources, authors, organization, year, title "
-            f"FROM papers WHERE id IN ({','.join('?' * len(part))}) ORDER BY id", part)
+            f"FROM papers WHERE id IN ({marks(len(part))}) ORDER BY id", part)
         names = [d[0] for d in cursor.description]
         for values in cursor.fetchall():
             row = dict(zip(names, values, strict=True))

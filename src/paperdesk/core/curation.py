@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
 from paperdesk.core.citekey import refresh
-from paperdesk.core.edits import Changed, CurationError, load_ids, now, plural
+from paperdesk.core.clock import now
+from paperdesk.core.edits import Changed
+from paperdesk.core.errors import CurationError as CurationError
 from paperdesk.core.errors import NotFound
+from paperdesk.core.idlists import load_ids
 from paperdesk.core.notes import Notes
 from paperdesk.core.query import compile_query
 from paperdesk.core.schema import STATUSES
 from paperdesk.core.sources import marked
 from paperdesk.core.tags import Tags
+from paperdesk.core.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -56,7 +60,7 @@ class Curation(Tags, Notes):
             load_ids(self.lib.db, ids)
             e.result = Changed(self.lib.db.execute(
                 "UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
-                "AND id IN (SELECT id FROM temp.curation_ids)", [rating, now(), rating]).rowcount)
+                "AND id IN (SELECT id FROM temp.ids)", [rating, now(), rating]).rowcount)
         return e.changes
 
     def set_status(self, ids: Iterable[int], status: str) -> ch.Changes:
@@ -84,7 +88,7 @@ class Curation(Tags, Notes):
                      read_at = CASE WHEN :status = 'read' THEN :stamp END,
                      list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
                    FROM (SELECT i.id, row_number() OVER (ORDER BY i.ord) AS n
-                         FROM temp.curation_ids i JOIN papers q ON q.id = i.id
+                         FROM temp.ids i JOIN papers q ON q.id = i.id
                          WHERE q.status != :status) AS c
                    WHERE papers.id = c.id""",
                 {"status": status, "stamp": stamp, "last": last}).rowcount)

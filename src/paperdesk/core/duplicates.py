@@ -19,7 +19,6 @@ Neural Machine Translation" vs "... Multilingual ...") are not grouped at all.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,7 +28,9 @@ from rapidfuzz import fuzz
 from paperdesk.core import blocking
 from paperdesk.core import changes as ch
 from paperdesk.core import merge as merging
+from paperdesk.core.idlists import chunks, marks
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.matcher import arxiv_key, doi_key
 from paperdesk.core.text import ABSTRACT_MATCH, abstract_similarity
 
 if TYPE_CHECKING:
@@ -40,8 +41,6 @@ TITLE_FLOOR = blocking.TITLE_FLOOR  # titles less alike than this are different 
 LIKELY_TITLE = 90.0     # ... and this alike, with agreeing abstracts, likely the same
 NEAR_SAME_TITLE = 95.0  # enough on its own (for "possible") when an abstract is missing
 IMPORT_CHECK_LIMIT = 10_000  # new papers checked one by one during an import
-_CHUNK = 900
-_ARXIV_VERSION = re.compile(r"v\d+$")
 
 
 @dataclass
@@ -90,9 +89,8 @@ class Pair:
 # -- judging one pair ------------------------------------------------------------
 
 def _ident(value: str | None, *, arxiv: bool) -> str:
-    """An identifier compared without case (and, for arXiv, without its version)."""
-    value = (value or "").strip().lower()
-    return _ARXIV_VERSION.sub("", value) if arxiv else value
+    """An identifier as the import matcher compares it."""
+    return arxiv_key(value) if arxiv else doi_key(value)
 
 
 def _context(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, list[str]]:
@@ -182,10 +180,9 @@ def _titles(db: Any) -> tuple[list[int], list[str]]:
 def details(db: Any, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     ids = sorted(set(ids))
-    for i in range(0, len(ids), _CHUNK):
-        part = ids[i:i + _CHUNK]
-        cursor = db.execute(f"SELECT {_DETAIL} FROM papers WHERE id IN "
-                            f"({','.join('?' * len(part))})", part)
+    for part in chunks(ids):
+        cursor = db.execute(f"SELECT {_DETAIL} FROM papers WHERE id IN ({marks(len(part))})",
+                            part)
         names = [d[0] for d in cursor.description]
         for row in cursor:
             out[row[0]] = dict(zip(names, row, strict=True))
@@ -377,9 +374,6 @@ class Duplicates:
         progress(1.0, f"{len(groups)} groups")
         found = [g for g in groups if tier is None or g.tier == tier]
         return ScanResult(found, w.changes or ch.NOTHING)
-
-    def candidate_ids(self) -> set[int]:
-        return {r[0] for r in self.lib.db.execute("SELECT paper_id FROM duplicate_candidates")}
 
     def merge(self, keep_id: int, other_ids: Iterable[int],
               choices: dict[str, int] | None = None) -> ch.Changes:

@@ -1,18 +1,10 @@
-"""Small pieces the curation modules share: the error, the clock, id lists in SQL."""
+"""The typed results of the curation edits (``changes.result``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
 
 from paperdesk.core.changes import Result
-from paperdesk.core.errors import PaperDeskError
-
-
-class CurationError(PaperDeskError):
-    """A curation value is not acceptable (a rating of 7, an empty tag...)."""
 
 
 @dataclass(frozen=True)
@@ -50,20 +42,3 @@ class Deleted(Result):
 @dataclass(frozen=True)
 class KeySet(Result):
     citekey: str
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def load_ids(db: Any, ids: Sequence[int]) -> None:
-    """Fill the temporary table ``temp.curation_ids`` (id, ord) for set-based updates."""
-    db.execute("CREATE TEMP TABLE IF NOT EXISTS curation_ids "
-               "(id INTEGER PRIMARY KEY, ord INTEGER NOT NULL)")
-    db.execute("DELETE FROM temp.curation_ids")
-    db.conn.executemany("INSERT INTO temp.curation_ids (id, ord) VALUES (?, ?)",
-                        [(pid, n) for n, pid in enumerate(ids)])
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -30,6 +30,7 @@ from paperdesk.core import changes as ch
 from paperdesk.core.citekey import refresh
 from paperdesk.core.edits import now
 from paperdesk.core.hub import Hub, HubError, HubPaper, HubUnavailable
+from paperdesk.core.idlists import select_in
 from paperdesk.core.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.sources import marked, parse
 from paperdesk.core.text import ABSTRACT_MATCH, abstract_similarity, title_key
@@ -90,12 +91,9 @@ def candidates(lib: Library, ids: Iterable[int] | None = None) -> list[dict[str,
                 for r in rows]
     out: list[dict[str, Any]] = []
     chosen = list(dict.fromkeys(int(i) for i in ids))
-    for i in range(0, len(chosen), 900):
-        part = chosen[i:i + 900]
-        out.extend(dict(zip(("id", "title", "abstract", "arxiv_id"), r, strict=True))
-                   for r in lib.db.execute(
-                       f"SELECT {cols} FROM papers p WHERE {MISSING} AND p.id IN "
-                       f"({','.join('?' * len(part))}) ORDER BY p.id", part))
+    out.extend(dict(zip(("id", "title", "abstract", "arxiv_id"), r, strict=True))
+               for r in select_in(lib.db, f"SELECT {cols} FROM papers p WHERE {MISSING} "
+                                  "AND p.id IN ({marks}) ORDER BY p.id", chosen))
     return out
 
 

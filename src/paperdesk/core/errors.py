@@ -27,3 +27,19 @@ class NotFound(PaperDeskError):
 
 class Cancelled(PaperDeskError):
     """A long job was cancelled by its caller; nothing it did was kept."""
+
+
+class CurationError(PaperDeskError):
+    """A curation value is not acceptable (a rating of 7, an empty tag...)."""
+
+
+class CitekeyError(PaperDeskError):
+    """A citation key the user typed is not acceptable (empty, spaces, already used)."""
+
+
+class DuplicateError(PaperDeskError):
+    """A merge, unmerge or not-duplicates request that cannot be carried out."""
+
+
+class BibtexError(PaperDeskError):
+    """A BibTeX export or import cannot be done (bad style, unreadable file...)."""

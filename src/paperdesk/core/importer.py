@@ -13,19 +13,21 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
 from paperdesk.core import store
 from paperdesk.core.citekey import KeyAllocator
+from paperdesk.core.clock import now
 from paperdesk.core.digest import Digest, Entry, looks_like_digest, parse_digest
 from paperdesk.core.duplicates import note_new
-from paperdesk.core.edits import plural
 from paperdesk.core.errors import Cancelled, DigestError, PaperDeskError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
-from paperdesk.core.text import abstracts_match, title_key
+from paperdesk.core.matcher import PaperMatcher
+from paperdesk.core.text import title_key
+from paperdesk.core.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -91,10 +93,6 @@ def file_changes(report: FileReport, kinds: Iterable[str] = ()) -> ch.Changes:
     if report.likely_duplicates:
         kinds.add(ch.CANDIDATES)
     return ch.Changes(f"Import {report.name}", frozenset(kinds), frozenset(report.paper_ids))
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def expand(paths: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[Path, bool]]:
@@ -228,30 +226,6 @@ def _entry_fields(entry: Entry) -> dict[str, Any]:
     }
 
 
-class _Matcher:
-    """Finds the paper an entry belongs to: same title key and a matching abstract."""
-
-    def __init__(self, lib: Library, keys: set[str]) -> None:
-        self.by_key: dict[str, list[tuple[int, str]]] = {}
-        ordered = sorted(keys)
-        for i in range(0, len(ordered), 900):
-            part = ordered[i:i + 900]
-            rows = lib.db.execute(
-                f"SELECT id, title_key, abstract FROM papers WHERE title_key IN "
-                f"({','.join('?' * len(part))}) ORDER BY id", part)
-            for pid, key, abstract in rows:
-                self.by_key.setdefault(key, []).append((pid, abstract))
-
-    def find(self, key: str, abstract: str) -> int | None:
-        for pid, other in self.by_key.get(key, ()):
-            if abstracts_match(abstract, other):
-                return pid
-        return None
-
-    def add(self, key: str, pid: int, abstract: str) -> None:
-        self.by_key.setdefault(key, []).append((pid, abstract))
-
-
 def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: FileReport,
                   progress: Progress, cancel: CancelFlag | None) -> None:
     db = lib.db
@@ -264,7 +238,7 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
          len(digest.entries), json.dumps(digest.warnings), stamp]).lastrowid
     report.digest_id = digest_id
     keys = [title_key(e.title) for e in digest.entries]
-    matcher = _Matcher(lib, set(keys))
+    matcher = PaperMatcher(db, keys)
     next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
     first_new = next_id
     allocator = KeyAllocator(db, expected=len(digest.entries))

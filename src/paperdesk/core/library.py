@@ -25,6 +25,7 @@ from sqlite_utils import Database
 from paperdesk.core import changes as ch
 from paperdesk.core import importer, records, store
 from paperdesk.core.errors import LibraryError, NotFound
+from paperdesk.core.idlists import select_in
 from paperdesk.core.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.search import SearchResult, search
 
@@ -327,12 +328,9 @@ class Library:
         ids = list(dict.fromkeys(int(i) for i in paper_ids))
         if not ids:
             return ids
-        found = set()
         stored = [i for i in ids if records.storable(i)]  # beyond SQLite's integers: missing
-        for i in range(0, len(stored), 900):
-            part = stored[i:i + 900]
-            found.update(r[0] for r in self.db.execute(
-                f"SELECT id FROM papers WHERE id IN ({','.join('?' * len(part))})", part))
+        found = {r[0] for r in select_in(self.db, "SELECT id FROM papers WHERE id IN ({marks})",
+                                         stored)}
         missing = [i for i in ids if i not in found]
         if missing:
             raise NotFound(f"no paper with id {missing[0]}")

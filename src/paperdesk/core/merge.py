@@ -19,19 +19,19 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
 from paperdesk.core.citekey import KeyAllocator
-from paperdesk.core.edits import now, plural
-from paperdesk.core.errors import NotFound, PaperDeskError
+from paperdesk.core.clock import now
+from paperdesk.core.errors import DuplicateError as DuplicateError
+from paperdesk.core.errors import NotFound
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.schema import STATUSES
 from paperdesk.core.text import title_key
+from paperdesk.core.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.duplicates import Group
     from paperdesk.core.library import Library
 
 
-class DuplicateError(PaperDeskError):
-    """A merge, unmerge or not-duplicates request that cannot be carried out."""
 
 
 @dataclass(frozen=True)

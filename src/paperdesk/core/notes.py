@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import CurationError, NoteResult, now
-from paperdesk.core.errors import NotFound
+from paperdesk.core.clock import now
+from paperdesk.core.edits import NoteResult
+from paperdesk.core.errors import CurationError, NotFound
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library

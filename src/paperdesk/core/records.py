@@ -9,13 +9,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from paperdesk.core import sources
+from paperdesk.core.idlists import chunks, marks, select_in
 
-# Stable names: scripts depend on these. Add fields; never rename one.
-PAPER_FIELDS = ("id", "title", "abstract", "authors", "author_count", "organization",
-                "published", "year", "year_inferred", "upvotes", "digests", "rating", "status",
-                "tags", "citekey", "arxiv_id", "url", "github", "project_page", "sources")
-
-_CHUNK = 900
 LARGEST_ID = 2**63 - 1  # SQLite's largest integer
 
 
@@ -30,20 +25,16 @@ def arxiv_url(arxiv_id: str) -> str:
 
 def _grouped(db: Database, sql: str, ids: Sequence[int]) -> dict[int, list[Any]]:
     out: dict[int, list[Any]] = {}
-    for i in range(0, len(ids), _CHUNK):
-        part = list(ids[i:i + _CHUNK])
-        for pid, value in db.execute(sql.format(marks=",".join("?" * len(part))), part):
-            out.setdefault(pid, []).append(value)
+    for pid, value in select_in(db, sql, ids):
+        out.setdefault(pid, []).append(value)
     return out
 
 
 def paper_dicts(db: Database, ids: Sequence[int], *, with_notes: bool = False) -> list[dict]:
     """Full records for ``ids``, in that order (missing ids are left out)."""
     rows: dict[int, dict[str, Any]] = {}
-    for i in range(0, len(ids), _CHUNK):
-        part = list(ids[i:i + _CHUNK])
-        cursor = db.execute(
-            f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(part))})", part)
+    for part in chunks(ids):
+        cursor = db.execute(f"SELECT * FROM papers WHERE id IN ({marks(len(part))})", part)
         names = [d[0] for d in cursor.description]
         for row in cursor:
             record = dict(zip(names, row, strict=True))

@@ -11,9 +11,11 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import CurationError, Tagged, TagsMerged, Untagged, load_ids, plural
-from paperdesk.core.errors import NotFound
+from paperdesk.core.edits import Tagged, TagsMerged, Untagged
+from paperdesk.core.errors import CurationError, NotFound
+from paperdesk.core.idlists import load_ids
 from paperdesk.core.text import fold
+from paperdesk.core.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -84,7 +86,7 @@ class Tags:
             marks = ",".join("?" * len(keys))
             cursor = db.execute(
                 f"""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
-                    SELECT i.id, t.id FROM temp.curation_ids i, tags t
+                    SELECT i.id, t.id FROM temp.ids i, tags t
                     WHERE t.name_key IN ({marks}) ORDER BY i.id, t.id""", list(keys))
             e.result = Tagged(cursor.rowcount)
         return e.changes
@@ -104,7 +106,7 @@ class Tags:
             marks = ",".join("?" * len(keys))
             cursor = db.execute(
                 f"""DELETE FROM paper_tags
-                    WHERE paper_id IN (SELECT id FROM temp.curation_ids)
+                    WHERE paper_id IN (SELECT id FROM temp.ids)
                       AND tag_id IN (SELECT id FROM tags WHERE name_key IN ({marks}))""",
                 list(keys))
             e.result = Untagged(cursor.rowcount)

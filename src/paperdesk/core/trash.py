@@ -12,7 +12,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import Deleted, now
+from paperdesk.core.clock import now
+from paperdesk.core.edits import Deleted
+from paperdesk.core.idlists import execute_in
+from paperdesk.core.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -29,7 +32,7 @@ class Trash:
 
     def delete(self, paper_ids: Iterable[int]) -> ch.Changes:
         ids = self.lib.require(paper_ids)
-        label = f"Move {len(ids)} paper{'s' if len(ids) != 1 else ''} to the trash"
+        label = f"Move {plural(len(ids), 'paper')} to the trash"
         with self.lib.edit(label, {ch.PAPER_SET}, ids,
                            [ch.Scope("papers", "id", tuple(ids))]) as e:
             self._set(ids, now())
@@ -37,7 +40,7 @@ class Trash:
 
     def restore(self, paper_ids: Iterable[int]) -> ch.Changes:
         ids = self.lib.require(paper_ids)
-        label = f"Restore {len(ids)} paper{'s' if len(ids) != 1 else ''}"
+        label = f"Restore {plural(len(ids), 'paper')}"
         with self.lib.edit(label, {ch.PAPER_SET}, ids,
                            [ch.Scope("papers", "id", tuple(ids))]) as e:
             self._set(ids, None)
@@ -50,17 +53,11 @@ class Trash:
             ch.Scope(table, "paper_id", ids) for table in ("sightings", "paper_tags", "notes")]
         with self.lib.edit(f"Empty the trash ({len(ids)} papers)", {ch.PAPER_SET, ch.TAGS},
                            ids, scopes) as e:
-            for i in range(0, len(ids), 900):
-                part = ids[i:i + 900]
-                self.lib.db.execute(
-                    f"DELETE FROM papers WHERE id IN ({','.join('?' * len(part))})", part)
+            execute_in(self.lib.db, "DELETE FROM papers WHERE id IN ({marks})", ids)
             e.result = Deleted(len(ids))
         return e.changes
 
     def _set(self, ids: list[int], value: str | None) -> None:
         stamp = now()
-        for i in range(0, len(ids), 900):
-            part = ids[i:i + 900]
-            self.lib.db.execute(
-                f"UPDATE papers SET deleted_at = ?, modified = ? "
-                f"WHERE id IN ({','.join('?' * len(part))})", [value, stamp, *part])
+        execute_in(self.lib.db, "UPDATE papers SET deleted_at = ?, modified = ? "
+                                "WHERE id IN ({marks})", ids, value, stamp)

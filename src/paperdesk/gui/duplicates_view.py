@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.changes import Undo
+from paperdesk.core.changes import touches_groups
 from paperdesk.core.duplicates import TIERS, Group
+from paperdesk.core.idlists import select_in
+from paperdesk.core.words import plural
 from paperdesk.gui import background, dialogs
 from paperdesk.gui.compare_table import CompareTable
 
@@ -35,41 +37,12 @@ SOURCE = ("duplicates", None)
 GROUP_ROLE = Qt.ItemDataRole.UserRole
 RESCAN_DELAY_MS = 400
 MAX_LISTED = 2000  # groups listed at once (merging some brings the next ones in)
-GROUP_TABLES = {"merges", "not_duplicates", "sightings"}
-GROUP_COLUMNS = ("title_key", "abstract", "published", "author_count", "organization",
-                 "arxiv_id", "doi", "deleted_at")
 HINT = ("Click a column's header to keep that paper; click a value to keep it in the merged "
         "paper. Tags, notes and sightings of all the papers go to the kept one.")
 
 
-def _changes_groups(undo: Undo | None) -> bool:
-    """Whether an edit can change the duplicate groups: papers came or went, were merged
-    or set apart, or changed title, abstract, date or identifiers."""
-    if undo is None:
-        return True
-    for image in undo.images:
-        if image.scope.table in GROUP_TABLES:
-            return True
-        if image.scope.table == "papers":
-            before = {r["id"]: r for r in image.before}
-            after = {r["id"]: r for r in image.after}
-            if before.keys() != after.keys() or any(
-                    before[i].get(c) != after[i].get(c) for i in before for c in GROUP_COLUMNS):
-                return True
-    return False
-
-
 def _titles(lib, ids: list[int]) -> dict[int, str]:
-    out: dict[int, str] = {}
-    for i in range(0, len(ids), 900):
-        part = ids[i:i + 900]
-        out.update(lib.db.execute(f"SELECT id, title FROM papers WHERE id IN "
-                                  f"({','.join('?' * len(part))})", part).fetchall())
-    return out
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    return dict(select_in(lib.db, "SELECT id, title FROM papers WHERE id IN ({marks})", ids))
 
 
 class DuplicatesView(QWidget):
@@ -207,7 +180,7 @@ class DuplicatesView(QWidget):
             near = [stack.command(i) for i in (index - 1, index) if 0 <= i < stack.count()]
         except RuntimeError:  # the window is being destroyed
             return
-        if any(_changes_groups(getattr(c, "undo_data", None)) for c in near):
+        if any(touches_groups(getattr(c, "undo_data", None)) for c in near):
             self.invalidate()
 
     # -- showing -------------------------------------------------------------------
@@ -250,7 +223,7 @@ class DuplicatesView(QWidget):
             self.heading.setText("No duplicates to review")
         else:
             certain = len(self.certain_groups())
-            self.heading.setText(f"{_plural(len(self.groups), 'group')} to review"
+            self.heading.setText(f"{plural(len(self.groups), 'group')} to review"
                                  + (f" ({certain} certain)" if certain else ""))
         certain = len(self.certain_groups())
         self.merge_all.setText(f"Merge all certain ({certain})…")
@@ -281,7 +254,7 @@ class DuplicatesView(QWidget):
         self.different.setEnabled(ready)
         if ready:
             others = self.compare.others()
-            self.merge.setText(f"Merge {_plural(len(others), 'paper')} into paper "
+            self.merge.setText(f"Merge {plural(len(others), 'paper')} into paper "
                                f"{self.compare.keep}")
 
     def focus(self, paper_ids: list[int]) -> None:
@@ -337,10 +310,10 @@ class DuplicatesView(QWidget):
         papers = sum(len(g.ids) - 1 for g in certain)
         if not dialogs.confirm(
                 self, "Merge all certain duplicates",
-                f"Merge {_plural(len(certain), 'group')} of certain duplicates? "
-                f"{_plural(papers, 'paper')} will be merged into the ones they repeat. "
+                f"Merge {plural(len(certain), 'group')} of certain duplicates? "
+                f"{plural(papers, 'paper')} will be merged into the ones they repeat. "
                 "Each merge can be undone later from the merge history.",
-                f"Merge {_plural(len(certain), 'group')}"):
+                f"Merge {plural(len(certain), 'group')}"):
             return
         background.jobs(self.window).run(
             "Merging certain duplicates",
@@ -355,8 +328,8 @@ class DuplicatesView(QWidget):
             self._own_edit = False
         result = changes.result
         self.window.statusBar().showMessage(
-            f"Merged {_plural(result.get('groups', 0), 'group')} "
-            f"({_plural(result.get('papers', 0), 'paper')})", 8000)
+            f"Merged {plural(result.get('groups', 0), 'group')} "
+            f"({plural(result.get('papers', 0), 'paper')})", 8000)
         self.groups = [g for g in self.groups or [] if g.tier != "certain"]
         self.fill()
         self.invalidate()

@@ -94,9 +94,6 @@ def counts(lib: Library) -> dict[str, Any]:
     }
 
 
-def tag_names(lib: Library) -> list[str]:
-    return [t["name"] for t in lib.curation.tags()]
-
 
 def summary(lib: Library, ids: list[int]) -> dict[str, Any]:
     """What many selected papers share, from SQL: their exact number, the distinct

@@ -43,7 +43,6 @@ class Outcome:
 
 class Worker(QThread):
     progress = Signal(int, float, str)   # job id, fraction 0..1, message
-    started_job = Signal(int, str)       # job id, label
     finished_job = Signal(object)        # Outcome
 
     def __init__(self, parent=None) -> None:
@@ -76,7 +75,6 @@ class Worker(QThread):
         while (item := self._jobs.get()) is not None:
             job_id, label, path, job = item
             self._cancel.clear()
-            self.started_job.emit(job_id, label)
             outcome = Outcome(job_id, label, library=path)
             try:
                 with Library.open(path, create=False) as lib:
