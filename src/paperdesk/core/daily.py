@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core import changes as ch
 from paperdesk.core.citekey import refresh
+from paperdesk.core.clock import now
 from paperdesk.core.digest import MARKER
-from paperdesk.core.edits import now
 from paperdesk.core.enrich import apply
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.hub import Hub, HubError, HubPaper, HubUnavailable

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from paperdesk.core import idlists
 from paperdesk.core.changes import Result
 
 
@@ -42,3 +45,13 @@ class Deleted(Result):
 @dataclass(frozen=True)
 class KeySet(Result):
     citekey: str
+
+
+# Kept importable from here for code written before they had modules of their own.
+from paperdesk.core.clock import now as now  # noqa: E402
+from paperdesk.core.words import plural as plural  # noqa: E402
+
+
+def load_ids(db: Any, ids: Sequence[int]) -> None:
+    """``idlists.load_ids`` into ``temp.curation_ids``, the table's older name."""
+    idlists.load_ids(db, ids, "curation_ids")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
 from paperdesk.core.citekey import refresh
-from paperdesk.core.edits import now
+from paperdesk.core.clock import now
 from paperdesk.core.hub import Hub, HubError, HubPaper, HubUnavailable
 from paperdesk.core.idlists import select_in
 from paperdesk.core.jobs import CancelFlag, Progress, no_progress

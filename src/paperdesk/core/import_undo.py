@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import load_ids, now, plural
+from paperdesk.core.clock import now
 from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.idlists import load_ids
+from paperdesk.core.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -30,7 +32,7 @@ SELECT p.id, json_array(p.title, p.abstract, p.rating, p.status, p.modified, p.d
        p.citekey, p.year,
        (SELECT group_concat(pt.tag_id) FROM paper_tags pt WHERE pt.paper_id = p.id),
        (SELECT group_concat(n.id || ':' || n.updated) FROM notes n WHERE n.paper_id = p.id))
-FROM papers p JOIN temp.curation_ids i ON i.id = p.id
+FROM papers p JOIN temp.ids i ON i.id = p.id
 """
 
 
@@ -91,7 +93,7 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
     if alive:
         load_ids(db, alive)
         later = {r[0] for r in db.execute(
-            f"SELECT DISTINCT s.paper_id FROM sightings s JOIN temp.curation_ids i "
+            f"SELECT DISTINCT s.paper_id FROM sightings s JOIN temp.ids i "
             f"ON i.id = s.paper_id WHERE s.digest_id NOT IN ({marks})", digests)}
     changed = [pid for pid in alive if pid not in later and now_prints[pid] != rec.created[pid]]
     delete = [pid for pid in alive if pid not in later and pid not in changed]
@@ -108,12 +110,12 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
         if changed:
             load_ids(db, changed)
             db.execute("UPDATE papers SET deleted_at = ?, modified = ? WHERE deleted_at IS NULL "
-                       "AND id IN (SELECT id FROM temp.curation_ids)", [stamp, stamp])
+                       "AND id IN (SELECT id FROM temp.ids)", [stamp, stamp])
         if delete:
             load_ids(db, delete)
             db.execute("DELETE FROM duplicate_candidates WHERE paper_id IN "
-                       "(SELECT id FROM temp.curation_ids)")
-            db.execute("DELETE FROM papers WHERE id IN (SELECT id FROM temp.curation_ids)")
+                       "(SELECT id FROM temp.ids)")
+            db.execute("DELETE FROM papers WHERE id IN (SELECT id FROM temp.ids)")
         db.execute(f"DELETE FROM digests WHERE id IN ({marks})", digests)
         e.result = ImportUndone(deleted=len(delete), trashed=len(changed), kept=len(later),
                                 digests=len(digests))
