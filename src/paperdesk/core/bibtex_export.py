@@ -148,7 +148,8 @@ class Bibtex:
 
     def freeze(self, ids: Iterable[int]) -> int:
         """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them."""
-        with self.lib.transaction([ch.PAPERS]):
+        ids = list(ids)
+        with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS], ids):
             return freeze(self.lib.db, ids)
 
     def export(self, ids: Iterable[int] | None = None, *, query: str | None = None,

@@ -64,6 +64,9 @@ class Limits:
     backoff: float = 1.0        # first back-off for 5xx and timeouts; doubles
 
 
+DEFAULT_LIMITS = Limits()
+
+
 def offline() -> bool:
     value = os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE") or ""
     return value.strip().lower() in {"1", "on", "yes", "true"}
@@ -77,7 +80,7 @@ def endpoint() -> str:
 class Hub:
     """A client for one run. ``requests`` counts what went out (retries included)."""
 
-    limits: Limits = field(default_factory=Limits)
+    limits: Limits = field(default_factory=lambda: DEFAULT_LIMITS)
     sleep: Callable[[float], None] = time.sleep
     requests: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import QStringListModel, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from paperdesk.core.sources import describe
 from paperdesk.gui.paper_model import STATUS_LABELS
 from paperdesk.gui.stars import StarRating
 
@@ -36,6 +38,11 @@ def _label(text: str = "", *, wrap: bool = True, links: bool = False) -> QLabel:
                                   else Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setOpenExternalLinks(False)
     return label
+
+
+def _anchor(url: str, text: str) -> str:
+    safe = url if url.startswith(("https://", "http://")) else "#"
+    return f'<a href="{html.escape(safe, quote=True)}">{html.escape(text)}</a>'
 
 
 class TagCompleter(QCompleter):
@@ -105,7 +112,8 @@ class DetailPane(QScrollArea):
         self.note.textChanged.connect(self._note_changed)
         self._note_timer = QTimer(self, singleShot=True, interval=NOTE_DELAY_MS)
         self._note_timer.timeout.connect(self._save_note)
-        for widget in (self.title, self.meta):
+        self.provenance = _label()
+        for widget in (self.title, self.meta, self.provenance):
             layout.addWidget(widget)
         layout.addLayout(form)
         for widget in (self.sources, self.abstract, self.notes_label, self.older_notes,
@@ -137,6 +145,7 @@ class DetailPane(QScrollArea):
             widget.setVisible(single)
         if not papers:
             self.title.setText("No paper selected")
+            self.provenance.hide()
             self.meta.setText("Select a paper to see its abstract, where it came from and "
                               "your notes. Select several to rate or tag them together.")
             self.tags.setText("")
@@ -150,6 +159,7 @@ class DetailPane(QScrollArea):
                           sorted(counts.items()), single)
         if not single:
             self.title.setText(f"{len(papers)} papers selected")
+            self.provenance.hide()
             self.meta.setText("Rating, status and tags apply to all of them.")
             return
         self._show_one(papers[0], sightings or [])
@@ -166,6 +176,7 @@ class DetailPane(QScrollArea):
             widget.setVisible(False)
         self._show_shared(summary["ratings"], summary["statuses"], summary["tags"], False)
         self.title.setText(f"{summary['count']:,} papers selected")
+        self.provenance.hide()
         self.meta.setText("Rating, status and tags apply to all of them.")
 
     def _show_shared(self, ratings: list[int], statuses: list[str],
@@ -188,13 +199,30 @@ class DetailPane(QScrollArea):
                     f'<a href="year:{p["id"]}">Correct…</a>')
         elif p["published"]:
             year = p["published"]
-        rows = [("Authors", html.escape(authors)),
-                ("Organisation", html.escape(p["organization"] or "—")),
-                ("Published", year), ("Upvotes", str(p["upvotes"] or "—")),
-                ("Citation key", f"<code>{html.escape(p['citekey'] or '—')}</code>"),
-                ("Added", (p["added"] or "")[:10])]
-        self.meta.setText("<table>" + "".join(
-            f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{v}</td></tr>" for k, v in rows) + "</table>")
+        key_state = ("frozen: it has left PaperDesk" if p.get("citekey_frozen") else
+                     "yours" if p.get("sources", {}).get("citekey", {}).get("source") == "user"
+                     else "provisional: follows the metadata until exported or copied")
+        upvotes = p["upvotes"] if p.get("hub_upvotes") is None else max(
+            p["upvotes"] or 0, p["hub_upvotes"])
+        rows = [("Organisation", html.escape(p["organization"] or "—")),
+                ("Published", year), ("Upvotes", str(upvotes or "—")),
+                ("Citation key", f"<code>{html.escape(p['citekey'] or '—')}</code>")]
+        links = [_anchor(url, text) for url, text in (
+            (p.get("url"), f"arXiv {p.get('arxiv_id')}" if p.get("arxiv_id") else "Web page"),
+            (p.get("github"), "Code"), (p.get("project_page"), "Project page")) if url]
+        if links:
+            rows.append(("Links", " · ".join(links)))
+        rows.append(("Added", (p["added"] or "")[:10]))
+        described = [f"{name.replace('_', ' ')}: {describe(entry)}" for name, entry in
+                     p.get("sources", {}).items() if name not in ("title", "abstract")]
+        self.provenance.setText(
+            f"<small>Citation key {html.escape(key_state)}."
+            + (f"<br>Sources: {html.escape('; '.join(described))}" if described else "")
+            + "</small>")
+        self.provenance.show()
+        # Lines, not a table: QLabel misjudges the height of a table whose cells wrap.
+        rows.insert(0, ("Authors", html.escape(authors)))
+        self.meta.setText("<br>".join(f"<b>{k}</b>&nbsp;&nbsp;{v}" for k, v in rows))
         seen = "".join(
             f"<tr><td>{html.escape(s['digest'])}&nbsp;&nbsp;</td>"
             f"<td>{html.escape(s['digest_date'] or '')}&nbsp;&nbsp;</td>"
@@ -243,3 +271,5 @@ class DetailPane(QScrollArea):
     def _link(self, href: str) -> None:
         if href.startswith("year:"):
             self.year_correction.emit(int(href[5:]))
+        elif href.startswith(("https://", "http://")):
+            QDesktopServices.openUrl(QUrl(href))

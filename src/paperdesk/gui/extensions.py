@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QStackedWidget
 
-from paperdesk.gui import background, clipboard, library_files
+from paperdesk.gui import background, clipboard, enrich_action, library_files
 from paperdesk.gui.duplicates_view import SOURCE as DUPLICATES
 from paperdesk.gui.duplicates_view import DuplicatesView
 from paperdesk.gui.export_dialog import open_export
@@ -170,6 +170,7 @@ def install(window: MainWindow) -> None:
             QKeySequence.StandardKey.Delete, "trash", table_only=True)
     _action(window, paper, "review_duplicates", "Review &duplicates",
             lambda: window.sidebar.select(DUPLICATES), "Ctrl+Shift+D", "duplicates")
+    enrich_action.install(window, file_menu, paper, _action)
     window.toolbar.insertAction(window.toolbar.actions()[1] if window.toolbar.actions()
                                 else None, export)
     window.drag_out = clipboard.DragOut(window)

@@ -1,0 +1,96 @@
+"""Complete from Hugging Face and Fetch daily papers in the window, against a local Hub."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from paperdesk.core import hub as hub_module
+from paperdesk.core.hub import Limits
+from tests.fake_hub import FakeHub, populate_from, record
+from tests.gui.conftest import select_rows
+from tests.gui.screenshots import save_screenshot
+
+
+@pytest.fixture
+def server(seed_lib, monkeypatch):
+    monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))
+    with FakeHub() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        populate_from(seed_lib, hub)
+        yield hub
+
+
+def _wait_report(qtbot, window):
+    qtbot.waitUntil(lambda: window.hub_report is not None, timeout=60000)
+    report = window.hub_report
+    report.close()
+    return report
+
+
+def test_complete_the_selection_then_undo_it(window, server, qtbot):
+    ids = select_rows(window, [0, 1, 2])
+    before = window.lib.papers(ids)
+    assert all(p["authors"] == [] or p["organization"] for p in before)
+    window.actions_by_name["complete_selection"].trigger()
+    report = _wait_report(qtbot, window)
+    assert report.summary.text().startswith("completed 3 of 3 papers")
+    after = window.lib.papers(ids)
+    assert all(p["arxiv_id"] and p["authors"] for p in after)
+    assert window.undo_stack.undoText().startswith("Complete 3 papers from Hugging Face")
+    window.undo_stack.undo()
+    assert window.lib.papers(ids) == before
+    window.undo_stack.redo()
+    assert window.lib.papers(ids) == after
+
+
+def test_detail_pane_shows_sources_links_and_key_state(window, server, qtbot, tmp_path):
+    (pid,) = select_rows(window, [4])
+    window.actions_by_name["complete_selection"].trigger()
+    _wait_report(qtbot, window)
+    select_rows(window, [4])
+    qtbot.waitUntil(lambda: "authors: Hugging Face, " in window.detail.provenance.text())
+    text = window.detail.provenance.text()
+    assert "arxiv.org/abs/" in window.detail.meta.text() and "provisional" in text
+    assert f"authors: Hugging Face, {dt.date.today().isoformat()}" in text
+    qtbot.wait(200)  # the layout follows the new text on the next turn of the event loop
+    print(save_screenshot(window, tmp_path, "enriched-detail.png"))
+    window.lib.bibtex.freeze([pid])  # as a copy or an export would
+    qtbot.waitUntil(lambda: "frozen" in window.detail.provenance.text())
+
+
+def test_cancel_keeps_what_was_answered_and_reports_it(window, server, qtbot):
+    server.fail("/api/papers/search", 0, times=10_000, delay=0.05)
+    window.actions_by_name["complete_all"].trigger()
+    qtbot.waitUntil(lambda: window.progress.bar.value() > 50, timeout=30000)
+    window.progress.cancel.click()
+    report = _wait_report(qtbot, window)
+    assert "cancelled" in report.summary.text()
+    done = window.lib.db.execute("SELECT count(*) FROM papers WHERE arxiv_id IS NOT NULL"
+                                 ).fetchone()[0]
+    assert 0 < done < 193
+
+
+def test_fetch_daily_papers_from_the_file_menu(window, server, qtbot):
+    from paperdesk.gui import enrich_action
+
+    server.add(record("2511.09999", "Window Fetched Paper", "An abstract for the window.",
+                      ["Ada Lovelace"], "2025-11-03"), day="2025-11-04")
+    assert "fetch_daily" in window.actions_by_name
+    before = window.lib.stats()["papers"]
+    enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 4))
+    report = _wait_report(qtbot, window)
+    assert "1 papers, 1 new" in report.summary.text()
+    assert window.lib.stats()["papers"] == before + 1
+    qtbot.waitUntil(lambda: window.model.rowCount() == before + 1)
+
+
+def test_offline_gives_a_report_line_and_changes_nothing(window, server, qtbot, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    ids = select_rows(window, [0])
+    before = window.lib.papers(ids)
+    window.actions_by_name["complete_selection"].trigger()
+    report = _wait_report(qtbot, window)
+    assert "offline" in report.summary.text()
+    assert window.lib.papers(ids) == before and server.requests == []
