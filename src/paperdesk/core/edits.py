@@ -55,3 +55,4 @@ from paperdesk.core.words import plural as plural  # noqa: E402
 def load_ids(db: Any, ids: Sequence[int]) -> None:
     """``idlists.load_ids`` into ``temp.curation_ids``, the table's older name."""
     idlists.load_ids(db, ids, "curation_ids")
+from paperdesk.core.errors import CurationError as CurationError  # noqa: E402

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperdesk.core import changes as ch
-from paperdesk.core.edits import CurationError, plural
+from paperdesk.core.errors import CurationError
+from paperdesk.core.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
