@@ -94,6 +94,9 @@ class FakeHub:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes: without this, Nagle's algorithm
+            # and the client's delayed ACK hold each kept-alive answer for 40 ms.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:
                 pass

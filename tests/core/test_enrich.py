@@ -255,3 +255,13 @@ def test_json_records_carry_the_new_fields(lib, hub):
     assert {"arxiv_id", "url", "github", "project_page", "sources"} <= set(paper)
     assert paper["sources"]["authors"]["source"] == "hf"
     assert paper["sources"]["authors"]["at"][:4].isdigit()
+
+
+def test_429_with_the_hubs_ratelimit_header_waits_for_its_reset(lib, hub):
+    pid = _add_paper(lib, "Rate Limited Paper")
+    hub.add(record("2404.00006", "Rate Limited Paper", ABSTRACT, ["Ann Lee"], "2024-04-01"))
+    hub.fail("/api/papers/search", 429, times=1,
+             headers={"RateLimit": '"api";r=0;t=1', "RateLimit-Policy": '"fixed window";q=500'})
+    started = time.monotonic()
+    assert lib.enrich(hub=fast()).result.completed == [pid]
+    assert time.monotonic() - started >= 0.9

@@ -15,6 +15,7 @@ request is about to be made, so nothing else pays for it.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -56,7 +57,9 @@ class HubPaper:
 class Limits:
     """How hard PaperDesk may ask: requests per second, threads, waits and retries."""
 
-    rate: float = 5.0           # requests per second, all threads together
+    # Requests per second, all threads together. The Hub allows an anonymous
+    # client 500 API requests per 5-minute window; 1.6/s stays under it.
+    rate: float = 1.6
     workers: int = 4
     timeout: float = 10.0       # seconds for one request
     retries: int = 3            # after the first try, for 429, 5xx and timeouts
@@ -197,10 +200,16 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:120] if text else type(exc).__name__
 
 
+_RESET = re.compile(r";\s*t=(\d+)")
+
+
 def _retry_after(headers: Any) -> float | None:
+    """Seconds to wait: ``Retry-After`` (seconds or a date), else the reset time ``t``
+    of the Hub's ``RateLimit`` header."""
     value = headers.get("Retry-After") if headers is not None else None
     if not value:
-        return None
+        reset = _RESET.search(headers.get("RateLimit") or "") if headers is not None else None
+        return float(reset.group(1)) if reset else None
     value = value.strip()
     if value.isdigit():
         return float(value)
