@@ -8,6 +8,9 @@
 3. ``paperdesk list --json`` on the seed library as a whole process
    (target < 0.5 s wall), beside a bare Python process that reads the same
    papers with sqlite3 and prints them as JSON.
+4. Digests of n entries that share one title over different abstracts (n = 1,000
+   and 4,000) into an empty library, beside the same entries each under its own
+   title: matching by title is indexed, so the ratio stays near 1 as n grows.
 
     .venv/bin/python bench/bench_import.py [--runs 3] [--profile]
 """
@@ -26,7 +29,7 @@ import time
 from pathlib import Path
 
 from common import OUT, ROOT, header, median_of, median_time, note, report
-from generate import VERSION, make_library, write_digest
+from generate import VERSION, make_library, same_title_digest, write_digest
 from paperdesk.core import schema
 from paperdesk.core.library import Library
 
@@ -197,6 +200,29 @@ def bench_list(tmp: Path, runs: int) -> None:
     note("floor = a bare python process reading the same papers with sqlite3 and printing JSON")
 
 
+def bench_same_title(tmp: Path, runs: int, sizes: tuple[int, ...] = (1000, 4000)) -> None:
+    for n in sizes:
+        files = {}
+        for same in (True, False):
+            path = OUT / f"same-title-v{VERSION}-{n}-{int(same)}.txt"
+            if not path.exists():
+                path.write_text(same_title_digest(n, same=same), encoding="utf-8")
+            files[same] = path
+
+        def once(digest: Path) -> float:
+            lib_path = tmp / "same-title.sqlite"
+            for old in tmp.glob("same-title.sqlite*"):
+                old.unlink()
+            return import_once(lib_path, digest)
+
+        same, own = files[True], files[False]
+        seconds = median_of(lambda: once(same), runs)  # noqa: B023 (used at once)
+        floor = median_of(lambda: once(own), runs)  # noqa: B023
+        report(f"import {n:,} entries sharing one title", seconds, floor, None)
+    note("floor = the same entries, each under its own title; linear matching keeps the "
+         "ratio flat as n grows")
+
+
 def bench_phases(runs: int) -> None:
     """Where the 100,000-entry import's time goes: parsing and citation keys, alone."""
     from paperdesk.core.citekey import KeyAllocator
@@ -226,8 +252,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--profile", action="store_true", help="cProfile one import of each")
-    parser.add_argument("--only", choices=["big", "into", "list", "phases"],
+    parser.add_argument("--only", choices=["big", "into", "list", "phases", "same-title"],
                         help="one figure only")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 4000],
+                        help="entries of the same-title digests (default: 1000 4000)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=OUT) as name:
@@ -241,6 +269,8 @@ def main() -> int:
             bench_list(tmp, args.runs)
         if args.only in (None, "phases"):
             bench_phases(args.runs)
+        if args.only in (None, "same-title"):
+            bench_same_title(tmp, args.runs, tuple(args.sizes))
     return 0
 
 

@@ -240,6 +240,14 @@ def generate_digest(n_entries: int, *, seed: int = 0, first: int = 0, older: int
     return digest_text(entries, daily=daily, date=date, seed=seed + first)
 
 
+def same_title_digest(n_entries: int, *, seed: int = 0, same: bool = True) -> str:
+    """``n_entries`` different papers (each its own abstract) that all carry one title; with
+    ``same=False``, each its own title (the same work without the shared title)."""
+    papers = [paper(i, seed) for i in range(n_entries)]
+    title = "A Survey of Large Language Models"
+    return digest_text([(p, title if same else p.title) for p in papers], seed=seed)
+
+
 def write_digest(path: Path, n_entries: int, **options: object) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -27,8 +27,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from paperdesk.core.decode import decode_text
+from paperdesk.core.decode import decode_text, sniff_text
 from paperdesk.core.errors import DigestError
+from paperdesk.core.jobs import CancelFlag, check_cancel
 
 MARKER = "byAK and the research community"
 HEADER_LINES = {"new", "Get trending papers in your email inbox!", "Subscribe", "Daily Papers",
@@ -93,10 +94,15 @@ class _Block:
         return len(self.lines) == 3 and self.lines[1] == _MIDDOT
 
 
-def _blocks(text: str) -> list[_Block]:
+CANCEL_EVERY = 4096  # lines or blocks between looks at the cancel flag
+
+
+def _blocks(text: str, cancel: CancelFlag | None = None) -> list[_Block]:
     blocks: list[_Block] = []
     current: _Block | None = None
     for number, raw in enumerate(text.split("\n"), start=1):
+        if number % CANCEL_EVERY == 0:
+            check_cancel(cancel)
         line = raw.strip()
         if "  " in line or "\t" in line:  # rare: collapse inner runs of blanks
             line = " ".join(line.split())
@@ -163,10 +169,13 @@ def _make_date(year: int, month: int, day: int, line: int, warnings: list[str]) 
         return None
 
 
-def _entries(blocks: list[_Block], warnings: list[str]) -> list[Entry]:
+def _entries(blocks: list[_Block], warnings: list[str],
+             cancel: CancelFlag | None = None) -> list[Entry]:
     entries: list[Entry] = []
     i = 0
     while i < len(blocks):
+        if len(entries) % CANCEL_EVERY == 0:
+            check_cancel(cancel)
         block = blocks[i]
         if block.is_metadata:
             warnings.append(f"line {block.line}: metadata without a paper before it; skipped")
@@ -193,10 +202,12 @@ def _entries(blocks: list[_Block], warnings: list[str]) -> list[Entry]:
     return entries
 
 
-def parse_digest(data: bytes, name: str, mtime_year: int) -> Digest:
-    """Parse one digest file. Raises DigestError when it is not a digest."""
+def parse_digest(data: bytes, name: str, mtime_year: int,
+                 cancel: CancelFlag | None = None) -> Digest:
+    """Parse one digest file. Raises DigestError when it is not a digest (and
+    Cancelled when ``cancel`` is set meanwhile)."""
     text, encoding, warnings = decode_text(data, name)
-    blocks = _blocks(text)
+    blocks = _blocks(text, cancel)
     if not blocks:
         raise DigestError(f"{name}: the file is empty")
     date_index, daily = _split_header(blocks, name)
@@ -206,7 +217,7 @@ def parse_digest(data: bytes, name: str, mtime_year: int) -> Digest:
         raise DigestError(f"{name}: line {date_block.line}: expected the digest's date "
                           f"(like 'Oct 30'), found {date_block.text[:40]!r}")
     d_month, d_day, d_year, _ = parsed
-    entries = _entries(blocks[date_index + 1:], warnings)
+    entries = _entries(blocks[date_index + 1:], warnings, cancel)
     if not entries:
         raise DigestError(f"{name}: a digest header but no papers")
 
@@ -233,5 +244,4 @@ def parse_digest(data: bytes, name: str, mtime_year: int) -> Digest:
 
 def looks_like_digest(data: bytes) -> bool:
     """A cheap sniff used to route files to the right importer."""
-    head = data[:4096].decode("utf-8", errors="replace")
-    return MARKER in head
+    return MARKER in sniff_text(data, 4096 * 2)

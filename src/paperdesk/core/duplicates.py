@@ -324,11 +324,12 @@ def find_groups(db: Any, probe_ids: Sequence[int] | None = None,
     return build_groups(pairs, papers)
 
 
-def check_new(lib: Library, paper_ids: Sequence[int]) -> list[Group]:
+def check_new(lib: Library, paper_ids: Sequence[int],
+              cancel: CancelFlag | None = None) -> list[Group]:
     """Groups that newly imported papers form with the library (and each other)."""
     if not paper_ids:
         return []
-    return find_groups(lib.db, list(paper_ids))
+    return find_groups(lib.db, list(paper_ids), cancel=cancel)
 
 
 def remember_candidates(db: Any, groups: Iterable[Group], *, replace: bool) -> None:
@@ -339,7 +340,7 @@ def remember_candidates(db: Any, groups: Iterable[Group], *, replace: bool) -> N
                         [(pid,) for g in groups for pid in g.ids])
 
 
-def note_new(lib: Library, paper_ids: Sequence[int]) -> int:
+def note_new(lib: Library, paper_ids: Sequence[int], cancel: CancelFlag | None = None) -> int:
     """At import, inside its write: flag new papers that look like others; how many.
 
     A batch of more than IMPORT_CHECK_LIMIT new papers (a first import of a
@@ -348,7 +349,7 @@ def note_new(lib: Library, paper_ids: Sequence[int]) -> int:
     """
     if len(paper_ids) > IMPORT_CHECK_LIMIT:
         return 0
-    groups = check_new(lib, paper_ids)
+    groups = check_new(lib, paper_ids, cancel)
     remember_candidates(lib.db, groups, replace=False)
     new = set(paper_ids)
     return len({pid for g in groups for pid in g.ids if pid in new})

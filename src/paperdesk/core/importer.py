@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -24,7 +25,7 @@ from paperdesk.core.clock import now
 from paperdesk.core.digest import Digest, Entry, looks_like_digest, parse_digest
 from paperdesk.core.duplicates import note_new
 from paperdesk.core.errors import Cancelled, DigestError, PaperDeskError
-from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.jobs import CancelFlag, Progress, cancellable_sql, check_cancel, no_progress
 from paperdesk.core.matcher import PaperMatcher
 from paperdesk.core.text import title_key
 from paperdesk.core.words import plural
@@ -39,7 +40,8 @@ SKIPPED = "skipped"
 CANCELLED = "cancelled"
 
 BULK_THRESHOLD = 200  # from this many new papers, index in bulk (per-row triggers cost 2x)
-MAX_FILE_BYTES = 512 * 1024 * 1024
+MAX_FILE_BYTES = 256 * 2**20  # a digest of 100,000 entries is about 135 MiB
+READ_CHUNK = 4 * 2**20
 
 
 @dataclass
@@ -139,18 +141,54 @@ def import_paths(lib: Library, paths: Iterable[str | os.PathLike[str]],
     return ImportResult(reports, ch.combine(label, written))
 
 
-def _read(path: Path) -> bytes:
+def _kind(mode: int) -> str | None:
+    """What a file that is not a regular file is, in words."""
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"),
+                        (stat.S_ISBLK, "a device"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def _check_kind(path: Path, mode: int) -> None:
+    if (kind := _kind(mode)) is not None:
+        raise DigestError(f"{path}: is {kind}, not a file; nothing was read")
+
+
+def _read(path: Path, cancel: CancelFlag | None = None) -> bytes:
+    """The file's bytes: refused before reading when it is not a regular file (a device
+    or a pipe would never end, or never start) or larger than MAX_FILE_BYTES."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise DigestError(f"{path.name}: too large to be a digest ({size // 2**20} MiB)")
-        return path.read_bytes()
+        _check_kind(path, os.stat(path).st_mode)
+        # O_NONBLOCK: should the path become a named pipe meanwhile, opening it does not
+        # wait for a writer; fstat below sees what was opened.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise DigestError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise DigestError(f"{path}: is a folder") from None
     except OSError as exc:
         raise DigestError(f"{path}: cannot be read ({exc.strerror})") from None
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        info = os.fstat(fd)
+        _check_kind(path, info.st_mode)
+        limit = f"at most {MAX_FILE_BYTES // 2**20} MiB"
+        if info.st_size > MAX_FILE_BYTES:
+            raise DigestError(f"{path.name}: too large to import ({info.st_size / 2**20:,.0f} "
+                              f"MiB; {limit})")
+        chunks, size = [], 0
+        try:
+            while chunk := f.read(READ_CHUNK):
+                size += len(chunk)
+                if size > MAX_FILE_BYTES:  # it grew, or its size was not told
+                    raise DigestError(f"{path.name}: too large to import (more than "
+                                      f"{limit.removeprefix('at most ')})")
+                chunks.append(chunk)
+                check_cancel(cancel)
+        except OSError as exc:
+            raise DigestError(f"{path}: cannot be read ({exc.strerror})") from None
+    return b"".join(chunks)
 
 
 def import_file(lib: Library, path: Path, progress: Progress = no_progress,
@@ -158,7 +196,7 @@ def import_file(lib: Library, path: Path, progress: Progress = no_progress,
     """Import one file, whatever its kind; never raises for bad input."""
     report = FileReport(str(path), path.name, ERROR)
     try:
-        data = _read(path)
+        data = _read(path, cancel)
         for kind, sniff, importer in IMPORTERS:
             if sniff(data):
                 report = importer(lib, path, data, progress, cancel)
@@ -175,8 +213,13 @@ def import_file(lib: Library, path: Path, progress: Progress = no_progress,
     return report
 
 
-def content_hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def content_hash(data: bytes, cancel: CancelFlag | None = None) -> str:
+    digest = hashlib.sha256()
+    view = memoryview(data)
+    for start in range(0, len(data), READ_CHUNK):
+        digest.update(view[start:start + READ_CHUNK])
+        check_cancel(cancel)
+    return digest.hexdigest()
 
 
 def _mtime_year(path: Path) -> int:
@@ -189,12 +232,12 @@ def _mtime_year(path: Path) -> int:
 def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no_progress,
                   cancel: CancelFlag | None = None) -> FileReport:
     db = lib.db
-    sha = content_hash(data)
+    sha = content_hash(data, cancel)
     report = FileReport(str(path), path.name, ALREADY)
     if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
         report.warnings = [f"{path.name}: already imported; nothing changed"]
         return report
-    digest = parse_digest(data, path.name, _mtime_year(path))
+    digest = parse_digest(data, path.name, _mtime_year(path), cancel)
     report.entries, report.warnings = len(digest.entries), list(digest.warnings)
     progress(0.2, f"Parsed {len(digest.entries)} entries from {path.name}")
     check_cancel(cancel)
@@ -204,8 +247,10 @@ def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no
             w.changes = ch.NOTHING
             return report
         top = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
-        _write_digest(lib, path, sha, digest, report, progress, cancel)
-        report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top])
+        with cancellable_sql(db.conn, cancel):
+            _write_digest(lib, path, sha, digest, report, progress, cancel)
+            report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top],
+                                                cancel)
         w.changes = file_changes(report)
     report.status = IMPORTED
     return report
@@ -237,7 +282,11 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
          digest.year, digest.year_source, int(digest.daily_papers), digest.encoding,
          len(digest.entries), json.dumps(digest.warnings), stamp]).lastrowid
     report.digest_id = digest_id
-    keys = [title_key(e.title) for e in digest.entries]
+    keys = []
+    for n, e in enumerate(digest.entries):
+        if n % 1000 == 0:
+            check_cancel(cancel)
+        keys.append(title_key(e.title))
     matcher = PaperMatcher(db, keys)
     next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
     first_new = next_id
@@ -247,8 +296,8 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     fills: dict[int, Entry] = {}
     touched: list[int] = []
     for n, (entry, key) in enumerate(zip(digest.entries, keys, strict=True)):
-        if n % 2000 == 0:
-            check_cancel(cancel)
+        check_cancel(cancel)  # each entry costs at most MAX_SIMILAR comparisons
+        if n % 500 == 0:
             progress(0.2 + 0.5 * n / max(1, len(keys)), f"Matching {path.name}")
         fields = _entry_fields(entry)
         pid = matcher.find(key, entry.abstract)

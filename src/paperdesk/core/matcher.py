@@ -3,7 +3,9 @@ digest and .bib importers and the duplicate finder.
 
 The same arXiv id (whatever its version, whatever its case) or the same DOI
 (whatever its case) is the same paper; so is the same normalised title
-(``text.title_key``) with a matching abstract, or a missing one.
+(``text.title_key``) with a matching abstract, or a missing one. Titles are
+looked up in a ``TitleIndex``, so an entry costs a bounded number of abstract
+comparisons however many papers share its title.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from paperdesk.core.idlists import select_in
-from paperdesk.core.text import abstracts_match
+from paperdesk.core.title_index import TitleIndex
 
 _ARXIV_VERSION = re.compile(r"v\d+$")
 
@@ -37,14 +39,14 @@ class PaperMatcher:
     """
 
     def __init__(self, db: Any, title_keys: Iterable[str], *, identifiers: bool = False) -> None:
-        self.by_title: dict[str, list[tuple[int, str]]] = {}
+        self.by_title = TitleIndex()
         self.by_arxiv: dict[str, int] = {}
         self.by_doi: dict[str, int] = {}
         keys = sorted({k for k in title_keys if k})
         for pid, key, abstract in select_in(
                 db, "SELECT id, title_key, abstract FROM papers WHERE title_key IN ({marks}) "
                     "ORDER BY id", keys):
-            self.by_title.setdefault(key, []).append((pid, abstract))
+            self.by_title.add(key, pid, abstract)
         if identifiers:
             for pid, arxiv, doi in db.execute(
                     "SELECT id, arxiv_id, doi FROM papers WHERE arxiv_id IS NOT NULL "
@@ -61,10 +63,7 @@ class PaperMatcher:
             return self.by_arxiv[arxiv_key(arxiv_id)]
         if doi and doi_key(doi) in self.by_doi:
             return self.by_doi[doi_key(doi)]
-        for pid, other in self.by_title.get(key, ()) if key else ():
-            if abstracts_match(abstract, other):
-                return pid
-        return None
+        return self.by_title.find(key, abstract) if key else None
 
     def add(self, key: str, pid: int, abstract: str, arxiv_id: str | None = None,
             doi: str | None = None) -> None:
@@ -73,4 +72,4 @@ class PaperMatcher:
             self.by_arxiv.setdefault(arxiv_key(arxiv_id), pid)
         if doi:
             self.by_doi.setdefault(doi_key(doi), pid)
-        self.by_title.setdefault(key, []).append((pid, abstract))
+        self.by_title.add(key, pid, abstract)
