@@ -92,6 +92,9 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
             add(f"\tyear = {{{year}}},")
         if month or "month" in extra:
             add(f"\tmonth = {MONTHS[month - 1] if month else extra['month']},")
+    for name in ("year", "date"):  # a date PaperDesk could not read, as it was written
+        if not year and not published and name in extra:
+            add(f"\t{name} = {extra[name]},")
     if arxiv_id:
         add(f"\teprint = {{{arxiv_id}}},\n\tarchivePrefix = {{arXiv}},")
         if "primaryclass" in extra:

@@ -19,7 +19,8 @@ ARXIV_ID = re.compile(r"(?:arxiv(?:\.org)?[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4
                       r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)
 BARE_ARXIV = re.compile(r"^(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$")
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
-_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
+_DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
+_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
 # Fields read into columns (or derived again on export): not kept as extras.
 KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
                   "archiveprefix eprinttype key".split())
@@ -104,16 +105,21 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     if entry_type.lower() not in ("misc", "online", "electronic", "www"):
         paper.bib_type = entry_type.lower()
     values: dict[str, str] = {}
+    written: dict[str, str] = {}
     for name, raw in fields:
         name = name.lower()
         text, bare = resolve(raw, strings)
         values[name] = text
+        written[name] = raw.strip() if bare else "{" + text + "}"
         if name not in KNOWN:
-            paper.extra[name] = raw.strip() if bare else "{" + text + "}"
+            paper.extra[name] = written[name]
     paper.title = " ".join(decode(values.get("title", "")).split())
     paper.abstract = decode(values.get("abstract", "")).strip()
     _read_people(paper, values.get("author", ""))
     _read_date(paper, values)
+    for name in ("year", "date"):  # not a date PaperDesk can use: kept as written
+        if paper.year is None and values.get(name, "").strip():
+            paper.extra[name] = written[name]
     _read_ids(paper, values)
     for word in re.split(r"[,;]", values.get("keywords", "")):
         tag = " ".join(decode(word).split())
@@ -150,12 +156,16 @@ def _read_date(paper: BibPaper, values: dict[str, Any]) -> None:
     m = _DATE.match(values.get("date", "").strip())
     if m:
         year, month, day = (int(g) if g else None for g in m.groups())
+    elif values.get("date", "").strip():
+        paper.warnings.append(f"date {values['date'][:40]!r} is not a date that starts with "
+                              "a four-digit year; kept as written")
     if year is None and values.get("year"):
-        found = re.search(r"\d{4}", values["year"])
+        found = _YEAR.search(values["year"])
         if found:
             year = int(found.group())
         else:
-            paper.warnings.append(f"year {values['year']!r} is not a year; left out")
+            paper.warnings.append(f"year {values['year'][:40]!r} is not a four-digit year; "
+                                  "kept as written, the paper has no year")
     if month is None and values.get("month"):
         month = _month(decode(values["month"]))
     paper.year = year

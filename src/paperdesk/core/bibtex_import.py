@@ -23,7 +23,7 @@ from paperdesk.core import importer, schema, store
 from paperdesk.core.bibtex_fields import BibPaper, read_entry, resolve
 from paperdesk.core.citekey import KeyAllocator, freeze, valid_key
 from paperdesk.core.clock import now
-from paperdesk.core.decode import decode_text
+from paperdesk.core.decode import decode_text, sniff_text
 from paperdesk.core.errors import BibtexError, PaperDeskError
 from paperdesk.core.idlists import select_in
 from paperdesk.core.importer import IMPORTED, FileReport
@@ -46,11 +46,10 @@ _ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\n,={}
 
 
 def sniff(data: bytes) -> bool:
-    """A .bib file: an ``@type{key,`` at the start of a line near the top."""
-    head = data[:65536]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        head = head.decode("utf-16", errors="replace").encode("utf-8")
-    return bool(_ENTRY_START.search(head.decode("utf-8", errors="replace")))
+    """A .bib file: an ``@type{key,`` at the start of a line, near the top or after a
+    long preamble of comments (digests are recognised first, by their header)."""
+    return bool(_ENTRY_START.search(sniff_text(data, 65536))
+                or (len(data) > 65536 and _ENTRY_START.search(sniff_text(data))))
 
 
 def _first_line(error: object) -> str:
@@ -79,8 +78,14 @@ def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:
     entries.sort(key=lambda e: e.start_line)
     for entry in entries:
         line = entry.start_line + 1
-        paper = read_entry(entry.entry_type, entry.key, line,
-                           [(f.key, str(f.value)) for f in entry.fields], strings)
+        try:
+            paper = read_entry(entry.entry_type, entry.key, line,
+                               [(f.key, str(f.value)) for f in entry.fields], strings)
+        except RecursionError:  # LaTeX commands nested thousands deep
+            failed += 1
+            warnings.append(f"{name}: line {line}: skipped entry {entry.key[:40]!r}: its "
+                            "LaTeX is nested too deeply to read")
+            continue
         warnings.extend(f"{name}: line {line}: {w}" for w in paper.warnings)
         if not paper.title:
             failed += 1
