@@ -94,3 +94,24 @@ def test_offline_gives_a_report_line_and_changes_nothing(window, server, qtbot, 
     report = _wait_report(qtbot, window)
     assert "offline" in report.summary.text()
     assert window.lib.papers(ids) == before and server.requests == []
+
+
+def test_completing_after_import_is_off_until_turned_on(window, server, qtbot, tmp_path):
+    from tests.gui.conftest import sidebar_counts  # noqa: F401 (the window is up)
+
+    digest = tmp_path / "day.txt"
+    digest.write_text("new\n\nGet trending papers in your email inbox!\n\nSubscribe\n\n"
+                      "byAK and the research community\n\nNov 4, 2025\n\n"
+                      "After Import Paper\n\nAn abstract seen after an import.\n",
+                      encoding="utf-8")
+    server.add(record("2511.07777", "After Import Paper", "An abstract seen after an import.",
+                      ["Ida Import"], "2025-11-03"))
+    action = window.actions_by_name["complete_after_import"]
+    assert not action.isChecked()
+    action.trigger()
+    assert action.isChecked()
+    window.import_paths([digest])
+    report = _wait_report(qtbot, window)
+    assert report.summary.text().startswith("completed 1 of 1 papers")
+    (pid,) = window.lib.search('"After Import Paper"').ids
+    assert window.lib.paper(pid)["authors"] == ["Ida Import"]

@@ -89,6 +89,7 @@ def copy_pandoc(window: MainWindow) -> str:
     ids = window.selected_ids()
     text = pandoc_citation(window.lib, ids) if ids else ""
     if text:
+        window.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
         QGuiApplication.clipboard().setText(text)
         window.statusBar().showMessage(f"Copied {text}", 5000)
     return text

@@ -22,13 +22,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.gui import background
+from paperdesk.gui import background, settings
 
 if TYPE_CHECKING:
     from paperdesk.core.changes import Changes
     from paperdesk.gui.main_window import MainWindow
 
 SCOPES = ("selection", "list", "all")
+AFTER_IMPORT = "hub/complete_after_import"  # off until the user turns it on
 
 
 class HubReport(QDialog):
@@ -66,9 +67,9 @@ def scope_ids(window: MainWindow, scope: str) -> list[int] | None:
     return None
 
 
-def complete(window: MainWindow, scope: str) -> int | None:
-    """Start completing the papers of ``scope`` on the worker; the job id."""
-    ids = scope_ids(window, scope)
+def complete(window: MainWindow, scope: str, ids: list[int] | None = None) -> int | None:
+    """Start completing the papers of ``scope`` (or ``ids``) on the worker; the job id."""
+    ids = ids if ids is not None else scope_ids(window, scope)
     if ids is not None and not ids:
         window.notify("Select the papers to complete first")
         return None
@@ -150,6 +151,14 @@ def ask_fetch(window: MainWindow) -> None:
         fetch(window, first, max(first, last))
 
 
+def _after_import(window: MainWindow, reports: list) -> None:
+    """With the setting on, an import's papers are completed once it is done."""
+    action = window.actions_by_name.get("complete_after_import")
+    ids = [pid for r in reports for pid in (getattr(r, "paper_ids", None) or [])]
+    if action is not None and action.isChecked() and ids:
+        complete(window, "imported", list(dict.fromkeys(ids)))
+
+
 def install(window: MainWindow, file_menu, paper_menu, add_action) -> None:
     """Menu entries: Paper > Complete from Hugging Face (3 scopes), File > Fetch…."""
     window.hub_report = None
@@ -159,5 +168,11 @@ def install(window: MainWindow, file_menu, paper_menu, add_action) -> None:
                         ("all", "&Every paper still missing something")):
         add_action(window, sub, f"complete_{scope}", text,
                    lambda s=scope: complete(window, s))
+    sub.addSeparator()
+    after = add_action(window, sub, "complete_after_import", "Complete &new papers after import",
+                       lambda: settings.save({AFTER_IMPORT: after.isChecked()}))
+    after.setCheckable(True)
+    after.setChecked(settings.settings().value(AFTER_IMPORT, False, type=bool))
+    window.importer.done.connect(lambda reports: _after_import(window, reports))
     add_action(window, file_menu, "fetch_daily", "Fetch &daily papers…",
                lambda: ask_fetch(window), before=window.actions_by_name.get("quit"))
