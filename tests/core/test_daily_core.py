@@ -104,3 +104,22 @@ def test_queue_moves_blocks_and_undoes(seed_lib):
     other = lib.search(sort="title").ids[10]
     with pytest.raises(Exception, match="not in the reading queue"):
         queue.step(lib, [other], 1)
+
+
+def test_triage_lists_a_digest_in_order_with_evidence(lib, tmp_path):
+    from paperdesk.core import triage
+
+    files = growing_digests(tmp_path / "g", papers=3, days=3)
+    reports = lib.import_paths(files)
+    extra = lib.import_paths([write_digest(tmp_path, "x.txt", 3, 20, {9: 2, 2: 100, 7: None})])
+    last = extra[0].digest_id
+    ids = triage.digest_papers(lib, [last])
+    assert [lib.paper(i)["title"] for i in ids] == [paper(n)[0] for n in (9, 2, 7)]
+    assert [lib.paper(i)["title"] for i in triage.digest_papers(lib, [last], only_new=True)] \
+        == [paper(n)[0] for n in (9, 7)]
+    two = ids[1]
+    ev = triage.evidence(lib.sightings(two))
+    assert ev["text"] == "seen in 4 digests, upvotes 5 → 100"
+    assert triage.evidence(lib.sightings(ids[2]))["text"] == "seen in 1 digest"
+    assert triage.evidence(lib.sightings(ids[0]))["text"] == "seen in 1 digest, 2 upvotes"
+    assert reports[0].digest_id < last

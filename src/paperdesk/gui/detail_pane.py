@@ -18,15 +18,16 @@ from PySide6.QtWidgets import (
     QFrame,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from paperdesk.core.sources import describe
+from paperdesk.gui.note_edit import NoteEdit
 from paperdesk.gui.paper_model import STATUS_LABELS
 from paperdesk.gui.stars import StarRating
+from paperdesk.gui.upvote_chart import UpvoteChart
 
 NOTE_DELAY_MS = 600
 
@@ -103,10 +104,11 @@ class DetailPane(QScrollArea):
         form.addRow("Tags", self.tags)
         form.addRow("", self.tag_entry)
         self.sources = _label()
+        self.chart = UpvoteChart()
         self.abstract = _label()
         self.notes_label = QLabel("Notes")
         self.older_notes = _label()
-        self.note = QPlainTextEdit()
+        self.note = NoteEdit()
         self.note.setPlaceholderText("Write a note; it is saved as you type")
         self.note.setMinimumHeight(90)
         self.note.textChanged.connect(self._note_changed)
@@ -116,8 +118,8 @@ class DetailPane(QScrollArea):
         for widget in (self.title, self.meta, self.provenance):
             layout.addWidget(widget)
         layout.addLayout(form)
-        for widget in (self.sources, self.abstract, self.notes_label, self.older_notes,
-                       self.note):
+        for widget in (self.sources, self.chart, self.abstract, self.notes_label,
+                       self.older_notes, self.note):
             layout.addWidget(widget)
         layout.addStretch(1)
         self.ids: list[int] = []
@@ -140,8 +142,8 @@ class DetailPane(QScrollArea):
         single = len(papers) == 1
         for widget in (self.stars, self.status, self.tag_entry):
             widget.setEnabled(bool(papers))
-        for widget in (self.sources, self.abstract, self.notes_label, self.older_notes,
-                       self.note):
+        for widget in (self.sources, self.chart, self.abstract, self.notes_label,
+                       self.older_notes, self.note):
             widget.setVisible(single)
         if not papers:
             self.title.setText("No paper selected")
@@ -162,7 +164,7 @@ class DetailPane(QScrollArea):
             self.provenance.hide()
             self.meta.setText("Rating, status and tags apply to all of them.")
             return
-        self._show_one(papers[0], sightings or [])
+        self._show_one(papers[0], sightings or [], same)
 
     def show_many(self, ids: list[int], summary: dict[str, Any]) -> None:
         """Several papers, summed up by the caller (``reads.summary``): any number."""
@@ -171,8 +173,8 @@ class DetailPane(QScrollArea):
         self.ids = list(ids)
         for widget in (self.stars, self.status, self.tag_entry):
             widget.setEnabled(True)
-        for widget in (self.sources, self.abstract, self.notes_label, self.older_notes,
-                       self.note):
+        for widget in (self.sources, self.chart, self.abstract, self.notes_label,
+                       self.older_notes, self.note):
             widget.setVisible(False)
         self._show_shared(summary["ratings"], summary["statuses"], summary["tags"], False)
         self.title.setText(f"{summary['count']:,} papers selected")
@@ -189,7 +191,8 @@ class DetailPane(QScrollArea):
             f'{html.escape(t)}{"" if single else f" ({n})"}&nbsp;<a href="{html.escape(t)}" '
             f'title="Remove">✕</a>&nbsp;' for t, n in tags) or "none")
 
-    def _show_one(self, p: dict[str, Any], sightings: list[dict[str, Any]]) -> None:
+    def _show_one(self, p: dict[str, Any], sightings: list[dict[str, Any]],
+                  same: bool = False) -> None:
         self.title.setText(p["title"])
         authors = ", ".join(p["authors"]) or (
             f"{p['author_count']} authors" if p["author_count"] else "authors unknown")
@@ -231,6 +234,7 @@ class DetailPane(QScrollArea):
         self.sources.setText(f"<b>Seen in {len(sightings)} digest"
                              f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then)"
                              f"<table>{seen}</table>")
+        self.chart.set_sightings(sightings)
         self.abstract.setText(f"<b>Abstract</b><br>{html.escape(p['abstract'] or 'none')}")
         notes = p.get("notes") or []
         self.older_notes.setText("<br>".join(
@@ -242,8 +246,9 @@ class DetailPane(QScrollArea):
             return  # the user is typing: keep their text
         self._loading = True
         self.note_id = latest["id"] if latest else None
-        if self.note.toPlainText() != (latest["text"] if latest else ""):
-            self.note.setPlainText(latest["text"] if latest else "")
+        text = latest["text"] if latest else ""
+        if self.note.toPlainText() != text or not same:
+            self.note.reset(text)
         self._loading = False
 
     # -- edits -------------------------------------------------------------------
@@ -266,6 +271,7 @@ class DetailPane(QScrollArea):
 
     def _save_note(self) -> None:
         if len(self.ids) == 1:
+            self.note.checkpoint()
             self.note_saved.emit(self.ids[0], self.note_id, self.note.toPlainText())
 
     def _link(self, href: str) -> None:

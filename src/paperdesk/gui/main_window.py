@@ -22,7 +22,7 @@ from paperdesk.core import changes as ch
 from paperdesk.core import import_undo
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
-from paperdesk.gui import extensions, queue_view, reads, settings
+from paperdesk.gui import extensions, keyboard, queue_view, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
@@ -37,6 +37,7 @@ from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.stars import StarClicks, StarDelegate
 from paperdesk.gui.table_feed import SPECIAL_ORDERS, TableFeed
 from paperdesk.gui.table_header import setup_header
+from paperdesk.gui.triage_view import triage_link
 from paperdesk.gui.undo import EditCommand
 from paperdesk.gui.worker import Outcome, Worker
 
@@ -118,6 +119,7 @@ class MainWindow(TableFeed, QMainWindow):
         self.model.active = True
         extensions.install(self)  # duplicates, trash, BibTeX export, library files
         queue_view.install(self, extensions._menu(self, "&Paper"))
+        keyboard.install(self)  # status keys, tag, note, triage, Esc, Tab order, row menu
         self.reload_all()
 
     # -- building ------------------------------------------------------------
@@ -343,6 +345,8 @@ class MainWindow(TableFeed, QMainWindow):
         record = import_undo.record(self.lib, reports)
         self.last_import = None if record.empty else record
         self.actions_by_name["undo_import"].setEnabled(self.last_import is not None)
+        if record.digest_ids:
+            QTimer.singleShot(0, lambda: triage_link(self, record.digest_ids))
 
     def undo_last_import(self) -> None:
         """Remove what the last import created; the user's work since stays."""

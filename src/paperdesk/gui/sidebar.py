@@ -22,6 +22,7 @@ def _key(source: Source) -> str:
 class Sidebar(QTreeWidget):
     source_changed = Signal(object)        # Source
     next_up = Signal(int)                  # paper id: show the queue with it selected
+    triage = Signal(int)                   # digest id
     delete_saved_search = Signal(str)      # name
 
     def __init__(self, parent=None) -> None:
@@ -137,6 +138,12 @@ class Sidebar(QTreeWidget):
 
     def _menu(self, pos) -> None:
         item = self.itemAt(pos)
+        source = self._sources.get(item.data(0, SOURCE_ROLE)) if item is not None else None
+        if source is not None and source[0] == "digest":
+            menu = QMenu(self)
+            menu.addAction("Triage this digest…", lambda: self.triage.emit(source[1]))
+            menu.exec(self.viewport().mapToGlobal(pos))
+            return
         name = item.data(0, SOURCE_ROLE + 1) if item is not None else None
         if not name:
             return

@@ -1,0 +1,180 @@
+"""Keys for everything frequent, the rows' context menu, Tab order, and text boxes
+that keep their own Ctrl+Z.
+
+``install(window)`` adds the reading-status keys (U unread, T to read, W reading;
+R read is in actions.py), G add a tag, N write a note, Ctrl+Shift+T triage,
+Esc clear the search, Help > Keyboard shortcuts; a context menu on the table's
+rows with the same actions; Tab from the search box to the table (never cell
+by cell) and on to the detail pane's fields. Inside a text box Ctrl+Z and
+Ctrl+Shift+Z undo and redo the typing there, never a library edit; a note
+still waiting to be saved is saved when the box loses focus or a menu opens,
+so the library's undo never takes away a note being typed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from paperdesk.gui import triage_view
+from paperdesk.gui.shortcuts_sheet import ShortcutsSheet
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
+
+STATUS_KEYS = [("mark_unread", "Mark as &unread", "unread", "U"),
+               ("mark_to_read", "Add to the reading &queue (to read)", "to-read", "T"),
+               ("mark_reading", "Mark as reading (&working on it)", "reading", "W")]
+_TEXT_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+
+def _menu(window: MainWindow, title: str) -> QMenu:
+    for action in window.menuBar().actions():
+        if action.text() == title and action.menu() is not None:
+            return action.menu()
+    return window.menuBar().addMenu(title)
+
+
+def _add(window: MainWindow, menu: QMenu, name: str, text: str, slot, keys: str,
+         table_only: bool) -> QAction:
+    action = QAction(text, window)
+    action.setShortcut(QKeySequence(keys))
+    if table_only:  # single keys: only while the table has focus, never while typing
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        window.table.addAction(action)
+    action.triggered.connect(lambda _c=False: slot())
+    menu.addAction(action)
+    window.actions_by_name[name] = action
+    return action
+
+
+def set_status(window: MainWindow, status: str) -> None:
+    if ids := window.selected_ids():
+        window.edit(window.lib.curation.set_status, ids, status)
+
+
+def add_tag(window: MainWindow) -> None:
+    if window.selected_ids():
+        window.detail.tag_entry.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+def write_note(window: MainWindow) -> None:
+    if len(window.selected_ids()) == 1:
+        window.detail.note.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        window.detail.ensureWidgetVisible(window.detail.note)
+
+
+def clear_search(window: MainWindow) -> None:
+    if window.search_bar.edit.text():
+        window.search_bar.edit.clear()
+        window.search_bar.fire()
+    window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+class TextKeys(QObject):
+    """Ctrl+Z / Ctrl+Shift+Z stay in the text box that has focus; Esc in the search
+    box clears it; a pending note is saved when its box loses focus."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.boxes = [window.search_bar.edit, window.detail.note, window.detail.tag_entry]
+        for box in self.boxes:
+            box.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.ShortcutOverride and any(
+                event.matches(k) for k in _TEXT_KEYS):
+            event.accept()  # the box's own undo, not the library's
+            return False
+        if kind == QEvent.Type.KeyPress and watched is self.window.search_bar.edit \
+                and event.key() == Qt.Key.Key_Escape:
+            clear_search(self.window)
+            return True
+        if kind == QEvent.Type.FocusOut and watched is self.window.detail.note:
+            self.window.detail.flush_note()
+        return False
+
+
+def row_menu(window: MainWindow, pos) -> QMenu | None:
+    """The context menu of the rows under ``pos``: the frequent actions."""
+    index = window.table.indexAt(pos)
+    if not index.isValid():
+        return None
+    if not window.table.selectionModel().isRowSelected(index.row()):
+        window.select_row(index.row())
+    a = window.actions_by_name
+    menu = QMenu(window.table)
+    menu.setObjectName("row-menu")
+    for name in ("mark_to_read", "mark_reading", "mark_read", "mark_unread"):
+        menu.addAction(a[name])
+    rate = menu.addMenu("Rate")
+    for n in range(6):
+        rate.addAction(a[f"rate{n}"])
+    menu.addSeparator()
+    for name in ("add_tag", "write_note"):
+        menu.addAction(a[name])
+    menu.addSeparator()
+    for name in ("queue_up", "queue_down", "queue_top", "queue_bottom"):
+        if name in a:
+            menu.addAction(a[name])
+    menu.addSeparator()
+    for name in ("copy_bibtex", "copy_cite", "trash"):
+        if name in a:
+            menu.addAction(a[name])
+    return menu
+
+
+def install(window: MainWindow) -> None:
+    paper = _menu(window, "&Paper")
+    first = paper.actions()[0] if paper.actions() else None
+    paper.insertSeparator(first)
+    for name, text, status, key in STATUS_KEYS:
+        action = _add(window, paper, name, text, lambda s=status: set_status(window, s), key,
+                      True)
+        paper.removeAction(action)
+        paper.insertAction(window.actions_by_name.get("mark_read"), action)
+    paper.addSeparator()
+    _add(window, paper, "add_tag", "Add a &tag…", lambda: add_tag(window), "G", True)
+    _add(window, paper, "write_note", "Write a n&ote", lambda: write_note(window), "N", True)
+    paper.addSeparator()
+    _add(window, paper, "triage", "&Triage a digest…",
+         lambda: triage_view.open_triage(window), "Ctrl+Shift+T", False)
+    edit = _menu(window, "&Edit")
+    _add(window, edit, "clear_search", "Clear the search", lambda: clear_search(window),
+         "Esc", True)
+    help_menu = _menu(window, "&Help")
+    _add(window, help_menu, "shortcuts", "&Keyboard shortcuts", lambda: show_sheet(window),
+         "F1", False)
+    for menu in (paper, edit, _menu(window, "&File")):
+        menu.aboutToShow.connect(window.detail.flush_note)  # before any library undo
+    window.text_keys = TextKeys(window)
+    window.sidebar.triage.connect(lambda digest: triage_view.open_triage(window, [digest]))
+
+    table = window.table
+    table.setTabKeyNavigation(False)  # Tab leaves the table instead of walking its cells
+    table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+
+    def context(pos) -> None:
+        if (menu := row_menu(window, pos)) is not None:
+            menu.exec(table.viewport().mapToGlobal(pos))
+
+    table.customContextMenuRequested.connect(context)
+    d = window.detail
+    chain = [window.search_bar.edit, table, d.status, d.tag_entry, d.note]
+    for widget in chain:
+        widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    for before, after in itertools.pairwise(chain):
+        window.setTabOrder(before, after)
+
+
+def show_sheet(window: MainWindow) -> ShortcutsSheet:
+    sheet = ShortcutsSheet(window.actions_by_name, triage_view.KEYS, window)
+    window.shortcuts_sheet = sheet
+    sheet.show()
+    return sheet
