@@ -39,3 +39,14 @@ def growing_digests(folder: Path, papers: int = 6, days: int = 4) -> list[Path]:
         out.append(write_digest(folder, f"daily-2025-03-{day:02d}.txt", 3, day,
                                 {n: 5 + n * 3 * 7 * d for n in range(1, papers + 1)}))
     return out
+
+
+def write_entries(folder: Path, name: str, month: int, day: int,
+                  entries: list[tuple[str, str, int]], year: int = 2025) -> Path:
+    """A Daily Papers digest of (title, abstract, upvotes) entries."""
+    blocks = [f"{MONTHS[month - 1]} {day}"]
+    for title, abstract, votes in entries:
+        blocks += [title, abstract, f"  • 6 authors\n·\n{MONTHS[month - 1]} {day}, {year} {votes}"]
+    path = folder / name
+    path.write_text(HEADER + "\n\n".join(blocks) + "\n", encoding="utf-8")
+    return path

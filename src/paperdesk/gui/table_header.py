@@ -10,6 +10,8 @@ from paperdesk.gui.paper_model import (
     ADDED,
     COLUMNS,
     DIGESTS,
+    MOMENTUM,
+    QUEUE,
     RATING,
     STATUS,
     TAGS,
@@ -17,7 +19,8 @@ from paperdesk.gui.paper_model import (
     PaperModel,
 )
 
-WIDTHS = {TITLE: 300, RATING: 100, STATUS: 70, TAGS: 100, DIGESTS: 60, ADDED: 88}
+WIDTHS = {TITLE: 300, RATING: 100, STATUS: 70, TAGS: 100, DIGESTS: 60, ADDED: 88,
+          MOMENTUM: 80, QUEUE: 34}
 DEFAULT_WIDTH = 62
 
 
@@ -31,6 +34,7 @@ def setup_header(table: QTableView, model: PaperModel) -> None:
     header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
     for col in range(len(COLUMNS)):
         header.resizeSection(col, WIDTHS.get(col, DEFAULT_WIDTH))
+    header.moveSection(header.visualIndex(QUEUE), 0)  # the queue's "#" comes first
     header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     header.customContextMenuRequested.connect(
         lambda pos: column_menu(header).exec(header.mapToGlobal(pos)))
