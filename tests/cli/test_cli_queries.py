@@ -1,0 +1,98 @@
+"""The query language from the command line: `list`, `export QUERY` and saved searches
+split the library in two with `X` and `-X`; a query beyond the limits is one line, exit 1,
+and the library file is byte for byte as it was."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SEEDS
+
+TIMEOUT = 60
+
+
+def pd(library: Path, *args, rc: int | None = 0) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "paperdesk", "--library", str(library),
+                             *map(str, args)], capture_output=True, text=True, timeout=TIMEOUT)
+    assert "Traceback" not in result.stderr
+    if rc is not None:
+        assert result.returncode == rc, result.stderr
+    return result
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("queries") / "seeded.sqlite"
+    pd(path, "import", *SEEDS)
+    pd(path, "stats")  # settles the planner's statistics (PRAGMA optimize at close)
+    return path
+
+
+@pytest.fixture
+def library(seeded, tmp_path) -> Path:
+    return Path(shutil.copy(seeded, tmp_path / "library.sqlite"))
+
+
+def listed(library: Path, query: str) -> set[int]:
+    return {p["id"] for p in json.loads(pd(library, "list", "--json", "--", query).stdout)}
+
+
+def exported(library: Path, query: str) -> int:
+    return pd(library, "export", "--", query).stdout.count("\n@")  # entries after the first
+
+
+@pytest.mark.parametrize("query", ["has:upvotes", "org:deep", "year:2023", "upvotes>5",
+                                   "(org:deep OR year:2024) model"])
+def test_list_export_and_saved_searches_partition_the_library(library, query):
+    total = json.loads(pd(library, "stats", "--json").stdout)["papers"]
+    yes, no = listed(library, query), listed(library, f"-({query})")
+    assert len(yes) + len(no) == total and not yes & no
+    assert listed(library, f"NOT ({query})") == no
+    assert exported(library, query) + 1 == len(yes) or not yes
+    assert exported(library, f"-({query})") + 1 == len(no)
+    pd(library, "search", "save", "--", "not-it", f"-({query})")
+    ran = json.loads(pd(library, "search", "run", "not-it", "--json").stdout)
+    assert {p["id"] for p in ran} == no
+
+
+def test_the_reported_figures(library):
+    total = json.loads(pd(library, "stats", "--json").stdout)["papers"]
+    assert total == 193
+    counts = {q: int(pd(library, "list", "--", q).stderr.split()[0])
+              for q in ("has:upvotes", "-has:upvotes", "org:deep", "-org:deep",
+                        "year:2023", "-year:2023")}
+    assert counts["has:upvotes"] + counts["-has:upvotes"] == total
+    assert counts["org:deep"] + counts["-org:deep"] == total
+    assert counts["year:2023"] + counts["-year:2023"] == total
+    assert counts["-has:upvotes"] > 150 and counts["-org:deep"] > 150
+
+
+BAD = [
+    "upvotes>99999999999999999999",
+    "rating>=" + "9" * 5000,
+    "(" * 330 + "model" + ")" * 330,
+    "-" * 2000 + "model",
+    " ".join(["tag:x"] * 1000),
+    " OR ".join(f"word{i}" for i in range(1000)),
+    "x" * 20_000,
+]
+
+
+@pytest.mark.parametrize("query", BAD, ids=lambda q: q[:24])
+@pytest.mark.parametrize("command", [("list",), ("export",), ("search", "save", "bad"),
+                                     ("export", "-o", "out.bib")])
+def test_a_query_beyond_the_limits_is_one_line(library, tmp_path, command, query):
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    command = [str(tmp_path / part) if part == "out.bib" else part for part in command]
+    result = pd(library, *command, "--", query, rc=1)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("paperdesk: "), result.stderr
+    assert "position" in lines[0] and len(lines[0]) < 200
+    assert "Expression tree" not in lines[0] and "Error" not in lines[0]
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
