@@ -81,3 +81,24 @@ def test_nested_latex_skips_that_entry_and_keeps_the_good_ones(lib, tmp_path):
     assert report.status == "error" and "nested too deeply" in report.error
     assert "\n" not in report.error
     assert content(lib.path) == before
+
+
+def test_a_bib_with_nothing_readable_is_one_line_from_the_command_line(tmp_path, seeds):
+    import subprocess
+    import sys
+
+    library = tmp_path / "l.sqlite"
+    run = lambda *a: subprocess.run([sys.executable, "-m", "paperdesk", "--library",  # noqa: E731
+                                     str(library), *map(str, a)], capture_output=True,
+                                    text=True, timeout=60)
+    run("import", seeds[0])
+    run("stats")  # settles the planner's statistics
+    before = library.read_bytes()
+    deep = "\\textbf{" * 5000 + "x" + "}" * 5000
+    only = tmp_path / "only-deep.bib"
+    only.write_text(f"@article{{deep, title = {{{deep}}}, year = {{2020}}}}\n", encoding="utf-8")
+    result = run("import", only)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "nested too deeply" in lines[0]
+    assert library.read_bytes() == before
