@@ -227,7 +227,7 @@ def bench_phases(runs: int) -> None:
     """Where the 100,000-entry import's time goes: parsing and citation keys, alone."""
     from paperdesk.core.citekey import KeyAllocator
     from paperdesk.core.digest import parse_digest
-    from paperdesk.core.importer import _entry_fields
+    from paperdesk.core.digest_import import _entry_fields
 
     digest = digest_file(100_000, seed=1)
     data = digest.read_bytes()

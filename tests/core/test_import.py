@@ -128,9 +128,9 @@ def test_a_failing_write_rolls_the_whole_file_back(lib, seeds):
 
 @pytest.mark.parametrize("bulk", [False, True])
 def test_bulk_and_row_by_row_indexing_agree(lib, seeds, monkeypatch, bulk):
-    from paperdesk.core import importer
+    from paperdesk.core import file_report
 
-    monkeypatch.setattr(importer, "BULK_THRESHOLD", 1 if bulk else 10**9)
+    monkeypatch.setattr(file_report, "BULK_THRESHOLD", 1 if bulk else 10**9)
     lib.import_paths(seeds)
     rows = lib.db.execute("SELECT rowid, title, abstract FROM papers_fts ORDER BY rowid").fetchall()
     digest = hashlib.sha256(repr(rows).encode()).hexdigest()

@@ -6,7 +6,7 @@ import argparse
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say, short
-from paperdesk.core.importer import ERROR
+from paperdesk.core.file_report import ERROR
 from paperdesk.core.library import Library
 from paperdesk.core.search import SORTS
 

@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from paperdesk.core import schema, store
+from paperdesk.core import dbfile, schema
 from paperdesk.core.errors import LibraryError
 
 BACKUP_FOLDER = "backups"
@@ -59,8 +59,8 @@ def default_backup_path(library: Path) -> Path:
 def _read_only(path: Path) -> sqlite3.Connection:
     """A connection that cannot change the file (a ``mode=ro`` URI)."""
     conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True,
-                           timeout=store.BUSY_TIMEOUT_S, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(store.BUSY_TIMEOUT_S * 1000)}")
+                           timeout=dbfile.BUSY_TIMEOUT_S, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {int(dbfile.BUSY_TIMEOUT_S * 1000)}")
     return conn
 
 
@@ -117,9 +117,9 @@ def backup_library(library: Path, dest: Path | None = None) -> Path:
     if dest == library:
         raise LibraryError(f"{dest}: that is the library itself; choose another file")
     try:
-        source = store.connect(library)
+        source = dbfile.connect(library)
     except sqlite3.Error as exc:
-        raise store.translate(exc, library) from None
+        raise dbfile.translate(exc, library) from None
     try:
         return copy_database(source, dest)
     finally:
@@ -157,7 +157,7 @@ def check_backup(path: Path) -> BackupInfo:
     path = Path(path).absolute()
     if not path.is_file():
         raise LibraryError(f"{path}: no such backup file")
-    if not store._check_file(path):
+    if not dbfile.check_file(path):
         raise LibraryError(f"{path}: empty file, not a PaperDesk backup")
     try:
         conn = _read_only(path)
@@ -171,11 +171,11 @@ def check_backup(path: Path) -> BackupInfo:
         from sqlite_utils import Database
 
         db = Database(conn)
-        store._check_identity(db, path)
+        dbfile.check_identity(db, path)
         if conn.execute("PRAGMA application_id").fetchone()[0] != schema.APPLICATION_ID:
             raise LibraryError(f"{path}: not a PaperDesk library (an empty database)")
         papers = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
-        return BackupInfo(path, papers, store._applied(db), store.pending_migrations(db))
+        return BackupInfo(path, papers, dbfile.applied(db), dbfile.pending_migrations(db))
     except sqlite3.DatabaseError as exc:
         raise LibraryError(f"{path}: not a PaperDesk backup ({exc})") from None
     finally:
@@ -188,7 +188,7 @@ def _library_state(library: Path) -> str:
     if not library.exists() or library.stat().st_size == 0:
         return "missing"
     try:
-        store._check_file(library)
+        dbfile.check_file(library)
     except LibraryError:
         raise LibraryError(f"{library}: not a PaperDesk library (not an SQLite file); "
                            "not replacing it") from None
@@ -202,7 +202,7 @@ def _library_state(library: Path) -> str:
             conn.close()
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
-            raise store.translate(exc, library) from None
+            raise dbfile.translate(exc, library) from None
         return "damaged"
     except sqlite3.DatabaseError:
         return "damaged"
@@ -253,11 +253,11 @@ def _write_pages(backup: Path, library: Path) -> None:
     program still holds it, the restore stops with "busy" and nothing changes.
     """
     source = _read_only(backup)
-    target = store.connect(library)
+    target = dbfile.connect(library)
     try:
         source.backup(target, progress=_give_up_when_busy)
     except sqlite3.Error as exc:
-        raise store.translate(exc, library) from None
+        raise dbfile.translate(exc, library) from None
     finally:
         target.close()
         source.close()

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 import bibtexparser
 
 from paperdesk.core import changes as ch
-from paperdesk.core import importer, schema, store
+from paperdesk.core import file_report, schema, store
 from paperdesk.core.bibtex_fields import BibPaper, read_entry, resolve
 from paperdesk.core.citekey import KeyAllocator, freeze, valid_key
 from paperdesk.core.clock import now
 from paperdesk.core.decode import decode_text, sniff_text
 from paperdesk.core.errors import BibtexError, PaperDeskError
+from paperdesk.core.file_report import IMPORTED, FileReport
 from paperdesk.core.idlists import select_in
-from paperdesk.core.importer import IMPORTED, FileReport
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.matcher import PaperMatcher
 from paperdesk.core.tags import tag_key, tag_name
@@ -97,7 +97,7 @@ def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:
 
 def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_progress,
                cancel: CancelFlag | None = None) -> FileReport:
-    report = FileReport(str(path), path.name, importer.ERROR, kind="bibtex")
+    report = FileReport(str(path), path.name, file_report.ERROR, kind="bibtex")
     text, _encoding, decode_warnings = decode_text(data, path.name)
     progress(0.05, f"Reading {path.name}")
     papers, warnings, failed = parse(text, path.name)
@@ -111,7 +111,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
     progress(0.3, f"Read {len(papers)} entries from {path.name}")
     with lib.write(f"Import {path.name}") as w:
         _Writer(lib, report, progress, cancel).write(papers)
-        w.changes = importer.file_changes(report, (ch.TAGS, ch.NOTES))
+        w.changes = file_report.file_changes(report, (ch.TAGS, ch.NOTES))
     report.status = IMPORTED
     if failed:
         report.warnings.append(f"{path.name}: {failed} of {failed + len(papers)} entries "
@@ -164,7 +164,7 @@ class _Writer:
         insert = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
                   "organization, published, year, arxiv_id, doi, url, citekey, bib_type, "
                   "bib_fields, added, modified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-        if len(rows) >= importer.BULK_THRESHOLD:
+        if len(rows) >= file_report.BULK_THRESHOLD:
             with store.bulk_index(db):
                 db.conn.executemany(insert, rows)
                 self._extras(merges, tags, notes)
@@ -279,5 +279,3 @@ def _reindex(db: Any, ids: set[int]) -> None:
             "papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)"):
         db.execute(statement)
 
-
-importer.IMPORTERS.append(("bibtex", sniff, import_bib))

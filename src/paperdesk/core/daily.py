@@ -20,10 +20,11 @@ from paperdesk.core import changes as ch
 from paperdesk.core.citekey import refresh
 from paperdesk.core.clock import now
 from paperdesk.core.digest import MARKER
+from paperdesk.core.digest_import import import_digest
 from paperdesk.core.enrich import apply
 from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.file_report import ALREADY, FileReport
 from paperdesk.core.hub import Hub, HubError, HubPaper, HubUnavailable
-from paperdesk.core.importer import ALREADY, FileReport, import_digest
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
 
 if TYPE_CHECKING:

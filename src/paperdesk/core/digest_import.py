@@ -21,7 +21,7 @@ from paperdesk.core.clock import now
 from paperdesk.core.digest import Digest, Entry, parse_digest
 from paperdesk.core.duplicates import note_new
 from paperdesk.core.file_report import ALREADY, IMPORTED, FileReport, file_changes
-from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.jobs import CancelFlag, Progress, cancellable_sql, check_cancel, no_progress
 from paperdesk.core.matcher import PaperMatcher
 from paperdesk.core.text import title_key
 
@@ -29,8 +29,13 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 
-def content_hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def content_hash(data: bytes, cancel: CancelFlag | None = None) -> str:
+    digest = hashlib.sha256()
+    view = memoryview(data)
+    for start in range(0, len(data), file_report.READ_CHUNK):
+        digest.update(view[start:start + file_report.READ_CHUNK])
+        check_cancel(cancel)
+    return digest.hexdigest()
 
 
 def _mtime_year(path: Path) -> int:
@@ -43,12 +48,12 @@ def _mtime_year(path: Path) -> int:
 def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no_progress,
                   cancel: CancelFlag | None = None) -> FileReport:
     db = lib.db
-    sha = content_hash(data)
+    sha = content_hash(data, cancel)
     report = FileReport(str(path), path.name, ALREADY)
     if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
         report.warnings = [f"{path.name}: already imported; nothing changed"]
         return report
-    digest = parse_digest(data, path.name, _mtime_year(path))
+    digest = parse_digest(data, path.name, _mtime_year(path), cancel)
     report.entries, report.warnings = len(digest.entries), list(digest.warnings)
     progress(0.2, f"Parsed {len(digest.entries)} entries from {path.name}")
     check_cancel(cancel)
@@ -58,8 +63,10 @@ def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no
             w.changes = ch.NOTHING
             return report
         top = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
-        _write_digest(lib, path, sha, digest, report, progress, cancel)
-        report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top])
+        with cancellable_sql(db.conn, cancel):
+            _write_digest(lib, path, sha, digest, report, progress, cancel)
+            report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top],
+                                                cancel)
         w.changes = file_changes(report)
     report.status = IMPORTED
     return report
@@ -88,7 +95,11 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
          digest.year, digest.year_source, int(digest.daily_papers), digest.encoding,
          len(digest.entries), json.dumps(digest.warnings), stamp]).lastrowid
     report.digest_id = digest_id
-    keys = [title_key(e.title) for e in digest.entries]
+    keys = []
+    for n, e in enumerate(digest.entries):
+        if n % 1000 == 0:
+            check_cancel(cancel)
+        keys.append(title_key(e.title))
     matcher = PaperMatcher(db, keys)
     next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
     first_new = next_id
@@ -98,8 +109,8 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     fills: dict[int, Entry] = {}
     touched: list[int] = []
     for n, (entry, key) in enumerate(zip(digest.entries, keys, strict=True)):
-        if n % 2000 == 0:
-            check_cancel(cancel)
+        check_cancel(cancel)  # each entry costs at most MAX_SIMILAR comparisons
+        if n % 500 == 0:
             progress(0.2 + 0.5 * n / max(1, len(keys)), f"Matching {path.name}")
         fields = _entry_fields(entry)
         pid = matcher.find(key, entry.abstract)

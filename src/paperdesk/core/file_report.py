@@ -15,6 +15,7 @@ ERROR = "error"
 SKIPPED = "skipped"
 CANCELLED = "cancelled"
 
+READ_CHUNK = 4 * 2**20  # bytes read, or hashed, between checks for Cancel
 BULK_THRESHOLD = 200  # from this many new papers, index in bulk (per-row triggers cost 2x)
 
 

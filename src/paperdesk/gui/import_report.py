@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.core.importer import ALREADY, CANCELLED, ERROR, IMPORTED, SKIPPED, FileReport
+from paperdesk.core.file_report import ALREADY, CANCELLED, ERROR, IMPORTED, SKIPPED, FileReport
 
 RESULT = {IMPORTED: "Imported", ALREADY: "Already imported", ERROR: "Not imported",
           SKIPPED: "Skipped", CANCELLED: "Cancelled"}
