@@ -33,10 +33,13 @@ def test_one_queue_in_the_sidebar_with_next_up(window, seed_lib, qtbot):
     assert "To read" not in counts and "Reading list" not in counts  # no second list
     title = seed_lib.paper(ids[0])["title"]
     assert f"Next up: {title}" in counts
-    assert not window.table.horizontalHeader().isSectionHidden(QUEUE)
+    header = window.table.horizontalHeader()
+    assert not header.isSectionHidden(QUEUE) and header.visualIndex(QUEUE) == 0
     assert places(window) == ["1", "2", "3", "4", "5", "6"]
-    window.sidebar.select(("all", None))
-    assert window.table.horizontalHeader().isSectionHidden(QUEUE)
+    window.sidebar.select(("all", None))  # elsewhere a to-read paper shows its place too
+    assert window.model.index(window.model.row_of(ids[2]), QUEUE).data() == "3"
+    assert window.model.index(window.model.row_of(
+        seed_lib.search(sort="title").ids[10]), QUEUE).data() is None
     next_item = next(i for i in window.sidebar._items() if i.text(0).startswith("Next up"))
     window.sidebar.setCurrentItem(next_item)
     assert window.sidebar.current_source() == ("list", None)

@@ -29,7 +29,7 @@ from paperdesk.gui.empty_page import EmptyPage
 from paperdesk.gui.geometry import first_size, fit_to_screen
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, ProgressPanel, local_paths
-from paperdesk.gui.paper_model import COLUMNS, QUEUE, RATING, PaperModel
+from paperdesk.gui.paper_model import COLUMNS, RATING, PaperModel
 from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
@@ -401,8 +401,6 @@ class MainWindow(TableFeed, QMainWindow):
             self.splitter.restoreState(sizes)
         if header := settings.load_bytes("table/header"):
             self.table.horizontalHeader().restoreState(header)
-            h = self.table.horizontalHeader()
-            h.moveSection(h.visualIndex(QUEUE), 0)  # also in states saved before it existed
             h = self.table.horizontalHeader()
             if 0 <= h.sortIndicatorSection() < len(COLUMNS):
                 self.model.sort_key = COLUMNS[h.sortIndicatorSection()][1] or "added"

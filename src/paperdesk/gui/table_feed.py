@@ -14,7 +14,7 @@ from paperdesk.core.errors import PaperDeskError, QueryError
 from paperdesk.core.query import compile_query
 from paperdesk.core.query_hints import empty_message, hint
 from paperdesk.gui import reads
-from paperdesk.gui.paper_model import QUEUE, TITLE
+from paperdesk.gui.paper_model import TITLE
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
@@ -164,7 +164,6 @@ class TableFeed:
         else:
             special = None
         header = self.table.horizontalHeader()
-        header.setSectionHidden(QUEUE, special != "reading-list")  # "#": the queue's places
         if special is not None:
             if self.model.sort_key not in SPECIAL_ORDERS:
                 self._column_sort = (header.sortIndicatorSection(), header.sortIndicatorOrder())
