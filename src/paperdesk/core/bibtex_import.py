@@ -27,7 +27,7 @@ from paperdesk.core.decode import decode_text, sniff_text
 from paperdesk.core.errors import BibtexError, PaperDeskError
 from paperdesk.core.file_report import IMPORTED, FileReport
 from paperdesk.core.idlists import select_in
-from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.jobs import CancelFlag, Progress, cancellable_sql, check_cancel, no_progress
 from paperdesk.core.matcher import PaperMatcher
 from paperdesk.core.tags import tag_key, tag_name
 from paperdesk.core.text import title_key
@@ -109,7 +109,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
                           "nothing was imported")
     check_cancel(cancel)
     progress(0.3, f"Read {len(papers)} entries from {path.name}")
-    with lib.write(f"Import {path.name}") as w:
+    with lib.write(f"Import {path.name}") as w, cancellable_sql(lib.db.conn, cancel):
         _Writer(lib, report, progress, cancel).write(papers)
         w.changes = file_report.file_changes(report, (ch.TAGS, ch.NOTES))
     report.status = IMPORTED
@@ -140,8 +140,8 @@ class _Writer:
         notes: list[tuple[int, str]] = []
         touched: list[int] = []
         for n, paper in enumerate(papers):
+            check_cancel(self.cancel)  # each entry costs a bounded number of comparisons
             if n % 500 == 0:
-                check_cancel(self.cancel)
                 self.progress(0.3 + 0.4 * n / len(papers), f"Matching {report.name}")
             key = title_key(paper.title)
             pid = matcher.find(key, paper.abstract, paper.arxiv_id, paper.doi)

@@ -155,13 +155,13 @@ class _Compiler:
             sql, params = field_sql(node, self.tables)
             return _Part(sql=[f"({sql}) IS NOT TRUE" if negated else sql], params=params)
         op = node.op if not negated else ("AND" if node.op == "OR" else "OR")
-        if level and level % HOIST_EVERY == 0:
-            return self.hoisted(node, negated, level)
         parts = [self.part(c, neg, level + 1) for c, neg in _operands(node, negated, op)]
-        return _or(parts) if op == "OR" else _and(parts)
+        part = _or(parts) if op == "OR" else _and(parts)
+        return self.hoisted(part) if level and level % HOIST_EVERY == 0 else part
 
-    def hoisted(self, node: Node, negated: bool, level: int) -> _Part:
-        sql, params = self.part(node, negated, level + 1).to_sql()
+    def hoisted(self, part: _Part) -> _Part:
+        """The part as a table of its own, which the statement names."""
+        sql, params = part.to_sql()
         name = f"q{len(self.ctes) + 1}"
         self.ctes.append(f"{name}(id) AS (SELECT p.id FROM papers p WHERE {sql})")
         self.cte_params.extend(params)
