@@ -35,3 +35,14 @@ def test_a_query_nested_too_deeply_says_where(window, seed_lib, qtbot, tmp_path)
     window.search_bar.edit.setText("upvotes>99999999999999999999")
     qtbot.waitUntil(lambda: "goes from 0 to 9223372036854775807" in
                     window.search_bar.message.text())
+
+
+def test_the_deepest_query_allowed_runs_in_the_search_box(window, seed_lib, qtbot):
+    from paperdesk.core.query_parse import MAX_DEPTH
+
+    query = "(" * (MAX_DEPTH - 1) + "-has:upvotes" + ")" * (MAX_DEPTH - 1)
+    expected = set(seed_lib.search(query).ids)
+    assert len(expected) > 100
+    window.search_bar.edit.setText(query)
+    qtbot.waitUntil(lambda: window.model.complete and set(window.model.ids()) == expected)
+    assert not window.search_bar.message.isVisible()

@@ -30,6 +30,13 @@ def _has_words(query: str) -> bool:
         return False
 
 
+def _both(*queries: str | None) -> str:
+    """The queries joined by AND; a lone query as it is, so that it keeps the nesting
+    the query language allows (parentheses around it would be one more level)."""
+    parts = [q for q in queries if q]
+    return parts[0] if len(parts) == 1 else " ".join(f"({q})" for q in parts)
+
+
 class TableFeed:
     """Mixed into MainWindow: fetching ids, keeping the selection, choosing the order."""
 
@@ -48,7 +55,7 @@ class TableFeed:
             self._base = (source, reads.source_ids(self.lib, source))
         keep = set(self._base[1] or ())
         narrow = reads.narrowing_query(self.lib, source)
-        query = " ".join(f"({q})" for q in (narrow, self.query) if q)
+        query = _both(narrow, self.query)
         found = self.lib.search(query, sort=sort, descending=descending).ids
         return [i for i in found if i in keep], True
 
@@ -57,7 +64,7 @@ class TableFeed:
         base = reads.source_query(self.sidebar.current_source())
         if base is None:
             return None
-        return " ".join(f"({q})" for q in (base, self.query) if q)
+        return _both(base, self.query)
 
     def fetch_rest(self, token: int, sort: str | None, descending: bool) -> None:
         query = self.combined_query() or ""
