@@ -21,6 +21,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from paperdesk.gui import triage_view
+from paperdesk.gui.geometry import fit_to_screen
 from paperdesk.gui.shortcuts_sheet import ShortcutsSheet
 
 if TYPE_CHECKING:
@@ -177,4 +178,5 @@ def show_sheet(window: MainWindow) -> ShortcutsSheet:
     sheet = ShortcutsSheet(window.actions_by_name, triage_view.KEYS, window)
     window.shortcuts_sheet = sheet
     sheet.show()
+    fit_to_screen(sheet)
     return sheet

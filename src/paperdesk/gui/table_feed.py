@@ -102,7 +102,9 @@ class TableFeed:
         try:
             self.model.reload()
         except QueryError as exc:
-            self.search_bar.show_error(self._query_error(str(exc)))
+            message = self._query_error(str(exc))
+            self.search_bar.show_error(message)
+            self.statusBar().showMessage(f"⚠ {message}", 15000)  # whole, however narrow
             return
         except PaperDeskError as exc:
             self.notify(str(exc))
