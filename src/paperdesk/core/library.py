@@ -82,9 +82,12 @@ class Library:
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
-            # Statistics only when SQLite wants them, never written into a damaged file.
-            if (self.db.execute("PRAGMA optimize(0xffff)").fetchall()
-                    and self.db.execute("PRAGMA quick_check").fetchone()[0] == "ok"):
+            # Statistics only after this session wrote (a command that only reads
+            # never writes the file, damaged or not), sampled so that it stays a few
+            # milliseconds at any size. No integrity check here: reading the whole
+            # file on every exit cost more than the commands themselves.
+            if self.db.conn.total_changes:
+                self.db.execute(f"PRAGMA analysis_limit = {store.ANALYSIS_LIMIT}")
                 self.db.execute("PRAGMA optimize")
         self.db.close()
 

@@ -29,9 +29,13 @@ from paperdesk.core.dbfile import (
 )
 from paperdesk.core.errors import LibraryError
 
+# Rows ANALYZE samples per index when the library closes after a write.
+ANALYSIS_LIMIT = 400
+
 # Kept importable from here: what opens a library also writes to it.
 __all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "connect", "open_database",
            "pending_migrations", "translate", "write"]
+
 
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
     """Open (creating or upgrading as needed) the library at ``path``."""
