@@ -55,7 +55,7 @@ def library(tmp: Path, n: int, name: str) -> Path:
         picked = rng.sample(free, 2 * extra)
         gone, sources = picked[:extra], picked[extra:]
         db.execute(f"DELETE FROM papers WHERE id IN ({','.join(map(str, gone))})")
-        cols = [c for c in db["papers"].columns_dict if c != "id"]
+        cols = [c for c in db["papers"].columns if c != "id"]
         for source in sources:
             row = dict(next(iter(db.query("SELECT * FROM papers WHERE id = ?", [source]))))
             row["title"] = near(row["title"], rng)

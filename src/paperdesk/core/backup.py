@@ -168,7 +168,7 @@ def check_backup(path: Path) -> BackupInfo:
         if check != "ok":
             raise LibraryError(f"{path}: the backup is damaged "
                                f"({check.strip().splitlines()[-1]})")
-        from sqlite_utils import Database
+        from paperdesk.core.database import Database
 
         db = Database(conn)
         dbfile.check_identity(db, path)

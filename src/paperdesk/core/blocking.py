@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import chain
-from typing import Any
-
-import numpy as np
-from rapidfuzz import fuzz, process
+from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.idlists import select_in
 from paperdesk.core.jobs import CancelFlag, check_cancel
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TITLE_FLOOR = 85.0      # titles less alike than this are different works
 RARE_WORDS = 3          # each title is filed under its three rarest words
@@ -38,6 +38,9 @@ def _add(i: int, j: int, pairs: set[tuple[int, int]]) -> None:
 def block(rows: Sequence[int], cols: Sequence[int], keys: Sequence[str] | Mapping[int, str],
           pairs: set[tuple[int, int]]) -> None:
     """Add the pairs of ``rows`` x ``cols`` whose titles come within TITLE_FLOOR."""
+    import numpy as np  # loaded only when titles are compared
+    from rapidfuzz import fuzz, process
+
     if len(rows) * len(cols) >= _CDIST_PAYS:
         scores = process.cdist([keys[i] for i in rows], [keys[j] for j in cols],
                                scorer=fuzz.ratio, score_cutoff=TITLE_FLOOR, dtype=np.uint8,
@@ -73,6 +76,9 @@ def _places(df: Counter[str], words: set[str] | None = None) -> dict[str, int]:
 def neighbours(order: Sequence[int], texts: Sequence[str], pairs: set[tuple[int, int]],
                window: int = WINDOW) -> None:
     """Compare each title with the next ``window`` titles in ``order`` (sorted by ``texts``)."""
+    import numpy as np  # loaded only when titles are compared
+    from rapidfuzz import fuzz, process
+
     for d in range(1, window + 1):
         left, right = order[:-d], order[d:]
         if not left:
@@ -91,6 +97,8 @@ def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
     MAX_WORD_PAPERS titles, ties broken by the word itself. Done in numpy:
     a large library has millions of words.
     """
+    import numpy as np
+
     df = Counter(chain.from_iterable(tokens))
     place = _places(df)
     counts = np.fromiter((df[w] for w in sorted(df, key=place.__getitem__)), np.int64, len(df))

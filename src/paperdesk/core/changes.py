@@ -16,8 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from sqlite_utils import Database
-
+from paperdesk.core.database import Database
 from paperdesk.core.idlists import chunks, marks
 
 # Kinds of data an edit can change.

@@ -22,12 +22,10 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from anyascii import anyascii
-from sqlite_utils import Database
-
 from paperdesk.core import changes as ch
 from paperdesk.core import store
 from paperdesk.core.clock import now
+from paperdesk.core.database import Database
 from paperdesk.core.edits import KeySet
 from paperdesk.core.errors import CitekeyError as CitekeyError
 from paperdesk.core.idlists import chunks, execute_in, marks
@@ -55,6 +53,8 @@ def ascii_text(text: str) -> str:
     """Transliterate to ASCII: ä -> ae, é -> e, ß -> ss, Ł -> L."""
     if text.isascii():
         return text
+    from anyascii import anyascii  # loaded only when keys are made
+
     return anyascii(text.translate(_GERMAN))
 
 

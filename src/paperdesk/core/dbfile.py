@@ -14,9 +14,8 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from sqlite_utils import Database
-
 from paperdesk.core import schema
+from paperdesk.core.database import Database
 from paperdesk.core.errors import LibraryBusy, LibraryError
 
 BUSY_TIMEOUT_S = 5.0
@@ -42,7 +41,7 @@ def check_file(path: Path) -> bool:
 
 
 def applied(db: Database) -> list[str]:
-    return [m.name for m in schema.migrations.applied(db)]
+    return schema.migrations.applied(db)
 
 
 def check_identity(db: Database, path: Path) -> None:

@@ -23,8 +23,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rapidfuzz import fuzz
-
 from paperdesk.core import blocking
 from paperdesk.core import changes as ch
 from paperdesk.core import merge as merging
@@ -132,6 +130,8 @@ def judge(a: dict[str, Any], b: dict[str, Any]) -> tuple[str, int, list[str]] | 
     if differ:
         return None
     same_title = a["title_key"] == b["title_key"]
+    from rapidfuzz import fuzz  # loaded only when papers are compared
+
     t = 100.0 if same_title else fuzz.ratio(a["title_key"], b["title_key"])
     if t < TITLE_FLOOR:
         return None

@@ -20,8 +20,6 @@ import functools
 import re
 import unicodedata
 
-from anyascii import anyascii
-
 _SPECIALS = "%&#_$"
 _ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
 _TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
@@ -143,6 +141,8 @@ def _ascii_char(ch: str) -> str:
     latex = _pylatexenc_encode(ch)
     if latex is not None:
         return latex
+    from anyascii import anyascii  # loaded only for a character LaTeX has no name for
+
     return escape(anyascii(ch))
 
 

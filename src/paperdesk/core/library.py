@@ -20,10 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlite_utils import Database
-
 from paperdesk.core import changes as ch
-from paperdesk.core import importer, records, store
+from paperdesk.core import records, store
+from paperdesk.core.database import Database
 from paperdesk.core.errors import LibraryError, NotFound
 from paperdesk.core.idlists import select_in
 from paperdesk.core.jobs import CancelFlag, Progress, no_progress
@@ -32,6 +31,7 @@ from paperdesk.core.search import SearchResult, search
 if TYPE_CHECKING:
     import datetime as dt
 
+    from paperdesk.core import importer
     from paperdesk.core.bibtex_export import Bibtex
     from paperdesk.core.curation import Curation
     from paperdesk.core.duplicates import Duplicates
@@ -273,6 +273,8 @@ class Library:
                      cancel: CancelFlag | None = None) -> importer.ImportResult:
         """Import files and folders, each file in a write of its own; the result
         reads as the list of ``FileReport``s and carries the combined ``changes``."""
+        from paperdesk.core import importer
+
         return importer.import_paths(self, paths, progress, cancel)
 
     # -- reading ---------------------------------------------------------------

@@ -6,8 +6,6 @@ import os
 from importlib import resources
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "PaperDesk"
 ENV_LIBRARY = "PAPERDESK_LIBRARY"
 ENV_DATA = "PAPERDESK_DATA_DIR"  # moves every default file (tests, portable installs)
@@ -16,7 +14,11 @@ ENV_DATA = "PAPERDESK_DATA_DIR"  # moves every default file (tests, portable ins
 def data_dir() -> Path:
     """The user data folder: ~/.local/share/PaperDesk on Linux."""
     override = os.environ.get(ENV_DATA)
-    return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, False))
+    if override:
+        return Path(override)
+    import platformdirs  # loaded only when the default folder is wanted
+
+    return Path(platformdirs.user_data_dir(APP_NAME, False))
 
 
 def library_path(explicit: str | os.PathLike[str] | None = None) -> Path:

@@ -6,9 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlite_utils import Database
-
 from paperdesk.core import sources
+from paperdesk.core.database import Database
 from paperdesk.core.idlists import chunks, marks, select_in
 
 LARGEST_ID = 2**63 - 1  # SQLite's largest integer

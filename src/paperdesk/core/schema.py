@@ -1,7 +1,7 @@
 """The library schema: every version of it, as numbered migrations in one place.
 
 Each migration runs in one transaction together with the record that it ran
-(sqlite-utils ``Migrations``). A library whose record names a migration this
+(``database.Migrations``). A library whose record names a migration this
 version does not know was written by a newer PaperDesk and is refused. Each
 step's SQL is written out as it ran (the long first ones in ``schema_0001``
 and ``schema_0002``) and never edited: a change is a new step at the end.
@@ -13,9 +13,8 @@ so every write path, undo included, leaves them right.
 
 from __future__ import annotations
 
-from sqlite_utils import Database, Migrations
-
 from paperdesk.core import schema_0001, schema_0002, schema_0010
+from paperdesk.core.database import Database, Migrations
 
 APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
+from paperdesk.core.database import Database
 from paperdesk.core.errors import QueryError
 from paperdesk.core.query import DUPLICATE_TABLE, Compiled, compile_query
 

@@ -13,9 +13,8 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from sqlite_utils import Database
-
 from paperdesk.core import backup, schema
+from paperdesk.core.database import Database
 from paperdesk.core.dbfile import (
     BUSY_TIMEOUT_S,
     applied,

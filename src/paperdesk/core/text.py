@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from rapidfuzz import fuzz
-
 _DASHES = dict.fromkeys(
     map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
 _QUOTES = dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032\u00b4`"), "'")
@@ -55,6 +53,8 @@ def key_similarity(ka: str, kb: str, cutoff: float = 0.0) -> float:
     short, long_ = sorted((ka, kb), key=len)
     if len(short) >= 200 and long_.startswith(short):
         return 100.0
+    from rapidfuzz import fuzz  # loaded only when abstracts are compared
+
     return fuzz.ratio(ka, kb, score_cutoff=cutoff)
 
 

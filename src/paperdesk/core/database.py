@@ -1,0 +1,155 @@
+"""A thin layer over one ``sqlite3`` connection: what PaperDesk uses of a database.
+
+``execute``, ``query`` (rows as dicts), ``atomic`` (a transaction; nested blocks
+are savepoints), ``table_names`` and ``db[table].pks``, plus numbered
+``Migrations`` recorded in the ``_sqlite_migrations`` table, in the layout
+sqlite-utils uses, so libraries written before this module read the same.
+
+It imports nothing beyond the standard library: a command that only reads
+(``stats``, ``list``) starts in a few milliseconds instead of loading a
+general-purpose toolkit (sqlite-utils brings numpy, click and dateutil).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+Params = Sequence[Any] | dict[str, Any] | None
+
+
+class Database:
+    """One connection, opened in autocommit mode (``isolation_level=None``)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._savepoints = 0
+
+    def execute(self, sql: str, params: Params = None) -> sqlite3.Cursor:
+        return self.conn.execute(sql) if params is None else self.conn.execute(sql, params)
+
+    def query(self, sql: str, params: Params = None) -> Iterator[dict[str, Any]]:
+        """Rows as dicts, fetched lazily."""
+        cursor = self.execute(sql, params)
+        names = [d[0] for d in cursor.description or ()]
+        return (dict(zip(names, row, strict=True)) for row in cursor)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def table_names(self) -> list[str]:
+        return [r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+
+    def __getitem__(self, name: str) -> Table:
+        return Table(self, name)
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[Database]:
+        """A transaction (BEGIN); inside one already open, a savepoint."""
+        if not self.conn.in_transaction:
+            self.conn.execute("BEGIN")
+            try:
+                yield self
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+            return
+        self._savepoints += 1
+        name = f"paperdesk_{self._savepoints}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield self
+        except BaseException:
+            # An error that ended the whole transaction took the savepoint with it.
+            if self.conn.in_transaction:
+                self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        finally:
+            self._savepoints -= 1
+        self.conn.execute(f"RELEASE SAVEPOINT {name}")
+
+
+@dataclass
+class Table:
+    db: Database
+    name: str
+
+    def _info(self) -> list[tuple]:
+        return self.db.execute(f"PRAGMA table_info([{self.name}])").fetchall()
+
+    @property
+    def pks(self) -> list[str]:
+        """Primary key columns in declaration order (``rowid`` when there is none)."""
+        names = [r[1] for r in sorted((r for r in self._info() if r[5]), key=lambda r: r[5])]
+        return names or ["rowid"]
+
+    @property
+    def columns(self) -> list[str]:
+        return [r[1] for r in self._info()]
+
+    def exists(self) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                               [self.name]).fetchone() is not None
+
+
+@dataclass
+class Migration:
+    name: str
+    fn: Callable[[Database], None]
+
+
+class Migrations:
+    """Named steps applied in order, each in one transaction with its record."""
+
+    table = "_sqlite_migrations"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._migrations: list[Migration] = []
+
+    def __call__(self, *, name: str) -> Callable[[Callable[[Database], None]],
+                                                  Callable[[Database], None]]:
+        def register(fn: Callable[[Database], None]) -> Callable[[Database], None]:
+            if any(m.name == name for m in self._migrations):
+                raise ValueError(f"migration {name!r} is registered twice")
+            self._migrations.append(Migration(name, fn))
+            return fn
+        return register
+
+    def applied(self, db: Database) -> list[str]:
+        """Names of the applied migrations of this set, in the order they ran."""
+        if not db[self.table].exists():
+            return []
+        return [r[0] for r in db.execute(
+            f"SELECT name FROM {self.table} WHERE migration_set = ? ORDER BY rowid",
+            [self.name])]
+
+    def pending(self, db: Database) -> list[Migration]:
+        done = set(self.applied(db))
+        return [m for m in self._migrations if m.name not in done]
+
+    def apply(self, db: Database) -> None:
+        self._ensure_table(db)
+        for migration in self.pending(db):
+            with db.atomic():
+                migration.fn(db)
+                db.execute(f"INSERT INTO {self.table} (migration_set, name, applied_at) "
+                           "VALUES (?, ?, ?)",
+                           [self.name, migration.name, str(datetime.now(UTC))])
+
+    def _ensure_table(self, db: Database) -> None:
+        if db[self.table].exists():
+            return
+        # The very text sqlite-utils writes, so new and upgraded libraries match.
+        db.execute(f'CREATE TABLE "{self.table}" (\n   "id" INTEGER PRIMARY KEY,\n'
+                   '   "migration_set" TEXT,\n   "name" TEXT,\n   "applied_at" TEXT\n)')
+        db.execute(f'CREATE UNIQUE INDEX "idx_{self.table}_migration_set_name"\n'
+                   f'    ON "{self.table}" ("migration_set", "name")')

@@ -1,0 +1,78 @@
+"""A command loads only what it uses: reading commands start without the heavy libraries.
+
+Each case runs ``paperdesk`` in a process of its own and reports, from that
+process, which modules were loaded once the command had finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.reliability.helpers import cli_env
+
+# Libraries that cost tens of milliseconds to load, and what needs them: the window
+# (PySide6), title comparison (numpy, rapidfuzz), .bib files (bibtexparser),
+# transliteration (anyascii), the default data folder (platformdirs).
+HEAVY = ("PySide6", "numpy", "rapidfuzz", "bibtexparser", "sqlite_utils", "anyascii",
+         "platformdirs")
+
+_PROBE = """
+import io, json, sys
+from contextlib import redirect_stdout
+from paperdesk.app import main
+with redirect_stdout(io.StringIO()) as out:
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "out": out.getvalue(),
+                  "modules": sorted({m.split('.')[0] for m in sys.modules})}))
+"""
+
+
+def _loaded(*args: object) -> tuple[dict, set[str]]:
+    result = subprocess.run([sys.executable, "-c", _PROBE, *map(str, args)],
+                            capture_output=True, text=True, env=cli_env(), timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.splitlines()[-1])
+    return report, set(report["modules"])
+
+
+@pytest.fixture
+def library(seed_lib):
+    seed_lib.close()
+    return seed_lib.path
+
+
+@pytest.mark.parametrize("command", [
+    ["stats", "--json"],
+    ["list", "scaling", "--limit", "5", "--json"],
+    ["list", "--limit", "5", "--", "rating>=0", "-tag:x"],
+    ["show", "1", "--json"],
+], ids=["stats", "word-search", "field-search", "show"])
+def test_reading_commands_load_no_heavy_library(library, command):
+    report, modules = _loaded("--library", library, *command)
+    assert report["code"] == 0
+    assert report["out"].strip()  # the command did its work
+    assert modules.isdisjoint(HEAVY), sorted(modules & set(HEAVY))
+
+
+def test_the_probe_sees_heavy_libraries_when_a_command_needs_them(library, seeds):
+    """The same probe on an import (which compares titles) does see rapidfuzz:
+    the check above can fail."""
+    report, modules = _loaded("--library", library, "duplicates", "--json")
+    assert report["code"] == 0
+    assert {"numpy", "rapidfuzz"} <= modules
+
+
+def test_the_default_library_folder_still_loads_platformdirs(tmp_path):
+    env = {k: v for k, v in cli_env().items() if k != "PAPERDESK_DATA_DIR"}
+    env["HOME"] = str(tmp_path)
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    result = subprocess.run([sys.executable, "-m", "paperdesk", "stats", "--json"],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["papers"] == 0
+    assert any((tmp_path / "data").rglob("library.sqlite")), os.listdir(tmp_path)
