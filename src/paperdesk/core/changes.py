@@ -67,11 +67,18 @@ REDONE = "redone"
 
 @dataclass(frozen=True)
 class Scope:
-    """A region of one table: the rows whose ``column`` is one of ``values``."""
+    """A region of one table: the rows whose ``column`` is one of ``values``.
+
+    ``columns``, when given, limits the images to those columns (and the
+    primary key): for an edit that changes a few columns of rows it neither
+    adds nor removes, such as a rating, whose undo then leaves the rest of
+    each row (the abstract) unread and unwritten.
+    """
 
     table: str
     column: str
     values: tuple[Any, ...]
+    columns: tuple[str, ...] = ()
 
 
 @dataclass
@@ -89,12 +96,14 @@ class Undo:
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "images": [
             {"table": i.scope.table, "column": i.scope.column, "values": list(i.scope.values),
+             **({"columns": list(i.scope.columns)} if i.scope.columns else {}),
              "before": i.before, "after": i.after} for i in self.images]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Undo:
         return cls(data["label"], [
-            Image(Scope(i["table"], i["column"], tuple(i["values"])), i["before"], i["after"])
+            Image(Scope(i["table"], i["column"], tuple(i["values"]), tuple(i.get("columns", ()))),
+                  i["before"], i["after"])
             for i in data["images"]])
 
 
@@ -183,11 +192,17 @@ def combine(label: str, parts: Iterable[Changes], result: Result | None = None) 
                    frozenset().union(*(p.paper_ids for p in parts)), undo,
                    result if result is not None else NoResult())
 
+
 def snapshot(db: Database, scope: Scope) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
+    what = "*"
+    if scope.columns:
+        keys = [k for k in db[scope.table].pks if k not in scope.columns]
+        what = ", ".join(f"[{c}]" for c in (*keys, *scope.columns))
     for part in chunks(scope.values):
         cursor = db.execute(
-            f"SELECT * FROM [{scope.table}] WHERE [{scope.column}] IN ({marks(len(part))})", part)
+            f"SELECT {what} FROM [{scope.table}] WHERE [{scope.column}] IN ({marks(len(part))})",
+            part)
         names = [d[0] for d in cursor.description]
         rows.extend(dict(zip(names, row, strict=True)) for row in cursor)
     return rows
@@ -209,8 +224,10 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
 
     Rows are upserted, not deleted and re-inserted, so that no ON DELETE
     CASCADE fires on rows outside the scopes; rows already as wanted are left
-    alone, so their triggers do not fire. Parents come first in ``images``;
-    stale rows are deleted children first.
+    alone, so their triggers do not fire. A row that is there is updated in
+    the columns that differ only, so undoing a rating does not fire the
+    full-text index's trigger on title and abstract. Parents come first in
+    ``images``; stale rows are deleted children first.
     """
     stale: list[tuple[str, list[str], list[tuple[Any, ...]]]] = []
     for image in images:
@@ -221,18 +238,35 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
         if table == "papers":
             target = [_keep_frozen_key(r, present.get(_key(r, pks))) for r in target]
         wanted = {_key(r, pks) for r in target}
-        stale.append((table, pks, [k for k in present if k not in wanted]))
-        changed = [r for r in target if present.get(_key(r, pks)) != r]
-        if not changed:
+        if not image.scope.columns:  # a scope of some columns neither adds nor removes rows
+            stale.append((table, pks, [k for k in present if k not in wanted]))
+        missing: list[dict[str, Any]] = []
+        updates: dict[tuple[str, ...], list[list[Any]]] = {}
+        for row in target:
+            have = present.get(_key(row, pks))
+            if have is None:
+                if not image.scope.columns:  # a row gone for good stays gone
+                    missing.append(row)
+            elif have != row:
+                cols = tuple(c for c in row if c not in pks and have.get(c) != row[c])
+                updates.setdefault(cols, []).append([row[c] for c in cols]
+                                                    + [row[k] for k in pks])
+        key = " AND ".join(f"[{k}] = ?" for k in pks)
+        for cols, values in updates.items():
+            if cols:
+                db.conn.executemany(
+                    f"UPDATE [{table}] SET {', '.join(f'[{c}] = ?' for c in cols)} "
+                    f"WHERE {key}", values)
+        if not missing:
             continue
-        cols = list(changed[0])
-        updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
-        conflict = f"DO UPDATE SET {updates}" if updates else "DO NOTHING"
+        cols = list(missing[0])
+        sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
+        conflict = f"DO UPDATE SET {sets}" if sets else "DO NOTHING"
         db.conn.executemany(
             f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
             f"VALUES ({', '.join('?' * len(cols))}) "
             f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
-            [[row[c] for c in cols] for row in changed])
+            [[row[c] for c in cols] for row in missing])
     for table, pks, keys in reversed(stale):
         where = " AND ".join(f"[{k}] = ?" for k in pks)
         db.conn.executemany(f"DELETE FROM [{table}] WHERE {where}", [list(k) for k in keys])

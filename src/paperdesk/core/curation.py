@@ -56,7 +56,8 @@ class Curation(Tags, Notes):
             return ch.NOTHING
         label = (f"Rate {plural(len(ids), 'paper')} {plural(rating, 'star')}" if rating
                  else f"Clear the rating of {plural(len(ids), 'paper')}")
-        with self.lib.edit(label, [ch.PAPERS], ids, [ch.Scope("papers", "id", tuple(ids))]) as e:
+        scope = ch.Scope("papers", "id", tuple(ids), ("rating", "modified"))
+        with self.lib.edit(label, [ch.PAPERS], ids, [scope]) as e:
             load_ids(self.lib.db, ids)
             e.result = Changed(self.lib.db.execute(
                 "UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
@@ -76,7 +77,9 @@ class Curation(Tags, Notes):
         if not ids:
             return ch.NOTHING
         label = f"Mark {plural(len(ids), 'paper')} {status}"
-        with self.lib.edit(label, [ch.PAPERS], ids, [ch.Scope("papers", "id", tuple(ids))]) as e:
+        scope = ch.Scope("papers", "id", tuple(ids),
+                         ("status", "modified", "read_at", "list_position"))
+        with self.lib.edit(label, [ch.PAPERS], ids, [scope]) as e:
             db = self.lib.db
             load_ids(db, ids)
             stamp = now()

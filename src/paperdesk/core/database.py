@@ -113,14 +113,14 @@ class Migrations:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self._migrations: list[Migration] = []
+        self.steps: list[Migration] = []
 
     def __call__(self, *, name: str) -> Callable[[Callable[[Database], None]],
                                                   Callable[[Database], None]]:
         def register(fn: Callable[[Database], None]) -> Callable[[Database], None]:
-            if any(m.name == name for m in self._migrations):
+            if any(m.name == name for m in self.steps):
                 raise ValueError(f"migration {name!r} is registered twice")
-            self._migrations.append(Migration(name, fn))
+            self.steps.append(Migration(name, fn))
             return fn
         return register
 
@@ -134,7 +134,7 @@ class Migrations:
 
     def pending(self, db: Database) -> list[Migration]:
         done = set(self.applied(db))
-        return [m for m in self._migrations if m.name not in done]
+        return [m for m in self.steps if m.name not in done]
 
     def apply(self, db: Database) -> None:
         self._ensure_table(db)
