@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from paperdesk.cli import ids
-from paperdesk.cli.output import emit_json, say, short
+from paperdesk.cli.output import emit_json, emit_json_list, say, short
 from paperdesk.core.file_report import ERROR
 from paperdesk.core.library import Library
 from paperdesk.core.search import SORTS
@@ -66,9 +66,9 @@ def cmd_list(args: argparse.Namespace, lib: Library) -> int:
     query = " ".join(args.query)
     ids = lib.search(query, sort=args.sort, descending=args.desc, limit=args.limit).ids
     if args.json:
-        emit_json(lib.papers(ids, with_notes=True))
+        emit_json_list(lib.iter_papers(ids, with_notes=True))
         return 0
-    for paper in lib.papers(ids):
+    for paper in lib.iter_papers(ids):
         year = paper["year"] or "    "
         mark = "?" if paper["year_inferred"] else " "
         print(f"{paper['id']:>6}  {year}{mark} {paper['upvotes'] or '':>4}  "

@@ -289,6 +289,13 @@ class Library:
     def papers(self, ids: Sequence[int], *, with_notes: bool = False) -> list[dict[str, Any]]:
         return records.paper_dicts(self.db, ids, with_notes=with_notes)
 
+    def iter_papers(self, ids: Sequence[int], *, with_notes: bool = False,
+                    chunk: int = 500) -> Iterator[dict[str, Any]]:
+        """``papers(ids)`` a few hundred at a time: memory stays flat however many."""
+        for start in range(0, len(ids), chunk):
+            yield from records.paper_dicts(self.db, ids[start:start + chunk],
+                                           with_notes=with_notes)
+
     def search(self, query: str = "", *, sort: str | None = None, descending: bool = False,
                limit: int | None = None, offset: int = 0,
                include_deleted: bool = False) -> SearchResult:

@@ -1,0 +1,40 @@
+"""JSON written item by item is the very text written for the whole list at once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paperdesk.cli.output import emit_json, emit_json_list
+
+CASES = [
+    [],
+    [{}],
+    [{"id": 1, "title": "Ünïcode – dash", "notes": [{"text": "two\nlines"}], "tags": []}],
+    [{"id": n, "abstract": "x\ty\n" * n, "empty": {}, "nested": [[], [n], {"a": None}]}
+     for n in range(4)],
+    [1, "two", None, [3.5]],
+]
+
+
+@pytest.mark.parametrize("items", CASES, ids=["empty", "empty-dict", "unicode", "nested",
+                                              "scalars"])
+def test_streamed_list_matches_the_whole_list(capsys, items):
+    emit_json(items)
+    whole = capsys.readouterr().out
+    emit_json_list(iter(items))
+    streamed = capsys.readouterr().out
+    assert streamed == whole
+    assert json.loads(streamed) == items
+
+
+def test_list_json_of_the_seed_library_is_every_paper_in_order(seed_lib, capsys):
+    from paperdesk.cli.main import main
+
+    seed_lib.close()
+    assert main(["--library", str(seed_lib.path), "list", "--json", "--sort", "title"]) == 0
+    papers = json.loads(capsys.readouterr().out)
+    with type(seed_lib).open(seed_lib.path) as lib:
+        expected = lib.papers(lib.search("", sort="title").ids, with_notes=True)
+    assert papers == expected and len(papers) == 193
