@@ -19,16 +19,18 @@ from paperdesk.cli import (
     duplicate_cmds,
     hub_cmds,
     library_cmds,
+    sync_cmds,
     trash_cmds,
 )
-from paperdesk.cli.output import fail
+from paperdesk.cli.output import fail, say
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library, Listener
 from paperdesk.core.paths import demo_library_path, library_path
 from paperdesk.core.store import translate
+from paperdesk.core.sync_feed import AfterCommand
 
 # Command groups, in the order `paperdesk --help` lists them.
-COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, curation_cmds,
+COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, sync_cmds, curation_cmds,
                    duplicate_cmds, hub_cmds]
 
 
@@ -80,7 +82,13 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
         with open_for(args) as lib:
             for fn in listeners:
                 lib.add_listener(fn)
-            return int(args.func(args, lib) or 0)
+            syncing = AfterCommand(lib)  # kept-in-sync files follow the command's writes
+            try:
+                code = int(args.func(args, lib) or 0)
+            except PaperDeskError:
+                _sync(syncing)  # what the command committed before its error
+                raise
+            return max(code, _sync(syncing))
     except PaperDeskError as exc:
         fail(str(exc))
         return 1
@@ -92,6 +100,23 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
     except KeyboardInterrupt:
         fail("interrupted; the current change was rolled back")
         return 130
+
+
+def _sync(syncing: AfterCommand) -> int:
+    """Write the syncs the command's changes concern; 1 when one could not be written."""
+    from paperdesk.core.syncs import OK
+
+    code = 0
+    for outcome in syncing.flush():
+        if outcome.state != OK:
+            fail(outcome.text())
+            if outcome.state != "failed":
+                say(f"  overwrite it: paperdesk sync now --overwrite {outcome.path}\n"
+                    f"  or stop:      paperdesk sync remove {outcome.path}")
+            code = 1
+        elif outcome.written:
+            say(f"updated {outcome.path} ({outcome.entries} entries)")
+    return code
 
 
 def main(argv: Sequence[str] | None = None, *, listeners: Iterable[Listener] = ()) -> int:

@@ -28,9 +28,10 @@ DIGESTS = "digests"
 DUPLICATES = "duplicates"  # merges, not-duplicate marks
 SEARCHES = "searches"      # saved searches
 CANDIDATES = "candidates"  # the open duplicate groups a scan or an import found
+SYNCS = "syncs"            # kept-in-sync files and their state; keys frozen by them
 # What a write whose kinds are not known may have changed: everything.
 ALL_KINDS = frozenset({PAPERS, PAPER_SET, TAGS, NOTES, DIGESTS, DUPLICATES, SEARCHES,
-                       CANDIDATES})
+                       CANDIDATES, SYNCS})
 
 # Views a change can concern. A front end repaints a view only when its name
 # is in ``Changes.views``.
@@ -41,8 +42,9 @@ SIDEBAR_COUNTS = "sidebar_counts"      # statuses, tags, digests, saved searches
 DUPLICATE_GROUPS = "duplicate_groups"  # the groups to review
 MERGE_HISTORY = "merge_history"
 TRASH = "trash"
+SYNC_LIST = "sync_list"                # the kept-in-sync files and their states
 ALL_VIEWS = frozenset({TABLE_ROWS, TABLE_SET, DETAIL, SIDEBAR_COUNTS, DUPLICATE_GROUPS,
-                       MERGE_HISTORY, TRASH})
+                       MERGE_HISTORY, TRASH, SYNC_LIST})
 
 _VIEWS_OF_KIND = {
     PAPERS: {TABLE_ROWS, DETAIL, SIDEBAR_COUNTS},
@@ -53,6 +55,7 @@ _VIEWS_OF_KIND = {
     DUPLICATES: {DUPLICATE_GROUPS, MERGE_HISTORY, SIDEBAR_COUNTS},
     SEARCHES: {SIDEBAR_COUNTS},
     CANDIDATES: {DUPLICATE_GROUPS, SIDEBAR_COUNTS},
+    SYNCS: {SYNC_LIST, DETAIL},
 }
 # Tables and paper columns whose change can change the duplicate groups.
 _GROUP_TABLES = {"merges", "not_duplicates", "sightings"}

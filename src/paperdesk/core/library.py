@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from paperdesk.core.curation import Curation
     from paperdesk.core.duplicates import Duplicates
     from paperdesk.core.hub import Hub
+    from paperdesk.core.syncs import Syncs
     from paperdesk.core.trash import Trash
 
 
@@ -123,6 +124,12 @@ class Library:
         from paperdesk.core.bibtex_export import Bibtex
 
         return Bibtex(self)
+
+    @functools.cached_property
+    def syncs(self) -> Syncs:
+        from paperdesk.core.syncs import Syncs
+
+        return Syncs(self)
 
     @functools.cached_property
     def duplicates(self) -> Duplicates:

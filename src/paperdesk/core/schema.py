@@ -147,6 +147,36 @@ def _momentum(db: Database) -> None:
         db.execute(statement)
 
 
+@_step("0011_syncs")
+def _syncs(db: Database) -> None:
+    """Files kept in sync with the library: where, what goes in, and how the last write went.
+
+    ``written_sha256`` is the hash of the bytes PaperDesk last put there (a file
+    with other bytes was changed by someone else); ``pending_sha256`` the hash
+    of a write under way; ``layout`` the (paper id, length) of each entry then
+    written, valid for the ``layout_key`` (version, style, ASCII) it was made under.
+    """
+    db.execute("""CREATE TABLE syncs (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        source TEXT NOT NULL CHECK (source IN ('all', 'query', 'search', 'tag',
+                                               'reading-list')),
+        value TEXT NOT NULL DEFAULT '',
+        style TEXT NOT NULL DEFAULT 'bibtex' CHECK (style IN ('bibtex', 'biblatex',
+                                                              'csl-json')),
+        ascii INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT 'new',
+        message TEXT,
+        entries INTEGER,
+        written_sha256 TEXT,
+        pending_sha256 TEXT,
+        written_at TEXT,
+        layout_key TEXT,
+        layout BLOB,
+        created TEXT NOT NULL
+    )""")
+
+
 def recreate_triggers(db: Database) -> None:
     """Drop and create every trigger from its current definition."""
     for name in TRIGGER_NAMES:

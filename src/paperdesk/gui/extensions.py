@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QStackedWidget
 
-from paperdesk.gui import background, clipboard, enrich_action, library_files
+from paperdesk.gui import background, clipboard, enrich_action, library_files, sync_panel
 from paperdesk.gui.duplicates_view import SOURCE as DUPLICATES
 from paperdesk.gui.duplicates_view import DuplicatesView
 from paperdesk.gui.export_dialog import open_export
@@ -153,6 +153,7 @@ def install(window: MainWindow) -> None:
     library_files.install(window, file_menu, actions.get("open_demo"))
     export = _action(window, file_menu, "export_bibtex", "&Export BibTeX…",
                      lambda: open_export(window), "Ctrl+E", "export", before=actions.get("quit"))
+    sync_panel.install(window, file_menu, actions.get("quit"))
     file_menu.insertSeparator(actions.get("quit"))
     edit = _menu(window, "&Edit")
     edit.addSeparator()

@@ -51,6 +51,9 @@ class MainWindow(TableFeed, QMainWindow):
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
         self.undo_stack = QUndoStack(self)
+        # Features' hooks: a new library opened in the window; the window closing.
+        self.library_hooks: list[Callable[[Library], None]] = []
+        self.close_hooks: list[Callable[[], None]] = []
         self.worker = Worker(self)
         # First of the worker's listeners: the views hear of a job's writes
         # before whoever started the job gets its result.
@@ -335,6 +338,8 @@ class MainWindow(TableFeed, QMainWindow):
         self.model.lib = lib
         self.undo_stack.clear()
         self.detail.show_papers([])
+        for hook in self.library_hooks:
+            hook(lib)
         old.close()
         self.reload_all()
 
@@ -428,5 +433,7 @@ class MainWindow(TableFeed, QMainWindow):
         self.save_state()
         self.worker.stop()
         self.reader.stop()
+        for hook in self.close_hooks:  # after the last edits (the note above) are in
+            hook()
         self.lib.remove_listener(self.apply)
         super().closeEvent(event)

@@ -1,0 +1,126 @@
+"""sync: .bib (or CSL-JSON) files kept up to date with the library.
+
+After every command that changes what a synced file holds, the file is
+written again (atomically, and only when its bytes change); see
+``core/sync_feed.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from paperdesk.cli.output import emit_json, fail, say
+from paperdesk.core.library import Library
+from paperdesk.core.sync_write import Outcome
+from paperdesk.core.syncs import CONFLICT, FAILED, STYLES, Sync
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "sync", help="keep .bib or CSL-JSON files in sync with the library",
+        description="Keep a file up to date with the library: after every change that "
+                    "affects it (from any command or the window) it is written again, "
+                    "atomically and only when its content changes. Keys written to it are "
+                    "frozen. A file changed by someone else is never overwritten: the sync "
+                    "stops until you overwrite it (sync now --overwrite) or remove it.")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    a = actions.add_parser("add", help="keep FILE in sync",
+                           description="Keep FILE in sync with the whole library, the papers "
+                                       "matching QUERY, a saved search, a tag or the reading "
+                                       "list; FILE is written at once.")
+    a.add_argument("file", metavar="FILE")
+    a.add_argument("query", nargs="*", help="search query (default: the whole library)")
+    what = a.add_mutually_exclusive_group()
+    what.add_argument("--search", metavar="NAME", help="the papers of this saved search")
+    what.add_argument("--tag", metavar="NAME", help="the papers with this tag")
+    what.add_argument("--reading-list", action="store_true", help="the reading list")
+    a.add_argument("--style", choices=STYLES, default="bibtex",
+                   help="bibtex (@misc), biblatex (@online) or csl-json (default: bibtex)")
+    a.add_argument("--ascii", action="store_true",
+                   help="write non-ASCII characters as LaTeX (or JSON) escapes")
+    a.add_argument("--overwrite", action="store_true",
+                   help="replace FILE even if PaperDesk did not write it")
+    a.set_defaults(func=cmd_add)
+
+    a = actions.add_parser("list", help="the synced files and their state",
+                           description="Each synced file, what goes in it, and its state: "
+                                       "up to date, failed (and why) or stopped.")
+    a.add_argument("--json", action="store_true", help="print the syncs as JSON")
+    a.set_defaults(func=cmd_list)
+
+    a = actions.add_parser("remove", help="stop keeping FILE in sync",
+                           description="Stop keeping FILE in sync; the file stays as it is.")
+    a.add_argument("file", metavar="FILE")
+    a.set_defaults(func=cmd_remove)
+
+    a = actions.add_parser("now", help="write the synced files now",
+                           description="Write every synced file (or the FILEs named) now, "
+                                       "whole. A stopped sync stays stopped unless "
+                                       "--overwrite is given.")
+    a.add_argument("files", nargs="*", metavar="FILE")
+    a.add_argument("--overwrite", action="store_true",
+                   help="replace files changed by someone else")
+    a.set_defaults(func=cmd_now)
+
+
+def _report(outcomes: list[Outcome]) -> int:
+    code = 0
+    for outcome in outcomes:
+        if outcome.state in (FAILED, CONFLICT):
+            fail(outcome.text())
+            if outcome.state == CONFLICT:
+                say(f"  overwrite it: paperdesk sync now --overwrite {outcome.path}\n"
+                    f"  or stop:      paperdesk sync remove {outcome.path}")
+            code = 1
+        else:
+            say(outcome.text())
+    return code
+
+
+def cmd_add(args: argparse.Namespace, lib: Library) -> int:
+    if args.search:
+        source, value = "search", args.search
+    elif args.tag:
+        source, value = "tag", args.tag
+    elif args.reading_list:
+        source, value = "reading-list", ""
+    elif args.query:
+        source, value = "query", " ".join(args.query)
+    else:
+        source, value = "all", ""
+    sync = lib.syncs.add(args.file, source, value, style=args.style, ascii=args.ascii)
+    say(f"keeping {sync.path} in sync with {sync.describe()} ({sync.style})")
+    return _report([lib.syncs.write(sync, overwrite=args.overwrite)])
+
+
+def _row(sync: Sync) -> str:
+    entries = "-" if sync.entries is None else str(sync.entries)
+    return f"{sync.state_text():<24} {entries:>7}  {sync.style:<9} {sync.path}  ({sync.describe()})"
+
+
+def cmd_list(args: argparse.Namespace, lib: Library) -> int:
+    syncs = lib.syncs.all()
+    if args.json:
+        emit_json([s.to_json() for s in syncs])
+        return 0
+    if not syncs:
+        say("no file is kept in sync; add one with `paperdesk sync add FILE`")
+        return 0
+    for sync in syncs:
+        print(_row(sync))
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace, lib: Library) -> int:
+    sync = lib.syncs.remove(args.file)
+    say(f"stopped keeping {sync.path} in sync (the file stays)")
+    return 0
+
+
+def cmd_now(args: argparse.Namespace, lib: Library) -> int:
+    syncs = [lib.syncs.get(f) for f in args.files] if args.files else lib.syncs.all()
+    if not syncs:
+        say("no file is kept in sync")
+        return 0
+    return _report([lib.syncs.write(s, overwrite=args.overwrite) for s in syncs])

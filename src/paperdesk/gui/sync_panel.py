@@ -1,0 +1,293 @@
+"""Kept-in-sync files in the window: File > Keep a .bib in sync..., the File >
+Synced files list with each file's state, a status-bar line while files are
+written or when one failed, and the question to ask when someone else changed
+a synced file (overwrite it, or stop syncing it).
+
+The writing itself is ``gui/sync_writer.py`` (one listener, debounced, on a
+thread); the syncs are the library's (``lib.syncs``), shared with the CLI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QRadioButton,
+    QWidget,
+)
+
+from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.syncs import CONFLICT, FAILED, OK, WRITING, Sync
+from paperdesk.gui.sync_writer import SyncWriter
+
+if TYPE_CHECKING:
+    from paperdesk.gui.main_window import MainWindow
+
+STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex"),
+          ("CSL-JSON (pandoc, Quarto, Zotero)", "csl-json")]
+
+
+class SyncDialog(QDialog):
+    """What to keep in sync, and where."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.setWindowTitle("Keep a .bib in sync")
+        lib = window.lib
+        self.path = QLineEdit(str(Path.home() / f"{lib.name}.bib"))
+        self.path.textChanged.connect(lambda _t: self._update_ok())
+        browse = QPushButton("Choose…")
+        browse.clicked.connect(self.choose_path)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path, 1)
+        path_row.addWidget(browse)
+
+        self.sources = QButtonGroup(self)
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.query = QLineEdit(window.search_bar.text() if hasattr(window, "search_bar") else "")
+        self.query.setPlaceholderText("a search, e.g. tag:to-cite rating>=4")
+        self.saved = QComboBox()
+        self.saved.addItems([s["name"] for s in lib.curation.saved_searches()])
+        self.tag = QComboBox()
+        self.tag.addItems([t["name"] for t in lib.curation.tags()])
+        rows = [("all", "The whole library", None), ("query", "Papers matching", self.query),
+                ("search", "Saved search", self.saved), ("tag", "Tag", self.tag),
+                ("reading-list", "The reading list", None)]
+        for n, (source, text, field) in enumerate(rows):
+            button = QRadioButton(text)
+            button.setProperty("source", source)
+            self.sources.addButton(button)
+            grid.addWidget(button, n, 0)
+            if field is not None:
+                grid.addWidget(field, n, 1)
+                if isinstance(field, QComboBox) and field.count() == 0:
+                    button.setEnabled(False)
+                    field.setEnabled(False)
+        self.sources.buttons()[0].setChecked(True)
+        what = QWidget()
+        what.setLayout(grid)
+
+        self.style = QComboBox()
+        for label, value in STYLES:
+            self.style.addItem(label, value)
+        self.style.currentIndexChanged.connect(lambda _i: self._match_suffix())
+        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
+        note = QLabel("The file is written again about a second after every change that "
+                      "affects it, and its citation keys are frozen. If someone else edits "
+                      "it, PaperDesk stops and asks before overwriting.")
+        note.setWordWrap(True)
+        form = QFormLayout(self)
+        form.addRow("File:", path_row)
+        form.addRow("Papers:", what)
+        form.addRow("Format:", self.style)
+        form.addRow("", self.ascii)
+        form.addRow(note)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        form.addRow(self.message)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Keep in sync")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.setMinimumWidth(580)
+        self.added: Sync | None = None
+
+    def set_options(self, *, path: str | Path | None = None, source: str | None = None,
+                    value: str | None = None, style: str | None = None,
+                    ascii: bool | None = None) -> None:
+        if path is not None:
+            self.path.setText(str(path))
+        if style is not None:
+            self.style.setCurrentIndex(self.style.findData(style))
+        if source is not None:
+            for button in self.sources.buttons():
+                button.setChecked(button.property("source") == source)
+        if value is not None:
+            chosen = self.source()
+            if chosen == "query":
+                self.query.setText(value)
+            elif chosen in ("search", "tag"):
+                box = self.saved if chosen == "search" else self.tag
+                box.setCurrentIndex(box.findText(value))
+        if ascii is not None:
+            self.ascii.setChecked(ascii)
+
+    def source(self) -> str:
+        button = self.sources.checkedButton()
+        return button.property("source") if button is not None else "all"
+
+    def value(self) -> str:
+        return {"query": self.query.text(), "search": self.saved.currentText(),
+                "tag": self.tag.currentText()}.get(self.source(), "")
+
+    def _match_suffix(self) -> None:
+        path = Path(self.path.text().strip())
+        want = ".json" if self.style.currentData() == "csl-json" else ".bib"
+        if path.suffix in (".bib", ".json") and path.suffix != want:
+            self.path.setText(str(path.with_suffix(want)))
+
+    def choose_path(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Keep in sync", self.path.text(),
+                                              "BibTeX or CSL-JSON (*.bib *.json);;All (*)")
+        if path:
+            self.path.setText(path)
+
+    def _update_ok(self) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
+            bool(self.path.text().strip()))
+
+    def accept(self) -> None:
+        text = self.path.text().strip()
+        if not text:
+            return
+        try:
+            self.added = self.window.lib.syncs.add(
+                Path(text).expanduser(), self.source(), self.value(),
+                style=self.style.currentData(), ascii=self.ascii.isChecked())
+        except PaperDeskError as exc:
+            self.message.setText(f"⚠ {exc}")
+            return
+        self.window.sync_writer.run([self.added.id])
+        super().accept()
+
+
+class SyncPanel:
+    """The menu list, the status line and the questions; owns the window's writer."""
+
+    def __init__(self, window: MainWindow, file_menu: QMenu, before) -> None:
+        self.window = window
+        self.writer = window.sync_writer = SyncWriter(window.lib, window)
+        self.states: dict[int, str] = {}  # sync id -> "writing" while it is written
+        self.asked: set[int] = set()  # conflicts already put to the user
+        self.add_action = file_menu.addAction("Keep a .bib in &sync…", self.open_dialog)
+        file_menu.insertAction(before, self.add_action)
+        self.menu = QMenu("S&ynced files", window)
+        file_menu.insertMenu(before, self.menu)
+        window.actions_by_name["keep_in_sync"] = self.add_action
+        self.status = QLabel()
+        self.status.setObjectName("sync-status")
+        window.statusBar().addPermanentWidget(self.status)
+        self.writer.started.connect(self._started)
+        self.writer.finished.connect(self._finished)
+        self.writer.listed.connect(self.refresh)
+        window.library_hooks.append(self.writer.set_library)
+        window.close_hooks.append(self.writer.close)
+        self.refresh()
+
+    # -- the list -------------------------------------------------------------------
+
+    def state_text(self, sync: Sync) -> str:
+        return WRITING if sync.id in self.writer.writing else sync.state_text()
+
+    def refresh(self) -> None:
+        self.menu.clear()
+        syncs = self.window.lib.syncs.all()
+        if not syncs:
+            none = self.menu.addAction("No file is kept in sync")
+            none.setEnabled(False)
+        for sync in syncs:
+            sub = self.menu.addMenu(f"{Path(sync.path).name} — {self.state_text(sync)}")
+            sub.setToolTip(f"{sync.path}\n{sync.describe()}, {sync.style}")
+            sub.addAction(f"{sync.path}").setEnabled(False)
+            sub.addAction("Write now", lambda s=sync: self.writer.run([s.id]))
+            if sync.state == CONFLICT:
+                sub.addAction("Overwrite with the library's papers",
+                              lambda s=sync: self.writer.run([s.id], overwrite=True))
+            sub.addAction("Stop syncing", lambda s=sync: self.stop(s))
+        self._show_status(syncs)
+
+    def _show_status(self, syncs: list[Sync]) -> None:
+        writing = [s for s in syncs if s.id in self.writer.writing]
+        bad = [s for s in syncs if s.state in (FAILED, CONFLICT) and s.id not in
+               self.writer.writing]
+        if writing:
+            text = f"Writing {', '.join(Path(s.path).name for s in writing)}…"
+        elif bad:
+            text = f"⚠ {Path(bad[0].path).name}: {bad[0].state_text()}"
+        else:
+            text = ""
+        self.status.setText(text)
+        self.status.setToolTip("\n".join(f"{s.path}: {self.state_text(s)}" for s in syncs))
+        self.status.setVisible(bool(text))
+
+    # -- the writer's news ---------------------------------------------------------------
+
+    def _started(self, _ids) -> None:
+        self.refresh()
+
+    def _finished(self, outcomes) -> None:
+        self.writer._done()
+        self.refresh()
+        for outcome in outcomes:
+            if outcome.state == CONFLICT and outcome.sync_id not in self.asked:
+                self.asked.add(outcome.sync_id)
+                self.ask(outcome.sync_id)
+            elif outcome.state == OK:
+                self.asked.discard(outcome.sync_id)
+                if outcome.written:
+                    self.window.statusBar().showMessage(
+                        f"Updated {Path(outcome.path).name} ({outcome.entries} entries)", 4000)
+
+    def ask(self, sync_id: int) -> QMessageBox | None:
+        sync = self.window.lib.syncs.get_id(sync_id)
+        if sync is None:
+            return None
+        box = QMessageBox(QMessageBox.Icon.Warning, "Synced file changed",
+                          f"{sync.path} was changed by someone else since PaperDesk last "
+                          "wrote it, so PaperDesk stopped updating it.\n\nOverwrite it with "
+                          "the library's papers, or stop keeping it in sync?",
+                          parent=self.window)
+        overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+        stop = box.addButton("Stop syncing", QMessageBox.ButtonRole.ActionRole)
+        box.addButton("Decide later", QMessageBox.ButtonRole.RejectRole)
+
+        def answered(_button) -> None:
+            clicked = box.clickedButton()
+            if clicked is overwrite:
+                self.writer.run([sync.id], overwrite=True)
+            elif clicked is stop:
+                self.stop(sync)
+
+        box.buttonClicked.connect(answered)
+        box.open()
+        self.question = box
+        return box
+
+    def stop(self, sync: Sync) -> None:
+        try:
+            self.window.lib.syncs.remove(sync.path)
+        except PaperDeskError as exc:
+            self.window.notify(str(exc))
+            return
+        self.window.statusBar().showMessage(f"Stopped keeping {sync.path} in sync", 5000)
+
+    def open_dialog(self) -> SyncDialog:
+        dialog = SyncDialog(self.window)
+        dialog.open()
+        self.dialog = dialog
+        return dialog
+
+
+def install(window: MainWindow, file_menu: QMenu, before) -> SyncPanel:
+    panel = window.sync_panel = SyncPanel(window, file_menu, before)
+    return panel
+

@@ -1,0 +1,140 @@
+"""The window's writer of kept-in-sync files: one listener, a debounce, a thread.
+
+``SyncWriter`` listens to the window's library. A change that may alter a
+synced file starts a one-second timer (each further change restarts it);
+when it fires, the files are written on a thread of their own with its own
+connection to the library (``core/sync_feed.catch_up``), so typing never waits
+for a 100,000-entry file. While a write runs, further changes wait for the
+next round. Outcomes come back to the UI thread through ``finished``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from paperdesk.core import changes as ch
+from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.library import Library
+from paperdesk.core.sync_feed import Pending, catch_up
+
+DEBOUNCE_MS = 1000
+
+
+class SyncWriter(QObject):
+    started = Signal(object)    # list of sync ids being written
+    finished = Signal(object)   # list of sync_write.Outcome
+    listed = Signal()           # syncs added, removed or their state changed here
+
+    def __init__(self, lib: Library, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.lib = lib
+        self.pending = Pending()
+        self.timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self.timer.timeout.connect(self.run)
+        self._thread: threading.Thread | None = None
+        self._again = False  # changes came while a write ran
+        self.writing: set[int] = set()
+        self.closed = False
+        lib.add_listener(self.hear)
+
+    # -- hearing changes (UI thread) ---------------------------------------------------
+
+    def hear(self, changes: ch.Changes) -> None:
+        if ch.SYNCS in changes.kinds:
+            self.listed.emit()
+        if self.pending.hear(changes) and not self.closed:
+            self.timer.start()  # (re)start: about a second after the last change
+
+    def set_library(self, lib: Library) -> None:
+        self.timer.stop()
+        self.wait()
+        if self.pending.dirty:  # the old library's last changes
+            with contextlib.suppress(PaperDeskError):
+                catch_up(self.lib, self.pending)
+        self.lib.remove_listener(self.hear)
+        self.lib = lib
+        self.pending = Pending()
+        lib.add_listener(self.hear)
+        self.listed.emit()
+
+    # -- writing (on a thread) ----------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def run(self, only: list[int] | None = None, *, overwrite: bool = False) -> bool:
+        """Write what the pending changes concern (or the syncs ``only``, whole) on the
+        thread; False when a write is already running (this one follows it)."""
+        if self.closed:
+            return False
+        if self.busy:
+            self._again = True
+            if only is not None:
+                self._queued = (only, overwrite)
+            return False
+        path = self.lib.path
+        ids = [s.id for s in self.lib.syncs.all()] if only is None else list(only)
+        if only is None and (not ids or not self.pending.dirty):
+            self.pending.take()
+            return False
+        self.writing = set(ids)
+        self.started.emit(sorted(self.writing))
+        pending = self.pending
+
+        def work() -> None:
+            outcomes = []
+            try:
+                with Library.open(path, create=False) as lib:
+                    if only is None:
+                        outcomes = catch_up(lib, pending)
+                    else:
+                        outcomes = [lib.syncs.write(s, overwrite=overwrite)
+                                    for s in lib.syncs.all() if s.id in only]
+            except PaperDeskError as exc:  # the library itself is gone or busy
+                from paperdesk.core.sync_write import Outcome
+
+                outcomes = [Outcome(i, "", "failed", str(exc)) for i in ids]
+            self.finished.emit(outcomes)
+
+        self._thread = threading.Thread(target=work, name="paperdesk-sync", daemon=True)
+        self._thread.start()
+        return True
+
+    def write_all(self, *, overwrite: bool = False) -> bool:
+        """Write every synced file now, whole."""
+        return self.run([s.id for s in self.lib.syncs.all()], overwrite=overwrite)
+
+    def _done(self) -> None:
+        """Called on the UI thread after ``finished``: run again if changes came meanwhile."""
+        self.writing = set()
+        queued, self._queued = getattr(self, "_queued", None), None
+        if queued is not None:
+            self.run(queued[0], overwrite=queued[1])
+        elif self._again or self.pending.dirty:
+            self._again = False
+            if self.pending.dirty:
+                self.timer.start()
+
+    def wait(self, timeout: float = 30.0) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def close(self) -> None:
+        """Finish the write under way, then write what the last changes concern
+        (a file is never left half-written, nor a change left out)."""
+        self.closed = True
+        self.timer.stop()
+        self.wait()
+        if self.pending.dirty:
+            with contextlib.suppress(PaperDeskError):
+                catch_up(self.lib, self.pending)
+        self.lib.remove_listener(self.hear)
+
+
+def file_name(path: str) -> str:
+    return Path(path).name

@@ -1,0 +1,109 @@
+"""paperdesk sync: real processes over a real library and real files."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.cli.test_cli_library import paperdesk
+
+
+@pytest.fixture
+def library(tmp_path, seeds):
+    path = tmp_path / "cli.sqlite"
+    paperdesk("--library", path, "import", *seeds, check_rc=0)
+    return path
+
+
+def _export(library, *args) -> str:
+    return paperdesk("--library", library, "export", *args, check_rc=0).stdout
+
+
+def test_add_list_and_every_command_keeps_the_file_up_to_date(library, tmp_path):
+    refs = tmp_path / "paper" / "refs.bib"
+    refs.parent.mkdir()
+    added = paperdesk("--library", library, "sync", "add", refs, check_rc=0)
+    assert f"keeping {refs} in sync with the whole library" in added.stderr
+    assert refs.read_text(encoding="utf-8") == _export(library)
+    listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
+    assert "up to date" in listed and str(refs) in listed and "193" in listed
+
+    tagged = paperdesk("--library", library, "tag", "5", "+to-cite", check_rc=0)
+    assert f"updated {refs} (193 entries)" in tagged.stderr
+    assert "keywords = {to-cite}" in refs.read_text(encoding="utf-8")
+    assert refs.read_text(encoding="utf-8") == _export(library)
+
+    before = os.stat(refs)
+    rated = paperdesk("--library", library, "rate", "5", "4", check_rc=0)
+    assert "updated" not in rated.stderr  # ratings are not in the file: not rewritten
+    after = os.stat(refs)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+    paperdesk("--library", library, "delete", "5", check_rc=0)
+    assert refs.read_text(encoding="utf-8") == _export(library)
+    assert refs.read_text(encoding="utf-8").count("@misc{") == 192
+
+    data = json.loads(paperdesk("--library", library, "sync", "list", "--json",
+                                check_rc=0).stdout)
+    assert [(s["path"], s["state"], s["entries"], s["source"]) for s in data] == [
+        (str(refs), "up to date", 192, "all")]
+    paperdesk("--library", library, "sync", "remove", refs, check_rc=0)
+    paperdesk("--library", library, "tag", "6", "+x", check_rc=0)
+    assert "keywords = {x}" not in refs.read_text(encoding="utf-8")  # no longer synced
+    assert json.loads(paperdesk("--library", library, "sync", "list", "--json",
+                                check_rc=0).stdout) == []
+
+
+def test_a_tag_sync_in_csl_json(library, tmp_path):
+    out = tmp_path / "cite.json"
+    paperdesk("--library", library, "sync", "add", out, "--tag", "to-cite", "--style",
+              "csl-json", check_rc=0)
+    assert json.loads(out.read_text()) == []
+    paperdesk("--library", library, "tag", "3", "4", "+To-Cite", check_rc=0)
+    keys = [json.loads(paperdesk("--library", library, "show", str(i), "--json",
+                                 check_rc=0).stdout)["citekey"] for i in (3, 4)]
+    assert [i["id"] for i in json.loads(out.read_text())] == keys
+
+
+def test_someone_elses_edit_stops_the_sync_until_overwritten(library, tmp_path):
+    refs = tmp_path / "refs.bib"
+    paperdesk("--library", library, "sync", "add", refs, check_rc=0)
+    refs.write_text(refs.read_text() + "\n% mine\n")
+    stopped = paperdesk("--library", library, "tag", "1", "+x", check_rc=1)
+    assert "changed by someone else" in stopped.stderr
+    assert f"paperdesk sync now --overwrite {refs}" in stopped.stderr
+    assert refs.read_text().endswith("% mine\n")
+    assert "added 1 tag" in stopped.stderr  # the command's own work is done
+    listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
+    assert listed.startswith("stopped: the file was changed by someone else")
+    paperdesk("--library", library, "tag", "2", "+x", check_rc=0)  # stopped: quiet
+    assert refs.read_text().endswith("% mine\n")
+    paperdesk("--library", library, "sync", "now", check_rc=1)
+    assert refs.read_text().endswith("% mine\n")
+    paperdesk("--library", library, "sync", "now", "--overwrite", refs, check_rc=0)
+    assert refs.read_text() == _export(library)
+
+
+def test_failures_are_one_line_and_leave_the_library_alone(library, tmp_path):
+    missing = tmp_path / "gone" / "refs.bib"
+    failed = paperdesk("--library", library, "sync", "add", missing, check_rc=1)
+    assert f"sync failed: the folder {missing.parent} does not exist" in failed.stderr
+    stats = paperdesk("--library", library, "stats", "--json", check_rc=0).stdout
+    again = paperdesk("--library", library, "tag", "1", "+x", check_rc=1)
+    assert "sync failed" in again.stderr
+    missing.parent.mkdir()
+    paperdesk("--library", library, "tag", "2", "+x", check_rc=0)
+    assert missing.read_text() == _export(library)
+    bad = paperdesk("--library", library, "sync", "add", tmp_path / "s.bib", "--search",
+                    "nope", check_rc=1)
+    assert bad.stderr.strip() == "paperdesk: there is no saved search named 'nope'"
+    bad = paperdesk("--library", library, "sync", "add", tmp_path / "q.bib", "rating>>4",
+                    check_rc=1)
+    assert len(bad.stderr.strip().splitlines()) == 1
+    paperdesk("--library", library, "sync", "remove", tmp_path / "nope.bib", check_rc=1)
+    paperdesk("--library", library, "sync", "add", tmp_path / "x.bib", "--style", "ris",
+              check_rc=2)
+    assert json.loads(paperdesk("--library", library, "stats", "--json",
+                                check_rc=0).stdout)["papers"] == json.loads(stats)["papers"]
