@@ -8,11 +8,14 @@ written again (atomically, and only when its bytes change); see
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from paperdesk.cli.output import emit_json, fail, say
 from paperdesk.core.library import Library
-from paperdesk.core.sync_write import Outcome
 from paperdesk.core.syncs import CONFLICT, FAILED, STYLES, Sync
+
+if TYPE_CHECKING:
+    from paperdesk.core.sync_write import Outcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -36,10 +36,11 @@ from paperdesk.core.citekey import freeze
 from paperdesk.core.csl_json import item_text
 from paperdesk.core.edits import now
 from paperdesk.core.errors import PaperDeskError
-from paperdesk.core.syncs import CONFLICT, FAILED, OK, Sync
+from paperdesk.core.sync_states import CONFLICT, FAILED, OK
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
+    from paperdesk.core.syncs import Sync
 
 
 @dataclass

@@ -17,17 +17,18 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core import changes as ch
 from paperdesk.core.edits import now
 from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.sync_states import CONFLICT, FAILED, NEW, OK, WRITING
 from paperdesk.core.tags import tag_key
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
     from paperdesk.core.sync_write import Outcome
 
+__all__ = ["CONFLICT", "FAILED", "NEW", "OK", "SOURCES", "STYLES", "WRITING", "Sync",
+           "SyncError", "Syncs"]
+
 SOURCES = ("all", "query", "search", "tag", "reading-list")
 STYLES = ("bibtex", "biblatex", "csl-json")
-# States kept in the library; "writing" exists only while a window writes.
-NEW, OK, FAILED, CONFLICT = "new", "up to date", "failed", "conflict"
-WRITING = "writing"
 
 
 class SyncError(PaperDeskError):

@@ -1,0 +1,7 @@
+"""The states of a kept-in-sync file, shared by ``syncs`` and ``sync_write``."""
+
+NEW = "new"              # added, not written yet
+OK = "up to date"
+FAILED = "failed"        # a missing folder, a read-only file, a full disk: retried
+CONFLICT = "conflict"    # changed by someone else: stopped until the user says
+WRITING = "writing"      # only in a window, while its thread writes
