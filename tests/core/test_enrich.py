@@ -265,3 +265,14 @@ def test_429_with_the_hubs_ratelimit_header_waits_for_its_reset(lib, hub):
     started = time.monotonic()
     assert lib.enrich(hub=fast()).result.completed == [pid]
     assert time.monotonic() - started >= 0.9
+
+
+def test_a_record_without_an_id_is_malformed_not_a_crash(lib, hub):
+    pid = _add_paper(lib, "Idless Paper")
+    hub.add(record("2411.00001", "Idless Paper", ABSTRACT, ["Al Id"], "2024-11-01"))
+    hub.fail("/api/papers/search", 200, times=1,
+             body=b'[{"paper": {"title": "Idless Paper"}, "title": "Idless Paper"}]')
+    before = lib.paper(pid)
+    result = lib.enrich(hub=fast()).result
+    assert "not the JSON it should be" in result.failed[0][2]
+    assert lib.paper(pid) == before

@@ -152,6 +152,9 @@ def ask_hub(papers: Sequence[dict[str, Any]], hub: Hub, progress: Progress = no_
             out = _Outcome(paper["id"], paper["title"], verdict="failed", why=str(exc))
         except HubError as exc:
             out = _Outcome(paper["id"], paper["title"], verdict="failed", why=str(exc))
+        except Exception as exc:  # a surprise costs its paper, never the run
+            out = _Outcome(paper["id"], paper["title"], verdict="failed",
+                           why=f"unexpected {type(exc).__name__}: {str(exc)[:100]}")
         with lock:
             done[0] += 1
             progress(done[0] / max(1, len(papers)),

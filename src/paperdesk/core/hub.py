@@ -173,23 +173,22 @@ class Hub:
 
     def search(self, title: str, limit: int = 10) -> list[HubPaper]:
         """Papers whose title or text matches ``title`` (``/api/papers/search``)."""
-        found = self._call(f"search {title[:40]!r}", lambda api: list(
-            api.list_papers(query=title, limit=limit, token=False)))
-        return [_paper(p) for p in found or []]
+        found = self._call(f"search {title[:40]!r}", lambda api: [
+            _paper(p) for p in api.list_papers(query=title, limit=limit, token=False)])
+        return found or []
 
     def paper(self, arxiv_id: str) -> HubPaper | None:
         """The record of one paper (``/api/papers/{id}``); None when the Hub has none."""
-        info = self._call(f"paper {arxiv_id}", lambda api: api.paper_info(arxiv_id))
-        return _paper(info) if info is not None else None
+        return self._call(f"paper {arxiv_id}", lambda api: _paper(api.paper_info(arxiv_id)))
 
     def daily(self, day: date, page_size: int = 100) -> list[HubPaper]:
         """The daily papers of ``day`` (``/api/daily_papers?date=``), in the Hub's order."""
         out: list[HubPaper] = []
         for page in range(100):
-            found = self._call(f"daily papers of {day.isoformat()}", lambda api, p=page: list(
-                api.list_daily_papers(date=day.isoformat(), p=p, limit=page_size,
-                                      token=False)))
-            out.extend(_paper(p) for p in found or [])
+            found = self._call(f"daily papers of {day.isoformat()}", lambda api, p=page: [
+                _paper(info) for info in api.list_daily_papers(
+                    date=day.isoformat(), p=p, limit=page_size, token=False)])
+            out.extend(found or [])
             if not found or len(found) < page_size:
                 break
         return out
