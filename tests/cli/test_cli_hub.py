@@ -49,6 +49,10 @@ def test_enrich_json_report_then_a_rerun_asks_only_what_is_missing(small, server
     assert shown["authors"] == ["Jared Kaplan", "Sam McCandlish"]
     assert shown["arxiv_id"] == "2001.08361" and shown["sources"]["authors"]["source"] == "hf"
     assert shown["url"] == "https://arxiv.org/abs/2001.08361"
+    text = paperdesk("--library", small, "show", str(shown["id"]), check_rc=0).stdout
+    assert "Jared Kaplan, Sam McCandlish · 2020-01-23" in text
+    assert "arXiv https://arxiv.org/abs/2001.08361" in text
+    assert "sources: " in text and "authors: Hugging Face, " in text
     listed = json.loads(paperdesk("--library", small, "list", "--json", check_rc=0).stdout)
     assert all({"arxiv_id", "url", "github", "project_page", "sources"} <= set(p)
                for p in listed)

@@ -9,6 +9,7 @@ from paperdesk.cli.output import emit_json, emit_json_list, say, short
 from paperdesk.core.file_report import ERROR
 from paperdesk.core.library import Library
 from paperdesk.core.search import SORTS
+from paperdesk.core.sources import describe
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -85,15 +86,23 @@ def cmd_show(args: argparse.Namespace, lib: Library) -> int:
         return 0
     print(paper["title"])
     print()
-    who = paper["organization"] or (f"{paper['author_count']} authors"
-                                    if paper["author_count"] else "authors unknown")
+    who = ", ".join(paper["authors"]) or paper["organization"] or (
+        f"{paper['author_count']} authors" if paper["author_count"] else "authors unknown")
     year = f"{paper['published'] or 'date unknown'}"
     if paper["year_inferred"]:
         year += " (year inferred)"
     print(f"{who} · {year} · {paper['upvotes'] or 0} upvotes · key {paper['citekey']}")
     print(f"status {paper['status']} · rating {paper['rating']} · "
           f"tags {', '.join(paper['tags']) or '-'}")
-    print(f"seen in {', '.join(paper['digests'])}")
+    print(f"seen in {', '.join(paper['digests']) or '-'}")
+    links = [f"{name} {paper[field]}" for name, field in (
+        ("arXiv", "url"), ("code", "github"), ("project", "project_page")) if paper.get(field)]
+    if links:
+        print(" · ".join(links))
+    described = [f"{name}: {describe(entry)}" for name, entry in paper["sources"].items()
+                 if name not in ("title", "abstract")]
+    if described:
+        print("sources: " + "; ".join(described))
     print()
     print(paper["abstract"])
     for note in paper.get("notes", []):
