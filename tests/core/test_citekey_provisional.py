@@ -107,3 +107,31 @@ def test_upgraded_library_keeps_every_existing_key_frozen(tmp_path):
         counts = lib.db.execute("SELECT count(*), sum(citekey_frozen) FROM papers "
                                 "WHERE citekey IS NOT NULL").fetchone()
         assert counts[0] == 193 and counts[1] == 193
+
+
+def _digest(path, date_line: str, meta_date: str) -> str:
+    path.write_text("new\n\nGet trending papers in your email inbox!\n\nSubscribe\n\n"
+                    "Daily Papers\n\nbyAK and the research community\n\n" + date_line + "\n\n"
+                    "Alpha Scaling of Things\n\nAn abstract about alpha scaling of things.\n\n"
+                    f"  • 3 authors\n·\n{meta_date}\n", encoding="utf-8")
+    return str(path)
+
+
+def test_a_later_digest_printing_the_year_remakes_a_provisional_key(lib, tmp_path):
+    lib.import_paths([_digest(tmp_path / "a.txt", "Oct 30", "Jun 21")])
+    (pid,) = lib.search("").ids
+    first = lib.paper(pid)
+    assert first["year_inferred"] and first["citekey"] == f"alpha{first['year']}"
+    lib.import_paths([_digest(tmp_path / "b.txt", "Oct 31, 2023", "Jun 21, 2023")])
+    second = lib.paper(pid)
+    assert (second["year"], second["year_inferred"]) == (2023, False)
+    assert second["citekey"] == "alpha2023"
+
+
+def test_a_later_digest_leaves_a_frozen_key_alone(lib, tmp_path):
+    lib.import_paths([_digest(tmp_path / "a.txt", "Oct 30", "Jun 21")])
+    (pid,) = lib.search("").ids
+    key = lib.paper(pid)["citekey"]
+    lib.bibtex.export_to(tmp_path / "out.bib")
+    lib.import_paths([_digest(tmp_path / "b.txt", "Oct 31, 2023", "Jun 21, 2023")])
+    assert lib.paper(pid)["year"] == 2023 and lib.paper(pid)["citekey"] == key

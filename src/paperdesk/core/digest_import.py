@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
 from paperdesk.core import file_report, store
-from paperdesk.core.citekey import KeyAllocator
+from paperdesk.core.citekey import KeyAllocator, refresh
 from paperdesk.core.clock import now
 from paperdesk.core.digest import Digest, Entry, parse_digest
 from paperdesk.core.duplicates import note_new
@@ -152,8 +152,14 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     else:
         db.conn.executemany(insert_papers, new_papers)
         db.conn.executemany(insert_sightings, sightings)
+    moved = []
     for pid, entry in fills.items():
+        was = db.execute("SELECT organization, year FROM papers WHERE id = ?", [pid]).fetchone()
         _fill_existing(db, pid, entry, stamp)
+        if db.execute("SELECT organization, year FROM papers WHERE id = ?",
+                      [pid]).fetchone() != was:
+            moved.append(pid)
+    refresh(db, moved)  # a provisional key follows a printed year or a new organisation
     check_cancel(cancel)
     report.new_papers = len(new_papers)
     report.paper_ids = list(dict.fromkeys(touched))
