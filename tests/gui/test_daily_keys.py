@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QPushButton
 
 from paperdesk.core import triage
 from paperdesk.gui import keyboard, triage_view
+from paperdesk.gui.paper_model import MOMENTUM
 from tests.digest_files import growing_digests, write_digest
 
 from .conftest import select_row
@@ -154,5 +155,11 @@ def test_upvote_chart_in_the_detail_pane(make_window, lib, qtbot, tmp_path):
     chart = window.detail.chart
     assert chart.isVisible()
     assert [v for _d, v in chart.data] == [5, 68, 131, 194, 300]
+    # the Momentum column sorts by upvotes gained per day, in SQL
+    window.table.sortByColumn(MOMENTUM, Qt.SortOrder.DescendingOrder)
+    assert window.model.ids() == lib.search(sort="momentum", descending=True).ids
+    # Task 2 gains 6 a day; Task 3's late sighting (300 on Apr 30) brings it to 4.9
+    assert window.model.index(0, MOMENTUM).data() == "6.0"
+    assert window.model.index(window.model.row_of(pid), MOMENTUM).data() == "4.9"
     spots = chart.positions()
     assert all(a.x() < b.x() and a.y() > b.y() for a, b in itertools.pairwise(spots))
