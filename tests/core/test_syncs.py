@@ -25,7 +25,7 @@ def feed(seed_lib):
 
 def _full(lib, sync) -> bytes:
     """The file's bytes made from scratch (no entry reused)."""
-    return sync_write.render(lib, sync, lib.syncs.members(sync), None, None, None)[0]
+    return bytes(sync_write.render(lib, sync, lib.syncs.members(sync), None, None, None)[0])
 
 
 def _papers(lib):

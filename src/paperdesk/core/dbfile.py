@@ -10,6 +10,7 @@ copies and checks them.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,13 +32,34 @@ def check_file(path: Path) -> bool:
     if not path.exists() or path.stat().st_size == 0:
         return False
     try:
-        with path.open("rb") as f:
-            head = f.read(16)
+        head = _read_head(path)
     except OSError as exc:
         raise LibraryError(f"{path}: cannot be read ({exc.strerror})") from None
     if head != _SQLITE_MAGIC:
         raise LibraryError(f"{path}: not a PaperDesk library (not an SQLite file)")
     return True
+
+
+# Descriptors of library files this process has read the header of, kept open for
+# the life of the process: closing any descriptor of a database file drops every
+# POSIX lock the process holds on it, its SQLite connections' included, and
+# another program could then check the WAL in and delete it under them
+# (sqlite.org/howtocorrupt.html, 2.2).
+_HEADS: dict[tuple[int, int], int] = {}
+
+
+def _read_head(path: Path) -> bytes:
+    """The first 16 bytes of the file, without ever closing a descriptor of it."""
+    if os.name == "nt":  # no POSIX locks to lose
+        with path.open("rb") as f:
+            return f.read(16)
+    info = path.stat()
+    fd = _HEADS.get((info.st_dev, info.st_ino))
+    if fd is None:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        opened = os.fstat(fd)
+        _HEADS[(opened.st_dev, opened.st_ino)] = fd
+    return os.pread(fd, 16, 0)
 
 
 def applied(db: Database) -> list[str]:

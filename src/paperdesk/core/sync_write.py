@@ -68,11 +68,50 @@ def layout_key(sync: Sync) -> str:
     return f"{__version__}/{sync.style}/{int(sync.ascii)}"
 
 
-def _read(path: Path) -> bytes | None:
+_READ_CHUNK = 1 << 20
+
+
+def _read(path: Path) -> bytearray | None:
+    """The file's bytes, read a megabyte at a time (other threads run in between)."""
     try:
-        return path.read_bytes()
+        with path.open("rb", buffering=0) as handle:
+            data = bytearray(os.fstat(handle.fileno()).st_size)
+            view, pos = memoryview(data), 0
+            while pos < len(data) and (n := handle.readinto(view[pos:pos + _READ_CHUNK])):
+                pos += n
+            rest = handle.read()
     except FileNotFoundError:
         return None
+    return data[:pos] + rest if pos < len(data) or rest else data
+
+
+class Text:
+    """A file's new bytes as the pieces they are made of: hashed, compared and written
+    piece by piece, never joined into one large object (a thread that holds Python
+    for one long step makes the window's thread wait)."""
+
+    def __init__(self, parts: list[bytes | memoryview]) -> None:
+        self.parts = parts
+        self.size = sum(len(p) for p in parts)
+
+    def sha256(self) -> str:
+        digest = hashlib.sha256()
+        for part in self.parts:
+            digest.update(part)
+        return digest.hexdigest()
+
+    def equals(self, old: bytes | bytearray | None) -> bool:
+        if old is None or len(old) != self.size:
+            return False
+        view, pos = memoryview(old), 0
+        for part in self.parts:
+            if view[pos:pos + len(part)] != part:
+                return False
+            pos += len(part)
+        return True
+
+    def __bytes__(self) -> bytes:
+        return b"".join(self.parts)
 
 
 def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
@@ -101,8 +140,8 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
         text, entry_layout = render(lib, sync, members, old if reuse else None,
                                     sync.layout if reuse else None, changed)
         out.entries = len(entry_layout) // 2
-        new_hash = hashlib.sha256(text).hexdigest()
-        if text == old:
+        new_hash = text.sha256()
+        if text.equals(old):
             if not (ours or overwrite):
                 _freeze(lib, members)
             if (sync.state, sync.written_sha256, sync.layout_key) != (OK, new_hash,
@@ -163,8 +202,9 @@ def _entries(lib: Library, sync: Sync, ids: list[int] | None) -> Iterator[tuple[
         yield row[0], text.encode("utf-8")
 
 
-def render(lib: Library, sync: Sync, members: list[int] | None, old: bytes | None,
-           old_layout: bytes | None, changed: set[int] | None) -> tuple[bytes, array]:
+def render(lib: Library, sync: Sync, members: list[int] | None,
+           old: bytes | bytearray | None, old_layout: bytes | None,
+           changed: set[int] | None) -> tuple[Text, array]:
     """The file's bytes and its layout (paper id, entry length, ...)."""
     head, sep, tail, empty = (part.encode() for part in layout(sync.style))
     reused: dict[int, memoryview] = {}
@@ -187,24 +227,25 @@ def render(lib: Library, sync: Sync, members: list[int] | None, old: bytes | Non
         made = [(pid, fresh.get(pid) or reused[pid]) for pid in members
                 if pid in fresh or pid in reused]
     entry_layout = array("q")
-    parts: list[bytes | memoryview] = []
-    for pid, text in made:
-        if parts:
+    parts: list[bytes | memoryview] = [head] if made else [empty]
+    for n, (pid, text) in enumerate(made):
+        if n:
             parts.append(sep)
         parts.append(text)
         entry_layout.extend((pid, len(text)))
-    text = head + b"".join(parts) + tail if made else empty
-    return text, entry_layout
+    if made:
+        parts.append(tail)
+    return Text([p for p in parts if len(p)]), entry_layout
 
 
-def _replace(path: Path, data: bytes, existed: bool, library: Path) -> None:
+def _replace(path: Path, data: Text, existed: bool, library: Path) -> None:
     """Temp file in the same folder, fsync, rename; the mode of the file it replaces
     (a new file gets the library's, never wider than rw-r--r--)."""
     mode = (path.stat().st_mode if existed else library.stat().st_mode | 0o444) & 0o644
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            handle.writelines(data.parts)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
