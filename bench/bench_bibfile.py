@@ -1,0 +1,140 @@
+"""A large .bib file in and out again: import it into an empty library, then export
+the library as BibTeX, each as a whole `paperdesk` process (wall time, peak memory).
+
+Two generated files of ``--entries`` (100,000) entries, written under bench/out/:
+
+- real-world: the entries of TeX Live's ``tugboat.bib`` (Nelson Beebe's TUGboat
+  bibliography, ``kpsewhich tugboat.bib``) replicated with unique keys and
+  titles varied by two words per copy, its @String and @Preamble blocks kept once;
+- arXiv-style: @misc entries with eprint, authors and abstracts of about 1,200
+  characters, from generate.py's paper universe.
+
+Targets: real-world <= 9 s and <= 500 MB, arXiv-style <= 12 s and <= 500 MB (import
+and export together). The floor is bibtexparser parsing the same file alone.
+
+    .venv/bin/python bench/bench_bibfile.py [--entries 100000] [--runs 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from common import OUT, header, note, report
+from generate import paper
+
+TUGBOAT = Path("/usr/share/texlive/texmf-dist/bibtex/bib/beebe/tugboat.bib")
+WORDS = ("Sparse Robust Adaptive Scalable Causal Efficient Neural Latent Visual Formal Typeset "
+         "Hyphenated Modular Unicode Interactive Parallel Portable Literate Structured "
+         "Declarative").split()
+PARSE_FLOOR = """
+import sys, bibtexparser
+bibtexparser.parse_string(open(sys.argv[1], encoding="utf-8").read())
+"""
+
+
+def tugboat_file(n: int) -> Path:
+    path = OUT / f"bib-tugboat-{n}.bib"
+    if path.exists():
+        return path
+    source = TUGBOAT
+    if not source.exists():
+        found = shutil.which("kpsewhich") and subprocess.run(
+            ["kpsewhich", "tugboat.bib"], capture_output=True, text=True).stdout.strip()
+        if not found:
+            raise SystemExit("tugboat.bib not found (install texlive-bibtex-extra)")
+        source = Path(found)
+    text = source.read_text(encoding="utf-8", errors="replace")
+    blocks = re.split(r"\n(?=@)", text)
+    head = [b for b in blocks if re.match(r"@(String|Preamble)\b", b, re.I)]
+    entries = [b for b in blocks if re.match(r"@\w+\{", b) and not re.match(
+        r"@(String|Preamble|Comment)\b", b, re.I)]
+    rng = random.Random(0)
+    out = ["\n".join(head)]
+    for i in range(n):
+        entry = entries[i % len(entries)]
+        copy = i // len(entries)
+        entry = re.sub(r"^(@\w+\{)([^,]+),", rf"\g<1>\g<2>:{copy},", entry, count=1)
+        if copy:
+            a, b = rng.choice(WORDS), rng.choice(WORDS)
+            entry = re.sub(r'(\n\s*title\s*=\s*)(["{])', rf"\g<1>\g<2>{a} {b} {copy}: ", entry,
+                           count=1, flags=re.I)
+        out.append(entry)
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return path
+
+
+def arxiv_file(n: int) -> Path:
+    path = OUT / f"bib-arxiv-{n}.bib"
+    if path.exists():
+        return path
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(n):
+            p = paper(i, seed=3)
+            year = 2015 + i % 10
+            f.write(f"@misc{{arxiv{i},\n  title = {{{p.title}}},\n"
+                    f"  author = {{Author{i % 977}, Ann and Writer{i % 613}, Bo}},\n"
+                    f"  year = {{{year}}},\n  eprint = {{{year % 100:02d}{(i % 12) + 1:02d}."
+                    f"{i % 100000:05d}}},\n  archivePrefix = {{arXiv}},\n"
+                    f"  primaryClass = {{cs.LG}},\n  abstract = {{{p.abstract}}}\n}}\n\n")
+    return path
+
+
+def timed(command: list[str]) -> tuple[float, float]:
+    import time
+
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr[-2000:]}")
+    return seconds, int(proc.stderr.rsplit("maxrss ", 1)[1].split()[0]) / 1024
+
+
+def round_trip(bib: Path, tmp: Path) -> tuple[float, float, float, float]:
+    lib = tmp / f"{bib.stem}.sqlite"
+    for stale in tmp.glob(lib.name + "*"):
+        stale.unlink()
+    exe = [sys.executable, "-m", "paperdesk", "--library", str(lib)]
+    t_in, m_in = timed([*exe, "import", str(bib)])
+    t_out, m_out = timed([*exe, "export", "-o", str(tmp / "out.bib")])
+    return t_in, t_out, m_in, m_out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=1)
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    ok = True
+    with tempfile.TemporaryDirectory(dir=OUT) as name:
+        tmp = Path(name)
+        for label, make, target in (("real-world (tugboat.bib replicated)", tugboat_file, 9.0),
+                                    ("arXiv-style with abstracts", arxiv_file, 12.0)):
+            bib = make(args.entries)
+            runs = sorted((round_trip(bib, tmp) for _ in range(args.runs)),
+                          key=lambda r: r[0] + r[1])
+            t_in, t_out, m_in, m_out = runs[len(runs) // 2]
+            floor, _ = timed([sys.executable, "-c", PARSE_FLOOR, str(bib)])
+            header(f".bib {label}: {args.entries:,} entries, "
+                   f"{bib.stat().st_size / 2**20:.0f} MiB")
+            ok &= report("import + export, two processes", t_in + t_out, floor, target)
+            peak = max(m_in, m_out)
+            note(f"import {t_in:.2f} s ({m_in:.0f} MB peak), export {t_out:.2f} s "
+                 f"({m_out:.0f} MB peak); floor = bibtexparser parsing the file alone; "
+                 f"memory target <= 500 MB: {'met' if peak <= 500 else 'NOT met'}")
+            ok &= peak <= 500
+    print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,132 @@
+"""A million papers: building the library, the window, the duplicate scan.
+
+The library is generated (never committed): ``--papers`` (1,000,000) papers
+imported as digests of ``--digest`` (50,000) entries each, one import after
+another into the same library, as a lab archive would arrive. Printed:
+
+1. Each import's time, the first and last few, and the peak memory of the
+   building process (bounded: it must not grow with the library).
+2. Whole processes on the result: ``stats --json``, a word search, and
+   ``duplicates --json`` (time and peak memory; the scan must finish).
+3. The window (offscreen, bench_gui's measures): start to first rows
+   (target <= 1.5 s) and a search keystroke to the repainted table
+   (target <= 100 ms at this size).
+
+The built library is kept under bench/out/ and reused (``--rebuild`` to redo).
+
+    .venv/bin/python bench/bench_million.py [--papers 1000000] [--runs 3] [--skip-gui]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import OUT, ROOT, header, note, report
+from generate import VERSION, digest_text, plan_digest
+
+EXE = [sys.executable, "-m", "paperdesk"]
+
+
+def build(target: Path, n: int, digest_size: int) -> None:
+    """Import digests until the library holds ``n`` papers; print each import's figures."""
+    from paperdesk.core.library import Library
+
+    tmp = target.with_suffix(".building")
+    for stale in tmp.parent.glob(tmp.name + "*"):
+        stale.unlink()
+    lib = Library.open(tmp)
+    have = first = number = 0
+    times: list[tuple[int, float]] = []
+    digest = OUT / "million-digest.txt"
+    started = time.perf_counter()
+    while have < n:
+        size = min(digest_size, n - have)
+        entries, fresh, _copies = plan_digest(size, seed=0, first=first, older=first,
+                                             near_share=0.01)
+        digest.write_text(digest_text(entries, date=f"Dec {29 + number % 3}", seed=number),
+                          encoding="utf-8")
+        start = time.perf_counter()
+        [result] = lib.import_paths([digest])
+        seconds = time.perf_counter() - start
+        if result.status != "imported":
+            raise SystemExit(f"import failed: {result.status} {result.error}")
+        have = lib.stats()["papers"]
+        first += fresh
+        number += 1
+        times.append((have, seconds))
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        note(f"import {number:>3}: {len(entries):,} entries in {seconds:5.1f} s -> "
+             f"{have:,} papers (peak memory so far {peak:.0f} MB)")
+    lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    lib.close()
+    digest.unlink()
+    total = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    header(f"Building {have:,} papers from {number} digests")
+    report("whole build (imports, stats between them)", total, None, None)
+    report("first import (into an empty library)", times[0][1], None, None)
+    report("last import (into the full library)", times[-1][1], None, None)
+    note(f"peak memory of the building process: {peak:.0f} MB; "
+         f"file {tmp.stat().st_size / 2**20:.0f} MiB")
+    shutil.move(str(tmp), target)
+
+
+def process(command: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak memory (MB, from GNU time, which runs the command)."""
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr}")
+    return seconds, int(proc.stderr.rsplit("maxrss ", 1)[1].split()[0]) / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=1_000_000)
+    parser.add_argument("--digest", type=int, default=50_000, help="entries per digest")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--skip-gui", action="store_true")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    from paperdesk.core import schema
+
+    latest = schema.known_migrations()[-1].split("_")[0]
+    path = OUT / f"million-v{VERSION}-m{latest}-{args.papers}-d{args.digest}.sqlite"
+    if args.rebuild or not path.exists():
+        build(path, args.papers, args.digest)
+    note(f"library: {path.name}, {path.stat().st_size / 2**20:.0f} MiB")
+
+    header(f"Whole processes on {args.papers:,} papers (median of {args.runs})")
+    bare = process([sys.executable, "-c", "pass"])[0]
+    lib_args = [*EXE, "--library", str(path)]
+    for name, command, repeat in (
+            ("stats --json", ["stats", "--json"], args.runs),
+            ('list "training efficient" --limit 200 --json',
+             ["list", "training efficient", "--limit", "200", "--json"], args.runs),
+            ("duplicates --json (the full scan)", ["duplicates", "--json"], 1)):
+        runs = [process([*lib_args, *command]) for _ in range(repeat)]
+        seconds = sorted(r[0] for r in runs)[len(runs) // 2]
+        report(name, seconds, bare, None)
+        note(f"peak memory {max(r[1] for r in runs):.0f} MB; floor = python -c pass")
+
+    if not args.skip_gui:
+        import bench_gui
+
+        header("The window on a million papers")
+        bench_gui.bench_startup(path, args.runs)
+        bench_gui.bench_in_window(path, args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT / "bench"))
+    raise SystemExit(main())
