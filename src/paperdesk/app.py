@@ -27,11 +27,11 @@ def _files_to_open(parser: argparse.ArgumentParser, argv: list[str]) -> list[str
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     parser.add_argument("--self-test", action="store_true",
                         help="open the main window offscreen on a temporary demo library, "
                              "then quit (exit 0 when this installation works)")
-    argv = list(sys.argv[1:] if argv is None else argv)
     files = _files_to_open(parser, argv)
     args = parser.parse_args([w for w in argv if w not in files])
     if args.self_test:

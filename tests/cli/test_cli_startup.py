@@ -76,3 +76,40 @@ def test_the_default_library_folder_still_loads_platformdirs(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["papers"] == 0
     assert any((tmp_path / "data").rglob("library.sqlite")), os.listdir(tmp_path)
+
+
+def test_command_groups_name_exactly_the_commands_each_module_registers():
+    import argparse
+    import importlib
+
+    from paperdesk.cli.main import COMMAND_GROUPS, build_parser, command_group
+
+    for name, commands in COMMAND_GROUPS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(name).register(sub)
+        assert tuple(sub.choices) == commands, name
+    every = [c for commands in COMMAND_GROUPS.values() for c in commands]
+    assert len(every) == len(set(every))
+    full = build_parser()
+    [action] = [a for a in full._actions if isinstance(a, argparse._SubParsersAction)]
+    assert list(action.choices) == every
+    assert command_group(["--library", "stats", "list"]) == "paperdesk.cli.library_cmds"
+    assert command_group(["--demo", "tag", "add"]) == "paperdesk.cli.curation_cmds"
+    assert command_group(["stats", "--help"]) is None
+    assert command_group(["nonsense"]) is None
+
+
+def test_a_command_loads_no_other_command_group(library):
+    _, modules = _loaded_full("--library", library, "stats", "--json")
+    assert not {"paperdesk.cli.duplicate_cmds", "paperdesk.cli.bibtex_cmds",
+                "paperdesk.cli.hub_cmds", "paperdesk.core.duplicates",
+                "paperdesk.core.bibtex_export"} & modules
+
+
+def _loaded_full(*args: object) -> tuple[dict, set[str]]:
+    probe = _PROBE.replace("{m.split('.')[0] for m in sys.modules}", "set(sys.modules)")
+    result = subprocess.run([sys.executable, "-c", probe, *map(str, args)],
+                            capture_output=True, text=True, env=cli_env(), timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.splitlines()[-1])
+    return report, set(report["modules"])

@@ -7,21 +7,12 @@ Exit codes: 0 success, 1 when the work failed (or some files did), 2 usage.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sqlite3
 import sys
 from collections.abc import Iterable, Sequence
 
 from paperdesk import __version__
-from paperdesk.cli import (
-    backup_cmds,
-    bibtex_cmds,
-    curation_cmds,
-    duplicate_cmds,
-    hub_cmds,
-    library_cmds,
-    sync_cmds,
-    trash_cmds,
-)
 from paperdesk.cli.output import fail, say
 from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library, Listener
@@ -29,9 +20,34 @@ from paperdesk.core.paths import demo_library_path, library_path
 from paperdesk.core.store import translate
 from paperdesk.core.sync_feed import AfterCommand
 
-# Command groups, in the order `paperdesk --help` lists them.
-COMMAND_MODULES = [library_cmds, trash_cmds, backup_cmds, bibtex_cmds, sync_cmds, curation_cmds,
-                   duplicate_cmds, hub_cmds]
+# Command groups, in the order `paperdesk --help` lists them, with the commands each
+# registers: a command loads its own group only (tests check these names).
+COMMAND_GROUPS = {
+    "paperdesk.cli.library_cmds": ("import", "list", "show", "stats"),
+    "paperdesk.cli.trash_cmds": ("delete", "trash"),
+    "paperdesk.cli.backup_cmds": ("backup", "restore"),
+    "paperdesk.cli.bibtex_cmds": ("export", "citekey"),
+    "paperdesk.cli.sync_cmds": ("sync",),
+    "paperdesk.cli.curation_cmds": ("tag", "tags", "note", "rate", "status", "year",
+                                    "reading-list", "search"),
+    "paperdesk.cli.duplicate_cmds": ("duplicates", "merge", "unmerge", "not-duplicate"),
+    "paperdesk.cli.hub_cmds": ("enrich", "fetch"),
+}
+_OPTIONS_WITH_VALUE = ("--library",)
+
+
+def command_group(argv: Sequence[str] | None) -> str | None:
+    """The group of the command ``argv`` names, or None (no command, help, unknown)."""
+    if argv is None or any(w in ("-h", "--help") for w in argv):
+        return None
+    words = iter(argv)
+    for word in words:
+        if word in _OPTIONS_WITH_VALUE:
+            next(words, None)
+        elif not word.startswith("-"):
+            return next((group for group, commands in COMMAND_GROUPS.items()
+                         if word in commands), None)
+    return None
 
 
 class Parser(argparse.ArgumentParser):
@@ -42,7 +58,9 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}; see `{self.prog} --help`\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given the arguments, only the group of the command they name
+    (a command need not load the code of every other one)."""
     parser = Parser(
         prog="paperdesk",
         description="PaperDesk: a reference manager for research digests. "
@@ -54,8 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo", action="store_true",
                         help="use the demo library built from the sample digests")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(sub)
+    group = command_group(argv)
+    for name in COMMAND_GROUPS if group is None else [group]:
+        importlib.import_module(name).register(sub)
     return parser
 
 
@@ -120,7 +139,8 @@ def _sync(syncing: AfterCommand) -> int:
 
 
 def main(argv: Sequence[str] | None = None, *, listeners: Iterable[Listener] = ()) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
