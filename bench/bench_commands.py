@@ -20,6 +20,7 @@ process is printed too.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -29,6 +30,10 @@ from pathlib import Path
 
 from common import OUT, header, note, report
 from generate import make_library
+
+# Measured as installed: with compiled bytecode (a shell that sets
+# PYTHONDONTWRITEBYTECODE would make every process compile every module).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 EXE = [sys.executable, "-m", "paperdesk"]
 
@@ -72,7 +77,8 @@ def run(command: list[str]) -> tuple[float, float]:
     from this (large) process would report this process's size as its own."""
     start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env=ENV)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed: {proc.stderr}")

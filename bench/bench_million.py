@@ -20,6 +20,7 @@ The built library is kept under bench/out/ and reused (``--rebuild`` to redo).
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import subprocess
@@ -29,6 +30,10 @@ from pathlib import Path
 
 from common import OUT, ROOT, header, note, report
 from generate import VERSION, digest_text, plan_digest
+
+# Measured as installed: with compiled bytecode (a shell that sets
+# PYTHONDONTWRITEBYTECODE would make every process compile every module).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 EXE = [sys.executable, "-m", "paperdesk"]
 
@@ -81,7 +86,8 @@ def process(command: list[str]) -> tuple[float, float]:
     """Wall seconds and peak memory (MB, from GNU time, which runs the command)."""
     start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env=ENV)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed: {proc.stderr}")
