@@ -50,8 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if files:
         return run_gui(resolve_library_path(args), demo=args.demo, argv=sys.argv[:1],
-                       files=[Path(f) for f in files])
-    return run_gui(resolve_library_path(args), demo=args.demo, argv=sys.argv[:1])
+                       files=[Path(f) for f in files], new=args.create)
+    return run_gui(resolve_library_path(args), demo=args.demo, argv=sys.argv[:1],
+                   new=args.create)
 
 
 if __name__ == "__main__":

@@ -69,6 +69,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--library", metavar="PATH",
                         help="the library file (default: $PAPERDESK_LIBRARY, else "
                              "library.sqlite in the user data folder)")
+    parser.add_argument("--create", action="store_true",
+                        help="make a new, empty library at the library's path even where "
+                             "PaperDesk had one that is now missing")
     parser.add_argument("--demo", action="store_true",
                         help="use the demo library built from the sample digests")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -87,7 +90,7 @@ def open_for(args: argparse.Namespace) -> Library:
         from paperdesk.core.demo import open_demo
 
         return open_demo()
-    return Library.open(resolve_library_path(args))
+    return Library.open(resolve_library_path(args), new=args.create)
 
 
 def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:

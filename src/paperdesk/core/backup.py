@@ -17,19 +17,17 @@ library on its next read instead of a file swapped from under it.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from urllib.parse import quote
 
-from paperdesk.core import dbfile, schema
+from paperdesk.core import connection, dbfile, files, schema
 from paperdesk.core.errors import LibraryError
 
 BACKUP_FOLDER = "backups"
+PARTIAL = "partial"  # the ending of a backup being written
 
 
 def backups_folder(library: Path) -> Path:
@@ -58,10 +56,7 @@ def default_backup_path(library: Path) -> Path:
 
 def _read_only(path: Path) -> sqlite3.Connection:
     """A connection that cannot change the file (a ``mode=ro`` URI)."""
-    conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True,
-                           timeout=dbfile.BUSY_TIMEOUT_S, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(dbfile.BUSY_TIMEOUT_S * 1000)}")
-    return conn
+    return dbfile.connect(path, mode="ro")
 
 
 def _give_up_when_busy(status: int, remaining: int, total: int) -> None:
@@ -71,38 +66,41 @@ def _give_up_when_busy(status: int, remaining: int, total: int) -> None:
         raise sqlite3.OperationalError("database is locked")
 
 
-def copy_database(source: sqlite3.Connection, dest: Path) -> Path:
-    """Write a consistent copy of the database open on ``source`` to ``dest``."""
+def library_mode(library: Path) -> int:
+    """The permission bits a copy of ``library`` may have at most (its own)."""
+    try:
+        return os.stat(library).st_mode & 0o666
+    except OSError:
+        return 0o600
+
+
+def copy_database(source: sqlite3.Connection, dest: Path, *, max_mode: int = 0o666) -> Path:
+    """Write a consistent copy of the database open on ``source`` to ``dest``
+    (whole or not at all; never more readable than ``max_mode``)."""
     dest = Path(dest).absolute()
     if dest.is_dir():
         raise LibraryError(f"{dest}: is a folder; give a file name for the backup")
     if not dest.parent.is_dir():
         raise LibraryError(f"{dest}: the folder {dest.parent} does not exist")
-    partial = dest.with_name(f".{dest.name}.{os.getpid()}.partial")
     try:
-        target = sqlite3.connect(str(partial), isolation_level=None)
-        try:
-            # pages=-1: every page in one step, under one read transaction.
-            source.backup(target, progress=_give_up_when_busy)
-            target.execute("PRAGMA journal_mode = DELETE").fetchone()
-            check = target.execute("PRAGMA quick_check").fetchone()[0]
-        finally:
-            target.close()
-        if check != "ok":
-            raise LibraryError(f"the library is damaged ({check.strip().splitlines()[-1]}); "
-                               f"no backup written to {dest}; nothing was changed")
-        with partial.open("rb+") as f:
-            os.fsync(f.fileno())
-        os.replace(partial, dest)
+        with files.atomic_write(dest, kind=PARTIAL, max_mode=max_mode) as partial:
+            target = connection.connect(partial)
+            try:
+                # pages=-1: every page in one step, under one read transaction.
+                source.backup(target, progress=_give_up_when_busy)
+                target.execute("PRAGMA journal_mode = DELETE").fetchone()
+                check = target.execute("PRAGMA quick_check").fetchone()[0]
+            finally:
+                target.close()
+            if check != "ok":
+                raise LibraryError(f"the library is damaged ({check.strip().splitlines()[-1]}); "
+                                   f"no backup written to {dest}; nothing was changed")
     except sqlite3.Error as exc:
         raise LibraryError(f"cannot write the backup {dest} ({exc}); nothing was changed") \
             from None
     except OSError as exc:
-        raise LibraryError(f"cannot write the backup {dest} ({exc.strerror})") from None
-    finally:
-        for leftover in (partial, partial.with_name(partial.name + "-journal")):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+        raise LibraryError(f"cannot write the backup {dest} ({exc.strerror or exc}); "
+                           "nothing was changed") from None
     return dest
 
 
@@ -112,7 +110,13 @@ def backup_library(library: Path, dest: Path | None = None) -> Path:
     library = Path(library).absolute()
     if dest is None:
         dest = default_backup_path(library)
-        dest.parent.mkdir(exist_ok=True)
+        try:
+            dest.parent.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise LibraryError(f"cannot make the backups folder {dest.parent} "
+                               f"({exc.strerror}); nothing was changed") from None
+        # Leftovers of backups killed half-way, whatever their name.
+        files.clean_leftovers(dest.parent, files.temp_pattern(".+", PARTIAL, literal=False))
     dest = Path(dest).absolute()
     if dest == library:
         raise LibraryError(f"{dest}: that is the library itself; choose another file")
@@ -121,7 +125,7 @@ def backup_library(library: Path, dest: Path | None = None) -> Path:
     except sqlite3.Error as exc:
         raise dbfile.translate(exc, library) from None
     try:
-        return copy_database(source, dest)
+        return copy_database(source, dest, max_mode=library_mode(library))
     finally:
         source.close()
 
@@ -142,6 +146,14 @@ def before_upgrade(library: Path, migration: str) -> Path:
         raise LibraryError(f"{library}: needs an upgrade, but the backup folder {folder} "
                            f"cannot be made ({exc.strerror}); nothing was changed") from None
     return backup_library(library, _unique(folder / f"{library.stem}.before-{migration}.sqlite"))
+
+
+def rescue_copy(source: sqlite3.Connection, library: Path) -> Path:
+    """Save what ``source`` sees of a library whose files were taken away under it."""
+    folder = backups_folder(library)
+    folder.mkdir(parents=True, exist_ok=True)
+    return copy_database(source, _unique(folder / f"{library.stem}.rescued-{_stamp()}.sqlite"),
+                         max_mode=library_mode(library))
 
 
 @dataclass
@@ -182,111 +194,8 @@ def check_backup(path: Path) -> BackupInfo:
         conn.close()
 
 
-def _library_state(library: Path) -> str:
-    """"missing", "library" (a healthy PaperDesk library) or "damaged" (an SQLite
-    file that cannot be read); a file that is something else is refused."""
-    if not library.exists() or library.stat().st_size == 0:
-        return "missing"
-    try:
-        dbfile.check_file(library)
-    except LibraryError:
-        raise LibraryError(f"{library}: not a PaperDesk library (not an SQLite file); "
-                           "not replacing it") from None
-    try:
-        conn = _read_only(library)
-        try:
-            ok = conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise dbfile.translate(exc, library) from None
-        return "damaged"
-    except sqlite3.DatabaseError:
-        return "damaged"
-    if not ok:
-        return "damaged"
-    if app_id != schema.APPLICATION_ID and tables:
-        raise LibraryError(f"{library}: another program's database, not a PaperDesk library; "
-                           "not replacing it")
-    return "library"
+def restore(backup: Path, library: Path):
+    """Put the backup at ``backup`` back as the library at ``library`` (see ``restore``)."""
+    from paperdesk.core import restore as restoring  # restoring builds on this module
 
-
-@dataclass
-class RestoreReport:
-    library: Path
-    restored_from: Path
-    papers: int
-    previous: Path | None  # where the library as it was before the restore was kept
-
-
-def restore(backup: Path, library: Path) -> RestoreReport:
-    """Put the backup at ``backup`` back as the library at ``library``."""
-    info = check_backup(backup)
-    library = Path(library).absolute()
-    if library == info.path:
-        raise LibraryError(f"{library}: that is the library itself")
-    if not library.parent.is_dir():
-        raise LibraryError(f"{library}: the folder {library.parent} does not exist")
-    state = _library_state(library)
-    previous = None
-    if state == "library":
-        backups_folder(library).mkdir(exist_ok=True)
-        previous = backup_library(library, _unique(
-            backups_folder(library) / f"{library.stem}.before-restore-{_stamp()}.sqlite"))
-        _write_pages(info.path, library)
-    else:
-        if state == "damaged":
-            previous = _keep_damaged(library)
-        _replace_file(info.path, library)
-    with _read_only(library) as conn:
-        papers = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
-    return RestoreReport(library, info.path, papers, previous)
-
-
-def _write_pages(backup: Path, library: Path) -> None:
-    """Copy the backup's pages into the live library under its write lock.
-
-    Each step waits up to the library's busy timeout for the lock; if another
-    program still holds it, the restore stops with "busy" and nothing changes.
-    """
-    source = _read_only(backup)
-    target = dbfile.connect(library)
-    try:
-        source.backup(target, progress=_give_up_when_busy)
-    except sqlite3.Error as exc:
-        raise dbfile.translate(exc, library) from None
-    finally:
-        target.close()
-        source.close()
-
-
-def _keep_damaged(library: Path) -> Path:
-    """Move a damaged library (and its WAL files) into the backups folder, as they are."""
-    folder = backups_folder(library)
-    folder.mkdir(exist_ok=True)
-    kept = _unique(folder / f"{library.stem}.damaged-{_stamp()}.sqlite")
-    shutil.copy2(library, kept)
-    for suffix in ("-wal", "-shm"):
-        side = library.with_name(library.name + suffix)
-        if side.exists():
-            shutil.copy2(side, kept.with_name(kept.name + suffix))
-            side.unlink()
-    return kept
-
-
-def _replace_file(backup: Path, library: Path) -> None:
-    """Where there is no usable library: copy the backup in whole, then rename it into place."""
-    partial = library.with_name(f".{library.name}.{os.getpid()}.partial")
-    try:
-        shutil.copyfile(backup, partial)
-        with partial.open("rb+") as f:
-            os.fsync(f.fileno())
-        os.replace(partial, library)
-    except OSError as exc:
-        raise LibraryError(f"{library}: cannot write the library ({exc.strerror})") from None
-    finally:
-        with contextlib.suppress(OSError):
-            partial.unlink()
+    return restoring.restore(backup, library)

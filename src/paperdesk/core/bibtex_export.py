@@ -13,15 +13,14 @@ else no author at all (an author count is not a name). Text fields are escaped
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
+from paperdesk.core import files
 from paperdesk.core.citekey import freeze, set_citekey
 from paperdesk.core.errors import BibtexError as BibtexError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
@@ -173,18 +172,14 @@ class Bibtex:
         """Write the entries to ``path`` (whole or not at all); the number written.
         The keys written have left PaperDesk: they are frozen."""
         path = Path(path)
+        _refuse_database(path)
         entries = self.entries(ids, query=query, style=style, ascii=ascii, notes=notes,
                                progress=progress, cancel=cancel, freeze=True)
         head, sep, tail, empty = layout(style)
         count = 0
         try:
-            handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed below, then renamed)
-                "w", encoding="utf-8", newline="\n", dir=path.parent or ".",
-                prefix=f".{path.name}.", suffix=".tmp", delete=False)
-        except OSError as exc:
-            raise BibtexError(f"{path}: cannot write ({exc.strerror or exc})") from None
-        try:
-            with handle:
+            with files.atomic_write(path, kind="tmp") as temp, \
+                    open(temp, "w", encoding="utf-8", newline="\n") as handle:
                 batch: list[str] = []
                 for entry in entries:
                     batch.append(entry)
@@ -196,15 +191,8 @@ class Bibtex:
                     handle.write((sep if count else head) + sep.join(batch))
                     count += len(batch)
                 handle.write(tail if count else empty)
-            os.replace(handle.name, path)
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(handle.name)
             raise BibtexError(f"{path}: cannot write ({exc.strerror or exc})") from None
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(handle.name)
-            raise
         return count
 
     def entries(self, ids: Iterable[int] | None = None, *, query: str | None = None,
@@ -284,6 +272,19 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
         pid = row[0]
         yield row, tags.get(pid, empty), texts.get(pid, empty)
     progress(1.0, f"Exported {total} papers")
+
+
+def _refuse_database(path: Path) -> None:
+    """An export never replaces a database (a library, a backup) with BibTeX."""
+    if files.in_use(path):
+        return  # atomic_write names what it is
+    try:
+        head = files.read_header(path) if path.is_file() else b""
+    except OSError:
+        return
+    if head is None or head.startswith(b"SQLite format 3"):
+        raise BibtexError(f"{path}: is a database (a PaperDesk library or backup?), not a "
+                          "BibTeX file; choose another file; nothing was written")
 
 
 def _grouped(db: Any, sql: str) -> dict[int, list[str]]:

@@ -10,12 +10,12 @@ copies and checks them.
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from paperdesk.core import schema
+from paperdesk.core import connection, files, schema
+from paperdesk.core.connection import moved
 from paperdesk.core.database import Database
 from paperdesk.core.errors import LibraryBusy, LibraryError
 
@@ -24,7 +24,10 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def check_file(path: Path) -> bool:
-    """Return True when the file exists and has content; refuse what is not SQLite."""
+    """Return True when the file exists and has content; refuse what is not SQLite.
+
+    The header is read outside SQLite only when this process has no connection
+    to the file (closing that descriptor would drop the connections' locks)."""
     if not path.parent.is_dir():
         raise LibraryError(f"{path}: the folder {path.parent} does not exist")
     if path.is_dir():
@@ -32,34 +35,12 @@ def check_file(path: Path) -> bool:
     if not path.exists() or path.stat().st_size == 0:
         return False
     try:
-        head = _read_head(path)
+        head = files.read_header(path)
     except OSError as exc:
         raise LibraryError(f"{path}: cannot be read ({exc.strerror})") from None
-    if head != _SQLITE_MAGIC:
+    if head is not None and head != _SQLITE_MAGIC:
         raise LibraryError(f"{path}: not a PaperDesk library (not an SQLite file)")
     return True
-
-
-# Descriptors of library files this process has read the header of, kept open for
-# the life of the process: closing any descriptor of a database file drops every
-# POSIX lock the process holds on it, its SQLite connections' included, and
-# another program could then check the WAL in and delete it under them
-# (sqlite.org/howtocorrupt.html, 2.2).
-_HEADS: dict[tuple[int, int], int] = {}
-
-
-def _read_head(path: Path) -> bytes:
-    """The first 16 bytes of the file, without ever closing a descriptor of it."""
-    if os.name == "nt":  # no POSIX locks to lose
-        with path.open("rb") as f:
-            return f.read(16)
-    info = path.stat()
-    fd = _HEADS.get((info.st_dev, info.st_ino))
-    if fd is None:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        opened = os.fstat(fd)
-        _HEADS[(opened.st_dev, opened.st_ino)] = fd
-    return os.pread(fd, 16, 0)
 
 
 def applied(db: Database) -> list[str]:
@@ -83,12 +64,9 @@ def pending_migrations(db: Database) -> list[str]:
     return [m.name for m in schema.migrations.pending(db)]
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                           check_same_thread=False)
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    return conn
+def connect(path: Path, *, mode: str = "rwc", immutable: bool = False) -> connection.Connection:
+    """A connection to the library file at ``path`` (see ``connection.connect``)."""
+    return connection.connect(path, mode=mode, immutable=immutable, timeout=BUSY_TIMEOUT_S)
 
 
 def check_intact(db: Database, path: Path) -> None:
@@ -126,9 +104,31 @@ def write(db: Database) -> Iterator[Database]:
         return
     db.conn.execute("BEGIN IMMEDIATE")
     try:
+        reason = moved(db.conn)  # under the write lock: is it still the library's file?
+        if reason is not None:
+            db.conn.execute("ROLLBACK")
+            raise LibraryError(reason + _rescue(db.conn))
         yield db
     except BaseException:
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
     db.conn.execute("COMMIT")
+    reason = moved(db.conn)
+    if reason is not None:  # moved during the transaction: it went to the old file
+        raise LibraryError(reason.replace("this change was not saved",
+                                          "this change went to the old file"))
+
+
+def _rescue(conn: sqlite3.Connection) -> str:
+    """Once per connection whose files were taken away: save the library as it still
+    sees it (edits that reported success, now in files no one else reads) in the
+    backups folder; the words to add to the error."""
+    saved = getattr(conn, "rescued", None)
+    if saved is None:
+        from paperdesk.core import backup  # backup builds on this module
+
+        with contextlib.suppress(LibraryError, OSError, sqlite3.Error):
+            saved = backup.rescue_copy(conn, Path(conn.library))
+            conn.rescued = saved
+    return f"; the library as this program last saw it is saved in {saved}" if saved else ""

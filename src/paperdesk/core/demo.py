@@ -10,7 +10,7 @@ from paperdesk.core.paths import demo_library_path, seed_files
 def open_demo() -> Library:
     path = demo_library_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    lib = Library.open(path)
+    lib = Library.open(path, new=True)  # PaperDesk's own: rebuilt when missing
     if lib.stats()["digests"] == 0:
         reports = lib.import_paths(seed_files())
         failed = [r for r in reports if r.failed]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.core import changes as ch
+from paperdesk.core import files
 from paperdesk.core.errors import Cancelled, DigestError, PaperDeskError
 from paperdesk.core.file_report import (
     ALREADY,
@@ -98,6 +99,8 @@ def _check_kind(path: Path, mode: int) -> None:
 def _read(path: Path, cancel: CancelFlag | None = None) -> bytes:
     """The file's bytes: refused before reading when it is not a regular file (a device
     or a pipe would never end, or never start) or larger than MAX_FILE_BYTES."""
+    if files.in_use(path):  # reading it here would drop this process's locks on it
+        raise DigestError(f"{path.name}: is a library file PaperDesk has open; not imported")
     try:
         _check_kind(path, os.stat(path).st_mode)
         # O_NONBLOCK: should the path become a named pipe meanwhile, opening it does not

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
-from paperdesk.core import records, store
+from paperdesk.core import known, records, store
 from paperdesk.core.database import Database
 from paperdesk.core.errors import LibraryError, NotFound
 from paperdesk.core.idlists import select_in
@@ -73,9 +73,23 @@ class Library:
     # -- opening and closing -------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, create: bool = True) -> Library:
+    def open(cls, path: str | os.PathLike[str], *, create: bool = True,
+             new: bool = False) -> Library:
+        """Open the library at ``path``; with ``create``, make it if the path is new.
+
+        A library PaperDesk had at ``path`` that is now missing (or empty) is an
+        error naming the path, unless ``new`` asks for an empty library there.
+        """
         path = Path(path).expanduser().absolute()
-        return cls(store.open_database(path, create=create), path)
+        if create and not new and _missing(path) and known.was_known(path):
+            raise LibraryError(
+                f"{path}: the library is missing (PaperDesk had a library there: moved or "
+                "deleted?); nothing was created. Restore a backup with `paperdesk restore "
+                "FILE`, or add --create to start an empty library there")
+        lib = cls(store.open_database(path, create=create), path)
+        if create:
+            known.remember(path)
+        return lib
 
     @property
     def name(self) -> str:
@@ -87,7 +101,8 @@ class Library:
             # never writes the file, damaged or not), sampled so that it stays a few
             # milliseconds at any size. No integrity check here: reading the whole
             # file on every exit cost more than the commands themselves.
-            if self.db.conn.total_changes:
+            # Nor into a file that is no longer the library's.
+            if self.db.conn.total_changes and store.moved(self.db.conn) is None:
                 self.db.execute(f"PRAGMA analysis_limit = {store.ANALYSIS_LIMIT}")
                 self.db.execute("PRAGMA optimize")
         self.db.close()
@@ -382,6 +397,15 @@ def _affected(undo: ch.Undo) -> tuple[set[str], set[int]]:
             if before != after:
                 kinds.add(ch.PAPER_SET)
     return kinds, ids
+
+
+def _missing(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 def open_library(path: str | os.PathLike[str], *, create: bool = True) -> Library:

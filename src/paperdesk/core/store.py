@@ -9,11 +9,13 @@ by a newer PaperDesk) is refused without being touched (``dbfile``).
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 from paperdesk.core import backup, schema
+from paperdesk.core.connection import moved, watch
 from paperdesk.core.database import Database
 from paperdesk.core.dbfile import (
     BUSY_TIMEOUT_S,
@@ -32,8 +34,8 @@ from paperdesk.core.errors import LibraryError
 ANALYSIS_LIMIT = 400
 
 # Kept importable from here: what opens a library also writes to it.
-__all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "connect", "open_database",
-           "pending_migrations", "translate", "write"]
+__all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "connect", "moved",
+           "open_database", "pending_migrations", "translate", "write"]
 
 
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
@@ -42,10 +44,18 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
     exists = check_file(path)
     if not exists and not create:
         raise LibraryError(f"{path}: no library there")
+    if exists:
+        _refuse_hard_links(path)
+    conn = None
     try:
         conn = connect(path)
+        conn.execute("PRAGMA schema_version").fetchone()
     except sqlite3.Error as exc:
-        raise LibraryError(f"{path}: cannot open ({exc})") from None
+        if conn is not None:
+            conn.close()
+        if exists and _read_only_folder(path):
+            return _open_read_only(path)
+        raise _open_error(exc, path) from None
     db = Database(conn)
     try:
         check_identity(db, path)
@@ -55,12 +65,59 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
             check_intact(db, path)  # switching to WAL rewrites the header: check first
         db.execute("PRAGMA journal_mode = WAL").fetchone()
         db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the WAL is open now
+        watch(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise translate(exc, path) from None
     except BaseException:
         conn.close()
         raise
+    return db
+
+
+def _open_error(exc: sqlite3.Error, path: Path) -> LibraryError:
+    if "unable to open" in str(exc):
+        return LibraryError(f"{path}: cannot open ({exc})")
+    return translate(exc, path)
+
+
+def _refuse_hard_links(path: Path) -> None:
+    """A library under two names would have two -wal files (SQLite's "How To Corrupt", 2.5)."""
+    links = os.stat(path).st_nlink
+    if links > 1:
+        raise LibraryError(f"{path}: the library file has {links} hard links; PaperDesk opens "
+                           "a library under one name only (copy it instead of linking it)")
+
+
+def _read_only_folder(path: Path) -> bool:
+    """Whether the library's folder cannot be written (a read-only filesystem or folder),
+    so SQLite cannot make the -wal and -shm files it needs."""
+    try:
+        if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        return False
+    return not os.access(path.parent, os.W_OK)
+
+
+def _open_read_only(path: Path) -> Database:
+    """Reads on a library that cannot be written: as an immutable file on a read-only
+    filesystem (nothing can change it there), else read-only."""
+    wal = Path(f"{path}-wal")
+    # Immutable (no locks, no -shm) only where nothing can change the file, and only
+    # when there is no -wal with changes it would miss.
+    immutable = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) and not (
+        wal.exists() and wal.stat().st_size > 0)
+    try:
+        conn = connect(path, mode="ro", immutable=immutable)
+        db = Database(conn)
+        check_identity(db, path)
+    except sqlite3.Error as exc:
+        raise _open_error(exc, path) from None
+    if pending_migrations(db):
+        conn.close()
+        raise LibraryError(f"{path}: read-only, and it needs an upgrade")
     return db
 
 

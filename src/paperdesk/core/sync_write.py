@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk import __version__
 from paperdesk.core import changes as ch
+from paperdesk.core import files
 from paperdesk.core.bibtex_export import export_rows, layout, paper_entry
 from paperdesk.core.citekey import freeze
 from paperdesk.core.csl_json import item_text
@@ -73,6 +74,9 @@ _READ_CHUNK = 1 << 20
 
 def _read(path: Path) -> bytearray | None:
     """The file's bytes, read a megabyte at a time (other threads run in between)."""
+    # Never a library file this process has open (reading it would drop its locks),
+    # and never written over one.
+    files.refuse_destination(path)
     try:
         with path.open("rb", buffering=0) as handle:
             data = bytearray(os.fstat(handle.fileno()).st_size)

@@ -62,7 +62,7 @@ def open_path(window: MainWindow, path: str | Path, *, create: bool = False) -> 
     if path == window.lib.path:
         return True
     try:
-        lib = Library.open(path, create=create)
+        lib = Library.open(path, create=create, new=create)
     except PaperDeskError as exc:
         dialogs.warn(window, "Cannot open this library", str(exc))
         return False

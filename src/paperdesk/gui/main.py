@@ -66,14 +66,14 @@ class _FirstPaint(QObject):
 
 
 def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
-            files: list[Path] | None = None) -> int:
+            files: list[Path] | None = None, new: bool = False) -> int:
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("org.paperdesk.PaperDesk")  # matches packaging/linux's entry
     sys.excepthook = show_error
     try:
-        lib = open_demo() if demo else Library.open(path)
+        lib = open_demo() if demo else Library.open(path, new=new)
     except PaperDeskError as exc:
         QMessageBox.critical(None, APP_NAME, str(exc))
         return 1
