@@ -1,0 +1,167 @@
+"""Writes stay with their file: a library deleted, moved or replaced under a running
+program (or its -wal/-shm removed) makes its next write fail in one line instead of
+reporting success; what that program still saw is kept; a library PaperDesk had is
+never silently made again, empty, where it went missing."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperdesk.core.errors import LibraryError
+from paperdesk.core.library import Library
+from tests.reliability.helpers import cli, cli_env, integrity
+
+
+@pytest.fixture
+def library(tmp_path, seeds) -> Path:
+    path = tmp_path / "library.sqlite"
+    with Library.open(path) as lib:
+        lib.import_paths(seeds[:1])
+    return path
+
+
+def rating(path: Path, paper_id: int = 1) -> int:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT rating FROM papers WHERE id = ?", [paper_id]).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def rescued(library: Path) -> list[Path]:
+    return sorted((library.parent / "backups").glob("*.rescued-*.sqlite"))
+
+
+def test_a_deleted_library_refuses_the_next_write_and_is_not_made_again(library):
+    with Library.open(library) as lib:
+        lib.curation.set_rating([1], 4)
+        for name in (library, f"{library}-wal", f"{library}-shm"):
+            os.unlink(name)
+        with pytest.raises(LibraryError, match="deleted or moved") as err:
+            lib.curation.set_rating([1], 5)
+        assert "\n" not in str(err.value) and str(library) in str(err.value)
+        assert not library.exists()
+    assert not library.exists()  # closing wrote nothing there either
+    # What the program saw (the rating it reported as saved) is kept in a copy.
+    [copy] = rescued(library)
+    assert rating(copy) == 4 and integrity(copy) == "ok"
+    # The next run is told, and does not make an empty library in its place.
+    for result in (cli("--library", library, "list"), cli("--library", library, "rate", 1, 3)):
+        assert result.returncode == 1
+        assert result.stderr.count("\n") == 1 and "library is missing" in result.stderr
+        assert str(library) in result.stderr
+    assert not library.exists()
+    made = cli("--library", library, "--create", "stats")
+    assert made.returncode == 0, made.stderr
+    assert library.exists()
+
+
+def test_a_moved_library_refuses_writes(library, tmp_path):
+    with Library.open(library) as lib:
+        os.rename(library, tmp_path / "elsewhere.sqlite")
+        with pytest.raises(LibraryError, match="deleted or moved"):
+            lib.curation.add_note(1, "lost?")
+    assert not library.exists()
+
+
+def test_a_replaced_library_refuses_writes_and_the_new_file_is_untouched(library, tmp_path):
+    other = tmp_path / "other.sqlite"
+    with Library.open(library) as lib:
+        lib.backup(other)
+        with Library.open(other) as o:
+            o.curation.set_rating([1], 2)
+        os.replace(other, library)
+        for side in ("-wal", "-shm"):
+            Path(f"{library}{side}").unlink(missing_ok=True)
+        before = library.read_bytes()
+        with pytest.raises(LibraryError, match="replaced by another file"):
+            lib.curation.set_rating([1], 5)
+    assert library.read_bytes() == before
+    assert not Path(f"{library}-wal").exists()
+    assert rating(library) == 2
+
+
+def test_a_library_opened_through_a_link_keeps_writing(library, tmp_path):
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(library)
+    with Library.open(link) as lib:
+        lib.curation.set_rating([1], 2)
+        assert cli("--library", library, "rate", 2, 3).returncode == 0
+        lib.curation.set_rating([1], 5)
+    assert rating(library) == 5 and rating(library, 2) == 3
+
+
+def test_an_empty_known_library_is_not_taken_for_a_new_one(library):
+    library.write_bytes(b"")
+    with pytest.raises(LibraryError, match="library is missing"):
+        Library.open(library)
+    assert library.read_bytes() == b""
+
+
+def test_a_library_with_two_hard_links_is_refused(library, tmp_path):
+    os.link(library, tmp_path / "second-name.sqlite")
+    with pytest.raises(LibraryError, match="2 hard links"):
+        Library.open(library)
+
+
+WINDOW = """
+import sys
+from paperdesk.core.errors import LibraryError
+from paperdesk.core.library import Library
+lib = Library.open(sys.argv[1])
+lib.curation.add_note(1, "before the removal")
+print("written", flush=True)
+sys.stdin.readline()
+try:
+    lib.curation.add_note(1, "after the removal")
+    print("saved", flush=True)
+except LibraryError as exc:
+    print("refused", exc, flush=True)
+lib.close()
+"""
+
+
+def test_wal_and_shm_removed_under_a_running_program(library):
+    """Another program's tag written after the removal stays; the running program's
+    next write is refused; its earlier note is kept in a rescued copy."""
+    proc = subprocess.Popen([sys.executable, "-c", WINDOW, str(library)], env=cli_env(),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "written"
+    os.unlink(f"{library}-wal")
+    os.unlink(f"{library}-shm")
+    tagged = cli("--library", library, "tag", 1, "+kept")
+    assert tagged.returncode == 0, tagged.stderr
+    out, _ = proc.communicate("\n", timeout=60)
+    assert out.startswith("refused"), out
+    assert "-wal: removed or replaced" in out or "-shm: removed or replaced" in out
+    assert integrity(library) == "ok"
+    with Library.open(library, create=False) as lib:
+        assert "kept" in lib.paper(1)["tags"]
+        notes = [n["text"] for n in lib.paper(1)["notes"]]
+        assert "after the removal" not in notes
+    [copy] = rescued(library)
+    with Library.open(copy, create=False) as saved:
+        assert [n["text"] for n in saved.paper(1)["notes"]] == ["before the removal"]
+
+
+def test_importing_the_open_library_file_is_refused_and_keeps_its_locks(tmp_path, seeds):
+    folder = tmp_path / "only-the-library"
+    folder.mkdir()
+    library = folder / "library.sqlite"
+    with Library.open(library) as lib:
+        lib.import_paths(seeds[:1])
+        reports = lib.import_paths([library, Path(f"{library}-wal"), folder])
+        assert all(r.status != "imported" for r in reports)
+        assert any("library file PaperDesk has open" in (r.error or "") for r in reports)
+        lib.curation.set_rating([1], 3)
+        listed = cli("--library", library, "list")  # another program comes and goes
+        assert listed.returncode == 0
+        assert Path(f"{library}-wal").exists()
+        lib.curation.set_rating([1], 4)
+    assert rating(library) == 4
