@@ -7,6 +7,7 @@ import pytest
 
 from paperdesk.gui import background
 from paperdesk.gui.export_dialog import ALL, SELECTED, SHOWN, ExportDialog, shown_ids
+from tests.reliability.helpers import file_digest
 
 
 def _parse(path):
@@ -119,3 +120,17 @@ def test_csl_json_export_from_the_dialog(window, seed_lib, tmp_path, qtbot):
     assert dialog.written == 193 and len(items) == 193
     assert {i["id"] for i in items} == {p["citekey"] for p in
                                         seed_lib.papers(seed_lib.search().ids)}
+
+
+def test_the_library_itself_is_refused_and_left_as_it_was(window, qtbot):
+    library = window.lib.path
+    before = file_digest(library)  # read in a process of its own: this one has it open
+    window.actions_by_name["export_bibtex"].trigger()
+    dialog = window._export_dialog
+    qtbot.addWidget(dialog)
+    dialog.set_options(path=library)
+    dialog.accept()
+    qtbot.waitUntil(lambda: dialog.buttons.isEnabled(), timeout=20000)
+    assert dialog.written is None and dialog.isVisible()
+    assert "open library" in dialog.message.text()
+    assert file_digest(library) == before

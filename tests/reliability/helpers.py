@@ -85,3 +85,11 @@ def kill_when(proc: subprocess.Popen, ready: Callable[[], bool]) -> bool:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=60)
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file, read by another process: reading (and closing) a library
+    file here would drop this process's SQLite locks on it."""
+    code = "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())"
+    return subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, check=True).stdout.strip()

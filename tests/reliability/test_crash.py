@@ -194,3 +194,21 @@ def test_backup_killed_midway_leaves_no_backup_and_the_library_as_it_was(setup, 
     assert alive, "the backup had finished before the kill"
     assert not dest.exists()  # a half backup never carries the final name
     assert user_data(library) == before and integrity(library) == "ok"
+
+
+@pytest.mark.parametrize("kind", ["backup", "export"])
+def test_the_next_run_removes_what_a_killed_backup_or_export_left(setup, tmp_path, kind):
+    _, _, _, big_library = setup
+    library = tmp_path / "library.sqlite"
+    shutil.copy(big_library, library)
+    dest = tmp_path / ("copy.sqlite" if kind == "backup" else "refs.bib")
+    args = ["backup", dest] if kind == "backup" else ["export", "-o", dest]
+    temp = f".{dest.name}.*.{'partial' if kind == 'backup' else 'tmp'}*"
+    proc = subprocess.Popen(cli_command("--library", library, *args), env=cli_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    alive = kill_when(proc, lambda: bool(list(tmp_path.glob(temp))))
+    assert alive, f"the {kind} had finished before the kill"
+    assert list(tmp_path.glob(temp)) and not dest.exists()
+    again = cli("--library", library, *args)
+    assert again.returncode == 0, again.stderr
+    assert dest.exists() and not list(tmp_path.glob(temp))
