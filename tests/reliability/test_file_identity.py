@@ -62,6 +62,18 @@ def test_a_deleted_library_refuses_the_next_write_and_is_not_made_again(library)
     assert library.exists()
 
 
+def test_the_default_library_gone_missing_is_not_made_again(_isolated_data):
+    made = cli("stats")
+    assert made.returncode == 0, made.stderr
+    default = _isolated_data / "library.sqlite"
+    assert default.exists()
+    default.unlink()
+    again = cli("list")
+    assert again.returncode == 1 and "library is missing" in again.stderr
+    assert str(default) in again.stderr and again.stderr.count("\n") == 1
+    assert not default.exists()
+
+
 def test_a_moved_library_refuses_writes(library, tmp_path):
     with Library.open(library) as lib:
         os.rename(library, tmp_path / "elsewhere.sqlite")
