@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core import backup, store
+from paperdesk.core import backup, dbfile, store
 from paperdesk.core.errors import LibraryBusy, LibraryError
 from paperdesk.core.library import Library
 from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, curate, integrity, user_data
@@ -211,6 +211,7 @@ def test_a_program_with_the_library_open_sees_the_restored_library(curated, seed
 
 def test_restore_waits_then_says_busy_while_another_program_writes(curated, monkeypatch):
     monkeypatch.setattr(store, "BUSY_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(dbfile, "BUSY_TIMEOUT_S", 0.3)  # where connections take it from
     copy = backup.backup_library(curated)
     holder = sqlite3.connect(curated, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
