@@ -10,8 +10,10 @@ copies and checks them.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 from paperdesk.core import connection, files, schema
@@ -123,12 +125,32 @@ def write(db: Database) -> Iterator[Database]:
 def _rescue(conn: sqlite3.Connection) -> str:
     """Once per connection whose files were taken away: save the library as it still
     sees it (edits that reported success, now in files no one else reads) in the
-    backups folder; the words to add to the error."""
+    backups folder beside it; the words to add to the error."""
     saved = getattr(conn, "rescued", None)
     if saved is None:
-        from paperdesk.core import backup  # backup builds on this module
-
         with contextlib.suppress(LibraryError, OSError, sqlite3.Error):
-            saved = backup.rescue_copy(conn, Path(conn.library))
+            saved = _rescue_copy(conn, Path(conn.library))
             conn.rescued = saved
     return f"; the library as this program last saw it is saved in {saved}" if saved else ""
+
+
+def _rescue_copy(conn: sqlite3.Connection, library: Path) -> Path:
+    folder = library.parent / "backups"
+    folder.mkdir(exist_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    dest, n = folder / f"{library.stem}.rescued-{stamp}.sqlite", 1
+    while dest.exists():
+        n += 1
+        dest = folder / f"{library.stem}.rescued-{stamp}-{n}.sqlite"
+    try:
+        mode = os.stat(library).st_mode & 0o666
+    except OSError:
+        mode = 0o600  # the library is gone: as private as can be
+    with files.atomic_write(dest, kind="partial", max_mode=mode) as temp:
+        target = connection.connect(temp)
+        try:
+            conn.backup(target)
+            target.execute("PRAGMA journal_mode = DELETE").fetchone()
+        finally:
+            target.close()
+    return dest
