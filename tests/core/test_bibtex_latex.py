@@ -40,14 +40,16 @@ def test_non_latin_text_is_transliterated_in_ascii_mode():
 
 
 @pytest.mark.parametrize(("title", "field"), [
+    # Only what a style must not lower-case: capitals inside a word or all capitals.
     ("Scaling Laws for Neural Machine Translation",
-     "Scaling {Laws} for {Neural Machine Translation}"),
+     "Scaling Laws for Neural Machine Translation"),
     ("POLCA: Power Oversubscription in LLM Cloud Providers",
-     "{POLCA: Power Oversubscription} in {LLM Cloud Providers}"),
+     "{POLCA:} Power Oversubscription in {LLM} Cloud Providers"),
     ("ZeRO-Infinity: breaking the wall", "{ZeRO-Infinity:} breaking the wall"),
-    ("a study of iPhone apps (Part I)", "a study of {iPhone} apps {(Part I)}"),
-    ("Über Größe", "Über {Größe}"),
+    ("a study of iPhone apps (Part I)", "a study of {iPhone} apps (Part {I)}"),
+    ("Über Größe", "Über Größe"),
     ("lower case title", "lower case title"),
+    ("Transformer-Based BERT and GPT Models", "Transformer-Based {BERT} and {GPT} Models"),
 ])
 def test_title_capitals_are_protected(title, field):
     assert protect_title(title) == field
@@ -66,3 +68,27 @@ def test_title_capitals_are_protected(title, field):
 ])
 def test_decode_real_world_latex(field, text):
     assert decode(field) == text
+
+
+@pytest.mark.parametrize(("field", "text"), [
+    (r"\mkbibquote{X} {\em big} {\sc Caps} H\textsubscript{2}O", "X big Caps H2O"),
+    (r"\enquote{q} {\relax Yu}ri \noopsort{a}Zeta", "q Yuri Zeta"),
+])
+def test_decode_drops_formatting_for_display(field, text):
+    assert decode(field) == text
+
+
+@pytest.mark.parametrize(("text", "field"), [
+    ("Cu$_2$O films", "Cu$_2$O films"),
+    ("in $O(n^2)$ time", "in $O(n^2)$ time"),
+    ("costs $5 and $10", r"costs \$5 and \$10"),
+    ("α-scaling", r"{\ensuremath{\alpha}}-scaling"),
+    ("q\u0301 and e\u0301", r"{\'q} and é"),  # no combining characters: a macro or NFC
+])
+def test_math_stays_math_and_pdflatex_reads_every_character(text, field):
+    assert escape(text) == field
+
+
+def test_title_math_is_not_braced():
+    assert protect_title("Growth of Cu$_2$O and GaN Films") == (
+        "Growth of Cu$_2$O and {GaN} Films")

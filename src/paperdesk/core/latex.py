@@ -47,7 +47,27 @@ def _balanced(text: str) -> bool:
 
 
 def escape(text: str, *, ascii: bool = False) -> str:
-    """Field text for a text field (title, abstract, note...)."""
+    """Field text for a text field (title, abstract, note...).
+
+    Math stays math: a ``$...$`` span (opening ``$`` before a non-space, closing
+    ``$`` after one) is written as it is, so ``$O(n^2)$`` is not turned into
+    ``\\$O(n\\^{}2)\\$``; a lone ``$`` (``$5``) is escaped.
+    """
+    if "$" not in text:
+        return _escape_text(text, ascii)
+    out, start = [], 0
+    for m in _MATH.finditer(text):
+        if _balanced(m.group()):
+            out += [_escape_text(text[start:m.start()], ascii), fix_chars(m.group(), ascii)]
+            start = m.end()
+    return "".join(out) + _escape_text(text[start:], ascii)
+
+
+# $...$ with no space just inside either dollar, no lone dollar inside.
+_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
+
+
+def _escape_text(text: str, ascii: bool) -> str:
     found = [ch for ch in _CHARS if ch in text]
     if found:
         text_braces = ("{" in found or "}" in found) and not _balanced(text)
@@ -58,9 +78,50 @@ def escape(text: str, *, ascii: bool = False) -> str:
                 text = text.replace(ch, _PLAIN_ESCAPES[ch])
         else:
             text = _escape_around(text, found[:-1])
-    if ascii and not text.isascii():
-        text = "".join(ch if ch < "\x80" else _ascii_char(ch) for ch in text)
-    return text
+    return fix_chars(text, ascii)
+
+
+def fix_chars(text: str, ascii: bool) -> str:
+    """Characters pdflatex reads: with ``ascii`` all as macros; else only Greek and
+    math symbols (``$\\alpha$``, which ``inputenc`` does not define) and combining
+    accents (a precomposed character or an accent macro instead); other scripts
+    stay as they are."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFC", text)
+
+    def kept(ch: str) -> bool:
+        if ch < "\x80":
+            return True
+        if ascii:
+            return False
+        return ch < "\u0300" or ch in _INPUTENC or not (
+            unicodedata.combining(ch) or "ensuremath" in (_tables()[0].get(ord(ch)) or ""))
+
+    if all(kept(ch) for ch in text):
+        return text
+    out: list[str] = []
+    for ch in text:
+        if kept(ch):
+            out.append(ch)
+        elif ch in _ACCENTS and out and len(out[-1]) == 1:
+            out[-1] = _accent_macro(out[-1], _ACCENTS[ch])  # a base with a combining accent
+        else:
+            out.append(_ascii_char(ch))
+    return "".join(out)
+
+
+# Beyond Latin-1 and Latin Extended-A, what LaTeX's utf8 input encoding defines by default.
+_INPUTENC = frozenset("\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021"
+                      "\u2022\u2026\u2030\u2039\u203a\u20ac\u2122\u02c6\u02dc\u0218\u0219"
+                      "\u021a\u021b")
+
+
+def _accent_macro(base: str, accent: str) -> str:
+    if base in "ij" and accent not in "ckdb":
+        base = "\\" + base
+    return "{\\" + accent + ("{" + base + "}" if accent.isalpha() or len(base) > 1
+                              else base) + "}"
 
 
 def _escape_around(text: str, found: list[str]) -> str:
@@ -89,33 +150,44 @@ def _one(token: str, text_braces: bool) -> str:
 # -- titles -------------------------------------------------------------------
 
 
-@functools.cache
-def _runs() -> re.Pattern[str]:
-    """Runs of whitespace-separated words that hold a capital letter."""
-    capitals = "".join(re.escape(chr(c)) for c in range(0x10000) if chr(c).isupper())
-    word = rf"[^\s{capitals}]*[{capitals}]\S*"
-    return re.compile(rf"(?<!\S){word}(?:\s+{word})*(?!\S)")
-
-
 def protect_title(title: str, *, ascii: bool = False) -> str:
-    """The escaped title, with every word that has a capital in braces.
+    """The escaped title, with braces only where a style must not change case.
 
-    The first word is left alone when its only capital is its first letter
-    (styles keep that one); neighbouring protected words share braces:
-    ``{Scaling Laws} for {Neural Machine Translation}``.
+    A word is protected when one of its parts (split at ``-`` and ``/``) has a
+    capital that is not just an initial capital: a capital after the first
+    letter (``iPhone``, ``ZeRO``, ``LLMs``) or one not followed by a small
+    letter (``GPT``, ``C#``, ``Part I``). Capitalised words (``Scaling Laws
+    for Neural ...``) are left to the style, so sentence-case styles work.
+    Neighbouring protected words share braces; math spans are left alone.
     """
-    text = escape(title, ascii=ascii)
-    if text.islower():
-        return text
-    first = title.partition(" ")[0][1:]
-    head, space, rest = text.partition(" ")
-    if first == first.lower():
-        return head + space + _runs().sub(_braced, rest) if space else head
-    return _runs().sub(_braced, text)
+    spans = [m.span() for m in _MATH.finditer(title)] if "$" in title else []
+    marked: list[str] = []
+    pos = 0
+    for m in re.finditer(r"\S+", title):
+        start, end = m.span()
+        if any(a < end and start < b for a, b in spans) or not _protected(m.group()) or (
+                start == 0 and m.group() == "A"):  # the article, first: styles keep it
+            continue
+        marked.append(title[pos:start])
+        marked.append("\x02" + m.group() + "\x03")
+        pos = end
+    if not marked:
+        return escape(title, ascii=ascii)
+    text = escape("".join(marked) + title[pos:], ascii=ascii)
+    text = re.sub(r"\x03(\s+)\x02", r"\1", text)
+    return text.replace("\x02", "{").replace("\x03", "}")
 
 
-def _braced(match: re.Match[str]) -> str:
-    return "{" + match.group() + "}"
+def _protected(word: str) -> bool:
+    for part in re.split(r"[-/]", word):
+        letters = [(i, ch) for i, ch in enumerate(part) if ch.isalpha()]
+        for n, (i, ch) in enumerate(letters):
+            if not ch.isupper():
+                continue
+            following = part[i + 1:i + 2]
+            if n > 0 or not (following.isalpha() and following.islower()):
+                return True
+    return False
 
 
 # -- non-ASCII to LaTeX -------------------------------------------------------
@@ -166,7 +238,16 @@ _SYMBOLS = {"ss": "ß", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ae": "æ", 
             "textregistered": "®", "texttrademark": "™", "textdegree": "°",
             "LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX"}
 _FORMAT = frozenset("emph textbf textit texttt textrm textsf textsc textup textmd textnormal "
-                    "textsl mbox text mathrm mathit mathbf".split())
+                    "textsl mbox text mathrm mathit mathbf mkbibquote enquote mkbibemph "
+                    "mkbibitalic mkbibbold textsubscript textsuperscript mkbibacro "
+                    "mkbibparens mkbibbrackets url hbox uppercase lowercase "
+                    "MakeUppercase MakeLowercase".split())
+# Switches and no-ops that print nothing themselves ({\em ...}, {\sc ...}, {\relax Yu}).
+_SWITCHES = frozenset("em it bf sc rm sf tt sl up md relax itshape bfseries scshape upshape "
+                      "mdseries slshape rmfamily sffamily ttfamily normalfont small large Large "
+                      "footnotesize scriptsize tiny normalsize huge Huge protect null "
+                      "nobreak".split())
+_DROPPED = frozenset("noopsort noop sortnoop SortNoop singleletter".split())
 _COMBINING = {v: k for k, v in _ACCENTS.items()} | {"t": "\u0361"}
 _SPACES = {",": " ", ";": " ", " ": " ", "\\": " ", "-": "", "/": "", "@": ""}
 
@@ -278,6 +359,12 @@ def _macro(text: str, i: int) -> tuple[str, int]:
     if name in _FORMAT:
         arg, after = _argument(text, end)
         return (arg or ""), after
+    if name in _SWITCHES:
+        while end < len(text) and text[end] == " ":
+            end += 1
+        return "", end
+    if name in _DROPPED and text.startswith("{", end):
+        return "", _group(text, end)[1]
     if name == "ensuremath":
         arg_end = _group(text, end)[1] if text.startswith("{", end) else end
         return _math("$" + text[end:arg_end].strip("{}") + "$"), arg_end
