@@ -129,3 +129,23 @@ def test_export_csl_json(library, tmp_path):
     assert json.loads(none.stdout) == []
     bad = paperdesk("--library", library, "export", "--format", "ris", check_rc=2)
     assert "invalid choice" in bad.stderr
+
+
+def test_import_report_names_every_merge_and_every_skip(tmp_path):
+    lib = tmp_path / "r.sqlite"
+    first = tmp_path / "first.bib"
+    first.write_text("@article{orig, title = {One}, doi = {10.1/one}, year = 2001}\n")
+    paperdesk("--library", lib, "import", first, check_rc=0)
+    second = tmp_path / "second.bib"
+    second.write_text("@article{again, title = {One, printed}, doi = {10.1/ONE}, year = 2001}\n"
+                      "@article{broken,\n title = {never closed\n\n"
+                      "@article{alike, title = {One}, year = 1999}\n")
+    out = paperdesk("--library", lib, "import", second, check_rc=0)
+    assert "  merged: again -> orig (paper 1; same DOI 10.1/ONE)" in out.stderr
+    assert "second.bib: line 2: skipped an entry that cannot be read" in out.stderr
+    report = json.loads(paperdesk("--library", lib, "import", second, "--json",
+                                  check_rc=0).stdout)[0]
+    assert report["merges"][0] == {"key": "again", "line": 1, "paper_id": 1, "citekey": "orig",
+                                   "reason": "same DOI 10.1/ONE"}
+    assert report["skipped"][0]["line"] == 2 and report["skipped"][0]["key"] == "broken"
+    assert report["skipped"][0]["reason"].startswith("cannot be read (")

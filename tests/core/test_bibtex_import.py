@@ -64,13 +64,17 @@ def _papers(lib: Library) -> dict[str, dict]:
 def test_real_world_file_imports_with_line_numbered_skips(lib, tmp_path):
     report = lib.import_paths([_write(tmp_path, "refs.bib", REAL)])[0]
     assert (report.status, report.kind, report.entries, report.new_papers) == (
-        "imported", "bibtex", 3, 3)
+        "imported", "bibtex", 4, 4)
     text = "\n".join(report.warnings)
-    assert ("refs.bib: line 24: skipped an entry that cannot be read (Unexpected block "
-            "start: @online. Was still looking for field-value closing })") in text
-    assert "refs.bib: line 36: entry 'notitle' has no title; skipped" in text
+    reason = ("cannot be read (Unexpected block start: @online. Was still looking for "
+              "field-value closing })")
+    assert f"refs.bib: line 24: skipped an entry that {reason}" in text
+    assert report.skipped == [{"line": 24, "key": "broken", "reason": reason}]
+    assert report.to_json()["skipped"] == report.skipped
     papers = _papers(lib)
-    assert set(papers) == {"Vaswani2017", "mueller_2020", "deepseek2025r1"}
+    # title is not required by BibTeX: the entry without one imports too
+    assert set(papers) == {"Vaswani2017", "mueller_2020", "deepseek2025r1", "notitle"}
+    assert (papers["notitle"]["title"], papers["notitle"]["authors"]) == ("", ["Nobody"])
     v = papers["Vaswani2017"]
     assert v["authors"] == ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "others"]
     assert v["author_count"] is None  # "and others": the count is not known
@@ -80,26 +84,28 @@ def test_real_world_file_imports_with_line_numbered_skips(lib, tmp_path):
     assert m["authors"] == ["Müller, Jürgen", "García, José"] and m["author_count"] == 2
     assert m["title"] == "GPT-style Models for Übersetzung: 95% there"
     assert m["doi"] == "10.5555/ABC.123"
-    assert m["tags"] == ["Deep Learning", "nlp", "translation"]
+    # keywords split at ";" when the value has one (MeSH terms hold commas), else at ","
+    assert m["tags"] == ["Deep Learning, nlp", "translation"]
     assert m["abstract"] == "We study α-scaling in machine translation."
     d = papers["deepseek2025r1"]
     assert (d["organization"], d["authors"], d["published"]) == ("DeepSeek", [], "2025-01-22")
     assert d["arxiv_id"] == "2501.12948"
-    assert [n["text"] for n in d["notes"]] == ["Read this first."]
-    assert lib.search("tag:nlp").ids == [m["id"]]
+    assert d["notes"] == []  # the file's note is the entry's, not the user's: kept as written
+    assert "\tnote = {Read this first.}" in lib.bibtex.export([d["id"]])
+    assert lib.search("tag:translation").ids == [m["id"]]
     assert lib.search("incentivizing").ids == [d["id"]]
 
 
 def test_sniffed_by_content_not_extension(lib, tmp_path):
     report = lib.import_paths([_write(tmp_path, "exported.txt", REAL)])[0]
-    assert report.kind == "bibtex" and report.new_papers == 3
+    assert report.kind == "bibtex" and report.new_papers == 4
 
 
 def test_file_without_a_readable_entry_changes_nothing(seed_lib, tmp_path):
     before = seed_lib.stats()
     sha = seed_lib.db.execute("SELECT group_concat(citekey) FROM papers").fetchone()
     bad = _write(tmp_path, "bad.bib", "@article{a,\n  title = {never closed,\n\n"
-                                      "@misc{b, author = {No Title}}\n")
+                                      "@misc{b, author = {never closed either}\n")
     report = seed_lib.import_paths([bad])[0]
     assert report.status == "error"
     assert report.error.startswith("bad.bib: no BibTeX entry could be read")
@@ -121,12 +127,57 @@ def test_entries_merge_into_existing_papers(seed_lib, tmp_path):
             "@misc{byid, title = {A Different Title Entirely}, eprint = {2101.00001v2},\n"
             " archivePrefix = {arXiv}, author = {Bob Byid}}\n")
     report = seed_lib.import_paths([_write(tmp_path, "merge.bib", text)])[0]
-    assert (report.new_papers, report.merged) == (0, 2)
-    assert seed_lib.stats()["papers"] == count
+    # Only the arXiv id merges; the same title is a duplicate candidate to review.
+    assert (report.new_papers, report.merged) == (1, 1)
+    assert seed_lib.stats()["papers"] == count + 1
+    assert report.merge_lines() == [f"byid -> byid (paper {other}; same arXiv id 2101.00001)"]
+    assert report.likely_duplicates == 1
+    new = seed_lib.db.execute("SELECT id FROM papers WHERE citekey = 'someone'").fetchone()[0]
+    assert {pid, new} <= seed_lib.duplicates.candidate_ids()
     paper = seed_lib.paper(pid)
-    assert paper["authors"] == ["Ada Lovelace"] and paper["tags"] == ["merged"]
-    assert paper["citekey"] == key and paper["title"] == title  # kept, filled in
+    assert paper["citekey"] == key and paper["title"] == title and paper["tags"] == []
+    assert seed_lib.paper(new)["tags"] == ["merged"]
+    # the paper that came from no .bib file takes the entry's key and fields as written
     assert seed_lib.paper(other)["authors"] == ["Bob Byid"]
+    assert "archivePrefix = {arXiv}" in seed_lib.bibtex.export([other])
+
+
+def test_no_entry_of_a_file_merges_with_another_of_it(lib, tmp_path):
+    text = "".join(f"@article{{ed{i}, title = {{Editorial comments}}, journal = {{J}}, "
+                   f"year = {{{1990 + i % 3}}}}}\n" for i in range(67))
+    text += ("@book{series1, title = {Collected Works}, volume = 1, year = 1950}\n"
+             "@book{series2, title = {Collected Works}, volume = 2, year = 1950}\n"
+             "@phdthesis{t, title = {On Things}, author = {Ann Lee}, year = 2001}\n"
+             "@book{b, title = {On Things}, author = {Ann Lee}, year = 2003}\n"
+             "@article{d1, title = {A}, doi = {10.1/x}, year = 2001}\n"
+             "@inproceedings{d2, title = {A}, doi = {10.1/x}, year = 2001}\n")
+    report = lib.import_paths([_write(tmp_path, "columns.bib", text)])[0]
+    assert (report.new_papers, report.merged, report.merges) == (73, 0, [])
+    exported = lib.bibtex.export()
+    for key in [f"ed{i}" for i in range(67)] + ["series1", "series2", "t", "b", "d1", "d2"]:
+        assert f"{{{key},\n" in exported
+
+
+def test_an_identifier_contradicted_by_type_year_or_authors_does_not_merge(lib, tmp_path):
+    lib.import_paths([_write(tmp_path, "a.bib", "@article{a, title = {One}, author = "
+                             "{Ann Lee}, doi = {10.1/one}, year = 2001}\n"
+                             "@article{b, title = {Two}, author = {Ann Lee}, "
+                             "eprint = {2101.00002}, archivePrefix = {arXiv}, year = 2021}\n")])
+    report = lib.import_paths([_write(tmp_path, "b.bib", (
+        "@inproceedings{c, title = {One}, author = {Ann Lee}, doi = {10.1/ONE}, year = 2001}\n"
+        "@article{d, title = {Two}, author = {Bo Chen}, eprint = {2101.00002v3}, "
+        "archivePrefix = {arXiv}, year = 2021}\n"
+        "@article{e, title = {One, again}, author = {Lee, Ann}, doi = {10.1/one}, "
+        "year = 2002}\n"
+        "@misc{f, title = {Two (preprint)}, author = {A. Lee}, eprint = {2101.00002v1}, "
+        "archivePrefix = {arXiv}, year = 2021}\n"))])[0]
+    assert (report.new_papers, report.merged) == (3, 1)
+    assert report.merge_lines() == ["f -> b (paper 2; same arXiv id 2101.00002)"]
+    text = "\n".join(report.warnings)
+    assert "'c' has the DOI 10.1/ONE of paper 1 but is @inproceedings, not @article" in text
+    assert "'d' has the arXiv id 2101.00002 of paper 2 but has other authors" in text
+    assert "'e' has the DOI 10.1/one of paper 1 but is from 2002, not 2001" in text
+    assert {"c", "d", "e"} <= {p["citekey"] for p in lib.papers(range(1, 7))}
 
 
 def test_keys_kept_when_free_and_reimport_adds_nothing(lib, tmp_path):
@@ -134,8 +185,9 @@ def test_keys_kept_when_free_and_reimport_adds_nothing(lib, tmp_path):
     lib.import_paths([path])
     first = _papers(lib)
     report = lib.import_paths([path])[0]
-    assert (report.new_papers, report.merged) == (0, 3)
+    assert (report.new_papers, report.merged) == (0, 4)
     assert _papers(lib).keys() == first.keys()
+    assert {m["reason"] for m in report.merges} == {"the same entry"}
 
 
 @pytest.mark.parametrize("style", ["bibtex", "biblatex"])
@@ -164,7 +216,9 @@ def test_many_entries_use_the_bulk_path_and_stay_searchable(lib, tmp_path):
     assert report.new_papers == 2500
     assert len(lib.search("tag:bulk1").ids) == 833
     assert len(lib.search("topic3").ids) == 357
-    assert lib.search('"note 2499"').ids == [2500]
+    # a file's note is the entry's own, not the user's: exported as written, not a note
+    assert lib.paper(2500)["notes"] == []
+    assert "\tnote = {note 2499}" in lib.bibtex.export([2500])
 
 
 def test_older_library_gains_the_bibtex_columns(tmp_path):

@@ -68,6 +68,22 @@ def _library(seed_lib, tmp_path: Path):
     return seed_lib
 
 
+def _plain_complaints_of_original(tmp_path: Path) -> set[str]:
+    build = tmp_path / "original"
+    build.mkdir(exist_ok=True)
+    (build / "refs.bib").write_text(EXTRA, encoding="utf-8")
+    (build / "doc.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\nocite{*}\n"
+        "\\bibliographystyle{plain}\n\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8")
+    _latex(build, "doc.tex")
+    output = _run(["bibtex", "doc"], build)
+    complaints = set(_complaints(output + (build / "doc.blg").read_text(errors="replace")))
+    assert complaints == {'Warning--entry type for "deepseek2025r1" isn\'t style-file defined',
+                          "Warning--to sort, need author or key in bare"}
+    return complaints
+
+
 @pytest.mark.parametrize("ascii", [False, True])
 def test_bibtex_plain_accepts_the_export(seed_lib, tmp_path, ascii):
     _require_tools()
@@ -83,14 +99,19 @@ def test_bibtex_plain_accepts_the_export(seed_lib, tmp_path, ascii):
     _latex(build, "doc.tex")
     output = _run(["bibtex", "doc"], build)
     blg = (build / "doc.blg").read_text(errors="replace")
-    assert not _complaints(output + blg), _complaints(output + blg)
+    # Entries from a .bib file are written as written: BibTeX may say of them only
+    # what it says of the original file (a biblatex type, an entry with no author).
+    assert set(_complaints(output + blg)) <= _plain_complaints_of_original(tmp_path), (
+        _complaints(output + blg))
     _latex(build, "doc.tex")
     final = _latex(build, "doc.tex")
     log = (build / "doc.log").read_text(errors="replace")
     assert "LaTeX Warning" not in log and not _complaints(final), final[-2000:]
     bbl = (build / "doc.bbl").read_text(errors="replace")
     assert bbl.count("\\bibitem") == count
-    assert "{DeepSeek-R1: Reasoning}" in bbl and "{DeepSeek}" in bbl
+    # the title as written; the file's note is always there
+    assert "{DeepSeek-R1}: Reasoning" in bbl and "{DeepSeek}" in bbl
+    assert "Read \\S 3 first; 50\\% of it." in bbl
 
 
 def test_biber_biblatex_accepts_the_export(seed_lib, tmp_path):

@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ascii", action="store_true",
                    help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a}); "
                         "in CSL-JSON, as \\u escapes")
-    p.add_argument("--notes", action="store_true", help="export notes in the note field")
+    p.add_argument("--notes", action="store_true", help="export your notes in the annote field")
     p.add_argument("--ids", type=ids.paper_id_list, metavar="1,2,3",
                    help="only these papers, in this order (with a query: those that match)")
     p.set_defaults(func=cmd_export)
@@ -67,10 +67,13 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
         return 0
     head, sep, tail, empty = layout(style)
     count = 0
-    for entry in lib.bibtex.entries(args.ids, freeze=True, **options):
-        sys.stdout.write(sep + entry if count else head + entry)
+    header, entries = lib.bibtex.stream(args.ids, freeze=True, **options)
+    if header:
+        sys.stdout.write(head + sep.join(header))
+    for entry in entries:
+        sys.stdout.write(sep + entry if count or header else head + entry)
         count += 1
-    sys.stdout.write(tail if count else empty)
+    sys.stdout.write(tail if count or header else empty)
     sys.stdout.flush()
     say(f"exported {count} entries")
     return 0

@@ -58,6 +58,8 @@ def cmd_import(args: argparse.Namespace, lib: Library) -> int:
                 continue
             say(f"{r.status}: {r.name}: {r.entries} entries, {r.new_papers} new papers, "
                 f"{r.merged} merged into existing")
+            for line in r.merge_lines():
+                say(f"  merged: {line}")
             for w in r.warnings:
                 say(f"  warning: {w}")
     return 1 if any(r.status == ERROR for r in reports) else 0

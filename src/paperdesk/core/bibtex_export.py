@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core import changes as ch
 from paperdesk.core import files
+from paperdesk.core.bibtex_source import header_blocks, source_entry
 from paperdesk.core.citekey import freeze, set_citekey
 from paperdesk.core.errors import BibtexError as BibtexError
 from paperdesk.core.jobs import CancelFlag, Progress, check_cancel, no_progress
@@ -39,7 +40,7 @@ SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
             "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
-            "p.sources")
+            "p.sources, p.bib_source")
 _BATCH = 1000  # entries written to the file at a time
 
 
@@ -55,68 +56,106 @@ def layout(style: str) -> tuple[str, str, str, str]:
 
 def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
                 ascii: bool) -> str:
-    """One row of ``_COLUMNS`` as an entry, laid out as bibtexparser's writer does."""
-    (_pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
-     bib_type, bib_fields, year_inferred, sources) = row[:15]
+    """One row of ``_COLUMNS`` as an entry, laid out as bibtexparser's writer does.
+
+    A paper imported from a .bib file is written as it was written
+    (``core/bibtex_source.py``), with PaperDesk's own text only where it changed.
+    """
+    (pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
+     bib_type, bib_fields, year_inferred, _sources) = row[:15]
+    bib_source = row[15] if len(row) > 15 else None
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
+    key = key or f"paper{pid}"
+    if bib_source:
+        source = json.loads(bib_source)
+        current = dict(zip(SEEN_ORDER, (title, json.loads(authors or "[]"), organization, year,
+                                        published, arxiv_id, doi, url, abstract), strict=True))
+        return source_entry(
+            source, key, current, tags, notes,
+            lambda groups: _groups(row, tags, extra, source.get("names", {}), groups,
+                                   style=style, ascii=ascii),
+            lambda name: [f"\t{name} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},"],
+            ascii=ascii)
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
     else:
         entry_type = bib_type
-    lines = [f"@{entry_type}{{{key or f'paper{_pid}'},"]
-    add = lines.append
-    if authors and authors != "[]":
-        names = json.loads(authors)
-        if from_hub(sources, "authors"):  # plain names, split here for BibTeX
-            add("\tauthor = {" + " and ".join(_name(n, organization, ascii) for n in names)
-                + "},")
-        else:  # as a .bib file (or the user) wrote them
-            add("\tauthor = {" + " and ".join(escape(n, ascii=ascii) for n in names) + "},")
-    elif organization:
-        add("\tauthor = {{" + escape(organization, ascii=ascii) + "}},")
-    elif style == "bibtex":  # plain styles sort on `key` when there is no author
-        add("\tkey = {" + escape(title, ascii=ascii) + "},")
-    add("\ttitle = {" + protect_title(title, ascii=ascii) + "},")
-    month = int(published[5:7]) if published and len(published) >= 7 else None
-    if style == "biblatex":
-        date = published
-        if not date and year:
-            raw_month = extra.get("month", "").strip("{}\"").lower()[:3]
-            date = f"{year}-{MONTHS.index(raw_month) + 1:02d}" if raw_month in MONTHS else (
-                str(year))
-        if date:
-            add(f"\tdate = {{{date}}},")
-    else:
-        if year:
-            add(f"\tyear = {{{year}}},")
-        if month or "month" in extra:
-            add(f"\tmonth = {MONTHS[month - 1] if month else extra['month']},")
-    for name in ("year", "date"):  # a date PaperDesk could not read, as it was written
-        if not year and not published and name in extra:
-            add(f"\t{name} = {extra[name]},")
-    if arxiv_id:
-        add(f"\teprint = {{{arxiv_id}}},\n\tarchivePrefix = {{arXiv}},")
-        if "primaryclass" in extra:
-            add(f"\tprimaryClass = {extra['primaryclass']},")
-    if doi:
-        add(f"\tdoi = {{{doi}}},")
-    if url or arxiv_id:
-        add(f"\turl = {{{url or 'https://arxiv.org/abs/' + arxiv_id}}},")
-    if abstract:
-        add("\tabstract = {" + escape(abstract, ascii=ascii) + "},")
-    if tags:
-        add("\tkeywords = {" + ", ".join(escape(t, ascii=ascii) for t in tags) + "},")
-    if notes:
-        add("\tnote = {" + escape("\n\n".join(notes), ascii=ascii) + "},")
+    groups = _groups(row, tags, extra, {}, None, style=style, ascii=ascii)
+    lines = [f"@{entry_type}{{{key},"]
+    for group in ("people", "title", "date", "arxiv", "doi", "url", "abstract", "keywords"):
+        lines.extend(groups.get(group, ()))
+    if notes:  # the user's own notes: never in a note field, which is the entry's
+        field = "paperdesk-notes" if "annote" in extra else "annote"
+        lines.append(f"\t{field} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},")
     if year and year_inferred and not any(n in extra for n in ("howpublished", "addendum")):
         # An inferred year is printed with its doubt, never as a definite one.
-        add("\taddendum = {" + INFERRED_NOTE + "}," if style == "biblatex" else
-            "\thowpublished = {" + INFERRED_NOTE + "},")
+        lines.append("\taddendum = {" + INFERRED_NOTE + "}," if style == "biblatex" else
+                     "\thowpublished = {" + INFERRED_NOTE + "},")
     for name, value in extra.items():
         if name not in _WRITTEN:
-            add(f"\t{name} = {value},")
+            lines.append(f"\t{name} = {value},")
     lines[-1] = lines[-1][:-1]  # no comma after the last field, as bibtexparser writes it
     return "\n".join(lines) + "\n}\n"
+
+
+SEEN_ORDER = ("title", "authors", "organization", "year", "published", "arxiv_id", "doi", "url",
+              "abstract")
+
+
+def _groups(row: Sequence[Any], tags: list[str], extra: dict[str, str], names: dict[str, str],
+            only: set[str] | None, *, style: str, ascii: bool) -> dict[str, list[str]]:
+    """The lines PaperDesk writes for each group of fields (all, or those in ``only``);
+    ``names``: display name -> the name as a .bib file wrote it."""
+    (_pid, _key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
+     _bib_type, _bib_fields, _year_inferred, sources) = row[:15]
+    out: dict[str, list[str]] = {}
+
+    def want(group: str) -> list[str] | None:
+        return None if only is not None and group not in only else out.setdefault(group, [])
+
+    if (add := want("people")) is not None:
+        if authors and authors != "[]":
+            hub = from_hub(sources, "authors")  # plain names, split here for BibTeX
+            add.append("\tauthor = {" + " and ".join(
+                names.get(n) or (_name(n, organization, ascii) if hub else escape(n, ascii=ascii))
+                for n in json.loads(authors)) + "},")
+        elif organization:
+            add.append("\tauthor = {{" + escape(organization, ascii=ascii) + "}},")
+        elif style == "bibtex" and only is None and title:
+            add.append("\tkey = {" + escape(title, ascii=ascii) + "},")  # plain styles sort on it
+    if (add := want("title")) is not None and (title or only is None):
+        add.append("\ttitle = {" + protect_title(title, ascii=ascii) + "},")
+    if (add := want("date")) is not None:
+        month = int(published[5:7]) if published and len(published) >= 7 else None
+        if style == "biblatex":
+            date = published
+            if not date and year:
+                raw_month = extra.get("month", "").strip("{}\"").lower()[:3]
+                date = f"{year}-{MONTHS.index(raw_month) + 1:02d}" if raw_month in MONTHS else (
+                    str(year))
+            if date:
+                add.append(f"\tdate = {{{date}}},")
+        else:
+            if year:
+                add.append(f"\tyear = {{{year}}},")
+            if month or "month" in extra:
+                add.append(f"\tmonth = {MONTHS[month - 1] if month else extra['month']},")
+        for name in ("year", "date"):  # a date PaperDesk could not read, as it was written
+            if not year and not published and name in extra:
+                add.append(f"\t{name} = {extra[name]},")
+    if (add := want("arxiv")) is not None and arxiv_id:
+        add.append(f"\teprint = {{{arxiv_id}}},\n\tarchivePrefix = {{arXiv}},")
+        if "primaryclass" in extra:
+            add.append(f"\tprimaryClass = {extra['primaryclass']},")
+    if (add := want("doi")) is not None and doi:
+        add.append(f"\tdoi = {{{doi}}},")
+    if (add := want("url")) is not None and (url or (arxiv_id and only is None)):
+        add.append(f"\turl = {{{url or 'https://arxiv.org/abs/' + arxiv_id}}},")
+    if (add := want("abstract")) is not None and abstract:
+        add.append("\tabstract = {" + escape(abstract, ascii=ascii) + "},")
+    if (add := want("keywords")) is not None and tags:
+        add.append("\tkeywords = {" + ", ".join(escape(t, ascii=ascii) for t in tags) + "},")
+    return out
 
 
 INFERRED_NOTE = "year inferred from a digest, not confirmed"
@@ -161,9 +200,51 @@ class Bibtex:
         """The entries as one string (BibTeX: empty when there are none); ``freeze``:
         their keys are leaving PaperDesk, so they stop following the metadata."""
         head, sep, tail, empty = layout(style)
-        entries = list(self.entries(ids, query=query, style=style, ascii=ascii, notes=notes,
-                                    progress=progress, cancel=cancel, freeze=freeze))
-        return head + sep.join(entries) + tail if entries else empty
+        header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
+                                      progress=progress, cancel=cancel, freeze=freeze)
+        blocks = header + list(entries)
+        return head + sep.join(blocks) + tail if blocks else empty
+
+    def stream(self, ids: Iterable[int] | None = None, *, query: str | None = None,
+               style: str = "bibtex", ascii: bool = False, notes: bool = False,
+               progress: Progress = no_progress, cancel: CancelFlag | None = None,
+               freeze: bool = False) -> tuple[list[str], Iterator[str]]:
+        """The ``@preamble``/``@string`` blocks the entries need (those of the .bib files
+        they came from; none for CSL-JSON), and the entries one at a time."""
+        if style not in FORMATS:
+            raise BibtexError(f"unknown style {style!r}: use bibtex, biblatex or csl-json")
+        chosen = self._chosen(ids, query)
+        header = self.header(chosen, ascii=ascii) if style in STYLES else []
+        return header, self._generate(chosen, style, ascii, notes, progress, cancel, freeze)
+
+    def header(self, chosen: list[int] | None, *, ascii: bool = False) -> list[str]:
+        """The ``@preamble`` and ``@string`` blocks the entries of ``chosen`` (None: all)
+        need: those of the .bib files they were imported from, and of imported files
+        that held definitions only."""
+        db = self.lib.db
+        if chosen is None:
+            rows = db.execute(
+                "SELECT DISTINCT json_extract(bib_source, '$.file') FROM papers "
+                "WHERE bib_source IS NOT NULL AND deleted_at IS NULL").fetchall()
+            files = {r[0] for r in rows}
+        else:
+            files = set()
+            for i in range(0, len(chosen), 900):
+                part = chosen[i:i + 900]
+                files.update(r[0] for r in db.execute(
+                    f"SELECT DISTINCT json_extract(bib_source, '$.file') FROM papers WHERE id IN "
+                    f"({','.join('?' * len(part))}) AND bib_source IS NOT NULL", part))
+        used = {r[0] for r in db.execute(
+            "SELECT DISTINCT json_extract(bib_source, '$.file') FROM papers "
+            "WHERE bib_source IS NOT NULL")}
+        # A file of definitions only (journal abbreviations) goes with every export.
+        files |= {r[0] for r in db.execute("SELECT id FROM bib_files")} - used
+        files.discard(None)
+        if not files:
+            return []
+        rows = db.execute(f"SELECT preambles, strings FROM bib_files WHERE id IN "
+                          f"({','.join('?' * len(files))}) ORDER BY id", sorted(files)).fetchall()
+        return header_blocks(rows, ascii=ascii)
 
     def export_to(self, path: str | os.PathLike[str], ids: Iterable[int] | None = None, *,
                   query: str | None = None, style: str = "bibtex", ascii: bool = False,
@@ -173,24 +254,26 @@ class Bibtex:
         The keys written have left PaperDesk: they are frozen."""
         path = Path(path)
         _refuse_database(path)
-        entries = self.entries(ids, query=query, style=style, ascii=ascii, notes=notes,
-                               progress=progress, cancel=cancel, freeze=True)
+        header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
+                                      progress=progress, cancel=cancel, freeze=True)
         head, sep, tail, empty = layout(style)
         count = 0
         try:
             with files.atomic_write(path, kind="tmp") as temp, \
                     open(temp, "w", encoding="utf-8", newline="\n") as handle:
+                if header:
+                    handle.write(head + sep.join(header))
                 batch: list[str] = []
                 for entry in entries:
                     batch.append(entry)
                     if len(batch) == _BATCH:
-                        handle.write((sep if count else head) + sep.join(batch))
+                        handle.write((sep if count or header else head) + sep.join(batch))
                         count += len(batch)
                         batch.clear()
                 if batch:
-                    handle.write((sep if count else head) + sep.join(batch))
+                    handle.write((sep if count or header else head) + sep.join(batch))
                     count += len(batch)
-                handle.write(tail if count else empty)
+                handle.write(tail if count or header else empty)
         except OSError as exc:
             raise BibtexError(f"{path}: cannot write ({exc.strerror or exc})") from None
         return count
@@ -201,10 +284,8 @@ class Bibtex:
                 cancel: CancelFlag | None = None, freeze: bool = False) -> Iterator[str]:
         """The entries' text one at a time, in the order of ``ids`` / the query / added;
         with ``freeze``, their keys are frozen once the last entry has been read."""
-        if style not in FORMATS:
-            raise BibtexError(f"unknown style {style!r}: use bibtex, biblatex or csl-json")
-        chosen = self._chosen(ids, query)
-        return self._generate(chosen, style, ascii, notes, progress, cancel, freeze)
+        return self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
+                           progress=progress, cancel=cancel, freeze=freeze)[1]
 
     def _chosen(self, ids: Iterable[int] | None, query: str | None) -> list[int] | None:
         if ids is not None:

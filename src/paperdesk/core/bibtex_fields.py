@@ -12,6 +12,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+
 from paperdesk.core.latex import decode
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -42,6 +47,9 @@ class BibPaper:
     tags: list[str] = field(default_factory=list)
     note: str | None = None
     bib_type: str | None = None
+    raw_type: str = "misc"  # the entry type as written (@Article)
+    fields: list[tuple[str, str]] = field(default_factory=list)  # (name, raw) as written
+    names: dict[str, str] = field(default_factory=dict)  # display name -> name as written
     extra: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
@@ -87,6 +95,14 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
 
 
 def split_names(text: str) -> list[str]:
+    """The names of a name list, by BibTeX's rules (bibtexparser's splitter)."""
+    try:
+        return [n.strip() for n in split_multiple_persons_names(text) if n.strip()]
+    except Exception:  # an unbalanced name list: split at " and " outside braces
+        return _split_names(text)
+
+
+def _split_names(text: str) -> list[str]:
     return [n.strip() for n in re.split(r"\s+and\s+", text) if n.strip()] if "{" not in text \
         else [n.strip() for n in _split_top(re.sub(r"\s+", " ", text), " and ") if n.strip()]
 
@@ -99,9 +115,9 @@ def _month(text: str) -> int | None:
 
 
 def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str]],
-               strings: dict[str, str]) -> BibPaper:
+               strings: dict[str, str], raw_type: str | None = None) -> BibPaper:
     """A BibPaper from an entry's raw fields (name, raw value with delimiters)."""
-    paper = BibPaper(key=key, line=line)
+    paper = BibPaper(key=key, line=line, raw_type=raw_type or entry_type, fields=list(fields))
     if entry_type.lower() not in ("misc", "online", "electronic", "www"):
         paper.bib_type = entry_type.lower()
     values: dict[str, str] = {}
@@ -121,12 +137,11 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
         if paper.year is None and values.get(name, "").strip():
             paper.extra[name] = written[name]
     _read_ids(paper, values)
-    for word in re.split(r"[,;]", values.get("keywords", "")):
+    keywords = values.get("keywords", "")
+    for word in re.split(r";" if ";" in keywords else r",", keywords):
         tag = " ".join(decode(word).split())
         if tag and tag not in paper.tags:
             paper.tags.append(tag)
-    note = decode(values.get("note", "")).strip()
-    paper.note = note or None
     return paper
 
 
@@ -135,8 +150,29 @@ def _read_people(paper: BibPaper, text: str) -> None:
     if len(names) == 1 and _wrapped(names[0]):
         paper.organization = " ".join(decode(names[0]).split()) or None
         return
-    paper.authors = [" ".join(decode(n).split()) for n in names]
-    paper.authors = [n for n in paper.authors if n]
+    for name in names:
+        shown = display_name(name)
+        if shown:
+            paper.authors.append(shown)
+            paper.names.setdefault(shown, name)
+
+
+def display_name(name: str) -> str:
+    """A name as written, decoded; "von Last, Jr, First" when the written "First Last"
+    form would not split back the same way once its braces are gone
+    (``Giuseppe {De Giacomo}`` -> "De Giacomo, Giuseppe")."""
+    plain = " ".join(decode(name).split())
+    if "," in name or "{" not in name or _wrapped(name):
+        return plain
+    try:
+        parts = parse_single_name_into_parts(name)
+    except Exception:
+        return plain
+    last = " ".join(parts.von + parts.last)
+    if not any(" " in decode(p) for p in parts.last):
+        return plain
+    text = ", ".join(x for x in (last, " ".join(parts.jr), " ".join(parts.first)) if x)
+    return " ".join(decode(text).split())
 
 
 def _wrapped(name: str) -> bool:

@@ -127,7 +127,7 @@ def judge(a: dict[str, Any], b: dict[str, Any]) -> tuple[str, int, list[str]] | 
         if x and x == y:
             return "certain", 100, [f"same {label} {a[name]}", *_context(a, b)[1]]
         differ = differ or bool(x and y)
-    if differ:
+    if differ or not a["title_key"] or not b["title_key"]:  # no title: nothing to compare
         return None
     same_title = a["title_key"] == b["title_key"]
     from rapidfuzz import fuzz  # loaded only when papers are compared

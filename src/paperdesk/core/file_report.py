@@ -33,6 +33,15 @@ class FileReport:
     digest_id: int | None = None
     paper_ids: list[int] = field(default_factory=list)
     likely_duplicates: int = 0  # new papers that may repeat one already in the library
+    # .bib files: each entry merged into a paper ({key, line, paper_id, citekey, reason})
+    # and each entry skipped ({line, key, reason}).
+    merges: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+    def merge_lines(self) -> list[str]:
+        """``key -> paper (reason)``, one line per merged entry."""
+        return [f"{m['key']} -> {m.get('citekey') or m['paper_id']} (paper {m['paper_id']}; "
+                f"{m['reason']})" for m in self.merges]
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -191,3 +191,22 @@ def _year_inferred_index(db: Database) -> None:
     reading every row (with its abstract) of a large library."""
     db.execute("CREATE INDEX IF NOT EXISTS papers_year_inferred ON papers(year_inferred) "
                "WHERE year_inferred = 1")
+
+
+@_step("0013_bib_sources")
+def _bib_sources(db: Database) -> None:
+    """A .bib entry as it was written, so that an export gives it back unchanged.
+
+    ``papers.bib_source`` holds the entry (type and key as written, each field's
+    name and raw value, and the column values it was read into); ``bib_files``
+    holds the ``@string`` and ``@preamble`` definitions of each imported file.
+    """
+    db.execute("ALTER TABLE papers ADD COLUMN bib_source TEXT")
+    db.execute("""CREATE TABLE bib_files (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        preambles TEXT NOT NULL DEFAULT '[]',
+        strings TEXT NOT NULL DEFAULT '[]',
+        imported_at TEXT NOT NULL
+    )""")

@@ -1,7 +1,7 @@
 """File > Export BibTeX: which papers, which style, where to.
 
 All papers, the papers the table shows now (sidebar entry and search), or the
-selected ones; BibTeX or biblatex, ASCII only, notes as ``note``. Large
+selected ones; BibTeX or biblatex, ASCII only, your notes as ``annote``. Large
 exports run on the worker with progress and Cancel in the status bar; the
 file is written whole or not at all (``lib.bibtex.export_to``).
 """
@@ -84,7 +84,7 @@ class ExportDialog(QDialog):
             self.style.addItem(label, value)
         self.style.currentIndexChanged.connect(lambda _i: self._match_suffix())
         self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
-        self.notes = QCheckBox("Include my notes (as the note field)")
+        self.notes = QCheckBox("Include my notes (as the annote field)")
         self.path = QLineEdit()
         self.path.setPlaceholderText("Where to save the .bib file")
         folder = settings.settings().value(LAST_FOLDER) or str(Path.home())

@@ -36,7 +36,8 @@ def details(report: FileReport) -> str:
     if report.error:
         return report.error
     lines = [f"{report.entries} entries"] if report.status == IMPORTED else []
-    return "; ".join(lines + list(report.warnings))
+    merged = [f"merged {line}" for line in report.merge_lines()]
+    return "; ".join(lines + merged + list(report.warnings))
 
 
 class ImportReport(QDialog):

@@ -1,0 +1,111 @@
+"""Entries from .bib files written back as written; PaperDesk's own text only where edited."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import bibtexparser
+
+from paperdesk.core.library import Library
+
+FILE = r"""@preamble{"\newcommand{\noopsort}[1]{}"}
+@String{jgg = "J. Great Games"}
+
+@Article{K*?:2020/long-key-that-goes-on-and-on-beyond-sixty-four-characters-easily,
+  Author = {Giuseppe {De Giacomo} and Harry B. {Hunt III} and {van Leeuwen}, Jan},
+  Title = "Cu$_2$O and $O(n^2)$: {\em big} \mkbibquote{X}",
+  journal = jgg # " (Series " # {2} # ")",
+  month = {2~} # jan,
+  year = {forthcoming},
+  note = {Costs 5 # 1 and \url{http://x.org/a_b#c}},
+  keywords = {Brain Injuries, Traumatic; Humans},
+}
+
+@InBook{child, crossref = {parent}, pages = {1--10}}
+@Book{parent, editor = {{American Heart Association}}, title = {Handbook}, date = {1984/1986}}
+@set{both, entryset = {child,parent}}
+"""
+
+
+def _import(lib: Library, tmp_path: Path, text: str, name: str = "refs.bib"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return lib.import_paths([path])[0]
+
+
+def _fields(text: str) -> dict[str, dict[str, str]]:
+    parsed = bibtexparser.parse_string(text, parse_stack=[])
+    assert not parsed.failed_blocks
+    return {e.key: {f.key: f.value for f in e.fields} for e in parsed.entries}
+
+
+def test_every_field_key_type_and_definition_comes_back_as_written(lib, tmp_path):
+    report = _import(lib, tmp_path, FILE)
+    assert (report.new_papers, report.skipped) == (4, [])
+    out = lib.bibtex.export()
+    assert out.startswith('@preamble{"\\newcommand{\\noopsort}[1]{}"}\n\n\n'
+                          '@String{jgg = "J. Great Games"}\n')
+    original, exported = _fields(FILE), _fields(out)
+    assert list(exported) == list(original)  # keys and order, as written
+    for key, fields in original.items():
+        assert exported[key] == {name: " ".join(v.split()) if name == "note" else v
+                                 for name, v in fields.items()} or key.startswith("K")
+    long_key = next(iter(original))
+    assert exported[long_key]["Title"] == '"Cu$_2$O and $O(n^2)$: {\\em big} \\mkbibquote{X}"'
+    assert exported[long_key]["month"] == "{2~} # jan"
+    assert exported[long_key]["year"] == "{forthcoming}"
+    # the only change: a bare # in a printed field, which LaTeX rejects; \url{} untouched
+    assert exported[long_key]["note"] == "{Costs 5 \\# 1 and \\url{http://x.org/a_b#c}}"
+    assert "@Article{" in out and "@InBook{child," in out and "@set{both," in out
+    with Library.open(tmp_path / "again.sqlite") as fresh:
+        _import(fresh, tmp_path, out, "out.bib")
+        assert fresh.bibtex.export() == out  # byte for byte
+
+
+def test_display_copy_decodes_names_math_and_macros(lib, tmp_path):
+    _import(lib, tmp_path, FILE)
+    papers = {p["citekey"]: p for p in lib.papers([1, 2, 3, 4])}
+    first = papers[next(iter(_fields(FILE)))]
+    assert first["authors"] == ["De Giacomo, Giuseppe", "Hunt III, Harry B.", "van Leeuwen, Jan"]
+    assert first["title"] == "Cu_2O and O(n^2): big X"
+    assert first["tags"] == ["Brain Injuries, Traumatic", "Humans"]
+    assert papers["parent"]["title"] == "Handbook" and papers["child"]["title"] == ""
+    assert lib.search("handbook").ids == [papers["parent"]["id"]]
+
+
+def test_an_edited_field_is_written_by_paperdesk_the_rest_as_written(lib, tmp_path):
+    _import(lib, tmp_path, "@string{jgg = {J. Great Games}}\n"
+                           "@article{k, author = {Giuseppe {De Giacomo} and Ann Lee},\n"
+                           "  title = {A {GPT} Study}, journal = jgg, year = 2020, month = jan,\n"
+                           "  keywords = {one, two}, note = {as written}}\n")
+    lib.curation.set_year(1, 2021)
+    lib.db.execute("UPDATE papers SET authors = ? WHERE id = 1",
+                   [json.dumps(["De Giacomo, Giuseppe", "Ann Lee", "Zoë Ng"])])
+    entry = _fields(lib.bibtex.export())["k"]
+    assert entry["year"] == "{2021}" and "month" in entry
+    # names that were in the file keep their form as written; a new one is encoded
+    assert entry["author"] == "{Giuseppe {De Giacomo} and Ann Lee and Zoë Ng}"
+    assert (entry["title"], entry["journal"], entry["keywords"], entry["note"]) == (
+        "{A {GPT} Study}", "jgg", "{one, two}", "{as written}")
+    lib.curation.add_tags([1], ["three"])
+    assert _fields(lib.bibtex.export())["k"]["keywords"] == "{one, three, two}"
+
+
+def test_user_notes_go_to_annote_and_the_file_note_is_always_there(lib, tmp_path):
+    _import(lib, tmp_path, "@misc{a, title = {A}, note = {file note}}\n"
+                           "@misc{b, title = {B}, annote = {file annote}}\n")
+    lib.curation.add_note(1, "my note")
+    lib.curation.add_note(2, "mine too")
+    plain, with_notes = _fields(lib.bibtex.export()), _fields(lib.bibtex.export(notes=True))
+    assert plain["a"] == {"title": "{A}", "note": "{file note}"}
+    assert with_notes["a"] == {"title": "{A}", "note": "{file note}", "annote": "{my note}"}
+    assert with_notes["b"] == {"title": "{B}", "annote": "{file annote}",
+                               "paperdesk-notes": "{mine too}"}
+
+
+def test_ascii_export_of_fields_as_written(lib, tmp_path):
+    _import(lib, tmp_path, "@misc{a, title = {Über α}, author = {Jürgen Müller}}\n")
+    entry = _fields(lib.bibtex.export(ascii=True))["a"]
+    assert entry["title"] == "{{\\\"U}ber {\\ensuremath{\\alpha}}}"
+    assert entry["author"] == "{J{\\\"u}rgen M{\\\"u}ller}"
