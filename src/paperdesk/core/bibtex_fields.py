@@ -192,6 +192,8 @@ def _read_date(paper: BibPaper, values: dict[str, Any]) -> None:
     m = _DATE.match(values.get("date", "").strip())
     if m:
         year, month, day = (int(g) if g else None for g in m.groups())
+        if month is not None and not 1 <= month <= 12:  # 2004-22: a season, not a month
+            month = day = None
     elif values.get("date", "").strip():
         paper.warnings.append(f"date {values['date'][:40]!r} is not a date that starts with "
                               "a four-digit year; kept as written")

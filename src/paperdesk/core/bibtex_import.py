@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 # "@article{key," or "@string{": a Java "@Override" or "@Test(" is not BibTeX.
 _ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\n,={}()\"#%']+"
-                          r",|(?:string|preamble|comment)[ \t]*[{(])")
+                          r"\s*,|(?:string|preamble|comment)[ \t]*[{(])")
 
 
 def sniff(data: bytes) -> bool:
@@ -76,6 +76,8 @@ class Parsed:
 
 
 _TYPE = re.compile(r"@\s*([^\s{(]+)")
+_COMMENT_TYPES = re.compile(r"(?mi)^([ \t]*@[ \t]*)(comment[a-z]+[ \t]*[{(][^,\n]*,)")
+_MASK = "paperdeskmasked"
 
 
 def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:
@@ -87,9 +89,49 @@ def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:
     return titled, parsed.warnings, parsed.failed + len(parsed.papers) - len(titled)
 
 
+def strip_entry_comments(text: str) -> str:
+    """The text with ``% ...`` comments between the fields of an entry blanked out
+    (biber reads them; bibtexparser would take the comment for a field name).
+    Values, and everything outside entries, are left as they are; lines keep their
+    numbers."""
+    if "%" not in text:
+        return text
+    out: list[str] = []
+    depth, quoted, i, n = 0, False, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == '"' and depth == 1:
+            quoted = not quoted
+        elif ch == "%" and depth == 1 and not quoted:
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch == "@" and depth == 0:
+            quoted = False
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def readable(text: str) -> str:
+    """The text as bibtexparser should see it: ``%`` comments between fields blanked,
+    and "@commented{key," (jurabib's type: an entry to BibTeX, a comment to
+    bibtexparser, which takes any type starting with "comment" for one) masked."""
+    text = _COMMENT_TYPES.sub(lambda m: m.group(1) + _MASK + m.group(2), text)
+    return strip_entry_comments(text)
+
+
 def parse_file(text: str, name: str) -> Parsed:
     """Every readable entry (titled or not), with the file's definitions."""
-    library = bibtexparser.parse_string(text, parse_stack=[])
+    library = bibtexparser.parse_string(readable(text), parse_stack=[])
     strings: dict[str, str] = {}
     out = Parsed([], [], 0)
     for block in library.blocks:
@@ -117,10 +159,11 @@ def parse_file(text: str, name: str) -> Parsed:
     for entry in entries:
         line = entry.start_line + 1
         written = _TYPE.match(entry.raw or "")
+        raw_type = written.group(1) if written else entry.entry_type
         try:
-            paper = read_entry(entry.entry_type, entry.key, line,
+            paper = read_entry(entry.entry_type.removeprefix(_MASK), entry.key, line,
                                [(f.key, str(f.value)) for f in entry.fields], strings,
-                               raw_type=written.group(1) if written else entry.entry_type)
+                               raw_type=raw_type.removeprefix(_MASK))
         except RecursionError:  # LaTeX commands nested thousands deep
             out.failed += 1
             reason = "its LaTeX is nested too deeply to read"
@@ -143,7 +186,11 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
     report.warnings = list(decode_warnings) + parsed.warnings
     report.skipped = parsed.skipped
     report.entries = len(papers)
-    if not papers:
+    if not papers and (parsed.strings or parsed.preambles) and not parsed.failed:
+        report.warnings.append(f"{path.name}: no entries; its {len(parsed.strings)} @string "
+                               f"and {len(parsed.preambles)} @preamble definitions are kept "
+                               "and exported with every export")
+    elif not papers:
         detail = f" ({parsed.warnings[0].split(': ', 1)[1]})" if parsed.warnings else ""
         raise BibtexError(f"{path.name}: no BibTeX entry could be read{detail}; "
                           "nothing was imported")

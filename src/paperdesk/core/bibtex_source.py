@@ -120,23 +120,28 @@ def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags
     return "\n".join(lines) + "\n}\n"
 
 
-# Fields read verbatim or never printed as text: never repaired.
-_VERBATIM = frozenset("url doi eprint file pdf verba verbb verbc crossref xref xdata related "
-                      "entryset ids keywords urldate date origdate eventdate key sortkey "
-                      "presort label".split())
+# Fields styles print as text (BibTeX's standard styles, biblatex's data model):
+# the only ones repaired. Others (comment, file, url...) are never touched.
+_PRINTED = frozenset(
+    "abstract addendum annotation annote booksubtitle booktitle booktitleaddon chapter "
+    "edition eventtitle eventtitleaddon howpublished indextitle issuesubtitle issuetitle "
+    "journal journaltitle journalsubtitle mainsubtitle maintitle maintitleaddon nameaddon "
+    "note origtitle part reprinttitle series shorttitle subtitle title titleaddon venue "
+    "address location institution school publisher organization type pages volume number "
+    "issue".split())
 _URL_MACROS = ("\\url{", "\\href{", "\\path{", "\\nolinkurl{", "\\doi{", "\\verb")
-_REPAIRS = {"#": "\\#", "&": "\\&", "%": "\\%", "_": "\\_", "^": "\\^{}"}
+_REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}"}
 
 
 def repair(name: str, raw: str) -> str:
     """The raw value, with LaTeX specials that cannot be meant as written escaped.
 
-    A bare ``#``, ``&``, ``%``, ``_`` or ``^`` in text (inside the value's braces
+    A bare ``#``, ``&``, ``_`` or ``^`` in text (inside the value's braces
     or quotes, outside math and outside ``\\url{...}``) is an error wherever a
     style prints the field; the original file fails there too. Everything else
     is left exactly as written.
     """
-    if name.lower() in _VERBATIM or not any(ch in raw for ch in _REPAIRS):
+    if name.lower() not in _PRINTED or not any(ch in raw for ch in _REPAIRS):
         return raw
     out: list[str] = []
     depth, quoted, math, skip_depth, i = 0, False, False, None, 0
