@@ -133,7 +133,8 @@ def test_entries_merge_into_existing_papers(seed_lib, tmp_path):
     assert report.merge_lines() == [f"byid -> byid (paper {other}; same arXiv id 2101.00001)"]
     assert report.likely_duplicates == 1
     new = seed_lib.db.execute("SELECT id FROM papers WHERE citekey = 'someone'").fetchone()[0]
-    assert {pid, new} <= seed_lib.duplicates.candidate_ids()
+    assert {pid, new} <= {r[0] for r in seed_lib.db.execute(
+        "SELECT paper_id FROM duplicate_candidates")}
     paper = seed_lib.paper(pid)
     assert paper["citekey"] == key and paper["title"] == title and paper["tags"] == []
     assert seed_lib.paper(new)["tags"] == ["merged"]
