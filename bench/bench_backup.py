@@ -19,7 +19,7 @@ from pathlib import Path
 
 from common import header, median_time, note, report
 from generate import make_library
-from paperdesk.core import backup
+from paperdesk.core.db import backup
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ import bibtexparser
 
 from common import header, note, report
 from generate import make_library
-from paperdesk.core import schema
+from paperdesk.core.db import schema
 from paperdesk.core.library import Library
 
 EXPORT_PAPERS = 100_000

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from common import OUT, ROOT, header, median_of, median_time, note, report
 from generate import VERSION, make_library, same_title_digest, write_digest
-from paperdesk.core import schema
+from paperdesk.core.db import schema
 from paperdesk.core.library import Library
 
 PAPER_COLUMNS = ("id, title, abstract, title_key, author_count, organization, organization_handle,"
@@ -225,9 +225,9 @@ def bench_same_title(tmp: Path, runs: int, sizes: tuple[int, ...] = (1000, 4000)
 
 def bench_phases(runs: int) -> None:
     """Where the 100,000-entry import's time goes: parsing and citation keys, alone."""
-    from paperdesk.core.citekey import KeyAllocator
-    from paperdesk.core.digest import parse_digest
-    from paperdesk.core.digest_import import _entry_fields
+    from paperdesk.core.areas.citekey import KeyAllocator
+    from paperdesk.core.formats.digest_import import _entry_fields
+    from paperdesk.core.model.digest import parse_digest
 
     digest = digest_file(100_000, seed=1)
     data = digest.read_bytes()

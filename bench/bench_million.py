@@ -103,7 +103,7 @@ def main() -> int:
     parser.add_argument("--skip-gui", action="store_true")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    from paperdesk.core import schema
+    from paperdesk.core.db import schema
 
     latest = schema.known_migrations()[-1].split("_")[0]
     path = OUT / f"million-v{VERSION}-m{latest}-{args.papers}-d{args.digest}.sqlite"

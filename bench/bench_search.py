@@ -31,7 +31,7 @@ from pathlib import Path
 
 from common import OUT, header, median_time, note, report
 from generate import make_library
-from paperdesk.core import schema
+from paperdesk.core.db import schema
 from paperdesk.core.library import Library
 
 

@@ -4,7 +4,7 @@ Papers come from a deterministic universe: ``paper(i, seed)`` is always the
 same paper, with a title of about 100 characters and an abstract of about 1,200
 built from a research vocabulary, and its own metadata (an author count or an
 organisation, a date, upvotes). A digest is a list of such papers in the real
-text format (see core/digest.py), with a share of re-typed repeats (another
+text format (see core/model/digest.py), with a share of re-typed repeats (another
 case, an en dash for a hyphen, curly quotes, double spaces, a trailing full
 stop, " - " for ": ") and exact repeats, which import merges into one paper.
 Optional "near" copies carry a typo in the title: they stay separate papers
@@ -262,7 +262,7 @@ def make_library(path: str | Path, n_papers: int, *, retyped_share: float = 0.05
     Papers are ``paper(0..n-1, seed)`` apart from the near copies. Returns an
     open ``paperdesk.core.library.Library``.
     """
-    from paperdesk.core import schema
+    from paperdesk.core.db import schema
     from paperdesk.core.library import Library
 
     # A library built under an older schema would be upgraded on every open:

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import bibtexparser
 
-from paperdesk.core.bibtex_import import readable
-from paperdesk.core.decode import decode_text
+from paperdesk.core.formats.bibtex_import import readable
 from paperdesk.core.library import Library
+from paperdesk.core.model.decode import decode_text
 
 CORPUS = Path(__file__).parent / "data" / "realbib"
 TOOLS = ("pdflatex", "bibtex", "biber")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from paperdesk.cli.main import main
-from paperdesk.core import changes as ch
+from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
 from tests.core.test_duplicates import add_copy, by_title
 

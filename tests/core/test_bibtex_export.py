@@ -9,9 +9,9 @@ import threading
 import bibtexparser
 import pytest
 
-from paperdesk.core.bibtex_export import BibtexError
-from paperdesk.core.errors import Cancelled
-from paperdesk.core.latex import decode
+from paperdesk.core.areas.bibtex_export import BibtexError
+from paperdesk.core.model.errors import Cancelled
+from paperdesk.core.model.latex import decode
 
 
 def _parse(text: str) -> dict[str, dict[str, str]]:

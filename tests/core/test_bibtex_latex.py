@@ -1,11 +1,11 @@
-"""Plain text to BibTeX field text and back (core/latex.py)."""
+"""Plain text to BibTeX field text and back (core/model/latex.py)."""
 
 from __future__ import annotations
 
 import bibtexparser
 import pytest
 
-from paperdesk.core.latex import decode, escape, protect_title
+from paperdesk.core.model.latex import decode, escape, protect_title
 
 
 @pytest.mark.parametrize(("text", "field"), [

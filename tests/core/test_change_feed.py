@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core import changes as ch
-from paperdesk.core.citekey import freeze
-from paperdesk.core.curation import CurationError
-from paperdesk.core.errors import NotFound
+from paperdesk.core.areas.citekey import freeze
+from paperdesk.core.areas.curation import CurationError
+from paperdesk.core.db import changes as ch
+from paperdesk.core.model.errors import NotFound
 from tests.core.test_duplicates import add_copy
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.citekey import CitekeyError, ascii_text, base_key
+from paperdesk.core.areas.citekey import CitekeyError, ascii_text, base_key
 
 
 def _bib(path, entries: list[tuple[str, str]]) -> str:
@@ -103,7 +103,7 @@ def test_a_user_key_survives_later_imports(seed_lib, seeds, tmp_path):
 
 
 def test_a_base_shared_by_hundreds_of_papers_never_runs_out(lib):
-    from paperdesk.core.citekey import KeyAllocator
+    from paperdesk.core.areas.citekey import KeyAllocator
 
     allocator = KeyAllocator(lib.db)
     keys = [allocator.take({"title": "Scaling things", "year": 2024}) for _ in range(800)]
@@ -115,7 +115,7 @@ def test_a_base_shared_by_hundreds_of_papers_never_runs_out(lib):
 @pytest.mark.parametrize("eager_after", [0, 1, 500])
 def test_allocator_sees_existing_keys_ignoring_case_read_lazily_or_all_at_once(
         seed_lib, monkeypatch, eager_after):
-    from paperdesk.core.citekey import KeyAllocator
+    from paperdesk.core.areas.citekey import KeyAllocator
 
     monkeypatch.setattr(KeyAllocator, "EAGER_AFTER", eager_after)
     seed_lib.bibtex.set_citekey(1, "Zeta2024")

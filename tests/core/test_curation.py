@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core import changes as ch
-from paperdesk.core.curation import CurationError
-from paperdesk.core.errors import NotFound, QueryError
+from paperdesk.core.areas.curation import CurationError
+from paperdesk.core.db import changes as ch
+from paperdesk.core.model.errors import NotFound, QueryError
 
 TABLES = ("papers", "tags", "paper_tags", "notes", "saved_searches", "papers_fts")
 

@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from paperdesk.core.digest import YEAR_FROM_ENTRIES, YEAR_FROM_FILE, parse_digest
-from paperdesk.core.errors import DigestError
+from paperdesk.core.model.digest import YEAR_FROM_ENTRIES, YEAR_FROM_FILE, parse_digest
+from paperdesk.core.model.errors import DigestError
 from tests.conftest import SEEDS
 
 COUNTS = {"000": 17, "001": 104, "002": 34, "003": 41, "004": 71}

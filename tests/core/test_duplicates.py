@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from paperdesk.core import blocking
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.areas import blocking
 from paperdesk.core.library import Library
-from paperdesk.core.text import title_key
+from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.model.text import title_key
 
 HEADER = ("new\n\nGet trending papers in your email inbox!\n\nSubscribe\n\nDaily Papers\n\n"
           "byAK and the research community\n\nNov 3\n\n")
@@ -187,7 +187,7 @@ def typo(title: str, rng: random.Random) -> str:
 def test_blocking_finds_typo_copies_that_all_pairs_finds(seeds):
     """On seed-like titles with typos anywhere, blocking misses nothing all-pairs finds."""
     rng = random.Random(7)
-    from paperdesk.core.digest import parse_digest
+    from paperdesk.core.model.digest import parse_digest
 
     titles = [title_key(e.title) for s in seeds
               for e in parse_digest(s.read_bytes(), s.name, 2025).entries]

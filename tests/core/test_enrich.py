@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from paperdesk.core.hub import Hub, Limits
+from paperdesk.core.formats.hub import Hub, Limits
 from tests.fake_hub import FakeHub, record
 
 ABSTRACT = ("We study how the loss of language models falls as a power of their size, "
@@ -30,7 +30,7 @@ def hub(monkeypatch):
 
 def _add_paper(lib, title, abstract=ABSTRACT, **fields):
     with lib.transaction() as db:
-        from paperdesk.core.text import title_key
+        from paperdesk.core.model.text import title_key
 
         pid = db.execute(
             "INSERT INTO papers (title, abstract, title_key, year, year_inferred, citekey, "
@@ -38,7 +38,7 @@ def _add_paper(lib, title, abstract=ABSTRACT, **fields):
             [title, abstract, title_key(title), fields.get("year", 2026),
              fields.get("year_inferred", 1), fields.get("citekey")]).lastrowid
     if fields.get("citekey") is None:
-        from paperdesk.core.citekey import refresh
+        from paperdesk.core.areas.citekey import refresh
 
         with lib.transaction() as db:
             refresh(db, [pid])

@@ -128,7 +128,7 @@ def test_a_failing_write_rolls_the_whole_file_back(lib, seeds):
 
 @pytest.mark.parametrize("bulk", [False, True])
 def test_bulk_and_row_by_row_indexing_agree(lib, seeds, monkeypatch, bulk):
-    from paperdesk.core import file_report
+    from paperdesk.core.formats import file_report
 
     monkeypatch.setattr(file_report, "BULK_THRESHOLD", 1 if bulk else 10**9)
     lib.import_paths(seeds)
@@ -141,7 +141,7 @@ def test_bulk_and_row_by_row_indexing_agree(lib, seeds, monkeypatch, bulk):
         == 15
     momentum = lib.db.execute("SELECT id, momentum FROM papers ORDER BY id").fetchall()
     lib.db.execute("UPDATE papers SET momentum = NULL")
-    from paperdesk.core import schema
+    from paperdesk.core.db import schema
 
     lib.db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings"))
     assert lib.db.execute("SELECT id, momentum FROM papers ORDER BY id").fetchall() == momentum

@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core import importer, title_index
-from paperdesk.core.text import abstracts_match
-from paperdesk.core.title_index import MAX_SIMILAR, TitleIndex
+from paperdesk.core.formats import importer
+from paperdesk.core.model import title_index
+from paperdesk.core.model.text import abstracts_match
+from paperdesk.core.model.title_index import MAX_SIMILAR, TitleIndex
 from tests.core.test_import import content
 from tests.reliability.digests import HEADER, abstract, digest_text, title
 

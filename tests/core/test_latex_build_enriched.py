@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from paperdesk.core.hub import Hub, Limits
+from paperdesk.core.formats.hub import Hub, Limits
 from tests.core.test_latex_build import (
     _complaints,
     _latex,

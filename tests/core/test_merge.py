@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from paperdesk.core.errors import NotFound, PaperDeskError
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import NotFound, PaperDeskError
 from tests.core.test_duplicates import add_copy, by_title
 
 TABLES = ("papers", "sightings", "paper_tags", "tags", "notes", "papers_fts",

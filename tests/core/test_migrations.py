@@ -7,7 +7,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from paperdesk.core import schema, schema_0001, schema_0002
+from paperdesk.core.db import schema, schema_0001, schema_0002
 from paperdesk.core.library import Library
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.errors import QueryError
+from paperdesk.core.areas.query import compile_query
+from paperdesk.core.areas.search import SORTS
 from paperdesk.core.library import Library
-from paperdesk.core.query import compile_query
-from paperdesk.core.search import SORTS
+from paperdesk.core.model.errors import QueryError
 from tests.conftest import SEEDS
 
 

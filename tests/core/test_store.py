@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.errors import LibraryBusy, LibraryError
+from paperdesk.core.db.schema import known_migrations
 from paperdesk.core.library import Library
-from paperdesk.core.schema import known_migrations
+from paperdesk.core.model.errors import LibraryBusy, LibraryError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -77,7 +77,7 @@ def test_read_only_library_reports_and_changes_nothing(tmp_path, seeds):
 
 
 def test_busy_library_gives_a_clear_message(tmp_path, seeds, monkeypatch):
-    from paperdesk.core import store
+    from paperdesk.core.db import store
 
     monkeypatch.setattr(store, "BUSY_TIMEOUT_S", 0.2)
     path = tmp_path / "busy.sqlite"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.errors import NotFound
+from paperdesk.core.model.errors import NotFound
 from tests.core.test_import import content
 
 

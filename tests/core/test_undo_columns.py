@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from paperdesk.core import changes as ch
+from paperdesk.core.db import changes as ch
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperdesk.core.digest import parse_digest
 from paperdesk.core.library import Library
+from paperdesk.core.model.digest import parse_digest
 
 
 def retype(title: str) -> str:

@@ -4,7 +4,7 @@ thread), undo and redo."""
 
 from __future__ import annotations
 
-from paperdesk.core import changes as ch
+from paperdesk.core.db import changes as ch
 from paperdesk.gui import dialogs
 from tests.core.test_duplicates import add_copy, by_title
 

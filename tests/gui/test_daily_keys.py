@@ -8,7 +8,7 @@ import itertools
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMenu, QPushButton
 
-from paperdesk.core import triage
+from paperdesk.core.areas import triage
 from paperdesk.gui import keyboard, triage_view
 from paperdesk.gui.paper_model import MOMENTUM
 from tests.digest_files import growing_digests, write_digest

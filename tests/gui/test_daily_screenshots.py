@@ -6,7 +6,7 @@ replace docs/screenshots/triage.png, reading-queue.png and upvote-chart.png.
 
 from __future__ import annotations
 
-from paperdesk.core.digest import parse_digest
+from paperdesk.core.model.digest import parse_digest
 from paperdesk.gui import triage_view
 from tests.digest_files import growing_digests, write_entries
 

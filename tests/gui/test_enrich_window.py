@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from paperdesk.core import hub as hub_module
-from paperdesk.core.hub import Limits
+from paperdesk.core.formats import hub as hub_module
+from paperdesk.core.formats.hub import Limits
 from tests.fake_hub import FakeHub, populate_from, record
 from tests.gui.conftest import select_rows
 from tests.gui.screenshots import save_screenshot

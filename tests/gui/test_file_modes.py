@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.paths import data_dir
+from paperdesk.core.db.paths import data_dir
 from paperdesk.gui import clipboard, settings
 
 

@@ -8,7 +8,7 @@ import os
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.core.syncs import CONFLICT
+from paperdesk.core.areas.syncs import CONFLICT
 from paperdesk.gui import sync_writer
 
 from .screenshots import save_screenshot

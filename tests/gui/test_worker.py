@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from paperdesk.core.jobs import check_cancel
+from paperdesk.core.model.jobs import check_cancel
 from paperdesk.gui.worker import Worker
 
 

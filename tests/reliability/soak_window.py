@@ -15,8 +15,8 @@ import sys
 import threading
 import time
 
-from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import PaperDeskError
 
 
 def read_forever(path: str) -> None:

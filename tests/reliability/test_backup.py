@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core import backup, dbfile, store
-from paperdesk.core.errors import LibraryBusy, LibraryError
+from paperdesk.core.db import backup, dbfile, store
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import LibraryBusy, LibraryError
 from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, curate, integrity, user_data
 
 OLD = ROOT / "tests" / "data" / "library-0001.sqlite"

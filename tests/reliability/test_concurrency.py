@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core import store
+from paperdesk.core.db import store
 from paperdesk.core.library import Library
 from tests.reliability.digests import write_digest
 from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, curate, integrity, user_data
@@ -146,7 +146,7 @@ def test_reading_is_never_blocked_by_a_writer(library):
 
 EDITOR = """
 import sys, time
-from paperdesk.core.errors import LibraryBusy
+from paperdesk.core.model.errors import LibraryBusy
 from paperdesk.core.library import Library
 lib = Library.open(sys.argv[1])
 ids = lib.search("").ids

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core import schema
+from paperdesk.core.db import schema
 from paperdesk.core.library import Library
 from tests.reliability.digests import write_digest
 from tests.reliability.helpers import (

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.errors import LibraryError
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import LibraryError
 from tests.reliability.helpers import cli, cli_command, cli_env, curate
 
 # Commands that read and commands that write.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core import backup
+from paperdesk.core.db import backup
 from paperdesk.core.library import Library
 from tests.reliability.helpers import ROOT, curate
 

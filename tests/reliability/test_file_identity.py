@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.errors import LibraryError
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import LibraryError
 from tests.reliability.helpers import cli, cli_env, integrity
 
 
@@ -124,7 +124,7 @@ def test_a_library_with_two_hard_links_is_refused(library, tmp_path):
 
 WINDOW = """
 import sys
-from paperdesk.core.errors import LibraryError
+from paperdesk.core.model.errors import LibraryError
 from paperdesk.core.library import Library
 lib = Library.open(sys.argv[1])
 lib.curation.add_note(1, "before the removal")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core import backup
+from paperdesk.core.db import backup
 from paperdesk.core.library import Library
 from tests.reliability.helpers import cli, cli_command, cli_env, curate, integrity
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 
 WRITER = """
 import sys, time
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.library import Library
 lib = Library.open(sys.argv[1], create=False)
 ids = lib.search("").ids[:30]

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core import backup, files, known
-from paperdesk.core.errors import LibraryError, PaperDeskError
+from paperdesk.core.db import backup, files, known
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import LibraryError, PaperDeskError
 from tests.reliability.helpers import cli, curate, integrity
 
 

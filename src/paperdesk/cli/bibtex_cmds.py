@@ -10,8 +10,8 @@ import sys
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say
-from paperdesk.core.bibtex_export import STYLES, layout
-from paperdesk.core.citekey import key_status
+from paperdesk.core.areas.bibtex_export import STYLES, layout
+from paperdesk.core.areas.citekey import key_status
 from paperdesk.core.library import Library
 
 

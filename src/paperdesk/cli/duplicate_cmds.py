@@ -6,10 +6,10 @@ import argparse
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say, short
-from paperdesk.core.duplicates import TIERS
-from paperdesk.core.errors import DuplicateError
+from paperdesk.core.areas.duplicates import TIERS
+from paperdesk.core.areas.merge import CHOICES
 from paperdesk.core.library import Library
-from paperdesk.core.merge import CHOICES
+from paperdesk.core.model.errors import DuplicateError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

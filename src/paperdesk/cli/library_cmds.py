@@ -6,10 +6,10 @@ import argparse
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, emit_json_list, say, short
-from paperdesk.core.file_report import ERROR
+from paperdesk.core.areas.search import SORTS
+from paperdesk.core.formats.file_report import ERROR
 from paperdesk.core.library import Library
-from paperdesk.core.search import SORTS
-from paperdesk.core.sources import describe
+from paperdesk.core.model.sources import describe
 
 
 def register(sub: argparse._SubParsersAction) -> None:

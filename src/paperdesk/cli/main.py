@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 
 from paperdesk import __version__
 from paperdesk.cli.output import fail, say
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.areas.sync_feed import AfterCommand
+from paperdesk.core.db.paths import demo_library_path, library_path
+from paperdesk.core.db.store import translate
 from paperdesk.core.library import Library, Listener
-from paperdesk.core.paths import demo_library_path, library_path
-from paperdesk.core.store import translate
-from paperdesk.core.sync_feed import AfterCommand
+from paperdesk.core.model.errors import PaperDeskError
 
 # Command groups, in the order `paperdesk --help` lists them, with the commands each
 # registers: a command loads its own group only (tests check these names).
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
 
 def _sync(syncing: AfterCommand) -> int:
     """Write the syncs the command's changes concern; 1 when one could not be written."""
-    from paperdesk.core.syncs import OK
+    from paperdesk.core.areas.syncs import OK
 
     code = 0
     for outcome in syncing.flush():

@@ -2,7 +2,7 @@
 
 After every command that changes what a synced file holds, the file is
 written again (atomically, and only when its bytes change); see
-``core/sync_feed.py``.
+``core/areas/sync_feed.py``.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import argparse
 from typing import TYPE_CHECKING
 
 from paperdesk.cli.output import emit_json, fail, say
+from paperdesk.core.areas.syncs import CONFLICT, FAILED, STYLES, Sync
 from paperdesk.core.library import Library
-from paperdesk.core.syncs import CONFLICT, FAILED, STYLES, Sync
 
 if TYPE_CHECKING:
-    from paperdesk.core.sync_write import Outcome
+    from paperdesk.core.areas.sync_write import Outcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from paperdesk.core.errors import LibraryError
+from paperdesk.core.db.paths import demo_library_path, seed_files
 from paperdesk.core.library import Library
-from paperdesk.core.paths import demo_library_path, seed_files
+from paperdesk.core.model.errors import LibraryError
 
 
 def open_demo() -> Library:

@@ -20,24 +20,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core import changes as ch
-from paperdesk.core import known, records, store
-from paperdesk.core.database import Database
-from paperdesk.core.errors import LibraryError, NotFound
-from paperdesk.core.idlists import select_in
-from paperdesk.core.jobs import CancelFlag, Progress, no_progress
-from paperdesk.core.search import SearchResult, search
+from paperdesk.core.areas.search import SearchResult, search
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db import known, records, store
+from paperdesk.core.db.database import Database
+from paperdesk.core.db.idlists import select_in
+from paperdesk.core.model.errors import LibraryError, NotFound
+from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 
 if TYPE_CHECKING:
     import datetime as dt
 
-    from paperdesk.core import importer
-    from paperdesk.core.bibtex_export import Bibtex
-    from paperdesk.core.curation import Curation
-    from paperdesk.core.duplicates import Duplicates
-    from paperdesk.core.hub import Hub
-    from paperdesk.core.syncs import Syncs
-    from paperdesk.core.trash import Trash
+    from paperdesk.core.areas.bibtex_export import Bibtex
+    from paperdesk.core.areas.curation import Curation
+    from paperdesk.core.areas.duplicates import Duplicates
+    from paperdesk.core.areas.syncs import Syncs
+    from paperdesk.core.areas.trash import Trash
+    from paperdesk.core.formats import importer
+    from paperdesk.core.formats.hub import Hub
 
 
 @dataclass
@@ -110,7 +110,7 @@ class Library:
     def backup(self, dest: str | os.PathLike[str] | None = None) -> Path:
         """A consistent copy of the library, safe while it is being written to;
         ``dest`` defaults to a new timestamped file in ``backups/`` beside it."""
-        from paperdesk.core.backup import backup_library
+        from paperdesk.core.db.backup import backup_library
 
         return backup_library(self.path, Path(dest) if dest is not None else None)
 
@@ -124,31 +124,31 @@ class Library:
 
     @functools.cached_property
     def trash(self) -> Trash:
-        from paperdesk.core.trash import Trash
+        from paperdesk.core.areas.trash import Trash
 
         return Trash(self)
 
     @functools.cached_property
     def curation(self) -> Curation:
-        from paperdesk.core.curation import Curation
+        from paperdesk.core.areas.curation import Curation
 
         return Curation(self)
 
     @functools.cached_property
     def bibtex(self) -> Bibtex:
-        from paperdesk.core.bibtex_export import Bibtex
+        from paperdesk.core.areas.bibtex_export import Bibtex
 
         return Bibtex(self)
 
     @functools.cached_property
     def syncs(self) -> Syncs:
-        from paperdesk.core.syncs import Syncs
+        from paperdesk.core.areas.syncs import Syncs
 
         return Syncs(self)
 
     @functools.cached_property
     def duplicates(self) -> Duplicates:
-        from paperdesk.core.duplicates import Duplicates
+        from paperdesk.core.areas.duplicates import Duplicates
 
         return Duplicates(self)
 
@@ -272,7 +272,7 @@ class Library:
                cancel: CancelFlag | None = None) -> ch.Changes:
         """Complete papers (``ids``, those matching ``query``, else all) from the Hub;
         one undoable edit whose result is an ``enrich.EnrichResult``."""
-        from paperdesk.core.enrich import enrich
+        from paperdesk.core.formats.enrich import enrich
 
         if query:
             matching = self.search(query).ids
@@ -283,7 +283,7 @@ class Library:
                     hub: Hub | None = None, progress: Progress = no_progress,
                     cancel: CancelFlag | None = None) -> list[Any]:
         """Import the Hub's daily papers of ``first``..``last`` as digests, complete."""
-        from paperdesk.core.daily import fetch_days
+        from paperdesk.core.formats.daily import fetch_days
 
         return fetch_days(self, first, last or first, hub=hub, progress=progress,
                           cancel=cancel)
@@ -295,7 +295,7 @@ class Library:
                      cancel: CancelFlag | None = None) -> importer.ImportResult:
         """Import files and folders, each file in a write of its own; the result
         reads as the list of ``FileReport``s and carries the combined ``changes``."""
-        from paperdesk.core import importer
+        from paperdesk.core.formats import importer
 
         return importer.import_paths(self, paths, progress, cancel)
 

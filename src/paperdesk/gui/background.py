@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 
-from paperdesk.core.changes import Changes
-from paperdesk.core.errors import PaperDeskError
-from paperdesk.core.jobs import no_progress
+from paperdesk.core.db.changes import Changes
+from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.model.jobs import no_progress
 from paperdesk.gui.undo import EditCommand
 from paperdesk.gui.worker import Job, Outcome
 

@@ -23,9 +23,9 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, Qt, QUrl
 from PySide6.QtGui import QDrag, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.core import citation
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.areas import citation
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import queue_view
 
 if TYPE_CHECKING:

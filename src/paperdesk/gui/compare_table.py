@@ -16,9 +16,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from paperdesk.core import changes as ch
+from paperdesk.core.areas.merge import CHOICES, merged_row
+from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
-from paperdesk.core.merge import CHOICES, merged_row
 from paperdesk.gui.paper_model import STATUS_LABELS
 
 FIELDS = [

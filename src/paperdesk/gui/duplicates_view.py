@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.changes import touches_groups
-from paperdesk.core.duplicates import TIERS, Group
-from paperdesk.core.idlists import select_in
-from paperdesk.core.words import plural
+from paperdesk.core.areas.duplicates import TIERS, Group
+from paperdesk.core.db.changes import touches_groups
+from paperdesk.core.db.idlists import select_in
+from paperdesk.core.model.words import plural
 from paperdesk.gui import background, dialogs
 from paperdesk.gui.compare_table import CompareTable
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from paperdesk.gui import background, settings
 
 if TYPE_CHECKING:
-    from paperdesk.core.changes import Changes
+    from paperdesk.core.db.changes import Changes
     from paperdesk.gui.main_window import MainWindow
 
 SCOPES = ("selection", "list", "all")

@@ -23,7 +23,7 @@ from paperdesk.gui.trash_view import SOURCE as TRASH
 from paperdesk.gui.trash_view import TrashView, trash_count
 
 if TYPE_CHECKING:
-    from paperdesk.core.file_report import FileReport
+    from paperdesk.core.formats.file_report import FileReport
     from paperdesk.gui.main_window import MainWindow
 
 

@@ -14,7 +14,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.core.file_report import ALREADY, CANCELLED, ERROR, IMPORTED, SKIPPED, FileReport
+from paperdesk.core.formats.file_report import (
+    ALREADY,
+    CANCELLED,
+    ERROR,
+    IMPORTED,
+    SKIPPED,
+    FileReport,
+)
 
 RESULT = {IMPORTED: "Imported", ALREADY: "Already imported", ERROR: "Not imported",
           SKIPPED: "Skipped", CANCELLED: "Cancelled"}

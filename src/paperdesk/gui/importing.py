@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from paperdesk.core.file_report import FileReport
+from paperdesk.core.formats.file_report import FileReport
 from paperdesk.gui.icons import icon
 from paperdesk.gui.import_report import ImportReport
 from paperdesk.gui.worker import Outcome, Worker

@@ -17,9 +17,9 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu
 
-from paperdesk.core.backup import default_backup_path
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.db.backup import default_backup_path
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import background, dialogs, settings
 
 if TYPE_CHECKING:

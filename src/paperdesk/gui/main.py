@@ -11,10 +11,10 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from paperdesk.core.db.paths import APP_NAME
 from paperdesk.core.demo import open_demo
-from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
-from paperdesk.core.paths import APP_NAME
+from paperdesk.core.model.errors import PaperDeskError
 
 # Set to any value, the app prints "first-rows <unix time>" once the table has
 # painted its first rows, and quits (bench/bench_gui.py measures start-up so).

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from paperdesk.core import changes as ch
-from paperdesk.core import import_undo
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.areas import import_undo
+from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import extensions, keyboard, queue_view, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.detail_pane import DetailPane

@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QRect, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from paperdesk.core import queue
+from paperdesk.core.areas import queue
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow

@@ -16,8 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from paperdesk.core.errors import PaperDeskError
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import PaperDeskError
 
 Read = Callable[[Library], Any]
 

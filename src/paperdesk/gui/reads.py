@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from paperdesk.core import queue
+from paperdesk.core.areas import queue
 from paperdesk.core.library import Library
 
 Source = tuple[str, Any]

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.errors import PaperDeskError
-from paperdesk.core.syncs import CONFLICT, FAILED, OK, WRITING, Sync
+from paperdesk.core.areas.syncs import CONFLICT, FAILED, OK, WRITING, Sync
+from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui.sync_writer import SyncWriter
 
 if TYPE_CHECKING:

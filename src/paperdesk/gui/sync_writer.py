@@ -17,10 +17,10 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from paperdesk.core import changes as ch
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.areas.sync_feed import Pending, catch_up
+from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
-from paperdesk.core.sync_feed import Pending, catch_up
+from paperdesk.core.model.errors import PaperDeskError
 
 DEBOUNCE_MS = 1000
 
@@ -98,7 +98,7 @@ class SyncWriter(QObject):
                         outcomes = [lib.syncs.write(s, overwrite=overwrite)
                                     for s in lib.syncs.all() if s.id in only]
             except PaperDeskError as exc:  # the library itself is gone or busy
-                from paperdesk.core.sync_write import Outcome
+                from paperdesk.core.areas.sync_write import Outcome
 
                 outcomes = [Outcome(i, "", "failed", str(exc)) for i in ids]
             self.finished.emit(outcomes)

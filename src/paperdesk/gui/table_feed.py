@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 
-from paperdesk.core.errors import PaperDeskError, QueryError
-from paperdesk.core.query import compile_query
-from paperdesk.core.query_hints import empty_message, hint
+from paperdesk.core.areas.query import compile_query
+from paperdesk.core.areas.query_hints import empty_message, hint
+from paperdesk.core.model.errors import PaperDeskError, QueryError
 from paperdesk.gui import reads
 from paperdesk.gui.paper_model import TITLE
 

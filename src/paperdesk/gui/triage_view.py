@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.core import triage
+from paperdesk.core.areas import triage
 from paperdesk.gui import settings
 from paperdesk.gui.geometry import fit_to_screen
 from paperdesk.gui.paper_model import STATUS_LABELS

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand
 
-from paperdesk.core.changes import Changes, Undo
-from paperdesk.core.errors import PaperDeskError
+from paperdesk.core.db.changes import Changes, Undo
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import PaperDeskError
 
 
 class EditCommand(QUndoCommand):

@@ -1,0 +1,188 @@
+""".bib entries kept as they were written, and written back unchanged.
+
+An entry imported from a .bib file keeps, in ``papers.bib_source`` (JSON):
+
+- ``type`` and ``key`` as written (``@Article{Knuth:1984,``);
+- ``fields``: each field's name and raw value as written, delimiters, ``#``
+  concatenations and ``@string`` names included, in the file's order;
+- ``seen``: the column values (title, authors, year, ...) and tags the entry was
+  read into when it was imported;
+- ``names``: each display name of the author list -> that name as written;
+- ``file``: the ``bib_files`` row holding the file's ``@string`` and
+  ``@preamble`` definitions;
+- ``sha``: a digest of type, key and fields, which finds the same entry again.
+
+On export a field is written as written unless the user changed what it was
+read into since (the column differs from ``seen``); only then does PaperDesk
+write that field itself, encoded for LaTeX (``core/model/latex.py``). Columns that
+were empty and are now filled (a DOI found later) are added at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from paperdesk.core.areas.tags import tag_key
+from paperdesk.core.model.latex import fix_chars
+
+SEEN = ("title", "authors", "organization", "year", "published", "arxiv_id", "doi", "url",
+        "abstract")
+# Which fields each group of columns was read from (and is written to when edited).
+GROUPS: dict[str, tuple[str, ...]] = {
+    "title": ("title",),
+    "people": ("author",),
+    "date": ("year", "month", "date"),
+    "arxiv": ("eprint", "archiveprefix", "eprinttype", "primaryclass"),
+    "doi": ("doi",),
+    "url": ("url",),
+    "abstract": ("abstract",),
+    "keywords": ("keywords",),
+}
+_COLUMNS = {"title": ("title",), "people": ("authors", "organization"),
+            "date": ("year", "published"), "arxiv": ("arxiv_id",), "doi": ("doi",),
+            "url": ("url",), "abstract": ("abstract",)}
+_GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
+
+
+def entry_sha(raw_type: str, key: str, fields: Sequence[tuple[str, str]]) -> str:
+    text = json.dumps([raw_type.lower(), key, [[n.lower(), " ".join(v.split())]
+                                               for n, v in fields]], ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def make_source(raw_type: str, key: str, fields: Sequence[tuple[str, str]], names: dict[str, str],
+                file_id: int | None, seen: dict[str, Any], tags: Sequence[str]) -> str:
+    return json.dumps({"type": raw_type, "key": key, "fields": [list(f) for f in fields],
+                       "names": names, "file": file_id, "sha": entry_sha(raw_type, key, fields),
+                       "seen": {**seen, "tags": sorted({tag_key(t) for t in tags})}},
+                      ensure_ascii=False)
+
+
+def seen_values(row: dict[str, Any]) -> dict[str, Any]:
+    """The SEEN columns of a paper row, as stored in ``seen``."""
+    return {name: row.get(name) for name in SEEN}
+
+
+def edited_groups(source: dict[str, Any], current: dict[str, Any], tags: Sequence[str]) -> set[str]:
+    """The groups of fields whose columns changed since the entry was imported."""
+    seen = source.get("seen", {})
+    changed = {group for group, columns in _COLUMNS.items()
+               if any(_norm(current.get(c)) != _norm(seen.get(c)) for c in columns)}
+    if sorted({tag_key(t) for t in tags}) != seen.get("tags", []):
+        changed.add("keywords")
+    return changed
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith("["):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value if value not in ("", "[]") else None
+
+
+def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags: list[str],
+                 notes: list[str], written: Callable[[set[str]], dict[str, list[str]]],
+                 note_lines: Callable[[str], list[str]], *, ascii: bool) -> str:
+    """The entry as written, with the groups the user edited written by PaperDesk.
+
+    ``written(groups)`` gives, for each group, the lines PaperDesk writes for it
+    (``"\\tname = value,"``); ``note_lines(field)`` the lines of the user's notes.
+    """
+    edited = edited_groups(source, current, tags)
+    present = {_GROUP_OF.get(name.lower()) for name, _ in source["fields"]}
+    added = edited - present  # what the file lacked and the paper has now (a DOI found later)
+    fresh = written(edited)
+    lines = [f"@{source['type']}{{{key},"]
+    done: set[str] = set()
+    for name, raw in source["fields"]:
+        group = _GROUP_OF.get(name.lower())
+        if group in edited:
+            if group not in done:
+                done.add(group)
+                lines.extend(fresh.get(group, ()))
+            continue
+        value = repair(name, raw)
+        value = fix_chars(value, True) if ascii else value
+        lines.append(f"\t{name} = {value},")
+    for group in GROUPS:
+        if group in added and group not in done:
+            lines.extend(fresh.get(group, ()))
+    if notes:
+        names = {name.lower() for name, _ in source["fields"]}
+        lines.extend(note_lines("paperdesk-notes" if "annote" in names else "annote"))
+    if len(lines) > 1:
+        lines[-1] = lines[-1][:-1]
+    return "\n".join(lines) + "\n}\n"
+
+
+# Fields styles print as text (BibTeX's standard styles, biblatex's data model):
+# the only ones repaired. Others (comment, file, url...) are never touched.
+_PRINTED = frozenset(
+    "abstract addendum annotation annote booksubtitle booktitle booktitleaddon chapter "
+    "edition eventtitle eventtitleaddon howpublished indextitle issuesubtitle issuetitle "
+    "journal journaltitle journalsubtitle mainsubtitle maintitle maintitleaddon nameaddon "
+    "note origtitle part reprinttitle series shorttitle subtitle title titleaddon venue "
+    "address location institution school publisher organization type pages volume number "
+    "issue".split())
+_URL_MACROS = ("\\url{", "\\href{", "\\path{", "\\nolinkurl{", "\\doi{", "\\verb")
+_REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}"}
+
+
+def repair(name: str, raw: str) -> str:
+    """The raw value, with LaTeX specials that cannot be meant as written escaped.
+
+    A bare ``#``, ``&``, ``_`` or ``^`` in text (inside the value's braces
+    or quotes, outside math and outside ``\\url{...}``) is an error wherever a
+    style prints the field; the original file fails there too. Everything else
+    is left exactly as written.
+    """
+    if name.lower() not in _PRINTED or not any(ch in raw for ch in _REPAIRS):
+        return raw
+    out: list[str] = []
+    depth, quoted, math, skip_depth, i = 0, False, False, None, 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            if skip_depth is None and raw.startswith(_URL_MACROS, i):
+                skip_depth = depth
+            out.append(raw[i:i + 2])
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if skip_depth == depth and not raw.startswith("{", i + 1):
+                skip_depth = None
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "$" and (depth or quoted):
+            math = not math
+        elif (ch in _REPAIRS and (depth or quoted) and not math and skip_depth is None):
+            out.append(_REPAIRS[ch])
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def header_blocks(files: Sequence[tuple[str, str]], *, ascii: bool) -> list[str]:
+    """``@preamble`` then ``@string`` blocks of the files (JSON preambles, JSON strings),
+    each definition once; a name defined again with another value keeps the first."""
+    preambles: list[str] = []
+    strings: dict[str, str] = {}
+    for preamble_json, strings_json in files:
+        for value in json.loads(preamble_json):
+            if value not in preambles:
+                preambles.append(value)
+        for name, value, *word in json.loads(strings_json):
+            strings.setdefault(name.lower(), f"@{word[0] if word else 'string'}{{{name} = "
+                                             f"{value}}}\n")
+    blocks = [f"@preamble{{{value}}}\n" for value in preambles] + list(strings.values())
+    return [fix_chars(b, True) for b in blocks] if ascii else blocks

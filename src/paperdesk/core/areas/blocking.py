@@ -1,0 +1,192 @@
+"""Candidate pairs of similar titles, without comparing all pairs.
+
+Each title is filed under its rarest words (those in at least two titles and
+at most ``MAX_WORD_PAPERS``). Two titles that differ by a word or two (a typo,
+a dropped article) still share most of their rarest words, so they meet under
+one of them; titles are only compared within such a block (one
+``process.cdist`` call for the larger blocks) and with their neighbours in
+sorted order (and in the order of the titles read backwards, for a typo in
+the first words). Only pairs whose titles come within ``TITLE_FLOOR`` are kept.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+from paperdesk.core.db.idlists import select_in
+from paperdesk.core.model.jobs import CancelFlag, check_cancel
+
+if TYPE_CHECKING:
+    import numpy as np
+
+TITLE_FLOOR = 85.0      # titles less alike than this are different works
+RARE_WORDS = 3          # each title is filed under its three rarest words
+MAX_WORD_PAPERS = 200   # words in more titles than this are too common to file under
+WINDOW = 2              # sorted-neighbourhood window
+SAMPLE_STEP = 8         # checking a few new titles: word counts from every 8th title
+_CDIST_PAYS = 256       # from this many comparisons, one cdist call beats a loop
+
+
+def _add(i: int, j: int, pairs: set[tuple[int, int]]) -> None:
+    if i != j:
+        pairs.add((i, j) if i < j else (j, i))
+
+
+def block(rows: Sequence[int], cols: Sequence[int], keys: Sequence[str] | Mapping[int, str],
+          pairs: set[tuple[int, int]]) -> None:
+    """Add the pairs of ``rows`` x ``cols`` whose titles come within TITLE_FLOOR."""
+    import numpy as np  # loaded only when titles are compared
+    from rapidfuzz import fuzz, process
+
+    if len(rows) * len(cols) >= _CDIST_PAYS:
+        scores = process.cdist([keys[i] for i in rows], [keys[j] for j in cols],
+                               scorer=fuzz.ratio, score_cutoff=TITLE_FLOOR, dtype=np.uint8,
+                               workers=-1)
+        for r, c in zip(*np.nonzero(scores), strict=True):
+            _add(rows[r], cols[c], pairs)
+        return
+    for i in rows:
+        ki = keys[i]
+        for j in cols:
+            if i != j and fuzz.ratio(ki, keys[j], score_cutoff=TITLE_FLOOR):
+                _add(i, j, pairs)
+
+
+def _rarest(words: list[str], df: Counter[str], place: dict[str, int], low: int, high: int,
+            k: int) -> list[str]:
+    """The ``k`` rarest words counted ``low``..``high`` times (ties broken by ``place``)."""
+    out: list[str] = []
+    for w in sorted(set(words), key=place.__getitem__):
+        if df[w] > high or len(out) == k:
+            break
+        if df[w] >= low:
+            out.append(w)
+    return out
+
+
+def _places(df: Counter[str], words: set[str] | None = None) -> dict[str, int]:
+    """Each word's position in one order by rarity: ties broken the same for every title."""
+    every = df.keys() if words is None else words | df.keys()
+    return {w: n for n, w in enumerate(sorted(every, key=lambda w: (df[w], w)))}
+
+
+def neighbours(order: Sequence[int], texts: Sequence[str], pairs: set[tuple[int, int]],
+               window: int = WINDOW) -> None:
+    """Compare each title with the next ``window`` titles in ``order`` (sorted by ``texts``)."""
+    import numpy as np  # loaded only when titles are compared
+    from rapidfuzz import fuzz, process
+
+    for d in range(1, window + 1):
+        left, right = order[:-d], order[d:]
+        if not left:
+            break
+        scores = process.cpdist([texts[i] for i in left], [texts[j] for j in right],
+                                scorer=fuzz.ratio, score_cutoff=TITLE_FLOOR, dtype=np.uint8,
+                                workers=-1)
+        for n in np.nonzero(scores)[0]:
+            _add(left[n], right[n], pairs)
+
+
+def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
+    """For each word some title files under, the (sorted) indexes of those titles.
+
+    A title files under its RARE_WORDS rarest words among those in 2 to
+    MAX_WORD_PAPERS titles, ties broken by the word itself. Done in numpy:
+    a large library has millions of words.
+    """
+    import numpy as np
+
+    df = Counter(chain.from_iterable(tokens))
+    place = _places(df)
+    counts = np.fromiter((df[w] for w in sorted(df, key=place.__getitem__)), np.int64, len(df))
+    sizes = np.fromiter(map(len, tokens), np.int64, len(tokens))
+    words = np.fromiter(map(place.__getitem__, chain.from_iterable(tokens)), np.int64,
+                        int(sizes.sum()))
+    titles = np.repeat(np.arange(len(tokens)), sizes)
+    keep = (counts[words] >= 2) & (counts[words] <= MAX_WORD_PAPERS)
+    words, titles = words[keep], titles[keep]
+    order = np.lexsort((words, titles))            # by title, rarest word first
+    words, titles = words[order], titles[order]
+    starts = np.flatnonzero(np.r_[True, titles[1:] != titles[:-1]])
+    rank = np.arange(len(titles)) - np.repeat(starts, np.diff(np.r_[starts, len(titles)]))
+    words, titles = words[rank < RARE_WORDS], titles[rank < RARE_WORDS]
+    order = np.lexsort((titles, words))
+    words, titles = words[order], titles[order]
+    cuts = np.flatnonzero(words[1:] != words[:-1]) + 1
+    return [g for g in np.split(titles, cuts) if len(g) > 1]
+
+
+def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None) -> set[tuple[int, int]]:
+    """Index pairs (i < j) of similar titles among ``keys``."""
+    tokens = list(map(str.split, keys))
+    pairs: set[tuple[int, int]] = set()
+    for n, rows in enumerate(_filed(tokens) if tokens else []):
+        if n % 2000 == 0:
+            check_cancel(cancel)
+        block(rows.tolist(), rows.tolist(), keys, pairs)
+    check_cancel(cancel)
+    neighbours(sorted(range(len(keys)), key=keys.__getitem__), keys, pairs)
+    backwards = [k[::-1] for k in keys]
+    neighbours(sorted(range(len(keys)), key=backwards.__getitem__), backwards, pairs, 1)
+    return pairs
+
+
+def _rows(db: Any, sql: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """``sql`` with ``{marks}`` run over ``values`` in chunks under SQLite's limit."""
+    return list(select_in(db, sql, values))
+
+
+def _fts_word(word: str) -> str:
+    return 'title : "' + word.replace('"', '""') + '"'
+
+
+def probe_pairs(db: Any, probe_ids: Sequence[int],
+                cancel: CancelFlag | None = None) -> set[tuple[int, int]]:
+    """Id pairs of similar titles that involve one of ``probe_ids``, read from SQLite.
+
+    For checking a few new papers against a large library without reading it
+    all: word counts come from a sample of titles (every ``SAMPLE_STEP``-th
+    id), the papers sharing a rare word from the full-text index, and the
+    neighbours in title order from the title index.
+    """
+    keys = dict(_rows(db, "SELECT id, title_key FROM papers WHERE id IN ({marks})", probe_ids))
+    top = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+    sample = [k for (k,) in _rows(db, "SELECT title_key FROM papers WHERE id IN ({marks})",
+                                  range(1, top + 1, SAMPLE_STEP))]
+    df = Counter(w for k in sample for w in set(k.split()))
+    place = _places(df, {w for k in keys.values() for w in k.split()})
+    high = max(1, MAX_WORD_PAPERS // SAMPLE_STEP)
+    filed: dict[str, list[int]] = {}
+    for pid, key in keys.items():
+        for w in _rarest(key.split(), df, place, 0, high, RARE_WORDS + 1):
+            filed.setdefault(w, []).append(pid)
+    check_cancel(cancel)
+    postings: dict[str, list[int]] = {}
+    for w in filed:
+        found = [r[0] for r in db.execute(
+            "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?",
+            [_fts_word(w), MAX_WORD_PAPERS + 1])]
+        if len(found) <= MAX_WORD_PAPERS:
+            postings[w] = found
+    near: dict[int, list[int]] = {}
+    for pid, key in list(keys.items()):
+        after = db.execute("SELECT id, title_key FROM papers WHERE title_key >= ? "
+                           "ORDER BY title_key LIMIT ?", [key, WINDOW + 1]).fetchall()
+        before = db.execute("SELECT id, title_key FROM papers WHERE title_key < ? "
+                            "ORDER BY title_key DESC LIMIT ?", [key, WINDOW]).fetchall()
+        near[pid] = [i for i, _ in after + before]
+        keys.update(after + before)
+    check_cancel(cancel)
+    missing = {j for js in [*postings.values(), *near.values()] for j in js} - keys.keys()
+    keys.update(_rows(db, "SELECT id, title_key FROM papers WHERE id IN ({marks})",
+                      sorted(missing)))
+    pairs: set[tuple[int, int]] = set()
+    for w, rows in filed.items():
+        cols = [j for j in postings.get(w, ()) if j in keys]
+        block(rows, cols, keys, pairs)
+    for pid, cols in near.items():
+        block([pid], cols, keys, pairs)
+    return pairs

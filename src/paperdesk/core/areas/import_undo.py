@@ -1,0 +1,141 @@
+"""Taking an import back: the papers it created and the sightings it added go,
+the user's later work stays.
+
+``record(lib, reports)`` is called right after an import and notes what it
+created: the digests, the new papers and a fingerprint of each new paper
+(its fields, tags and notes). ``undo_import(lib, record)`` later removes the
+digests (their sightings go with them, and the papers they were seen on get
+their upvotes and counts recomputed by the triggers) and the new papers. Like
+the three-way unmerge, it keeps what happened since: a new paper the user has
+rated, tagged, annotated or otherwise changed since the import goes to the
+trash instead of being deleted, and one that a later import saw again stays,
+with only this import's sightings taken away. It is one undoable edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db.idlists import load_ids
+from paperdesk.core.model.clock import now
+from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.model.words import plural
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+_FINGERPRINT = """
+SELECT p.id, json_array(p.title, p.abstract, p.rating, p.status, p.modified, p.deleted_at,
+       p.citekey, p.year,
+       (SELECT group_concat(pt.tag_id) FROM paper_tags pt WHERE pt.paper_id = p.id),
+       (SELECT group_concat(n.id || ':' || n.updated) FROM notes n WHERE n.paper_id = p.id))
+FROM papers p JOIN temp.ids i ON i.id = p.id
+"""
+
+
+class ImportUndoError(PaperDeskError):
+    pass
+
+
+@dataclass
+class ImportRecord:
+    """What one import created, as plain data."""
+
+    label: str
+    digest_ids: list[int]
+    created: dict[int, str] = field(default_factory=dict)  # paper id -> fingerprint
+
+    @property
+    def empty(self) -> bool:
+        return not self.digest_ids and not self.created
+
+
+def _fingerprints(lib: Library, ids: Sequence[int]) -> dict[int, str]:
+    load_ids(lib.db, ids)
+    return dict(lib.db.execute(_FINGERPRINT).fetchall())
+
+
+def created_ids(report: Any) -> list[int]:
+    """The papers a file's import created: new ids come after every older one."""
+    n = getattr(report, "new_papers", 0) or 0
+    return sorted(report.paper_ids)[len(report.paper_ids) - n:] if n else []
+
+
+def record(lib: Library, reports: Iterable[Any]) -> ImportRecord:
+    """Note, right after an import, what it created (reports of failed or
+    repeated files add nothing)."""
+    reports = [r for r in reports if getattr(r, "status", "") == "imported"]
+    digests = [r.digest_id for r in reports if getattr(r, "digest_id", None) is not None]
+    created = [pid for r in reports for pid in created_ids(r)]
+    names = [r.name for r in reports]
+    label = (f"Undo import of {names[0]}" if names else "Undo import") + (
+        f" and {len(names) - 1} more" if len(names) > 1 else "")
+    return ImportRecord(label, digests, _fingerprints(lib, created) if created else {})
+
+
+def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
+    """Remove what ``rec`` created; see the module's description."""
+    db = lib.db
+    digests = [d for d in rec.digest_ids
+               if db.execute("SELECT 1 FROM digests WHERE id = ?", [d]).fetchone()]
+    now_prints = _fingerprints(lib, list(rec.created)) if rec.created else {}
+    alive = list(now_prints)
+    if not digests and not alive:
+        raise ImportUndoError("nothing of that import is left to undo")
+    marks = ",".join("?" * len(digests)) or "NULL"
+    seen = [r[0] for r in db.execute(
+        f"SELECT DISTINCT paper_id FROM sightings WHERE digest_id IN ({marks})", digests)]
+    # Created papers a later import saw again keep those sightings and stay.
+    later = set()
+    if alive:
+        load_ids(db, alive)
+        later = {r[0] for r in db.execute(
+            f"SELECT DISTINCT s.paper_id FROM sightings s JOIN temp.ids i "
+            f"ON i.id = s.paper_id WHERE s.digest_id NOT IN ({marks})", digests)}
+    changed = [pid for pid in alive if pid not in later and now_prints[pid] != rec.created[pid]]
+    delete = [pid for pid in alive if pid not in later and pid not in changed]
+    ids = tuple(sorted(set(alive) | set(seen)))
+    scopes = [ch.Scope("digests", "id", tuple(digests)),
+              ch.Scope("papers", "id", ids),
+              ch.Scope("sightings", "paper_id", ids),
+              ch.Scope("paper_tags", "paper_id", tuple(delete)),
+              ch.Scope("notes", "paper_id", tuple(delete)),
+              ch.Scope("duplicate_candidates", "paper_id", tuple(delete))]
+    kinds = [ch.PAPER_SET, ch.PAPERS, ch.DIGESTS]
+    with lib.edit(rec.label, kinds, ids, scopes) as e:
+        stamp = now()
+        if changed:
+            load_ids(db, changed)
+            db.execute("UPDATE papers SET deleted_at = ?, modified = ? WHERE deleted_at IS NULL "
+                       "AND id IN (SELECT id FROM temp.ids)", [stamp, stamp])
+        if delete:
+            load_ids(db, delete)
+            db.execute("DELETE FROM duplicate_candidates WHERE paper_id IN "
+                       "(SELECT id FROM temp.ids)")
+            db.execute("DELETE FROM papers WHERE id IN (SELECT id FROM temp.ids)")
+        db.execute(f"DELETE FROM digests WHERE id IN ({marks})", digests)
+        e.result = ImportUndone(deleted=len(delete), trashed=len(changed), kept=len(later),
+                                digests=len(digests))
+    return e.changes
+
+
+@dataclass(frozen=True)
+class ImportUndone(ch.Result):
+    """What undoing an import did."""
+
+    deleted: int   # new papers removed
+    trashed: int   # new papers changed since, moved to the trash
+    kept: int      # new papers a later import saw again, kept
+    digests: int   # digests removed (their sightings with them)
+
+
+def summary(result: ImportUndone) -> str:
+    parts = [f"removed {plural(result['deleted'], 'paper')}"]
+    if result["trashed"]:
+        parts.append(f"{plural(result['trashed'], 'paper')} you changed since moved to the trash")
+    if result["kept"]:
+        parts.append(f"{plural(result['kept'], 'paper')} seen again later kept")
+    return "Import undone: " + ", ".join(parts)

@@ -1,0 +1,144 @@
+"""Running a query: ids of matching papers, sorted and paged in SQL.
+
+Relevance (bm25, titles weighing most) orders word queries. A query of words
+alone runs on the FTS index only (the trash is left out by rowid), so "the top
+200" costs what a raw FTS5 MATCH costs; with other conditions, the papers come
+from the index in rank order and the conditions filter them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from paperdesk.core.areas.query import DUPLICATE_TABLE, Compiled, compile_query
+from paperdesk.core.db.database import Database
+from paperdesk.core.model.errors import QueryError
+
+# Sort keys the CLI and the table accept, and the SQL behind each.
+SORTS = {
+    "id": "p.id",
+    "title": "p.title_key",
+    "year": "p.year",  # by year (indexed); "published" orders by the full date
+    "published": "p.published",
+    "upvotes": "p.upvotes",
+    "rating": "p.rating",
+    # unread, to-read, reading, read: the names in reverse, so the index serves it.
+    "status": "p.status",
+    "added": "p.added",
+    "modified": "p.modified",
+    "read": "p.read_at",
+    "digests": "p.seen_count",
+    "momentum": "p.momentum",
+    "citekey": "p.citekey",
+    "organization": "p.organization COLLATE NOCASE",
+    "authors": "p.author_count",
+    "reading-list": "p.list_position",
+    "relevance": None,
+}
+
+# Sorts whose ascending order is their column's descending order.
+_REVERSED = {"status"}
+
+# Papers in the trash are left out by rowid, so that sorting and filtering read
+# only indexes (each sort column's index holds the paper id too), not the rows.
+ALIVE = "p.id NOT IN (SELECT id FROM papers WHERE deleted_at IS NOT NULL) AND "
+
+# bm25 weights of the FTS columns: title, abstract, notes, tags.
+RANK = "bm25(10.0, 1.0, 2.0, 5.0)"
+
+
+# SQLite's messages for statements beyond its limits.
+_LIMITS = ("parser stack overflow", "Expression tree is too large", "too many",
+           "string or blob too big")
+
+
+def _shown(query: str, width: int = 60) -> str:
+    query = " ".join(query.split())
+    return query if len(query) <= width else query[:width - 1] + "…"
+
+
+@dataclass
+class SearchResult:
+    ids: list[int]
+
+
+def _direction(descending: bool) -> str:
+    return "DESC" if descending else "ASC"
+
+
+def order_clause(sort: str | None, descending: bool, fts: str | None) -> tuple[str, list]:
+    """ORDER BY for every sort but relevance; relevance without words sorts by id."""
+    if sort is None:
+        sort = "relevance" if fts else "added"
+    if sort not in SORTS:
+        raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
+    direction = _direction(descending != (sort in _REVERSED))
+    if sort == "relevance":
+        return f"p.id {direction}", []
+    # Papers without a value (no date, no upvotes) sort last either way.
+    return f"{SORTS[sort]} {direction} NULLS LAST, p.id {direction}", []
+
+
+def _sql(c: Compiled, sort: str | None, descending: bool, alive: str) -> tuple[str, list]:
+    sql, params = _statement(c, sort, descending, alive)
+    return c.with_ + sql, [*c.with_params, *params]
+
+
+def _statement(c: Compiled, sort: str | None, descending: bool,
+               alive: str) -> tuple[str, list]:
+    if (sort or ("relevance" if c.fts else None)) == "relevance" and c.fts:
+        direction = _direction(descending)
+        if c.fts_required and c.rest == "1":
+            # Words only: the index matches, ranks and (with a LIMIT) keeps the best.
+            trash = alive.replace("p.id", "rowid")
+            return (f"SELECT rowid FROM papers_fts WHERE {trash}papers_fts MATCH ? "
+                    f"AND rank MATCH '{RANK}' ORDER BY rank {direction}, rowid {direction}",
+                    [c.fts])
+        if c.fts_required:
+            return (f"SELECT p.id FROM papers_fts f JOIN papers p ON p.id = f.rowid "
+                    f"WHERE papers_fts MATCH ? AND f.rank MATCH '{RANK}' AND {alive}"
+                    f"({c.rest}) ORDER BY f.rank {direction}, p.id {direction}",
+                    [c.fts, *c.rest_params])
+        return (f"SELECT p.id FROM papers p LEFT JOIN (SELECT rowid, rank FROM papers_fts "
+                f"WHERE papers_fts MATCH ? AND rank MATCH '{RANK}') f ON f.rowid = p.id "
+                f"WHERE {alive}({c.where}) "
+                f"ORDER BY f.rank IS NULL, f.rank {direction}, p.id {direction}",
+                [c.fts, *c.params])
+    order, order_params = order_clause(sort, descending, c.fts)
+    return (f"SELECT p.id FROM papers p WHERE {alive}({c.where}) ORDER BY {order}",
+            [*c.params, *order_params])
+
+
+def search(db: Database, query: str, *, sort: str | None = None, descending: bool = False,
+           limit: int | None = None, offset: int = 0,
+           include_deleted: bool = False) -> SearchResult:
+    if sort is not None and sort not in SORTS:
+        raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
+    compiled = compile_query(query)
+    alive = "" if include_deleted else ALIVE
+    return _run(db, query, compiled, sort, descending, alive, limit, offset)
+
+
+def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descending: bool,
+         alive: str, limit: int | None, offset: int) -> SearchResult:
+    sql, params = _sql(compiled, sort, descending, alive)
+    if limit is not None:
+        sql += " LIMIT ? OFFSET ?"
+        params += [limit, offset]
+    try:
+        return SearchResult([r[0] for r in db.execute(sql, params)])
+    except sqlite3.OperationalError as exc:
+        # The compiler quotes every word and keeps within SQLite's limits; this is a net.
+        if "fts5" in str(exc) or any(limit in str(exc) for limit in _LIMITS):
+            raise QueryError(f"cannot search for {_shown(query)!r}: the query is too "
+                             f"complex for SQLite ({exc})") from None
+        if DUPLICATE_TABLE not in str(exc):
+            raise
+    # The duplicate finder has not made its table in this library: no candidates.
+    compiled = compile_query(query, tables=frozenset())
+    sql, params = _sql(compiled, sort, descending, alive)
+    if limit is not None:
+        sql += " LIMIT ? OFFSET ?"
+        params += [limit, offset]
+    return SearchResult([r[0] for r in db.execute(sql, params)])

@@ -1,0 +1,286 @@
+"""Writing one kept-in-sync file: whole, atomically, only when its bytes change.
+
+1. What goes in is read (``Syncs.members``); the file there now is read too.
+   A file whose bytes are not the ones PaperDesk last wrote was changed by
+   someone else: it is left alone and the sync stops (state ``conflict``)
+   until the user overwrites it or stops syncing. A missing folder, a
+   read-only file, a full disk: state ``failed`` with the reason, and the next
+   change tries again. The library's papers are never touched by a failure.
+2. The keys of the papers going in are frozen (``citekey.freeze``): they have
+   left PaperDesk.
+3. The text is made. When the file is the one PaperDesk wrote and the caller
+   says which papers changed, the entries of the others are reused byte for
+   byte from the file (``layout`` records each entry's paper and length), so a
+   change to one paper of 100,000 costs one entry, not 100,000.
+4. Equal bytes: nothing is written (LaTeX tools watching the file sleep on).
+   Otherwise a temporary file in the same folder, fsync, rename.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+import time
+from array import array
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paperdesk import __version__
+from paperdesk.core.areas.bibtex_export import export_rows, layout, paper_entry
+from paperdesk.core.areas.citekey import freeze
+from paperdesk.core.areas.csl_json import item_text
+from paperdesk.core.areas.edits import now
+from paperdesk.core.areas.sync_states import CONFLICT, FAILED, OK
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db import files
+from paperdesk.core.model.errors import PaperDeskError
+
+if TYPE_CHECKING:
+    from paperdesk.core.areas.syncs import Sync
+    from paperdesk.core.library import Library
+
+
+@dataclass
+class Outcome:
+    sync_id: int
+    path: str
+    state: str
+    message: str | None = None
+    written: bool = False  # False: failed, stopped, or the bytes were already there
+    entries: int = 0
+    seconds: float = 0.0
+
+    def text(self) -> str:
+        name = self.path
+        if self.state == FAILED:
+            return f"{name}: sync failed: {self.message}"
+        if self.state == CONFLICT:
+            return f"{name}: sync stopped: {self.message}"
+        return f"{name}: {'written' if self.written else 'up to date'} ({self.entries} entries)"
+
+
+def layout_key(sync: Sync) -> str:
+    """What the recorded layout is valid for: entries made by another version or
+    in another style are made again."""
+    return f"{__version__}/{sync.style}/{int(sync.ascii)}"
+
+
+_READ_CHUNK = 1 << 20
+
+
+def _read(path: Path) -> bytearray | None:
+    """The file's bytes, read a megabyte at a time (other threads run in between)."""
+    # Never a library file this process has open (reading it would drop its locks),
+    # and never written over one.
+    files.refuse_destination(path)
+    try:
+        with path.open("rb", buffering=0) as handle:
+            data = bytearray(os.fstat(handle.fileno()).st_size)
+            view, pos = memoryview(data), 0
+            while pos < len(data) and (n := handle.readinto(view[pos:pos + _READ_CHUNK])):
+                pos += n
+            rest = handle.read()
+    except FileNotFoundError:
+        return None
+    return data[:pos] + rest if pos < len(data) or rest else data
+
+
+class Text:
+    """A file's new bytes as the pieces they are made of: hashed, compared and written
+    piece by piece, never joined into one large object (a thread that holds Python
+    for one long step makes the window's thread wait)."""
+
+    def __init__(self, parts: list[bytes | memoryview]) -> None:
+        self.parts = parts
+        self.size = sum(len(p) for p in parts)
+
+    def sha256(self) -> str:
+        digest = hashlib.sha256()
+        for part in self.parts:
+            digest.update(part)
+        return digest.hexdigest()
+
+    def equals(self, old: bytes | bytearray | None) -> bool:
+        if old is None or len(old) != self.size:
+            return False
+        view, pos = memoryview(old), 0
+        for part in self.parts:
+            if view[pos:pos + len(part)] != part:
+                return False
+            pos += len(part)
+        return True
+
+    def __bytes__(self) -> bytes:
+        return b"".join(self.parts)
+
+
+def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
+               changed: set[int] | None = None) -> Outcome:
+    """Bring ``sync``'s file up to date; never raises for a file that cannot be written.
+
+    ``changed``: the papers changed since the last write (None: any may have).
+    """
+    start = time.perf_counter()
+    path = Path(sync.path)
+    out = Outcome(sync.id, sync.path, OK)
+    try:
+        members = lib.syncs.members(sync)
+        if not path.parent.is_dir():
+            raise _Failed(f"the folder {path.parent} does not exist")
+        old = _read(path)
+        if old is not None and not path.stat().st_mode & 0o222:  # (root may write anyway)
+            raise _Failed("the file is read-only")
+        old_hash = hashlib.sha256(old).hexdigest() if old is not None else None
+        ours = old is None or old_hash in (sync.written_sha256, sync.pending_sha256)
+        # The layout describes the bytes of the last finished write only.
+        reuse = old_hash == sync.written_sha256 and changed is not None \
+            and sync.layout_key == layout_key(sync) and bool(sync.layout)
+        if ours or overwrite:
+            _freeze(lib, members)
+        text, entry_layout = render(lib, sync, members, old if reuse else None,
+                                    sync.layout if reuse else None, changed)
+        out.entries = len(entry_layout) // 2
+        new_hash = text.sha256()
+        if text.equals(old):
+            if not (ours or overwrite):
+                _freeze(lib, members)
+            if (sync.state, sync.written_sha256, sync.layout_key) != (OK, new_hash,
+                                                                     layout_key(sync)):
+                _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
+                        entry_layout=entry_layout)
+        elif not (ours or overwrite):
+            out.state = CONFLICT
+            out.message = ("the file was changed by someone else since PaperDesk last "
+                           "wrote it; overwrite it, or stop syncing it")
+            if (sync.state, sync.message) != (CONFLICT, out.message):
+                _record(lib, sync, CONFLICT, out.message)
+        else:
+            _record(lib, sync, sync.state, sync.message, pending=new_hash)
+            _replace(path, text, old is not None, lib.path)
+            out.written = True
+            _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
+                    entry_layout=entry_layout)
+    except _Failed as exc:
+        out.state, out.message = FAILED, str(exc)
+    except OSError as exc:
+        out.state, out.message = FAILED, exc.strerror or str(exc)
+    except PaperDeskError as exc:  # a saved search gone, a query that no longer parses
+        out.state, out.message = FAILED, str(exc)
+    if out.state == FAILED and (sync.state, sync.message, sync.layout is None) != (
+            FAILED, out.message, True):
+        # The changes this write was for are not in the file: the next write makes
+        # every entry again, since the layout can no longer say which are stale.
+        with contextlib.suppress(PaperDeskError):
+            _record(lib, sync, FAILED, out.message, forget_layout=True)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+class _Failed(Exception):
+    pass
+
+
+def _freeze(lib: Library, members: list[int] | None) -> None:
+    """Freeze the keys of ``members`` (None: every paper) not frozen yet."""
+    loose = [r[0] for r in lib.db.execute(
+        "SELECT id FROM papers WHERE citekey_frozen = 0 AND citekey IS NOT NULL "
+        "AND deleted_at IS NULL")]
+    if members is not None:
+        wanted = set(members)
+        loose = [i for i in loose if i in wanted]
+    if loose:
+        with lib.write("Freeze citation keys", [ch.SYNCS], loose):
+            freeze(lib.db, loose)
+
+
+def _entries(lib: Library, sync: Sync, ids: list[int] | None) -> Iterator[tuple[int, bytes]]:
+    for row, tags, _notes in export_rows(lib, ids, False, lambda f, m: None, None):
+        if sync.style == "csl-json":
+            text = item_text(row, tags, [], ascii=sync.ascii)
+        else:
+            text = paper_entry(row, tags, [], style=sync.style, ascii=sync.ascii)
+        yield row[0], text.encode("utf-8")
+
+
+def render(lib: Library, sync: Sync, members: list[int] | None,
+           old: bytes | bytearray | None, old_layout: bytes | None,
+           changed: set[int] | None) -> tuple[Text, array]:
+    """The file's bytes and its layout (paper id, entry length, ...)."""
+    head, sep, tail, empty = (part.encode() for part in layout(sync.style))
+    reused: dict[int, memoryview] = {}
+    if old is not None and old_layout:
+        flat = array("q")
+        flat.frombytes(old_layout)
+        view, pos = memoryview(old), len(head)
+        for pid, length in zip(flat[0::2], flat[1::2], strict=True):
+            reused[pid] = view[pos:pos + length]
+            pos += length + len(sep)
+        skip = changed or set()
+        reused = {pid: text for pid, text in reused.items() if pid not in skip}
+    if members is None and not reused:
+        made = list(_entries(lib, sync, None))
+    else:
+        if members is None:
+            members = [r[0] for r in lib.db.execute(
+                "SELECT id FROM papers WHERE deleted_at IS NULL ORDER BY id")]
+        fresh = dict(_entries(lib, sync, [pid for pid in members if pid not in reused]))
+        made = [(pid, fresh.get(pid) or reused[pid]) for pid in members
+                if pid in fresh or pid in reused]
+    entry_layout = array("q")
+    parts: list[bytes | memoryview] = [head] if made else [empty]
+    for n, (pid, text) in enumerate(made):
+        if n:
+            parts.append(sep)
+        parts.append(text)
+        entry_layout.extend((pid, len(text)))
+    if made:
+        parts.append(tail)
+    return Text([p for p in parts if len(p)]), entry_layout
+
+
+def _replace(path: Path, data: Text, existed: bool, library: Path) -> None:
+    """Temp file in the same folder, fsync, rename; the mode of the file it replaces
+    (a new file gets the library's, never wider than rw-r--r--)."""
+    mode = (path.stat().st_mode if existed else library.stat().st_mode | 0o444) & 0o644
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.writelines(data.parts)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):  # the rename itself, on file systems that allow it
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+def _record(lib: Library, sync: Sync, state: str, message: str | None, *,
+            written: str | None = None, pending: str | None = None, entries: int | None = None,
+            entry_layout: array | None = None, forget_layout: bool = False) -> None:
+    with lib.write(f"Sync {Path(sync.path).name}", [ch.SYNCS]):
+        if forget_layout:
+            lib.db.execute("UPDATE syncs SET layout = NULL WHERE id = ?", [sync.id])
+        if pending is not None:
+            lib.db.execute("UPDATE syncs SET pending_sha256 = ? WHERE id = ?",
+                           [pending, sync.id])
+            return
+        lib.db.execute("UPDATE syncs SET state = ?, message = ? WHERE id = ?",
+                       [state, message, sync.id])
+        if written is not None:
+            lib.db.execute(
+                "UPDATE syncs SET written_sha256 = ?, pending_sha256 = NULL, written_at = ?, "
+                "entries = ?, layout_key = ?, layout = ? WHERE id = ?",
+                [written, now(), entries, layout_key(sync),
+                 entry_layout.tobytes() if entry_layout is not None else None, sync.id])

@@ -1,0 +1,275 @@
+"""What a write changed, which views it concerns, and how to take it back.
+
+Every write through the ``Library`` returns a ``Changes`` record: which kinds
+of data changed, which views they concern (``views``, computed here so that
+the GUI, the CLI and listeners agree), which papers, and an ``Undo``: row
+images of every table region the edit touched, before and after. Undoing
+writes the "before" images back; redoing writes the "after" images. Images are
+plain data (JSON-serialisable), so an undo can be stored in the library
+(merges are) and survive a restart. Nothing here knows about Qt.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from paperdesk.core.db.database import Database
+from paperdesk.core.db.idlists import chunks, marks
+
+# Kinds of data an edit can change.
+PAPERS = "papers"          # fields of papers (rating, status, title, ...)
+PAPER_SET = "paper_set"    # papers added or removed
+TAGS = "tags"
+NOTES = "notes"
+DIGESTS = "digests"
+DUPLICATES = "duplicates"  # merges, not-duplicate marks
+SEARCHES = "searches"      # saved searches
+CANDIDATES = "candidates"  # the open duplicate groups a scan or an import found
+SYNCS = "syncs"            # kept-in-sync files and their state; keys frozen by them
+# What a write whose kinds are not known may have changed: everything.
+ALL_KINDS = frozenset({PAPERS, PAPER_SET, TAGS, NOTES, DIGESTS, DUPLICATES, SEARCHES,
+                       CANDIDATES, SYNCS})
+
+# Views a change can concern. A front end repaints a view only when its name
+# is in ``Changes.views``.
+TABLE_ROWS = "table_rows"              # values in rows of the paper table
+TABLE_SET = "table_set"                # which papers a search lists: run it again
+DETAIL = "detail"                      # one paper in full: fields, tags, notes, sightings
+SIDEBAR_COUNTS = "sidebar_counts"      # statuses, tags, digests, saved searches and counts
+DUPLICATE_GROUPS = "duplicate_groups"  # the groups to review
+MERGE_HISTORY = "merge_history"
+TRASH = "trash"
+SYNC_LIST = "sync_list"                # the kept-in-sync files and their states
+ALL_VIEWS = frozenset({TABLE_ROWS, TABLE_SET, DETAIL, SIDEBAR_COUNTS, DUPLICATE_GROUPS,
+                       MERGE_HISTORY, TRASH, SYNC_LIST})
+
+_VIEWS_OF_KIND = {
+    PAPERS: {TABLE_ROWS, DETAIL, SIDEBAR_COUNTS},
+    PAPER_SET: ALL_VIEWS,
+    TAGS: {TABLE_ROWS, DETAIL, SIDEBAR_COUNTS},
+    NOTES: {TABLE_ROWS, DETAIL},
+    DIGESTS: ALL_VIEWS,
+    DUPLICATES: {DUPLICATE_GROUPS, MERGE_HISTORY, SIDEBAR_COUNTS},
+    SEARCHES: {SIDEBAR_COUNTS},
+    CANDIDATES: {DUPLICATE_GROUPS, SIDEBAR_COUNTS},
+    SYNCS: {SYNC_LIST, DETAIL},
+}
+# Tables and paper columns whose change can change the duplicate groups.
+_GROUP_TABLES = {"merges", "not_duplicates", "sightings"}
+_GROUP_COLUMNS = ("title_key", "abstract", "published", "author_count", "organization",
+                  "arxiv_id", "doi", "deleted_at")
+
+# How a change was made.
+DONE = "done"
+UNDONE = "undone"
+REDONE = "redone"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A region of one table: the rows whose ``column`` is one of ``values``.
+
+    ``columns``, when given, limits the images to those columns (and the
+    primary key): for an edit that changes a few columns of rows it neither
+    adds nor removes, such as a rating, whose undo then leaves the rest of
+    each row (the abstract) unread and unwritten.
+    """
+
+    table: str
+    column: str
+    values: tuple[Any, ...]
+    columns: tuple[str, ...] = ()
+
+
+@dataclass
+class Image:
+    scope: Scope
+    before: list[dict[str, Any]]
+    after: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Undo:
+    label: str
+    images: list[Image]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "images": [
+            {"table": i.scope.table, "column": i.scope.column, "values": list(i.scope.values),
+             **({"columns": list(i.scope.columns)} if i.scope.columns else {}),
+             "before": i.before, "after": i.after} for i in self.images]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Undo:
+        return cls(data["label"], [
+            Image(Scope(i["table"], i["column"], tuple(i["values"]), tuple(i.get("columns", ()))),
+                  i["before"], i["after"])
+            for i in data["images"]])
+
+
+class Result(Mapping[str, Any]):
+    """A typed result of one operation (a dataclass) that reads like a mapping too,
+    so ``result.note_id`` and ``result["note_id"]`` both work and it turns into
+    JSON with ``dict(result)``."""
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._names():
+            raise KeyError(name)
+        return getattr(self, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class NoResult(Result):
+    """The result of an operation that has nothing to report but its changes."""
+
+
+@dataclass(frozen=True)
+class Changes:
+    label: str
+    kinds: frozenset[str]
+    paper_ids: frozenset[int] = frozenset()
+    undo: Undo | None = None
+    # The operation's own result (new ids, counts) for the caller.
+    result: Result = field(default_factory=NoResult)
+    how: str = DONE  # DONE, UNDONE or REDONE
+
+    def __bool__(self) -> bool:
+        return bool(self.kinds)
+
+    @functools.cached_property
+    def views(self) -> frozenset[str]:
+        """The views this change concerns (see TABLE_ROWS ... TRASH)."""
+        return affected_views(self.kinds, self.undo)
+
+
+NOTHING = Changes("nothing", frozenset())
+
+
+def affected_views(kinds: Iterable[str], undo: Undo | None) -> frozenset[str]:
+    """The views that ``kinds`` of change concern; the undo images tell whether an edit
+    of papers touched what the duplicate groups are made of."""
+    views: set[str] = set()
+    for kind in kinds:
+        views |= _VIEWS_OF_KIND.get(kind, ALL_VIEWS)
+    if PAPERS in kinds and touches_groups(undo):
+        views.add(DUPLICATE_GROUPS)
+    return frozenset(views)
+
+
+def touches_groups(undo: Undo | None) -> bool:
+    """Whether an edit can change the duplicate groups: papers came or went, were merged
+    or set apart, or changed title, abstract, date or identifiers (unknown: it can)."""
+    if undo is None:
+        return True
+    for image in undo.images:
+        if image.scope.table in _GROUP_TABLES:
+            return True
+        if image.scope.table == "papers":
+            before = {r["id"]: r for r in image.before}
+            after = {r["id"]: r for r in image.after}
+            if before.keys() != after.keys() or any(
+                    before[i].get(c) != after[i].get(c) for i in before for c in _GROUP_COLUMNS):
+                return True
+    return False
+
+
+def combine(label: str, parts: Iterable[Changes], result: Result | None = None) -> Changes:
+    """One record for several committed changes (the files of one import...)."""
+    parts = [p for p in parts if p]
+    undo = None
+    if parts and all(p.undo is not None for p in parts):
+        undo = Undo(label, [i for p in parts for i in p.undo.images])  # type: ignore[union-attr]
+    return Changes(label, frozenset().union(*(p.kinds for p in parts)),
+                   frozenset().union(*(p.paper_ids for p in parts)), undo,
+                   result if result is not None else NoResult())
+
+
+def snapshot(db: Database, scope: Scope) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    what = "*"
+    if scope.columns:
+        keys = [k for k in db[scope.table].pks if k not in scope.columns]
+        what = ", ".join(f"[{c}]" for c in (*keys, *scope.columns))
+    for part in chunks(scope.values):
+        cursor = db.execute(
+            f"SELECT {what} FROM [{scope.table}] WHERE [{scope.column}] IN ({marks(len(part))})",
+            part)
+        names = [d[0] for d in cursor.description]
+        rows.extend(dict(zip(names, row, strict=True)) for row in cursor)
+    return rows
+
+
+def _key(row: dict[str, Any], pks: list[str]) -> tuple[Any, ...]:
+    return tuple(row[k] for k in pks)
+
+
+def _keep_frozen_key(row: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
+    """A key that has left PaperDesk since the edit stays as it went out."""
+    if current and current.get("citekey_frozen") and "citekey_frozen" in row:
+        return {**row, "citekey": current["citekey"], "citekey_frozen": 1}
+    return row
+
+
+def restore(db: Database, images: list[Image], *, before: bool) -> None:
+    """Make each scope hold exactly its before (or after) rows. Call inside a write.
+
+    Rows are upserted, not deleted and re-inserted, so that no ON DELETE
+    CASCADE fires on rows outside the scopes; rows already as wanted are left
+    alone, so their triggers do not fire. A row that is there is updated in
+    the columns that differ only, so undoing a rating does not fire the
+    full-text index's trigger on title and abstract. Parents come first in
+    ``images``; stale rows are deleted children first.
+    """
+    stale: list[tuple[str, list[str], list[tuple[Any, ...]]]] = []
+    for image in images:
+        table = image.scope.table
+        pks = db[table].pks
+        target = image.before if before else image.after
+        present = {_key(r, pks): r for r in snapshot(db, image.scope)}
+        if table == "papers":
+            target = [_keep_frozen_key(r, present.get(_key(r, pks))) for r in target]
+        wanted = {_key(r, pks) for r in target}
+        if not image.scope.columns:  # a scope of some columns neither adds nor removes rows
+            stale.append((table, pks, [k for k in present if k not in wanted]))
+        missing: list[dict[str, Any]] = []
+        updates: dict[tuple[str, ...], list[list[Any]]] = {}
+        for row in target:
+            have = present.get(_key(row, pks))
+            if have is None:
+                if not image.scope.columns:  # a row gone for good stays gone
+                    missing.append(row)
+            elif have != row:
+                cols = tuple(c for c in row if c not in pks and have.get(c) != row[c])
+                updates.setdefault(cols, []).append([row[c] for c in cols]
+                                                    + [row[k] for k in pks])
+        key = " AND ".join(f"[{k}] = ?" for k in pks)
+        for cols, values in updates.items():
+            if cols:
+                db.conn.executemany(
+                    f"UPDATE [{table}] SET {', '.join(f'[{c}] = ?' for c in cols)} "
+                    f"WHERE {key}", values)
+        if not missing:
+            continue
+        cols = list(missing[0])
+        sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
+        conflict = f"DO UPDATE SET {sets}" if sets else "DO NOTHING"
+        db.conn.executemany(
+            f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+            f"VALUES ({', '.join('?' * len(cols))}) "
+            f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
+            [[row[c] for c in cols] for row in missing])
+    for table, pks, keys in reversed(stale):
+        where = " AND ".join(f"[{k}] = ?" for k in pks)
+        db.conn.executemany(f"DELETE FROM [{table}] WHERE {where}", [list(k) for k in keys])

@@ -1,0 +1,156 @@
+"""One library file: recognising it, connecting to it, writing to it in
+transactions, and saying in one line what went wrong.
+
+A file that is not a PaperDesk library (another program's database, not
+SQLite at all, or written by a newer PaperDesk) is refused without being
+touched. ``store`` opens and upgrades libraries on top of this; ``backup``
+copies and checks them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from paperdesk.core.db import connection, files, schema
+from paperdesk.core.db.connection import moved
+from paperdesk.core.db.database import Database
+from paperdesk.core.model.errors import LibraryBusy, LibraryError
+
+BUSY_TIMEOUT_S = 5.0
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_file(path: Path) -> bool:
+    """Return True when the file exists and has content; refuse what is not SQLite.
+
+    The header is read outside SQLite only when this process has no connection
+    to the file (closing that descriptor would drop the connections' locks)."""
+    if not path.parent.is_dir():
+        raise LibraryError(f"{path}: the folder {path.parent} does not exist")
+    if path.is_dir():
+        raise LibraryError(f"{path}: is a folder, not a library file")
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    try:
+        head = files.read_header(path)
+    except OSError as exc:
+        raise LibraryError(f"{path}: cannot be read ({exc.strerror})") from None
+    if head is not None and head != _SQLITE_MAGIC:
+        raise LibraryError(f"{path}: not a PaperDesk library (not an SQLite file)")
+    return True
+
+
+def applied(db: Database) -> list[str]:
+    return schema.migrations.applied(db)
+
+
+def check_identity(db: Database, path: Path) -> None:
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    tables = set(db.table_names())
+    if app_id != schema.APPLICATION_ID:
+        if tables:
+            raise LibraryError(f"{path}: not a PaperDesk library (another program's database)")
+        return
+    unknown = [name for name in applied(db) if name not in schema.known_migrations()]
+    if unknown:
+        raise LibraryError(f"{path}: written by a newer PaperDesk (schema {unknown[-1]}); "
+                           "please upgrade PaperDesk to open it")
+
+
+def pending_migrations(db: Database) -> list[str]:
+    return [m.name for m in schema.migrations.pending(db)]
+
+
+def connect(path: Path, *, mode: str = "rwc", immutable: bool = False) -> connection.Connection:
+    """A connection to the library file at ``path`` (see ``connection.connect``)."""
+    return connection.connect(path, mode=mode, immutable=immutable, timeout=BUSY_TIMEOUT_S)
+
+
+def check_intact(db: Database, path: Path) -> None:
+    """Refuse a damaged file before writing anything to it."""
+    found = db.execute("PRAGMA quick_check").fetchone()[0]
+    if found != "ok":
+        raise LibraryError(f"{path}: the library file is damaged "
+                           f"({found.strip().splitlines()[-1]}); nothing was changed")
+
+
+def translate(exc: sqlite3.Error, path: Path | str) -> LibraryError:
+    """A one-line LibraryError for an sqlite3 error."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return LibraryBusy(f"{path}: the library is busy (another program is writing to it); "
+                           "try again in a moment")
+    if "readonly" in text or "read-only" in text:
+        return LibraryError(f"{path}: the library is read-only; nothing was changed")
+    if "not a database" in text or "malformed" in text:
+        return LibraryError(f"{path}: the library file is damaged or not a library ({text})")
+    if "disk" in text and ("full" in text or "I/O" in text):
+        return LibraryError(f"{path}: cannot write the library ({text}); nothing was changed")
+    return LibraryError(f"{path}: {text}")
+
+
+@contextlib.contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """One write transaction (BEGIN IMMEDIATE); nested calls become savepoints.
+
+    On any error the whole transaction is rolled back and the error re-raised.
+    """
+    if db.conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        reason = moved(db.conn)  # under the write lock: is it still the library's file?
+        if reason is not None:
+            db.conn.execute("ROLLBACK")
+            raise LibraryError(reason + _rescue(db.conn))
+        yield db
+    except BaseException:
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")
+    reason = moved(db.conn)
+    if reason is not None:  # moved during the transaction: it went to the old file
+        raise LibraryError(reason.replace("this change was not saved",
+                                          "this change went to the old file"))
+
+
+def _rescue(conn: sqlite3.Connection) -> str:
+    """Once per connection whose files were taken away: save the library as it still
+    sees it (edits that reported success, now in files no one else reads) in the
+    backups folder beside it; the words to add to the error."""
+    saved = getattr(conn, "rescued", None)
+    if saved is None:
+        with contextlib.suppress(LibraryError, OSError, sqlite3.Error):
+            saved = _rescue_copy(conn, Path(conn.library))
+            conn.rescued = saved
+    return f"; the library as this program last saw it is saved in {saved}" if saved else ""
+
+
+def _rescue_copy(conn: sqlite3.Connection, library: Path) -> Path:
+    folder = library.parent / "backups"
+    folder.mkdir(exist_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    dest, n = folder / f"{library.stem}.rescued-{stamp}.sqlite", 1
+    while dest.exists():
+        n += 1
+        dest = folder / f"{library.stem}.rescued-{stamp}-{n}.sqlite"
+    try:
+        mode = os.stat(library).st_mode & 0o666
+    except OSError:
+        mode = 0o600  # the library is gone: as private as can be
+    with files.atomic_write(dest, kind="partial", max_mode=mode) as temp:
+        target = connection.connect(temp)
+        try:
+            conn.backup(target)
+            target.execute("PRAGMA journal_mode = DELETE").fetchone()
+        finally:
+            target.close()
+    return dest

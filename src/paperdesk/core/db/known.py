@@ -1,0 +1,65 @@
+"""The libraries PaperDesk has had, so that one gone missing is an error, never an
+empty library silently made in its place.
+
+One path a line in ``libraries.txt`` in the data folder, rewritten whole (under
+a lock, so two programs remembering at once both count).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from paperdesk.core.db import files
+from paperdesk.core.db.paths import data_dir
+
+RECORD = "libraries.txt"
+
+
+def record_path() -> Path:
+    return data_dir() / RECORD
+
+
+def _key(path: Path) -> str:
+    return os.path.abspath(Path(path).expanduser())
+
+
+def known() -> set[str]:
+    try:
+        text = record_path().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {line for line in text.splitlines() if line}
+
+
+def was_known(path: Path) -> bool:
+    return _key(path) in known()
+
+
+@contextlib.contextmanager
+def _locked() -> Iterator[None]:
+    folder = data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / f"{RECORD}.lock", os.O_CREAT | os.O_RDWR, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def remember(path: Path) -> None:
+    """Add ``path`` to the libraries PaperDesk has had (quietly, if it cannot)."""
+    key = _key(path)
+    if key in known() or "\n" in key:
+        return
+    with contextlib.suppress(OSError), _locked():
+        paths = known()
+        if key in paths:
+            return
+        lines = sorted(paths | {key})
+        with files.atomic_write(record_path()) as temp:
+            temp.write_text("".join(f"{p}\n" for p in lines), encoding="utf-8")

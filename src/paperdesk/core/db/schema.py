@@ -1,0 +1,212 @@
+"""The library schema: every version of it, as numbered migrations in one place.
+
+Each migration runs in one transaction together with the record that it ran
+(``database.Migrations``). A library whose record names a migration this
+version does not know was written by a newer PaperDesk and is refused. Each
+step's SQL is written out as it ran (the long first ones in ``schema_0001``
+and ``schema_0002``) and never edited: a change is a new step at the end.
+
+The full-text index ``papers_fts`` (title, abstract, notes, tags) and the
+cached ``upvotes``/``seen_count`` on papers are kept up to date by triggers,
+so every write path, undo included, leaves them right.
+"""
+
+from __future__ import annotations
+
+from paperdesk.core.db import schema_0001, schema_0002, schema_0010
+from paperdesk.core.db.database import Database, Migrations
+
+APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
+
+migrations = Migrations("paperdesk")
+
+STATUSES = ("unread", "to-read", "reading", "read")
+
+# Delete, then insert: a trigger's own OR REPLACE would be overridden by the
+# conflict clause of the statement that fired it (an upsert, when undoing).
+_FTS_ROW = """
+DELETE FROM papers_fts WHERE rowid IN (SELECT p.id FROM {source});
+INSERT INTO papers_fts(rowid, title, abstract, notes, tags)
+SELECT p.id, p.title, p.abstract,
+       coalesce((SELECT group_concat(n.text, ' ') FROM notes n WHERE n.paper_id = p.id), ''),
+       coalesce((SELECT group_concat(t.name, ' ') FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id
+                 WHERE pt.paper_id = p.id), '')
+FROM {source}
+"""
+
+
+def reindex_statements(source: str) -> list[str]:
+    """SQL that rewrites the index rows of the papers ``source`` selects
+    (a FROM clause over ``papers p``), for code that wrote with triggers off."""
+    return [part for part in _FTS_ROW.format(source=source).split(";") if part.strip()]
+
+
+# The triggers that keep derived data right on every write path, as the
+# latest migration that touched them wrote them. They are dropped and
+# recreated around bulk imports (see store.bulk_index).
+TRIGGERS = schema_0002.TRIGGERS
+TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
+# The papers' momentum (0010) has triggers of its own, dropped and recreated
+# around bulk imports too, and a statement recomputing it for the papers the
+# subquery {papers} selects.
+MOMENTUM_TRIGGERS = schema_0010.TRIGGERS
+MOMENTUM_TRIGGER_NAMES = [t.split()[2] for t in MOMENTUM_TRIGGERS]
+MOMENTUM_BULK = schema_0010.BULK
+
+_names: list[str] = []
+
+
+def _step(name: str):
+    """Register a migration; ``known_migrations`` lists them in order."""
+    _names.append(name)
+    return migrations(name=name)
+
+
+def known_migrations() -> list[str]:
+    return list(_names)
+
+
+@_step("0001_initial")
+def _initial(db: Database) -> None:
+    for statement in schema_0001.TABLES + schema_0001.TRIGGERS:
+        db.execute(statement)
+
+
+@_step("0002_list_and_trash_indexes")
+def _list_and_trash_indexes(db: Database) -> None:
+    """Reading-list order and the trash are filtered on; index them.
+
+    Also recreates the triggers: the first ones used INSERT OR REPLACE on the
+    index, which fails when an undo (an upsert) fires them.
+    """
+    for statement in schema_0001.TRIGGERS:
+        db.execute(f"DROP TRIGGER IF EXISTS {statement.split()[2]}")
+    for statement in schema_0002.TRIGGERS + schema_0002.INDEXES:
+        db.execute(statement)
+
+
+@_step("0003_duplicate_candidates")
+def _duplicate_candidates(db: Database) -> None:
+    """Papers in an open duplicate group, refreshed by each scan and import.
+
+    The search term ``is:duplicate-candidate`` reads it.
+    """
+    db.execute("CREATE TABLE duplicate_candidates (paper_id INTEGER PRIMARY KEY)")
+
+
+@_step("0004_sort_index")
+def _sort_index(db: Database) -> None:
+    """The table's "Digests" column sorts by seen_count: index it like its other columns."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_seen_count ON papers(seen_count)")
+
+
+
+@_step("0005_bibtex_fields")
+def _bibtex_fields(db: Database) -> None:
+    """What a .bib entry had that papers have no column for: its type and raw fields."""
+    db.execute("ALTER TABLE papers ADD COLUMN bib_type TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN bib_fields TEXT")
+
+
+@_step("0006_citekey_fold_index")
+def _citekey_fold_index(db: Database) -> None:
+    """Keys are unique ignoring case; new keys look up their base by lower(citekey)."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_citekey_fold ON papers(lower(citekey))")
+
+
+@_step("0007_citekey_frozen")
+def _citekey_frozen(db: Database) -> None:
+    """A key that has left PaperDesk (written to a kept-in-sync file...) is frozen."""
+    db.execute("ALTER TABLE papers ADD COLUMN citekey_frozen INTEGER NOT NULL DEFAULT 0")
+
+
+@_step("0008_freeze_existing_keys")
+def _freeze_existing_keys(db: Database) -> None:
+    """A key is provisional (it follows the paper's metadata) until it leaves PaperDesk.
+
+    Nothing recorded which keys of an existing library were already exported,
+    copied or dragged out, so all of them are taken as having left: frozen.
+    """
+    db.execute("UPDATE papers SET citekey_frozen = 1 WHERE citekey IS NOT NULL")
+
+
+@_step("0009_paper_sources")
+def _paper_sources(db: Database) -> None:
+    """Where each filled field came from and when (``sources``, JSON: field ->
+    {"source", "at"}), and what the Hugging Face Hub adds: code, project page, upvotes."""
+    db.execute("ALTER TABLE papers ADD COLUMN sources TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN github TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN project_page TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN hub_upvotes INTEGER")
+
+
+@_step("0010_momentum")
+def _momentum(db: Database) -> None:
+    """A sortable "momentum": upvotes gained per day across digests, kept by triggers."""
+    for statement in schema_0010.STATEMENTS:
+        db.execute(statement)
+
+
+@_step("0011_syncs")
+def _syncs(db: Database) -> None:
+    """Files kept in sync with the library: where, what goes in, and how the last write went.
+
+    ``written_sha256`` is the hash of the bytes PaperDesk last put there (a file
+    with other bytes was changed by someone else); ``pending_sha256`` the hash
+    of a write under way; ``layout`` the (paper id, length) of each entry then
+    written, valid for the ``layout_key`` (version, style, ASCII) it was made under.
+    """
+    db.execute("""CREATE TABLE syncs (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        source TEXT NOT NULL CHECK (source IN ('all', 'query', 'search', 'tag',
+                                               'reading-list')),
+        value TEXT NOT NULL DEFAULT '',
+        style TEXT NOT NULL DEFAULT 'bibtex' CHECK (style IN ('bibtex', 'biblatex',
+                                                              'csl-json')),
+        ascii INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT 'new',
+        message TEXT,
+        entries INTEGER,
+        written_sha256 TEXT,
+        pending_sha256 TEXT,
+        written_at TEXT,
+        layout_key TEXT,
+        layout BLOB,
+        created TEXT NOT NULL
+    )""")
+
+
+def recreate_triggers(db: Database) -> None:
+    """Drop and create every trigger from its current definition."""
+    for name in TRIGGER_NAMES:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}")
+    for statement in TRIGGERS:
+        db.execute(statement)
+
+
+@_step("0012_year_inferred_index")
+def _year_inferred_index(db: Database) -> None:
+    """``stats`` counts papers whose year was inferred on this partial index instead of
+    reading every row (with its abstract) of a large library."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_year_inferred ON papers(year_inferred) "
+               "WHERE year_inferred = 1")
+
+
+@_step("0013_bib_sources")
+def _bib_sources(db: Database) -> None:
+    """A .bib entry as it was written, so that an export gives it back unchanged.
+
+    ``papers.bib_source`` holds the entry (type and key as written, each field's
+    name and raw value, and the column values it was read into); ``bib_files``
+    holds the ``@string`` and ``@preamble`` definitions of each imported file.
+    """
+    db.execute("ALTER TABLE papers ADD COLUMN bib_source TEXT")
+    db.execute("""CREATE TABLE bib_files (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        preambles TEXT NOT NULL DEFAULT '[]',
+        strings TEXT NOT NULL DEFAULT '[]',
+        imported_at TEXT NOT NULL
+    )""")

@@ -1,0 +1,168 @@
+"""Opening a library safely: creating it, upgrading it (after a backup), and
+bulk writes that index in sets.
+
+One SQLite file in WAL mode with foreign keys on. A file that is not a
+PaperDesk library (another program's database, not SQLite at all, or written
+by a newer PaperDesk) is refused without being touched (``dbfile``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from paperdesk.core.db import backup, schema
+from paperdesk.core.db.connection import moved, watch
+from paperdesk.core.db.database import Database
+from paperdesk.core.db.dbfile import (
+    BUSY_TIMEOUT_S,
+    applied,
+    check_file,
+    check_identity,
+    check_intact,
+    connect,
+    pending_migrations,
+    translate,
+    write,
+)
+from paperdesk.core.model.errors import LibraryError
+
+# Rows ANALYZE samples per index when the library closes after a write.
+ANALYSIS_LIMIT = 400
+
+# Kept importable from here: what opens a library also writes to it.
+__all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "connect", "moved",
+           "open_database", "pending_migrations", "translate", "write"]
+
+
+def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
+    """Open (creating or upgrading as needed) the library at ``path``."""
+    path = Path(path).expanduser().absolute()
+    exists = check_file(path)
+    if not exists and not create:
+        raise LibraryError(f"{path}: no library there")
+    if exists:
+        _refuse_hard_links(path)
+    conn = None
+    try:
+        conn = connect(path)
+        conn.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.Error as exc:
+        if conn is not None:
+            conn.close()
+        if exists and _read_only_folder(path):
+            return _open_read_only(path)
+        raise _open_error(exc, path) from None
+    db = Database(conn)
+    try:
+        check_identity(db, path)
+        if upgrade and pending_migrations(db):
+            _migrate(db, path)
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            check_intact(db, path)  # switching to WAL rewrites the header: check first
+        db.execute("PRAGMA journal_mode = WAL").fetchone()
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the WAL is open now
+        watch(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise translate(exc, path) from None
+    except BaseException:
+        conn.close()
+        raise
+    return db
+
+
+def _open_error(exc: sqlite3.Error, path: Path) -> LibraryError:
+    if "unable to open" in str(exc):
+        return LibraryError(f"{path}: cannot open ({exc})")
+    return translate(exc, path)
+
+
+def _refuse_hard_links(path: Path) -> None:
+    """A library under two names would have two -wal files (SQLite's "How To Corrupt", 2.5)."""
+    links = os.stat(path).st_nlink
+    if links > 1:
+        raise LibraryError(f"{path}: the library file has {links} hard links; PaperDesk opens "
+                           "a library under one name only (copy it instead of linking it)")
+
+
+def _read_only_folder(path: Path) -> bool:
+    """Whether the library's folder cannot be written (a read-only filesystem or folder),
+    so SQLite cannot make the -wal and -shm files it needs."""
+    try:
+        if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        return False
+    return not os.access(path.parent, os.W_OK)
+
+
+def _open_read_only(path: Path) -> Database:
+    """Reads on a library that cannot be written: as an immutable file on a read-only
+    filesystem (nothing can change it there), else read-only."""
+    wal = Path(f"{path}-wal")
+    # Immutable (no locks, no -shm) only where nothing can change the file, and only
+    # when there is no -wal with changes it would miss.
+    immutable = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) and not (
+        wal.exists() and wal.stat().st_size > 0)
+    try:
+        conn = connect(path, mode="ro", immutable=immutable)
+        db = Database(conn)
+        check_identity(db, path)
+    except sqlite3.Error as exc:
+        raise _open_error(exc, path) from None
+    if pending_migrations(db):
+        conn.close()
+        raise LibraryError(f"{path}: read-only, and it needs an upgrade")
+    return db
+
+
+def _migrate(db: Database, path: Path) -> None:
+    readonly = db.execute("PRAGMA query_only").fetchone()[0]
+    if readonly:
+        raise LibraryError(f"{path}: read-only, and it needs an upgrade")
+    # All under one write lock: two programs opening the library at once do not
+    # both upgrade it, and a file that cannot be written fails before anything
+    # is made. (So every migration must be transactional.)
+    with write(db):
+        pending = pending_migrations(db)
+        if not pending:
+            return
+        if db.table_names():
+            backup.before_upgrade(path, pending[0])
+        else:
+            db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+        schema.migrations.apply(db)
+
+
+@contextlib.contextmanager
+def bulk_index(db: Database) -> Iterator[None]:
+    """Inside a write: suspend the per-row triggers for a bulk insert.
+
+    Meant for inserting new papers (ids above the current maximum) and new
+    sightings. Afterwards their index rows and the stats of every paper that
+    got a sighting are computed in two set-based statements and the triggers
+    come back. On an error the caller's rollback restores the triggers too.
+    """
+    assert db.conn.in_transaction, "bulk_index runs inside write()"
+    first_paper = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+    first_sighting = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
+    for name in schema.TRIGGER_NAMES + schema.MOMENTUM_TRIGGER_NAMES:
+        db.execute(f"DROP TRIGGER {name}")
+    yield
+    for statement in schema.TRIGGERS + schema.MOMENTUM_TRIGGERS:
+        db.execute(statement)
+    db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
+               [first_sighting])
+    db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
+        FROM (SELECT paper_id, max(upvotes) AS up, count(DISTINCT digest_id) AS seen
+              FROM sightings
+              WHERE paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
+              GROUP BY paper_id) AS s
+        WHERE papers.id = s.paper_id""", [first_sighting])
+    db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) "
+               "SELECT id, title, abstract, '', '' FROM papers WHERE id > ?", [first_paper])

@@ -1,0 +1,97 @@
+"""Turning the bytes of a text file into text, or refusing a file that is not text."""
+
+from __future__ import annotations
+
+import codecs
+
+from paperdesk.core.model.errors import DigestError
+
+_BOMS = [
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+]
+# Tried in order when a file is not UTF-8. cp1252 is what most Windows tools
+# write; latin-1 accepts any byte, so it is the last resort.
+_FALLBACKS = ["cp1252", "latin-1"]
+
+
+def utf16_without_bom(data: bytes) -> str | None:
+    """"utf-16-le" or "utf-16-be" when ``data`` looks like UTF-16 text that lacks a
+    byte-order mark: text in Latin script has a zero in every other byte, on one side."""
+    sample = data[:8192]
+    half = len(sample) // 2
+    if half < 4:
+        return None
+    even = sample[0::2].count(0)
+    odd = sample[1::2].count(0)
+    if odd >= 0.3 * half and even <= 0.02 * half:
+        return "utf-16-le"
+    if even >= 0.3 * half and odd <= 0.02 * half:
+        return "utf-16-be"
+    return None
+
+
+def sniff_text(data: bytes, limit: int | None = None) -> str:
+    """The start of the file (``limit`` bytes, or all) as text, for recognising its kind:
+    byte-order marks and UTF-16 without one are honoured, bad bytes replaced."""
+    head = data if limit is None else data[:limit]
+    for bom, encoding in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+                          (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if head.startswith(bom):
+            return head[len(bom):].decode(encoding, errors="replace")
+    return head.decode(utf16_without_bom(head) or "utf-8", errors="replace")
+
+
+def _control_share(text: str) -> float:
+    bad = sum(1 for c in text[:20000] if ord(c) < 32 and c not in "\r\n\t\f")
+    return bad / max(1, min(len(text), 20000))
+
+
+def decode_text(data: bytes, name: str) -> tuple[str, str, list[str]]:
+    """Return (text with \\n line ends, encoding used, warnings)."""
+    if not data.strip():
+        raise DigestError(f"{name}: the file is empty")
+    warnings: list[str] = []
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise DigestError(f"{name}: not valid {encoding} text "
+                                  f"(byte {exc.start})") from None
+            break
+    else:
+        utf16 = utf16_without_bom(data) if b"\x00" in data[:8192] else None
+        if utf16 is not None:
+            if len(data) % 2:
+                warnings.append("the file ends in half a character; its last byte was left out")
+            try:
+                text, encoding = data[:len(data) - len(data) % 2].decode(utf16), utf16
+            except UnicodeDecodeError:
+                raise DigestError(f"{name}: a binary file, not a text digest") from None
+            warnings.append(f"{utf16} text without a byte-order mark; read as {utf16}")
+        elif b"\x00" in data[:8192]:
+            raise DigestError(f"{name}: a binary file, not a text digest")
+        else:
+            text, encoding = _eight_bit(data, warnings)
+    if "\x00" in text[:8192] or _control_share(text) > 0.01:  # with a BOM or without
+        raise DigestError(f"{name}: a binary file, not a text digest")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    return text, encoding, warnings
+
+
+def _eight_bit(data: bytes, warnings: list[str]) -> tuple[str, str]:
+    """UTF-8, else the first fallback that reads the bytes (with a warning)."""
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    for encoding in _FALLBACKS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        warnings.append(f"not UTF-8 (first bad byte at offset {bad}); read as {encoding}")
+        return text, encoding
+    raise AssertionError("latin-1 reads any byte")  # pragma: no cover
