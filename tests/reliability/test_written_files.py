@@ -204,3 +204,19 @@ def test_leftovers_of_killed_runs_are_cleaned_by_the_next_run(library, tmp_path)
     assert cli("--library", library, "backup").returncode == 0
     assert not any(p.exists() for p in backup_left)
     assert unrelated.exists()
+
+
+def test_kept_in_sync_files_follow_the_rules(library, tmp_path, umask):
+    umask(0o077)
+    library.chmod(0o600)
+    fresh, kept = tmp_path / "fresh.bib", tmp_path / "kept.bib"
+    kept.write_text("")
+    kept.chmod(0o640)
+    with Library.open(library) as lib:
+        for path in (fresh, kept):
+            sync = lib.syncs.add(path)
+            lib.syncs.write(sync, overwrite=True)
+        with pytest.raises(PaperDeskError):
+            lib.syncs.add(Path(f"{library}-wal"))
+    assert mode(fresh) == 0o600 and mode(kept) == 0o640
+    assert "@" in fresh.read_text() and "@" in kept.read_text()

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
 import time
 from array import array
 from collections.abc import Iterator
@@ -243,27 +242,11 @@ def render(lib: Library, sync: Sync, members: list[int] | None,
 
 
 def _replace(path: Path, data: Text, existed: bool, library: Path) -> None:
-    """Temp file in the same folder, fsync, rename; the mode of the file it replaces
-    (a new file gets the library's, never wider than rw-r--r--)."""
-    mode = (path.stat().st_mode if existed else library.stat().st_mode | 0o444) & 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.writelines(data.parts)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):  # the rename itself, on file systems that allow it
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
+    """Written whole (``files.atomic_write``: temp file in the same folder, fsync, rename,
+    fsync of the folder); the file it replaces keeps its mode, a new one follows the
+    umask."""
+    with files.atomic_write(path, kind="tmp") as temp, open(temp, "wb") as handle:
+        handle.writelines(data.parts)
 
 
 def _record(lib: Library, sync: Sync, state: str, message: str | None, *,
