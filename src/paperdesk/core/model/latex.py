@@ -178,7 +178,10 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
     return text.replace("\x02", "{").replace("\x03", "}")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _protected(word: str) -> bool:
+    # Cached: titles share most of their words, and an export asks for each word of
+    # every title (a tenth of a 100,000-paper export went here).
     for part in re.split(r"[-/]", word):
         letters = [(i, ch) for i, ch in enumerate(part) if ch.isalpha()]
         for n, (i, ch) in enumerate(letters):
