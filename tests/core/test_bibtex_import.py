@@ -263,3 +263,16 @@ def test_in_a_folder_bib_files_import_and_code_is_skipped(lib, tmp_path):
     reports = {r.name: r for r in lib.import_paths([folder])}
     assert reports["refs.bib"].status == "imported" and reports["refs.bib"].kind == "bibtex"
     assert reports["Test.java"].status == "skipped"
+
+
+def test_a_string_with_an_unusable_name_is_skipped_not_kept(lib, tmp_path):
+    path = tmp_path / "strings.bib"
+    path.write_text('@STRING{=}\n@string{ 2bad = "x"}\n@string{good = "Good"}\n'
+                    '@misc{k, title = good}\n', encoding="utf-8")
+    [report] = lib.import_paths([path])
+    assert report.status == "imported"
+    assert [s["line"] for s in report.skipped] == [1, 2]
+    assert all("unusable name" in s["reason"] for s in report.skipped)
+    exported = lib.bibtex.export()
+    assert "@string{good" in exported.lower() or "@STRING{good" in exported
+    assert "{=}" not in exported and "2bad" not in exported

@@ -136,13 +136,24 @@ def readable(text: str) -> str:
     return strip_entry_comments(text)
 
 
+# A name BibTeX accepts for a @string macro: no leading digit, no space or special.
+_MACRO_NAME = re.compile(r"[^\d\s\"#%'(),={}][^\s\"#%'(),={}]*\Z")
+
+
 def parse_file(text: str, name: str) -> Parsed:
     """Every readable entry (titled or not), with the file's definitions."""
     library = bibtexparser.parse_string(readable(text), parse_stack=[])
     strings: dict[str, str] = {}
     out = Parsed([], [], 0)
     for block in library.blocks:
-        if isinstance(block, bibtexparser.model.String):
+        if isinstance(block, bibtexparser.model.String) and not _MACRO_NAME.match(block.key):
+            # BibTeX itself rejects it, and it would go out with every export.
+            out.failed += 1
+            reason = f"defines a @string with an unusable name {block.key[:40]!r}"
+            out.skipped.append({"line": block.start_line + 1, "key": None, "reason": reason})
+            out.warnings.append(f"{name}: line {block.start_line + 1}: skipped a block that "
+                                f"{reason}")
+        elif isinstance(block, bibtexparser.model.String):
             strings[block.key.lower()] = resolve(str(block.value), strings)[0]
             written = _TYPE.match(block.raw or "")
             out.strings.append((block.key, str(block.value),
