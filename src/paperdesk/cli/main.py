@@ -110,7 +110,11 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
             except PaperDeskError:
                 _sync(syncing)  # what the command committed before its error
                 raise
-            return max(code, _sync(syncing))
+            synced = _sync(syncing)
+            # A sync that could not be written is said on stderr; the command's own
+            # change is committed, so only `sync` itself fails for it (a script that
+            # retried a `note` on exit 1 would add the note twice).
+            return max(code, synced) if args.command == "sync" else code
     except PaperDeskError as exc:
         fail(str(exc))
         return 1
