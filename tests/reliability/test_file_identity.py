@@ -116,6 +116,25 @@ def test_an_empty_known_library_is_not_taken_for_a_new_one(library):
     assert library.read_bytes() == b""
 
 
+def test_a_library_another_program_creates_meanwhile_is_not_taken_for_a_missing_one(
+        tmp_path, monkeypatch):
+    """Another program creates the library between our look at the path and our look
+    at the list of known libraries: the path is looked at again, and opened."""
+    from paperdesk.core.db import known
+
+    path = tmp_path / "new.sqlite"
+    was_known = known.was_known
+
+    def another_program_creates_it(where):
+        assert cli("--library", where, "stats").returncode == 0
+        return was_known(where)
+
+    monkeypatch.setattr(known, "was_known", another_program_creates_it)
+    with Library.open(path) as lib:
+        assert lib.stats()["papers"] == 0
+    assert integrity(path) == "ok"
+
+
 def test_a_library_with_two_hard_links_is_refused(library, tmp_path):
     os.link(library, tmp_path / "second-name.sqlite")
     with pytest.raises(LibraryError, match="2 hard links"):

@@ -81,7 +81,9 @@ class Library:
         error naming the path, unless ``new`` asks for an empty library there.
         """
         path = Path(path).expanduser().absolute()
-        if create and not new and _missing(path) and known.was_known(path):
+        # known.remember runs after a library is written, so a program that creates
+        # this library at the same moment is not taken for a missing one: look again.
+        if create and not new and _missing(path) and known.was_known(path) and _missing(path):
             raise LibraryError(
                 f"{path}: the library is missing (PaperDesk had a library there: moved or "
                 "deleted?); nothing was created. Restore a backup with `paperdesk restore "

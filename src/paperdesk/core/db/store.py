@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
             _migrate(db, path)
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             check_intact(db, path)  # switching to WAL rewrites the header: check first
-        db.execute("PRAGMA journal_mode = WAL").fetchone()
+        _use_wal(db)
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the WAL is open now
         watch(conn)
@@ -74,6 +75,20 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         conn.close()
         raise
     return db
+
+
+def _use_wal(db: Database) -> None:
+    """Switch to WAL. SQLite can answer "locked" here at once, without waiting,
+    while another program creates or switches the same library: wait for it then."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL").fetchone()
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _open_error(exc: sqlite3.Error, path: Path) -> LibraryError:
