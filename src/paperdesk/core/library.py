@@ -25,7 +25,7 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import known, records, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.idlists import select_in
-from paperdesk.core.model.errors import LibraryError, NotFound
+from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 
 if TYPE_CHECKING:
@@ -81,13 +81,8 @@ class Library:
         error naming the path, unless ``new`` asks for an empty library there.
         """
         path = Path(path).expanduser().absolute()
-        # known.remember runs after a library is written, so a program that creates
-        # this library at the same moment is not taken for a missing one: look again.
-        if create and not new and _missing(path) and known.was_known(path) and _missing(path):
-            raise LibraryError(
-                f"{path}: the library is missing (PaperDesk had a library there: moved or "
-                "deleted?); nothing was created. Restore a backup with `paperdesk restore "
-                "FILE`, or add --create to start an empty library there")
+        if create and not new:
+            known.refuse_lost(path)
         lib = cls(store.open_database(path, create=create), path)
         if create:
             known.remember(path)
@@ -260,7 +255,7 @@ class Library:
         return self._restore(undo, before=False)
 
     def _restore(self, undo: ch.Undo, *, before: bool) -> ch.Changes:
-        kinds, ids = _affected(undo)
+        kinds, ids = ch.affected(undo)
         how = ch.UNDONE if before else ch.REDONE
         with self.write(undo.label) as w:
             ch.restore(self.db, undo.images, before=before)
@@ -375,43 +370,3 @@ class Library:
         if missing:
             raise NotFound(f"no paper with id {missing[0]}")
         return ids
-
-
-def _affected(undo: ch.Undo) -> tuple[set[str], set[int]]:
-    table_kinds = {"papers": ch.PAPERS, "paper_tags": ch.TAGS, "tags": ch.TAGS,
-                   "notes": ch.NOTES, "sightings": ch.PAPERS, "digests": ch.DIGESTS,
-                   "not_duplicates": ch.DUPLICATES, "merges": ch.DUPLICATES,
-                   "duplicate_candidates": ch.CANDIDATES,
-                   "saved_searches": ch.SEARCHES}
-    kinds: set[str] = set()
-    ids: set[int] = set()
-    for image in undo.images:
-        kinds.add(table_kinds.get(image.scope.table, ch.PAPERS))
-        for row in image.before + image.after:
-            pid = row.get("paper_id", row.get("id") if image.scope.table == "papers" else None)
-            if pid is not None:
-                ids.add(pid)
-        if image.scope.table == "papers":
-            # Papers coming or going: rows added or removed, or moved in or
-            # out of the trash.
-            before = {r["id"] for r in image.before if r.get("deleted_at") is None}
-            after = {r["id"] for r in image.after if r.get("deleted_at") is None}
-            if before != after:
-                kinds.add(ch.PAPER_SET)
-    return kinds, ids
-
-
-def _missing(path: Path) -> bool:
-    try:
-        return path.stat().st_size == 0
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-
-
-def open_library(path: str | os.PathLike[str], *, create: bool = True) -> Library:
-    try:
-        return Library.open(path, create=create)
-    except sqlite3.Error as exc:
-        raise LibraryError(f"{path}: {exc}") from None

@@ -196,6 +196,31 @@ def combine(label: str, parts: Iterable[Changes], result: Result | None = None) 
                    result if result is not None else NoResult())
 
 
+def affected(undo: Undo) -> tuple[set[str], set[int]]:
+    """The kinds of data and the papers that undoing or redoing ``undo`` changes."""
+    table_kinds = {"papers": PAPERS, "paper_tags": TAGS, "tags": TAGS,
+                   "notes": NOTES, "sightings": PAPERS, "digests": DIGESTS,
+                   "not_duplicates": DUPLICATES, "merges": DUPLICATES,
+                   "duplicate_candidates": CANDIDATES,
+                   "saved_searches": SEARCHES}
+    kinds: set[str] = set()
+    ids: set[int] = set()
+    for image in undo.images:
+        kinds.add(table_kinds.get(image.scope.table, PAPERS))
+        for row in image.before + image.after:
+            pid = row.get("paper_id", row.get("id") if image.scope.table == "papers" else None)
+            if pid is not None:
+                ids.add(pid)
+        if image.scope.table == "papers":
+            # Papers coming or going: rows added or removed, or moved in or
+            # out of the trash.
+            before = {r["id"] for r in image.before if r.get("deleted_at") is None}
+            after = {r["id"] for r in image.after if r.get("deleted_at") is None}
+            if before != after:
+                kinds.add(PAPER_SET)
+    return kinds, ids
+
+
 def snapshot(db: Database, scope: Scope) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     what = "*"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from paperdesk.core.db import files
 from paperdesk.core.db.paths import data_dir
+from paperdesk.core.model.errors import LibraryError
 
 RECORD = "libraries.txt"
 
@@ -37,6 +38,27 @@ def known() -> set[str]:
 
 def was_known(path: Path) -> bool:
     return _key(path) in known()
+
+
+def refuse_lost(path: Path) -> None:
+    """A LibraryError naming ``path`` when PaperDesk had a library there that is now
+    missing (or empty), so that an empty one is not made in its place."""
+    # remember runs after a library is written, so a program that creates this
+    # library at the same moment is not taken for a missing one: look again.
+    if _missing(path) and was_known(path) and _missing(path):
+        raise LibraryError(
+            f"{path}: the library is missing (PaperDesk had a library there: moved or "
+            "deleted?); nothing was created. Restore a backup with `paperdesk restore "
+            "FILE`, or add --create to start an empty library there")
+
+
+def _missing(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager
