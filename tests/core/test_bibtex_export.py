@@ -11,7 +11,7 @@ import pytest
 
 from paperdesk.core.areas.bibtex_export import BibtexError
 from paperdesk.core.model.errors import Cancelled
-from paperdesk.core.model.latex import decode
+from paperdesk.core.model.latex_read import decode
 
 
 def _parse(text: str) -> dict[str, dict[str, str]]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import bibtexparser
 import pytest
 
-from paperdesk.core.model.latex import decode, escape, protect_title
+from paperdesk.core.model.latex import escape, protect_title
+from paperdesk.core.model.latex_read import decode
 
 
 @pytest.mark.parametrize(("text", "field"), [

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from paperdesk.core.model.latex import decode
+from paperdesk.core.model.latex_read import decode
 
 # .bib entry types and the CSL types that fit them; anything else is an article.
 _TYPES = {

@@ -17,7 +17,7 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 
-from paperdesk.core.model.latex import decode
+from paperdesk.core.model.latex_read import decode
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 ARXIV_ID = re.compile(r"(?:arxiv(?:\.org)?[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4,5}(?:v\d+)?|"

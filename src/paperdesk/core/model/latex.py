@@ -1,4 +1,4 @@
-"""Plain text to BibTeX field text and back.
+"""Plain text to BibTeX field text (reading it back is ``latex_read``).
 
 Writing: the LaTeX specials ``% & # _ $ { } ~ ^ \\`` are escaped (an existing
 ``\\%`` is kept, not escaped twice); words with capitals in titles are
@@ -7,11 +7,6 @@ protected with braces so that styles which lower-case titles keep them;
 (``ä`` -> ``{\\"a}``), falling back to a transliteration for characters LaTeX
 has no name for. Braces are escaped as ``\\{ \\}`` when they balance (BibTeX
 counts them even when escaped) and written as ``\\textbraceleft{}`` otherwise.
-
-Reading: ``decode`` turns field text from a .bib file into plain text: escapes,
-accents, symbol macros, protecting braces and ``$math$``. What it cannot name
-(``\\proj``) stays as written. Text without a backslash, brace, ``~`` or ``$``
-is returned as it is, which keeps imports of large files fast.
 """
 
 from __future__ import annotations
@@ -20,15 +15,15 @@ import functools
 import re
 import unicodedata
 
-_SPECIALS = "%&#_$"
+SPECIALS = "%&#_$"
 _ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
 _TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 _ONE = {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
 _BRACES = re.compile("[{}]")
 # Braces first: the escapes of ~ and ^ bring braces of their own.
-_CHARS = "{}" + _SPECIALS + "~^\\"
-_ESCAPABLE = frozenset("{}" + _SPECIALS)
-_PLAIN_ESCAPES = {ch: "\\" + ch for ch in "{}" + _SPECIALS} | {"~": r"\textasciitilde{}",
+_CHARS = "{}" + SPECIALS + "~^\\"
+_ESCAPABLE = frozenset("{}" + SPECIALS)
+_PLAIN_ESCAPES = {ch: "\\" + ch for ch in "{}" + SPECIALS} | {"~": r"\textasciitilde{}",
                                                              "^": r"\^{}"}
 
 
@@ -96,7 +91,7 @@ def fix_chars(text: str, ascii: bool) -> str:
         if ascii:
             return False
         return ch < "\u0300" or ch in _INPUTENC or not (
-            unicodedata.combining(ch) or "ensuremath" in (_tables()[0].get(ord(ch)) or ""))
+            unicodedata.combining(ch) or "ensuremath" in (char_tables()[0].get(ord(ch)) or ""))
 
     if all(kept(ch) for ch in text):
         return text
@@ -104,8 +99,8 @@ def fix_chars(text: str, ascii: bool) -> str:
     for ch in text:
         if kept(ch):
             out.append(ch)
-        elif ch in _ACCENTS and out and len(out[-1]) == 1:
-            out[-1] = _accent_macro(out[-1], _ACCENTS[ch])  # a base with a combining accent
+        elif ch in ACCENTS and out and len(out[-1]) == 1:
+            out[-1] = _accent_macro(out[-1], ACCENTS[ch])  # a base with a combining accent
         else:
             out.append(_ascii_char(ch))
     return "".join(out)
@@ -195,7 +190,7 @@ def _protected(word: str) -> bool:
 
 # -- non-ASCII to LaTeX -------------------------------------------------------
 
-_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~",
+ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~",
             "\u0304": "=", "\u0307": ".", "\u0306": "u", "\u030c": "v", "\u030b": "H",
             "\u0327": "c", "\u0328": "k", "\u030a": "r", "\u0323": "d", "\u0331": "b"}
 _LETTERS = {"ß": "ss", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE",
@@ -207,8 +202,8 @@ def _ascii_char(ch: str) -> str:
     if ch in _LETTERS:
         return "{\\" + _LETTERS[ch] + "}"
     decomposed = unicodedata.normalize("NFD", ch)
-    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[1] in _ACCENTS:
-        accent, base = _ACCENTS[decomposed[1]], decomposed[0]
+    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[1] in ACCENTS:
+        accent, base = ACCENTS[decomposed[1]], decomposed[0]
         if base in "ij" and accent not in "ckdb":
             base = "\\" + base
         return "{\\" + accent + ("{" + base + "}" if accent.isalpha() or len(base) > 1
@@ -222,174 +217,12 @@ def _ascii_char(ch: str) -> str:
 
 
 def _pylatexenc_encode(ch: str) -> str | None:
-    latex = _tables()[0].get(ord(ch))
+    latex = char_tables()[0].get(ord(ch))
     return "{" + latex.strip() + "}" if latex and latex.isascii() else None
 
 
-# -- reading ------------------------------------------------------------------
-
-_NOT_SPECIAL = re.compile(r"\\(?![%&#_${}])")
-_MACRO = re.compile(r"\\([A-Za-z]+|.)", re.S)
-_SYMBOLS = {"ss": "ß", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ae": "æ", "AE": "Æ",
-            "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ",
-            "textbackslash": "\\", "textasciitilde": "~", "textasciicircum": "^",
-            "textbraceleft": "{", "textbraceright": "}", "textunderscore": "_",
-            "textendash": "–", "textemdash": "—", "ldots": "…", "dots": "…",
-            "textellipsis": "…", "textquoteleft": "‘", "textquoteright": "’",
-            "textquotedblleft": "“", "textquotedblright": "”", "textless": "<",
-            "textgreater": ">", "textbar": "|", "S": "§", "P": "¶", "copyright": "©",
-            "textregistered": "®", "texttrademark": "™", "textdegree": "°",
-            "LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX"}
-_FORMAT = frozenset("emph textbf textit texttt textrm textsf textsc textup textmd textnormal "
-                    "textsl mbox text mathrm mathit mathbf mkbibquote enquote mkbibemph "
-                    "mkbibitalic mkbibbold textsubscript textsuperscript mkbibacro "
-                    "mkbibparens mkbibbrackets url hbox uppercase lowercase "
-                    "MakeUppercase MakeLowercase".split())
-# Switches and no-ops that print nothing themselves ({\em ...}, {\sc ...}, {\relax Yu}).
-_SWITCHES = frozenset("em it bf sc rm sf tt sl up md relax itshape bfseries scshape upshape "
-                      "mdseries slshape rmfamily sffamily ttfamily normalfont small large Large "
-                      "footnotesize scriptsize tiny normalsize huge Huge protect null "
-                      "nobreak".split())
-_DROPPED = frozenset("noopsort noop sortnoop SortNoop singleletter".split())
-_COMBINING = {v: k for k, v in _ACCENTS.items()} | {"t": "\u0361"}
-_SPACES = {",": " ", ";": " ", " ": " ", "\\": " ", "-": "", "/": "", "@": ""}
-
-
-def decode(text: str) -> str:
-    """Plain text for a field's value (without its outer delimiters)."""
-    if not ("\\" in text or "{" in text or "}" in text or "~" in text or "$" in text):
-        return text
-    if "$" not in text:
-        if "\\" not in text:
-            return text.replace("{", "").replace("}", "").replace("~", " ")
-        if not _NOT_SPECIAL.search(text) and "\x00" not in text and "\x01" not in text:
-            # Only escaped specials (50\%): hold escaped braces, drop the others, unescape.
-            text = text.replace("\\{", "\x00").replace("\\}", "\x01")
-            text = text.replace("{", "").replace("}", "").replace("~", " ")
-            for ch in _SPECIALS:
-                text = text.replace("\\" + ch, ch)
-            return text.replace("\x00", "{").replace("\x01", "}")
-    return _decode(text)
-
-
-def _group(text: str, i: int) -> tuple[str, int]:
-    """The text of the brace group starting at text[i] == '{', and the index after it."""
-    depth = 0
-    for j in range(i, len(text)):
-        ch = text[j]
-        if ch == "\\":
-            continue
-        if ch == "{" and (j == 0 or text[j - 1] != "\\"):
-            depth += 1
-        elif ch == "}" and text[j - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1:j], j + 1
-    return text[i + 1:], len(text)
-
-
-def _argument(text: str, i: int) -> tuple[str | None, int]:
-    """A macro's argument: a brace group or one character (spaces skipped)."""
-    j = i
-    while j < len(text) and text[j] == " ":
-        j += 1
-    if j >= len(text):
-        return None, i
-    if text[j] == "{":
-        inner, end = _group(text, j)
-        return _decode(inner), end
-    if text[j] == "\\":
-        m = _MACRO.match(text, j)
-        if m and m.group(1) in ("i", "j"):
-            return m.group(1), m.end()
-        return None, i
-    return text[j], j + 1
-
-
-def _decode(text: str) -> str:
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            piece, i = _macro(text, i)
-            out.append(piece)
-        elif ch in "{}":
-            i += 1
-        elif ch == "~":
-            out.append(" ")
-            i += 1
-        elif ch == "$":
-            end = text.find("$", i + 1)
-            while end > 0 and text[end - 1] == "\\":
-                end = text.find("$", end + 1)
-            if end < 0:
-                out.append(ch)
-                i += 1
-                continue
-            out.append(_math(text[i:end + 1]))
-            i = end + 1
-        else:
-            out.append(ch)
-            i += 1
-    return unicodedata.normalize("NFC", "".join(out))
-
-
-def _macro(text: str, i: int) -> tuple[str, int]:
-    m = _MACRO.match(text, i)
-    if m is None:
-        return "\\", i + 1
-    name, end = m.group(1), m.end()
-    if name in "%&#_${}":
-        return name, end
-    if name in _SPACES:
-        return _SPACES[name], end
-    if name in _COMBINING:
-        arg, after = _argument(text, end)
-        if arg == "" or (arg is None and name in "^~"):
-            return {"^": "^", "~": "~"}.get(name, ""), after
-        if arg is not None:
-            base = {"ı": "i", "ȷ": "j"}.get(arg[:1], arg[:1])
-            return base + _COMBINING[name] + arg[1:], after
-        return "", end
-    if name in _SYMBOLS:
-        if text.startswith("{}", end):
-            end += 2
-        elif name.isalpha():
-            while end < len(text) and text[end] == " ":
-                end += 1
-        return _SYMBOLS[name], end
-    if name in _FORMAT:
-        arg, after = _argument(text, end)
-        return (arg or ""), after
-    if name in _SWITCHES:
-        while end < len(text) and text[end] == " ":
-            end += 1
-        return "", end
-    if name in _DROPPED and text.startswith("{", end):
-        return "", _group(text, end)[1]
-    if name == "ensuremath":
-        arg_end = _group(text, end)[1] if text.startswith("{", end) else end
-        return _math("$" + text[end:arg_end].strip("{}") + "$"), arg_end
-    symbol = _tables()[1].get(name)
-    if symbol is not None:
-        if text.startswith("{}", end):
-            end += 2
-        return symbol, end
-    return m.group(), end
-
-
-def _math(source: str) -> str:
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    try:
-        return LatexNodes2Text(math_mode="text").latex_to_text(source).strip()
-    except Exception:  # a malformed formula stays as it was written
-        return source
-
-
 @functools.cache
-def _tables() -> tuple[dict[int, str], dict[str, str]]:
+def char_tables() -> tuple[dict[int, str], dict[str, str]]:
     """pylatexenc's character table, both ways: code -> LaTeX, macro name -> character."""
     from pylatexenc.latexencode import get_builtin_conversion_rules
 
