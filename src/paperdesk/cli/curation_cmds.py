@@ -27,6 +27,14 @@ def _group(sub: argparse._SubParsersAction, name: str, help: str, description: s
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    _register_tags(sub)
+    _register_notes(sub)
+    _register_papers(sub)
+    _register_reading_list(sub)
+    _register_searches(sub)
+
+
+def _register_tags(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "tag", help="add or remove tags on papers", usage="paperdesk tag ID... +TAG -TAG",
         description="Add (+name) and remove (-name) tags on one or more papers, e.g. "
@@ -52,6 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                            description="Delete a tag and take it off every paper.")
     a.add_argument("name", help="the tag to delete")
 
+
+def _register_notes(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "note", help="add, list, edit or delete notes",
         description="`note ID TEXT` adds a note to a paper (TEXT - reads it from stdin); "
@@ -64,6 +74,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="list the notes as JSON")
     p.set_defaults(func=cmd_note, parser=p)
 
+
+def _register_papers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rate", help="rate papers 0-5 stars",
                        description="Give papers 0 to 5 stars (0 clears the rating).")
     p.add_argument("ids", nargs="+", type=numbers.paper_id, metavar="ID", help="paper ids")
@@ -85,6 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("year", type=numbers.year, help="the right year")
     p.set_defaults(func=cmd_year)
 
+
+def _register_reading_list(sub: argparse._SubParsersAction) -> None:
     p, actions = _group(sub, "reading-list", "show or reorder the reading list",
                         "Show the to-read papers in reading order, or move one.", cmd_reading)
     p.add_argument("--json", action="store_true", help="print full records as JSON")
@@ -93,7 +107,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("id", type=numbers.paper_id, metavar="ID", help="paper id")
     a.add_argument("position", type=numbers.position, help="its new place, 1 = first")
 
-    p, actions = _group(sub, "search", "save, list, run or delete saved searches",
+
+def _register_searches(sub: argparse._SubParsersAction) -> None:
+    _, actions = _group(sub, "search", "save, list, run or delete saved searches",
                         "Saved searches (smart lists): a name for a query. "
                         "`paperdesk list QUERY` runs a query.", cmd_search)
     a = actions.add_parser("save", help="save a query under a name",
