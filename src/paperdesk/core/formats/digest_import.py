@@ -8,8 +8,10 @@ before changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +21,7 @@ from paperdesk.core.areas.duplicates import note_new
 from paperdesk.core.areas.matcher import PaperMatcher
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import store
+from paperdesk.core.db.database import Database
 from paperdesk.core.formats import file_report
 from paperdesk.core.formats.file_report import ALREADY, IMPORTED, FileReport, file_changes
 from paperdesk.core.model.clock import now
@@ -102,6 +105,34 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
          digest.year, digest.year_source, int(digest.daily_papers), digest.encoding,
          len(digest.entries), json.dumps(digest.warnings), stamp]).lastrowid
     report.digest_id = digest_id
+    rows = _match_entries(db, path.name, digest, digest_id, stamp, progress, cancel)
+    report.merged += rows.merged
+    check_cancel(cancel)
+    progress(0.75, f"Writing {len(rows.new_papers)} new papers")
+    _insert_rows(db, rows)
+    _fill_existing_papers(db, rows.fills, stamp)
+    check_cancel(cancel)
+    report.new_papers = len(rows.new_papers)
+    report.paper_ids = list(dict.fromkeys(rows.touched))
+    db.execute("UPDATE digests SET new_papers = ?, merged = ? WHERE id = ?",
+               [report.new_papers, report.merged, digest_id])
+
+
+@dataclass
+class _Rows:
+    """What a digest's entries come to: rows of new papers and of sightings, the
+    existing papers they fill in, every paper seen (in order), and how many
+    entries joined a paper already there or earlier in the file."""
+
+    new_papers: list[tuple[Any, ...]] = field(default_factory=list)
+    sightings: list[tuple[Any, ...]] = field(default_factory=list)
+    fills: dict[int, Entry] = field(default_factory=dict)
+    touched: list[int] = field(default_factory=list)
+    merged: int = 0
+
+
+def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stamp: str,
+                   progress: Progress, cancel: CancelFlag | None) -> _Rows:
     keys = []
     for n, e in enumerate(digest.entries):
         if n % 1000 == 0:
@@ -111,54 +142,54 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
     first_new = next_id
     allocator = KeyAllocator(db, expected=len(digest.entries))
-    new_papers: list[tuple[Any, ...]] = []
-    sightings: list[tuple[Any, ...]] = []
-    fills: dict[int, Entry] = {}
-    touched: list[int] = []
+    rows = _Rows()
     for n, (entry, key) in enumerate(zip(digest.entries, keys, strict=True)):
         check_cancel(cancel)  # each entry costs at most MAX_SIMILAR comparisons
         if n % 500 == 0:
-            progress(0.2 + 0.5 * n / max(1, len(keys)), f"Matching {path.name}")
+            progress(0.2 + 0.5 * n / max(1, len(keys)), f"Matching {name}")
         fields = _entry_fields(entry)
         pid = matcher.find(key, entry.abstract)
         if pid is None:
             pid, next_id = next_id, next_id + 1
             matcher.add(key, pid, entry.abstract)
             citekey = allocator.take({"title": entry.title, **fields})
-            new_papers.append((pid, entry.title, entry.abstract, key, fields["author_count"],
-                               fields["organization"], fields["organization_handle"],
-                               fields["published"], fields["year"], fields["year_inferred"],
-                               citekey, stamp, stamp))
+            rows.new_papers.append((
+                pid, entry.title, entry.abstract, key, fields["author_count"],
+                fields["organization"], fields["organization_handle"], fields["published"],
+                fields["year"], fields["year_inferred"], citekey, stamp, stamp))
         else:
             if pid < first_new:
-                fills.setdefault(pid, entry)
-                report.merged += 1
+                rows.fills.setdefault(pid, entry)
             else:
-                _fill_new(new_papers, pid - first_new, entry)
-                report.merged += 1
-        touched.append(pid)
-        sightings.append((digest_id, pid, entry.position, entry.line, entry.title, entry.meta_raw,
-                          entry.author_count, entry.organization, entry.organization_handle,
-                          fields["published"], entry.published_raw, fields["year_inferred"],
-                          entry.upvotes))
-    check_cancel(cancel)
-    progress(0.75, f"Writing {len(new_papers)} new papers")
-    bulk = len(new_papers) >= file_report.BULK_THRESHOLD
-    insert_papers = (
-        "INSERT INTO papers (id, title, abstract, title_key, author_count, organization,"
-        " organization_handle, published, year, year_inferred, citekey, added, modified)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
-    insert_sightings = (
-        "INSERT INTO sightings (digest_id, paper_id, position, line, raw_title, meta_raw,"
-        " author_count, organization, organization_handle, published, published_raw,"
-        " year_inferred, upvotes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
-    if bulk:
-        with store.bulk_index(db):
-            db.conn.executemany(insert_papers, new_papers)
-            db.conn.executemany(insert_sightings, sightings)
-    else:
-        db.conn.executemany(insert_papers, new_papers)
-        db.conn.executemany(insert_sightings, sightings)
+                _fill_new(rows.new_papers, pid - first_new, entry)
+            rows.merged += 1
+        rows.touched.append(pid)
+        rows.sightings.append((
+            digest_id, pid, entry.position, entry.line, entry.title, entry.meta_raw,
+            entry.author_count, entry.organization, entry.organization_handle,
+            fields["published"], entry.published_raw, fields["year_inferred"], entry.upvotes))
+    return rows
+
+
+_INSERT_PAPERS = (
+    "INSERT INTO papers (id, title, abstract, title_key, author_count, organization,"
+    " organization_handle, published, year, year_inferred, citekey, added, modified)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+_INSERT_SIGHTINGS = (
+    "INSERT INTO sightings (digest_id, paper_id, position, line, raw_title, meta_raw,"
+    " author_count, organization, organization_handle, published, published_raw,"
+    " year_inferred, upvotes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
+
+def _insert_rows(db: Database, rows: _Rows) -> None:
+    """The new papers and the sightings; many at once with the triggers set aside."""
+    bulk = len(rows.new_papers) >= file_report.BULK_THRESHOLD
+    with store.bulk_index(db) if bulk else contextlib.nullcontext():
+        db.conn.executemany(_INSERT_PAPERS, rows.new_papers)
+        db.conn.executemany(_INSERT_SIGHTINGS, rows.sightings)
+
+
+def _fill_existing_papers(db: Database, fills: dict[int, Entry], stamp: str) -> None:
     moved = []
     for pid, entry in fills.items():
         was = db.execute("SELECT organization, year FROM papers WHERE id = ?", [pid]).fetchone()
@@ -167,11 +198,6 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
                       [pid]).fetchone() != was:
             moved.append(pid)
     refresh(db, moved)  # a provisional key follows a printed year or a new organisation
-    check_cancel(cancel)
-    report.new_papers = len(new_papers)
-    report.paper_ids = list(dict.fromkeys(touched))
-    db.execute("UPDATE digests SET new_papers = ?, merged = ? WHERE id = ?",
-               [report.new_papers, report.merged, digest_id])
 
 
 def _fill_new(rows: list[tuple[Any, ...]], index: int, entry: Entry) -> None:
