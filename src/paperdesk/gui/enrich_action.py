@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.gui import background, settings
+from paperdesk.gui import settings
 
 if TYPE_CHECKING:
     from paperdesk.core.db.changes import Changes
@@ -79,13 +79,12 @@ def complete(window: MainWindow, scope: str, ids: list[int] | None = None) -> in
         return lib.enrich(ids, progress=progress, cancel=cancel)
 
     def done(changes: Changes) -> None:
-        background.record(window, changes)
         result = changes.result
         window.statusBar().showMessage(result.summary(), 10000)
         show_report(window, HubReport("Complete from Hugging Face", result.summary(),
                                       enrich_lines(result), window))
 
-    return background.jobs(window).run("Completing from Hugging Face", job, done)
+    return window.context.ops.run("Completing from Hugging Face", job, done, undo=True)
 
 
 def show_report(window: MainWindow, report: QDialog) -> None:
@@ -141,7 +140,7 @@ def fetch(window: MainWindow, first: dt.date, last: dt.date) -> int | None:
         window.statusBar().showMessage(summary, 10000)
         show_report(window, HubReport("Fetch daily papers", summary, lines, window))
 
-    return background.jobs(window).run("Fetching daily papers", job, done)
+    return window.context.ops.run("Fetching daily papers", job, done)
 
 
 def ask_fetch(window: MainWindow) -> None:

@@ -13,7 +13,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QStackedWidget
 
-from paperdesk.gui import background, clipboard, enrich_action, library_files, sync_panel
+from paperdesk.gui import clipboard, enrich_action, library_files, sync_panel
 from paperdesk.gui.duplicates_view import SOURCE as DUPLICATES
 from paperdesk.gui.duplicates_view import DuplicatesView
 from paperdesk.gui.export_dialog import open_export
@@ -175,10 +175,9 @@ def install(window: MainWindow) -> None:
     window.toolbar.insertAction(window.toolbar.actions()[1] if window.toolbar.actions()
                                 else None, export)
     window.drag_out = clipboard.DragOut(window)
-    background.jobs(window)  # watches the window close, so no job starts after its worker stops
     pages.duplicates.invalidate()  # the first scan, once the window is up
 
 
 def move_to_trash(window: MainWindow) -> None:
     if ids := window.selected_ids():
-        background.edit(window, window.lib.trash.delete, ids)
+        window.context.ops.edit(window.lib.trash.delete, ids)

@@ -1,9 +1,10 @@
-"""Imports on the worker: progress and Cancel in the status bar, then the report."""
+"""Imports through the operation runner, then the report; the progress panel the runner drives."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
@@ -11,7 +12,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 from paperdesk.core.formats.file_report import FileReport
 from paperdesk.gui.icons import icon
 from paperdesk.gui.import_report import ImportReport
-from paperdesk.gui.worker import Outcome, Worker
+
+if TYPE_CHECKING:
+    from paperdesk.gui.context import Context
 
 
 def local_paths(urls: Sequence[QUrl]) -> list[Path]:
@@ -36,23 +39,33 @@ class ProgressPanel(QWidget):
             layout.addWidget(widget)
         self.hide()
 
+    def start(self, text: str) -> None:
+        self.label.setText(text)
+        self.bar.setValue(0)
+        self.cancel.setEnabled(True)
+        self.show()
+
+    def step(self, fraction: float, message: str) -> None:
+        self.bar.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
+        if message and self.cancel.isEnabled():
+            self.label.setText(message)
+
+    def cancelling(self) -> None:
+        self.label.setText("Cancelling…")
+        self.cancel.setEnabled(False)
+
 
 class Importer(QObject):
-    """Runs imports one after another on the window's worker."""
+    """Imports through the window's operation runner, one after another; the report
+    after each."""
 
     done = Signal(list)  # [FileReport]
-    failed = Signal(str)
 
-    def __init__(self, worker: Worker, panel: ProgressPanel, library_path: Callable[[], Path],
-                 parent=None) -> None:
-        super().__init__(parent)
-        self.worker = worker
-        self.panel = panel
-        self.library_path = library_path
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self.context = context
         self.report: ImportReport | None = None
         self._jobs: set[int] = set()
-        worker.progress.connect(self._progress)
-        worker.finished_job.connect(self._finished)
 
     @property
     def busy(self) -> bool:
@@ -62,37 +75,21 @@ class Importer(QObject):
         paths = [Path(p) for p in paths]
         if not paths:
             return
-        job_id = self.worker.submit(
-            "Import", self.library_path(),
-            lambda lib, progress, cancel: lib.import_paths(paths, progress, cancel))
-        self._jobs.add(job_id)
-        self.panel.label.setText(f"Importing {paths[0].name}"
-                                 + (f" and {len(paths) - 1} more" if len(paths) > 1 else ""))
-        self.panel.bar.setValue(0)
-        self.panel.cancel.setEnabled(True)
-        self.panel.show()
+        text = f"Importing {paths[0].name}" + (f" and {len(paths) - 1} more"
+                                               if len(paths) > 1 else "")
+        job_id = None
 
-    def cancel(self) -> None:
-        self.panel.label.setText("Cancelling…")
-        self.panel.cancel.setEnabled(False)
-        self.worker.cancel()
+        def finished(reports: list[FileReport] | None, error: str | None = None) -> None:
+            self._jobs.discard(job_id)
+            if error is not None:
+                self.context.notify(error)
+                return
+            self.done.emit(reports)
+            self.report = ImportReport(reports, self.context.widget)
+            self.report.open()
 
-    def _progress(self, job_id: int, fraction: float, message: str) -> None:
-        if job_id in self._jobs:
-            self.panel.bar.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
-            if message and self.panel.cancel.isEnabled():
-                self.panel.label.setText(message)
-
-    def _finished(self, outcome: Outcome) -> None:
-        if outcome.job_id not in self._jobs:
-            return
-        self._jobs.discard(outcome.job_id)
-        if not self._jobs:
-            self.panel.hide()
-        if outcome.error:
-            self.failed.emit(outcome.error)
-            return
-        reports: list[FileReport] = outcome.result
-        self.done.emit(reports)
-        self.report = ImportReport(reports, self.panel.window())
-        self.report.open()
+        job_id = self.context.ops.run(
+            "Import", lambda lib, progress, cancel: lib.import_paths(paths, progress, cancel),
+            finished, lambda error: finished(None, error), text=text, initiator=self)
+        if job_id is not None:
+            self._jobs.add(job_id)

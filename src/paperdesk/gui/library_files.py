@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 from paperdesk.core.db.backup import default_backup_path
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.gui import background, dialogs, settings
+from paperdesk.gui import dialogs, settings
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
@@ -117,7 +117,7 @@ def back_up(window: MainWindow) -> None:
 
 def back_up_to(window: MainWindow, dest: Path) -> None:
     """Write a consistent copy on the worker; the app stays usable meanwhile."""
-    background.jobs(window).run(
+    window.context.ops.run(
         "Backing up the library", lambda lib, progress, cancel: lib.backup(dest),
         lambda written: window.notify(f"Backed up to {written}"))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QInputDialog,
@@ -24,11 +24,12 @@ from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import extensions, keyboard, queue_view, reads, settings
 from paperdesk.gui.actions import build_actions
+from paperdesk.gui.context import Context
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
 from paperdesk.gui.geometry import first_size, fit_to_screen
 from paperdesk.gui.icons import icon
-from paperdesk.gui.importing import Importer, ProgressPanel, local_paths
+from paperdesk.gui.importing import Importer, local_paths
 from paperdesk.gui.paper_model import COLUMNS, RATING, PaperModel
 from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.reader import Reader
@@ -38,8 +39,6 @@ from paperdesk.gui.stars import StarClicks, StarDelegate
 from paperdesk.gui.table_feed import SPECIAL_ORDERS, TableFeed
 from paperdesk.gui.table_header import setup_header
 from paperdesk.gui.triage_view import triage_link
-from paperdesk.gui.undo import EditCommand
-from paperdesk.gui.worker import Outcome, Worker
 
 ROW_HEIGHT_EXTRA = 8
 
@@ -47,18 +46,12 @@ ROW_HEIGHT_EXTRA = 8
 class MainWindow(TableFeed, QMainWindow):
     def __init__(self, lib: Library) -> None:
         super().__init__()
-        self.lib = lib
+        self.context = Context(lib, self)
+        self.undo_stack, self.worker = self.context.undo_stack, self.context.worker
+        self.progress, self.notify = self.context.progress, self.context.notify
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
-        self.undo_stack = QUndoStack(self)
-        # Features' hooks: a new library opened in the window; the window closing.
-        self.library_hooks: list[Callable[[Library], None]] = []
-        self.close_hooks: list[Callable[[], None]] = []
-        self.worker = Worker(self)
-        # First of the worker's listeners: the views hear of a job's writes
-        # before whoever started the job gets its result.
-        self.worker.finished_job.connect(self._announce_job)
-        lib.add_listener(self.apply)
+        self.context.changed.connect(self.apply)
         self._base: tuple[reads.Source, list[int] | None] | None = None
         self.query = ""
 
@@ -96,13 +89,11 @@ class MainWindow(TableFeed, QMainWindow):
         self.setCentralWidget(self.stack)
 
         self.count_label = QLabel()
-        self.progress = ProgressPanel(lambda: self.importer.cancel())
         self.statusBar().addWidget(self.count_label)
         self.statusBar().addPermanentWidget(self.progress)
-        self.importer = Importer(self.worker, self.progress, lambda: self.lib.path, self)
+        self.importer = Importer(self.context)
         self.importer.done.connect(self._imported)
         self.last_import: import_undo.ImportRecord | None = None
-        self.importer.failed.connect(self.notify)
         self.actions_by_name = build_actions(self)
         self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
         self.empty.open_demo.connect(self.open_demo)
@@ -224,20 +215,16 @@ class MainWindow(TableFeed, QMainWindow):
 
     # -- editing ------------------------------------------------------------------
 
-    def edit(self, fn: Callable[..., ch.Changes], *args: Any) -> ch.Changes | None:
-        """Run one core edit and put it on the undo stack (the views hear of it from
-        the library's listeners)."""
-        try:
-            changes = fn(*args)
-        except PaperDeskError as exc:
-            self.notify(str(exc))
-            return None
-        if changes.undo is not None:
-            self.undo_stack.push(EditCommand(self.lib, changes.undo, self.notify))
-        return changes
+    @property
+    def lib(self) -> Library:
+        return self.context.lib
 
-    def apply(self, changes: ch.Changes) -> None:
-        """The library's listener: bring the views up to date with ``changes``."""
+    def edit(self, fn: Callable[..., ch.Changes], *args: Any) -> ch.Changes | None:
+        """One core edit through the operation runner (onto the undo stack)."""
+        return self.context.ops.edit(fn, *args)
+
+    def apply(self, changes: ch.Changes, _initiator: object = None) -> None:
+        """After every write: bring the table, detail pane and sidebar up to date."""
         views = changes.views
         if ch.TABLE_SET in views:
             self.reload_all()
@@ -251,13 +238,6 @@ class MainWindow(TableFeed, QMainWindow):
             self.show_selection()
         if ch.SIDEBAR_COUNTS in views:
             self._counts_timer.start()
-
-    def _announce_job(self, outcome: Outcome) -> None:
-        """A job's writes, committed on the worker's connection, reach this library's
-        listeners (and so the views)."""
-        if outcome.library == self.lib.path:
-            for changes in outcome.changes:
-                self.lib.notify(changes)
 
     def rate_row(self, row: int, rating: int) -> None:
         """A click on the stars in the table rates that paper."""
@@ -299,10 +279,6 @@ class MainWindow(TableFeed, QMainWindow):
         if ok and name.strip():
             self.edit(self.lib.curation.save_search, name.strip(), query)
 
-    def notify(self, message: str) -> None:
-        """Show a core error as a readable line."""
-        self.statusBar().showMessage(f"⚠ {message}", 15000)
-
     # -- moving around ---------------------------------------------------------------
 
     def step(self, delta: int) -> None:
@@ -332,14 +308,9 @@ class MainWindow(TableFeed, QMainWindow):
         if lib.path == self.lib.path:
             return
         self.detail.flush_note()
-        old, self.lib = self.lib, lib
-        old.remove_listener(self.apply)
-        lib.add_listener(self.apply)
         self.model.lib = lib
-        self.undo_stack.clear()
         self.detail.show_papers([])
-        for hook in self.library_hooks:
-            hook(lib)
+        old = self.context.set_library(lib)
         old.close()
         self.reload_all()
 
@@ -425,15 +396,11 @@ class MainWindow(TableFeed, QMainWindow):
             fit_to_screen(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.importer.busy:
-            self.importer.cancel()
+        self.context.ops.close()  # no new jobs; an import running is cancelled
         self.detail.flush_note()
         self._counts_timer.stop()
         self.search_bar.timer.stop()
         self.save_state()
-        self.worker.stop()
         self.reader.stop()
-        for hook in self.close_hooks:  # after the last edits (the note above) are in
-            hook()
-        self.lib.remove_listener(self.apply)
+        self.context.close()  # after the last edits (the note above) are in
         super().closeEvent(event)

@@ -22,8 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.gui import background
-
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
 
@@ -100,7 +98,7 @@ class MergeHistory(QDialog):
         entry = self.selected()
         if entry is None or entry["undone"]:
             return False
-        changes = background.edit(self.window, self.window.lib.duplicates.unmerge, entry["id"])
+        changes = self.window.context.ops.edit(self.window.lib.duplicates.unmerge, entry["id"])
         self.reload()
         self.select(entry["id"])
         return changes is not None

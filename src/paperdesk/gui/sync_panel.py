@@ -189,8 +189,8 @@ class SyncPanel:
         self.writer.started.connect(self._started)
         self.writer.finished.connect(self._finished)
         self.writer.listed.connect(self.refresh)
-        window.library_hooks.append(self.writer.set_library)
-        window.close_hooks.append(self.writer.close)
+        window.context.library_changed.connect(self.writer.set_library)
+        window.context.close_hooks.append(self.writer.close)
         self.refresh()
 
     # -- the list -------------------------------------------------------------------

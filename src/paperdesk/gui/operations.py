@@ -1,0 +1,166 @@
+"""The one operation runner: every write and every job of the window goes through it.
+
+``edit(fn, *args)`` runs a core edit on the UI thread (a few milliseconds) and
+puts its ``Undo`` on the undo stack. ``run(label, job, done)`` sends a job to
+the one background worker (where it opens its own connection), shows its
+progress in the status bar's panel with Cancel, and calls ``done`` with the
+result or ``failed`` with the one-line error, on the UI thread; with
+``undo=True`` the job's ``Changes`` go onto the undo stack first. Small jobs
+may run inline (``inline=True``) when nothing needs a thread.
+
+Whatever writes (an edit, a job, an undo, a write by anyone on the library),
+the library's change feed tells the runner, which emits ``changed(changes,
+initiator)`` once per committed write: ``initiator`` is the object that asked
+for the operation (``None`` when nobody said), so a view can skip what it did
+itself. A job's writes are committed on the worker's connection; they are
+announced on the UI thread before the job's ``done`` is called.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from paperdesk.core.db.changes import Changes
+from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.model.jobs import no_progress
+from paperdesk.gui.undo import EditCommand
+from paperdesk.gui.worker import Job, Outcome
+
+if TYPE_CHECKING:
+    from paperdesk.gui.context import Context
+
+LARGE = 2000  # papers from which exports and merges run on the worker rather than inline
+
+
+@dataclass
+class _Pending:
+    label: str
+    done: Callable[[Any], None]
+    failed: Callable[[str], None]
+    loud: bool
+    undo: bool
+    initiator: object | None
+
+
+class Operations(QObject):
+    """Runs the window's write operations and jobs; emits ``changed`` for each write."""
+
+    changed = Signal(object, object)  # Changes, initiator (or None)
+
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self.context = context
+        self._pending: dict[int, _Pending] = {}
+        self._initiator: object | None = None
+        self.closed = False  # once the window closes (and stops its worker), no new jobs
+        context.worker.progress.connect(self._progress)
+        context.worker.finished_job.connect(self._finished)
+
+    # -- the change feed -------------------------------------------------------------
+
+    def hear(self, changes: Changes) -> None:
+        """The library's listener: one ``changed`` per committed write, undo or redo."""
+        self.changed.emit(changes, self._initiator)
+
+    def _as(self, initiator: object | None, call: Callable[[], Any]) -> Any:
+        outer, self._initiator = self._initiator, initiator
+        try:
+            return call()
+        finally:
+            self._initiator = outer
+
+    # -- writes on the UI thread -------------------------------------------------------
+
+    def edit(self, fn: Callable[..., Changes], *args: Any,
+             initiator: object | None = None) -> Changes | None:
+        """Run one core edit and put it on the undo stack; None (after saying why) when
+        the core refused it."""
+        try:
+            changes = self._as(initiator, lambda: fn(*args))
+        except PaperDeskError as exc:
+            self.context.notify(str(exc))
+            return None
+        self.record(changes)
+        return changes
+
+    def record(self, changes: Changes) -> None:
+        """A write already made: its undo onto the undo stack."""
+        if changes.undo is not None:
+            ctx = self.context
+            ctx.undo_stack.push(EditCommand(ctx.lib, changes.undo, ctx.notify))
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._pending)
+
+    def run(self, label: str, job: Job, done: Callable[[Any], None] | None = None,
+            failed: Callable[[str], None] | None = None, *, inline: bool = False,
+            quiet: bool = False, undo: bool = False, text: str | None = None,
+            initiator: object | None = None) -> int | None:
+        """Run ``job(lib, progress, cancel)``; returns the worker's job id (None inline).
+
+        ``quiet`` jobs (scans in the background) show no progress panel; ``text`` is
+        the panel's first line (``label…`` by default); ``undo`` puts the ``Changes``
+        the job returns on the undo stack before ``done`` sees them.
+        """
+        pending = _Pending(label, done or (lambda _r: None), failed or self.context.notify,
+                           not quiet, undo, initiator)
+        if inline:
+            try:
+                result = self._as(initiator, lambda: job(
+                    self.context.lib, no_progress, threading.Event()))
+            except PaperDeskError as exc:
+                pending.failed(str(exc))
+                return None
+            self._succeeded(pending, result)
+            return None
+        if self.closed:
+            return None
+        job_id = self.context.worker.submit(label, self.context.lib.path, job)
+        self._pending[job_id] = pending
+        if pending.loud:
+            self.context.progress.start(text or f"{label}…")
+        return job_id
+
+    def cancel(self) -> None:
+        """Ask the running job to stop; it rolls back what it had not finished."""
+        self.context.progress.cancelling()
+        self.context.worker.cancel()
+
+    def close(self) -> None:
+        """The window is closing: no new jobs; the running one is asked to stop."""
+        self.closed = True
+        if self.busy:
+            self.cancel()
+
+    def _progress(self, job_id: int, fraction: float, message: str) -> None:
+        pending = self._pending.get(job_id)
+        if pending is not None and pending.loud:
+            self.context.progress.step(fraction, message)
+
+    def _finished(self, outcome: Outcome) -> None:
+        pending = self._pending.pop(outcome.job_id, None)
+        lib = self.context.lib
+        if outcome.library == lib.path:  # the job's writes reach this library's feed
+            for changes in outcome.changes:
+                self._as(pending.initiator if pending else None, lambda c=changes: lib.notify(c))
+        if pending is None:
+            return
+        if pending.loud and not any(p.loud for p in self._pending.values()):
+            self.context.progress.hide()
+        if outcome.error:
+            pending.failed(outcome.error)
+        else:
+            self._succeeded(pending, outcome.result)
+
+    def _succeeded(self, pending: _Pending, result: Any) -> None:
+        if pending.undo:
+            self.record(result)
+        pending.done(result)
