@@ -13,7 +13,7 @@ from paperdesk.core.areas.query import compile_query
 from paperdesk.core.areas.search import SORTS
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import QueryError
-from tests.conftest import SEEDS
+from tests.curated import build_curated, found, open_copy
 
 
 def words(text: str) -> list[str]:
@@ -37,28 +37,13 @@ def has_phrase(paper: dict, phrase: str) -> bool:
 @pytest.fixture(scope="module")
 def curated_file(tmp_path_factory) -> Path:
     """The seeds with tags, ratings, statuses and notes spread over them, built once."""
-    path = tmp_path_factory.mktemp("curated") / "library.sqlite"
-    with Library.open(path) as lib:
-        assert all(r.status == "imported" for r in lib.import_paths(SEEDS))
-        ids = lib.search("").ids
-        c = lib.curation
-        c.add_tags(ids[::3], ["Vision"])
-        c.add_tags(ids[1::4], ["LLM", "Agents"])
-        c.add_tags(ids[::10], ["deep RL"])
-        for stars in range(6):
-            c.set_rating(ids[stars::7], stars)
-        c.set_status(ids[::5], "to-read")
-        c.set_status(ids[2::7], "read")
-        c.add_note(ids[4], "Compare with the zebrafish results.")
-        c.add_note(ids[9], "A second look at benchmark contamination.")
-        lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return path
+    return build_curated(tmp_path_factory.mktemp("curated") / "library.sqlite")
 
 
 @pytest.fixture
 def curated(curated_file, tmp_path):
     """A fresh copy of the curated library for each test."""
-    lib = Library.open(shutil.copy(curated_file, tmp_path / "curated.sqlite"))
+    lib = open_copy(curated_file, tmp_path)
     yield lib
     lib.close()
 
@@ -69,10 +54,6 @@ def every(lib) -> list[dict]:
 
 def ids_where(lib, predicate) -> set[int]:
     return {p["id"] for p in every(lib) if predicate(p)}
-
-
-def found(lib, query: str) -> set[int]:
-    return set(lib.search(query).ids)
 
 
 ORACLES = {

@@ -3,7 +3,6 @@ included; and the query language's limits give positioned one-line errors."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,30 +14,18 @@ from paperdesk.core.areas.search import SORTS
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.model.query_parse import MAX_DEPTH, MAX_LENGTH, MAX_TERMS
-from tests.conftest import SEEDS
+from tests.curated import build_curated, open_copy
 
 
 def build_library(path: Path, *, scan: bool) -> Path:
     """The seeds, curated; a paper in the trash; papers without year, upvotes, organisation."""
-    with Library.open(path) as lib:
-        assert all(r.status == "imported" for r in lib.import_paths(SEEDS))
-        ids = lib.search("").ids
-        c = lib.curation
-        c.add_tags(ids[::3], ["Vision"])
-        c.add_tags(ids[1::4], ["LLM", "Agents"])
-        c.add_tags(ids[::10], ["deep RL"])
-        for stars in range(6):
-            c.set_rating(ids[stars::7], stars)
-        c.set_status(ids[::5], "to-read")
-        c.set_status(ids[2::7], "read")
-        c.set_status(ids[3::11], "reading")
-        c.add_note(ids[4], "Compare with the zebrafish results.")
-        c.add_note(ids[9], "A second look at benchmark contamination.")
+    def more(lib: Library, ids: list[int]) -> None:
+        lib.curation.set_status(ids[3::11], "reading")
         lib.trash.delete(ids[-2:])
         if scan:
             lib.duplicates.scan()
-        lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return path
+
+    return build_curated(path, more)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +35,7 @@ def library_file(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def plib(library_file, tmp_path_factory):
-    lib = Library.open(shutil.copy(library_file, tmp_path_factory.mktemp("copy") / "l.sqlite"))
+    lib = open_copy(library_file, tmp_path_factory.mktemp("copy"))
     yield lib
     lib.close()
 
