@@ -18,7 +18,6 @@ and export together). The floor is bibtexparser parsing the same file alone.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import shutil
@@ -27,12 +26,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import OUT, header, note, report
+from common import OUT, header, note, process_peak, report
 from generate import paper
 
 # Measured as installed: with compiled bytecode (a shell that sets
 # PYTHONDONTWRITEBYTECODE would make every process compile every module).
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 TUGBOAT = Path("/usr/share/texlive/texmf-dist/bibtex/bib/beebe/tugboat.bib")
 WORDS = ("Sparse Robust Adaptive Scalable Causal Efficient Neural Latent Visual Formal Typeset "
@@ -91,26 +89,13 @@ def arxiv_file(n: int) -> Path:
     return path
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    import time
-
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env=ENV)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr[-2000:]}")
-    return seconds, int(proc.stderr.rsplit("maxrss ", 1)[1].split()[0]) / 1024
-
-
 def round_trip(bib: Path, tmp: Path) -> tuple[float, float, float, float]:
     lib = tmp / f"{bib.stem}.sqlite"
     for stale in tmp.glob(lib.name + "*"):
         stale.unlink()
     exe = [sys.executable, "-m", "paperdesk", "--library", str(lib)]
-    t_in, m_in = timed([*exe, "import", str(bib)])
-    t_out, m_out = timed([*exe, "export", "-o", str(tmp / "out.bib")])
+    t_in, m_in = process_peak([*exe, "import", str(bib)])
+    t_out, m_out = process_peak([*exe, "export", "-o", str(tmp / "out.bib")])
     return t_in, t_out, m_in, m_out
 
 
@@ -129,7 +114,7 @@ def main() -> int:
             runs = sorted((round_trip(bib, tmp) for _ in range(args.runs)),
                           key=lambda r: r[0] + r[1])
             t_in, t_out, m_in, m_out = runs[len(runs) // 2]
-            floor, _ = timed([sys.executable, "-c", PARSE_FLOOR, str(bib)])
+            floor, _ = process_peak([sys.executable, "-c", PARSE_FLOOR, str(bib)])
             header(f".bib {label}: {args.entries:,} entries, "
                    f"{bib.stat().st_size / 2**20:.0f} MiB")
             ok &= report("import + export, two processes", t_in + t_out, floor, target)

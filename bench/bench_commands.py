@@ -20,20 +20,16 @@ process is printed too.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import OUT, header, note, report
+from common import OUT, header, note, process_peak, report
 from generate import make_library
 
 # Measured as installed: with compiled bytecode (a shell that sets
 # PYTHONDONTWRITEBYTECODE would make every process compile every module).
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 EXE = [sys.executable, "-m", "paperdesk"]
 
@@ -70,24 +66,8 @@ with open(sys.argv[2], "w", encoding="utf-8") as f:
 """
 
 
-def run(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak memory (MB) of one process; its output is thrown away.
-
-    The peak comes from GNU time, which runs the command itself: a child forked
-    from this (large) process would report this process's size as its own."""
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env=ENV)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr}")
-    peak = int(proc.stderr.rsplit("maxrss ", 1)[1].split()[0])
-    return seconds, peak / 1024
-
-
 def median_run(command: list[str], runs: int) -> tuple[float, float]:
-    results = [run(command) for _ in range(runs)]
+    results = [process_peak(command) for _ in range(runs)]
     return (statistics.median(r[0] for r in results),
             max(r[1] for r in results))
 

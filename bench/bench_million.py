@@ -20,20 +20,16 @@ The built library is kept under bench/out/ and reused (``--rebuild`` to redo).
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from common import OUT, ROOT, header, note, report
+from common import OUT, ROOT, header, note, own_peak, process_peak, report
 from generate import VERSION, digest_text, plan_digest
 
 # Measured as installed: with compiled bytecode (a shell that sets
 # PYTHONDONTWRITEBYTECODE would make every process compile every module).
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 EXE = [sys.executable, "-m", "paperdesk"]
 
@@ -65,14 +61,14 @@ def build(target: Path, n: int, digest_size: int) -> None:
         first += fresh
         number += 1
         times.append((have, seconds))
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        peak = own_peak()
         note(f"import {number:>3}: {len(entries):,} entries in {seconds:5.1f} s -> "
              f"{have:,} papers (peak memory so far {peak:.0f} MB)")
     lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     lib.close()
     digest.unlink()
     total = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = own_peak()
     header(f"Building {have:,} papers from {number} digests")
     report("whole build (imports, stats between them)", total, None, None)
     report("first import (into an empty library)", times[0][1], None, None)
@@ -80,18 +76,6 @@ def build(target: Path, n: int, digest_size: int) -> None:
     note(f"peak memory of the building process: {peak:.0f} MB; "
          f"file {tmp.stat().st_size / 2**20:.0f} MiB")
     shutil.move(str(tmp), target)
-
-
-def process(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak memory (MB, from GNU time, which runs the command)."""
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env=ENV)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr}")
-    return seconds, int(proc.stderr.rsplit("maxrss ", 1)[1].split()[0]) / 1024
 
 
 def main() -> int:
@@ -112,14 +96,14 @@ def main() -> int:
     note(f"library: {path.name}, {path.stat().st_size / 2**20:.0f} MiB")
 
     header(f"Whole processes on {args.papers:,} papers (median of {args.runs})")
-    bare = process([sys.executable, "-c", "pass"])[0]
+    bare = process_peak([sys.executable, "-c", "pass"])[0]
     lib_args = [*EXE, "--library", str(path)]
     for name, command, repeat in (
             ("stats --json", ["stats", "--json"], args.runs),
             ('list "training efficient" --limit 200 --json',
              ["list", "training efficient", "--limit", "200", "--json"], args.runs),
             ("duplicates --json (the full scan)", ["duplicates", "--json"], 1)):
-        runs = [process([*lib_args, *command]) for _ in range(repeat)]
+        runs = [process_peak([*lib_args, *command]) for _ in range(repeat)]
         seconds = sorted(r[0] for r in runs)[len(runs) // 2]
         report(name, seconds, bare, None)
         note(f"peak memory {max(r[1] for r in runs):.0f} MB; floor = python -c pass")

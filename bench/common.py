@@ -1,4 +1,4 @@
-"""Timing helpers shared by the benchmarks.
+"""Timing and memory helpers shared by the benchmarks.
 
 Every figure is printed beside a floor measured in the same run (the same
 work done the most direct way: raw sqlite3, a raw FTS5 query, a bare process),
@@ -9,7 +9,10 @@ as medians of a few runs, with their ratio and the target:
 
 from __future__ import annotations
 
+import os
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +25,8 @@ if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
 RUNS = 3
+# The environment of measured processes: they write their bytecode as a user's would.
+PROCESS_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def median_time(fn: Callable[[], Any], runs: int = RUNS,
@@ -42,6 +47,26 @@ def median_time(fn: Callable[[], Any], runs: int = RUNS,
 def median_of(run_once: Callable[[], float], runs: int = RUNS) -> float:
     """Median of the seconds ``run_once()`` reports (it times only the part that counts)."""
     return statistics.median(run_once() for _ in range(runs))
+
+
+def process_peak(command: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak memory (MB) of one process; its output is thrown away.
+
+    The peak comes from GNU time, which runs the command itself: a child forked
+    from this (large) process would report this process's size as its own."""
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env=PROCESS_ENV)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr[-2000:]}")
+    return seconds, int(proc.stderr.rsplit("maxrss ", 1)[1].split()[0]) / 1024
+
+
+def own_peak() -> float:
+    """The peak memory (MB) of this process so far."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _fmt(seconds: float | None) -> str:
