@@ -67,9 +67,24 @@ def test_citekey_show_set_and_refuse(library):
     paperdesk("--library", library, "citekey", "1", "mykey2024", check_rc=0)
     data = json.loads(paperdesk("--library", library, "citekey", "1", "--json",
                                 check_rc=0).stdout)
-    assert data == {"id": 1, "citekey": "mykey2024"}
+    assert data == {"id": 1, "citekey": "mykey2024", "frozen": False}
     assert "@misc{mykey2024," in paperdesk("--library", library, "export", "--ids", "1",
                                            check_rc=0).stdout
+
+
+def test_citekey_json_always_says_whether_the_key_is_frozen(library, tmp_path):
+    def shown(*extra: str) -> dict:
+        return json.loads(paperdesk("--library", library, "citekey", "3", "--json", *extra,
+                                    check_rc=0).stdout)
+
+    before = shown()
+    assert before["frozen"] is False and set(before) == {"id", "citekey", "frozen"}
+    assert shown("--status") == before | {"state": "provisional"}
+    paperdesk("--library", library, "export", "--ids", "3", "-o", str(tmp_path / "out.bib"),
+              check_rc=0)
+    after = shown()
+    assert after == {"id": 3, "citekey": before["citekey"], "frozen": True}
+    assert shown("--status") == after | {"state": "frozen"}
 
 
 def test_import_bib_round_trip_through_the_cli(library, tmp_path):

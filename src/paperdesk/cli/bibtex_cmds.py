@@ -46,14 +46,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "first title word) until it leaves PaperDesk (exported, copied, "
                     "dragged out); then it is frozen and never changes. A key you set is "
                     "kept: PaperDesk never changes it. Keys are unique, ignoring case. "
-                    "Whether the key is frozen goes to standard error (--status: as JSON "
-                    "too).")
+                    "Whether the key is frozen goes to standard error (with --json: in the "
+                    "JSON as frozen, true or false).")
     p.add_argument("id", type=ids.paper_id, metavar="ID", help="the paper's id")
     p.add_argument("key", nargs="?", help="the new key (letters, digits, _ : . - + /)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON: id, citekey, frozen (true/false)")
     p.add_argument("--status", action="store_true",
-                   help="with --json: add frozen (true/false) and state "
-                        "(frozen, kept, provisional)")
+                   help="with --json: add state (frozen, kept, provisional)")
     p.set_defaults(func=cmd_citekey)
 
 
@@ -84,9 +84,9 @@ def cmd_citekey(args: argparse.Namespace, lib: Library) -> int:
         lib.bibtex.set_citekey(args.id, args.key)
     status = key_status(lib, args.id)
     if args.json:
-        shown = {"id": args.id, "citekey": status["citekey"]}
+        shown = {"id": args.id, "citekey": status["citekey"], "frozen": status["frozen"]}
         if args.status:
-            shown |= {"frozen": status["frozen"], "state": status["state"]}
+            shown["state"] = status["state"]
         emit_json(shown)
     else:
         print(status["citekey"])
