@@ -37,7 +37,7 @@ def window(seed_lib, make_window) -> MainWindow:
 def sidebar_counts(window: MainWindow) -> dict[str, str]:
     """Sidebar entry text by label, e.g. {"All papers": "193"}."""
     out = {}
-    for item in window.sidebar._items():
+    for item in window.sidebar.entries():
         label, _, count = item.text(0).partition("  (")
         out[label] = count.rstrip(")")
     return out

@@ -57,7 +57,7 @@ def test_reading_queue_screenshot(seed_lib, make_window, tmp_path, qtbot):
     assert window.model.rowCount() == 7 and window.current_id() == window.model.paper_id(0)
     title = seed_lib.paper(window.current_id())["title"]
     qtbot.waitUntil(lambda: any(i.text(0) == f"Next up: {title}"
-                                for i in window.sidebar._items()))
+                                for i in window.sidebar.entries()))
     window.table.horizontalScrollBar().setValue(0)
     qtbot.wait(50)
     save_screenshot(window, tmp_path, "reading-queue.png")

@@ -21,14 +21,14 @@ def repeats(lib, seeds, tmp_path) -> list[list[int]]:
 
 
 def scanned(window, qtbot):
-    view = window.extra_pages.duplicates
+    view = window.context.features["review"].duplicates
     qtbot.waitUntil(lambda: view.groups is not None and not view.scanning
                     and not view._timer.isActive(), timeout=SCAN_TIMEOUT)
     return view
 
 
 def rescanned(window, qtbot):
-    view = window.extra_pages.duplicates
+    view = window.context.features["review"].duplicates
     qtbot.waitUntil(lambda: view._timer.isActive() or view.scanning, timeout=SCAN_TIMEOUT)
     return scanned(window, qtbot)
 
@@ -36,7 +36,7 @@ def rescanned(window, qtbot):
 def open_review(window, qtbot):
     view = scanned(window, qtbot)
     window.sidebar.select(("duplicates", None))
-    assert window.extra_pages.content.currentWidget() is view
+    assert window.context.features["review"].content.currentWidget() is view
     return view
 
 
@@ -177,7 +177,7 @@ def test_the_import_report_links_to_the_likely_duplicates(lib, seeds, tmp_path, 
     assert "2 new papers may repeat" in link.text()
     link.linkActivated.emit("review")
     view = rescanned(window, qtbot)
-    assert window.extra_pages.content.currentWidget() is view
+    assert window.context.features["review"].content.currentWidget() is view
     group = view.current_group()
     titles = {p["title"] for p in lib.papers(group.ids)}
     assert len(titles) == 2 and any(retype(t) in titles for t in titles)

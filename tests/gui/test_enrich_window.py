@@ -23,8 +23,8 @@ def server(seed_lib, monkeypatch):
 
 
 def _wait_report(qtbot, window):
-    qtbot.waitUntil(lambda: window.hub_report is not None, timeout=60000)
-    report = window.hub_report
+    qtbot.waitUntil(lambda: window.context.features["hub"].report is not None, timeout=60000)
+    report = window.context.features["hub"].report
     report.close()
     return report
 

@@ -40,7 +40,7 @@ def test_one_queue_in_the_sidebar_with_next_up(window, seed_lib, qtbot):
     assert window.model.index(window.model.row_of(ids[2]), QUEUE).data() == "3"
     assert window.model.index(window.model.row_of(
         seed_lib.search(sort="title").ids[10]), QUEUE).data() is None
-    next_item = next(i for i in window.sidebar._items() if i.text(0).startswith("Next up"))
+    next_item = next(i for i in window.sidebar.entries() if i.text(0).startswith("Next up"))
     window.sidebar.setCurrentItem(next_item)
     assert window.sidebar.current_source() == ("list", None)
     assert window.current_id() == ids[0]
@@ -83,7 +83,8 @@ def drop_at(window, row: int, data: QMimeData) -> QDropEvent:
     assert enter.isAccepted()
     move = QDragMoveEvent(pos.toPoint(), *args)
     QApplication.sendEvent(viewport, move)
-    assert move.isAccepted() and window.queue_drops.line.isVisible()  # where it will go
+    drops = window.context.features["queue"].drops
+    assert move.isAccepted() and drops.line.isVisible()  # where it will go
     event = QDropEvent(pos, *args)
     QApplication.sendEvent(viewport, event)
     return event
@@ -109,7 +110,7 @@ def test_the_drag_the_table_starts_in_the_queue_is_a_move(window, seed_lib, qtbo
     started = []
     monkeypatch.setattr(QDrag, "exec", lambda drag, *a: started.append(
         (drag.mimeData(), a)) or Qt.DropAction.IgnoreAction)
-    window.drag_out.start_drag()
+    window.context.features["clipboard"].drag_out.start_drag()
     [(data, actions)] = started
     assert actions == (Qt.DropAction.MoveAction,)
     assert data.formats() == ["application/x-paperdesk-paper-ids"]  # no file, no export
@@ -121,7 +122,7 @@ def test_the_drag_the_table_starts_in_the_queue_is_a_move(window, seed_lib, qtbo
     # the window imports nothing
     window.sidebar.select(("all", None))
     select_rows(window, [0])
-    window.drag_out.start_drag()
+    window.context.features["clipboard"].drag_out.start_drag()
     out = started[-1][0]
     assert out.urls() and out.hasFormat("application/x-paperdesk-paper-ids")
     enter = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, out,

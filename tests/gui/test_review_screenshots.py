@@ -21,7 +21,7 @@ def test_duplicate_review_screenshot(lib, seeds, make_window, tmp_path, qtbot):
     lib.curation.set_status([original], "to-read")
     window = make_window(lib)
     window.resize(1440, 820)
-    view = window.extra_pages.duplicates
+    view = window.context.features["review"].duplicates
     qtbot.waitUntil(lambda: view.groups is not None and not view.scanning
                     and not view._timer.isActive(), timeout=20000)
     window.sidebar.select(("duplicates", None))

@@ -11,7 +11,7 @@ from .conftest import select_rows, sidebar_counts
 
 def _trash_page(window):
     window.sidebar.select(("trash", None))
-    return window.extra_pages.trash
+    return window.context.features["review"].trash
 
 
 def test_delete_key_moves_to_the_trash_and_undo_brings_back(window, seed_lib, qtbot):
@@ -33,7 +33,7 @@ def test_the_trash_view_restores_selected_papers(window, seed_lib):
     ids = select_rows(window, [1, 3])
     window.actions_by_name["trash"].trigger()
     trash = _trash_page(window)
-    assert window.extra_pages.content.currentWidget() is trash
+    assert window.context.features["review"].content.currentWidget() is trash
     assert sorted(trash.ids()) == sorted(ids)
     assert "2 papers" in trash.heading.text()
     trash.table.selectRow(trash.ids().index(ids[0]))
@@ -45,7 +45,7 @@ def test_the_trash_view_restores_selected_papers(window, seed_lib):
     assert sorted(seed_lib.trash.ids()) == sorted(ids)
     assert sorted(trash.ids()) == sorted(ids)
     window.sidebar.select(("all", None))
-    assert window.extra_pages.content.currentWidget() is window.table
+    assert window.context.features["review"].content.currentWidget() is window.table
     assert window.model.rowCount() == 191
 
 

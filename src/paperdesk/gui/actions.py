@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog
 
 from paperdesk.gui.icons import icon
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.menus import Menus
 
 DIGEST_FILTER = ("Digests and BibTeX (*.txt *.md *.bib);;Digests (*.txt *.md);;"
                  "BibTeX (*.bib);;All files (*)")
@@ -29,57 +29,36 @@ def _choose_folder(w: MainWindow) -> None:
         w.import_paths([Path(folder)])
 
 
-def build_actions(w: MainWindow) -> dict[str, QAction]:
-    actions: dict[str, QAction] = {}
-
-    def add(menu, name: str, text: str, slot, shortcut=None, icon_name: str | None = None,
-            table_only: bool = False) -> QAction:
-        action = QAction(text, w)
-        if icon_name:
-            action.setIcon(icon(icon_name))
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(lambda _checked=False: slot())
-        if table_only:  # single keys: only while the table has focus, never while typing
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            w.table.addAction(action)
-        menu.addAction(action)
-        actions[name] = action
-        return action
-
-    bar = w.menuBar()
-    file = bar.addMenu("&File")
-    add(file, "import_files", "&Import files…", lambda: _choose_files(w),
+def build_actions(w: MainWindow, menus: Menus) -> None:
+    """The window's own menus and keys (features add theirs through ``menus``)."""
+    add = menus.add
+    add("file", "import_files", "&Import files…", lambda: _choose_files(w),
         QKeySequence.StandardKey.Open, "import")
-    add(file, "import_folder", "Import a &folder…", lambda: _choose_folder(w), "Ctrl+Shift+O")
-    add(file, "undo_import", "&Undo last import", w.undo_last_import).setEnabled(False)
-    file.addSeparator()
-    add(file, "open_demo", "Open the &demo library", w.open_demo)
-    file.addSeparator()
-    add(file, "quit", "&Quit", w.close, QKeySequence.StandardKey.Quit)
+    add("file", "import_folder", "Import a &folder…", lambda: _choose_folder(w), "Ctrl+Shift+O")
+    add("file", "undo_import", "&Undo last import", w.undo_last_import).setEnabled(False)
+    menus.separator("file")
+    add("file", "open_demo", "Open the &demo library", w.open_demo)
+    menus.separator("file")
+    add("file", "quit", "&Quit", w.close, QKeySequence.StandardKey.Quit)
 
-    edit = bar.addMenu("&Edit")
     undo = w.undo_stack.createUndoAction(w, "&Undo")
     undo.setShortcut(QKeySequence.StandardKey.Undo)
     undo.setIcon(icon("undo"))
     redo = w.undo_stack.createRedoAction(w, "&Redo")
     redo.setShortcut(QKeySequence.StandardKey.Redo)
     redo.setIcon(icon("redo"))
-    edit.addAction(undo)
-    edit.addAction(redo)
-    actions["undo"], actions["redo"] = undo, redo
-    edit.addSeparator()
-    add(edit, "find", "&Find…", w.focus_search, QKeySequence.StandardKey.Find, "search")
-    add(edit, "save_search", "Save search as smart &list…",
+    menus.put("edit", "undo", undo)
+    menus.put("edit", "redo", redo)
+    menus.separator("edit")
+    add("edit", "find", "&Find…", w.focus_search, QKeySequence.StandardKey.Find, "search")
+    add("edit", "save_search", "Save search as smart &list…",
         lambda: w.save_search(w.search_bar.text()) if w.search_bar.text() else None)
 
-    paper = bar.addMenu("&Paper")
-    add(paper, "next", "&Next paper", lambda: w.step(1), "J", table_only=True)
-    add(paper, "previous", "&Previous paper", lambda: w.step(-1), "K", table_only=True)
-    paper.addSeparator()
+    add("paper", "next", "&Next paper", lambda: w.step(1), "J", table_only=True)
+    add("paper", "previous", "&Previous paper", lambda: w.step(-1), "K", table_only=True)
+    menus.separator("paper")
     for n in range(6):
-        add(paper, f"rate{n}", f"Rate {'★' * n if n else 'none'}",
+        add("paper", f"rate{n}", f"Rate {'★' * n if n else 'none'}",
             lambda n=n: w.rate_selected(n), str(n), table_only=True)
-    paper.addSeparator()
-    add(paper, "mark_read", "Mark as &read", w.mark_read, "R", "read", table_only=True)
-    return actions
+    menus.separator("paper")
+    add("paper", "mark_read", "Mark as &read", w.mark_read, "R", "read", table_only=True)

@@ -17,7 +17,7 @@ import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, Qt, QUrl
 from PySide6.QtGui import QDrag, QGuiApplication
@@ -27,9 +27,10 @@ from paperdesk.core.areas import citation
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import queue_view
+from paperdesk.gui.context import Feature, context_of
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 BIBTEX_MIME = "text/x-bibtex"
 CSL_JSON_MIME = "application/vnd.citationstyles.csl+json"
@@ -63,51 +64,55 @@ def references_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
     return data
 
 
-def copy_bibtex(window: MainWindow) -> int:
+def copy_bibtex(owner: Any) -> int:
     """Put the selected papers' BibTeX on the clipboard; how many entries."""
-    ids = window.selected_ids()
+    context = context_of(owner)
+    ids = context.selected_ids()
     if not ids:
-        window.notify("Select the papers to copy first")
+        context.notify("Select the papers to copy first")
         return 0
-    QGuiApplication.clipboard().setMimeData(bibtex_mime(window.lib, ids))
-    window.statusBar().showMessage(
+    QGuiApplication.clipboard().setMimeData(bibtex_mime(context.lib, ids))
+    context.show_message(
         f"Copied {len(ids)} BibTeX entr{'y' if len(ids) == 1 else 'ies'}", 5000)
     return len(ids)
 
 
-def copy_cite(window: MainWindow) -> str:
-    ids = window.selected_ids()
-    text = cite_command(window.lib, ids) if ids else ""
+def copy_cite(owner: Any) -> str:
+    context = context_of(owner)
+    ids = context.selected_ids()
+    text = cite_command(context.lib, ids) if ids else ""
     if text:
-        window.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
+        context.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
         QGuiApplication.clipboard().setText(text)
-        window.statusBar().showMessage(f"Copied {text}", 5000)
+        context.show_message(f"Copied {text}", 5000)
     return text
 
 
-def copy_pandoc(window: MainWindow) -> str:
-    ids = window.selected_ids()
-    text = pandoc_citation(window.lib, ids) if ids else ""
+def copy_pandoc(owner: Any) -> str:
+    context = context_of(owner)
+    ids = context.selected_ids()
+    text = pandoc_citation(context.lib, ids) if ids else ""
     if text:
-        window.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
+        context.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
         QGuiApplication.clipboard().setText(text)
-        window.statusBar().showMessage(f"Copied {text}", 5000)
+        context.show_message(f"Copied {text}", 5000)
     return text
 
 
-def copy_reference(window: MainWindow) -> str:
+def copy_reference(owner: Any) -> str:
     """The selected papers as formatted references (plain text and HTML)."""
-    ids = window.selected_ids()
+    context = context_of(owner)
+    ids = context.selected_ids()
     if not ids:
-        window.notify("Select the papers to copy first")
+        context.notify("Select the papers to copy first")
         return ""
     try:
-        data = references_mime(window.lib, ids)
+        data = references_mime(context.lib, ids)
     except (PaperDeskError, ImportError, ValueError) as exc:
-        window.notify(f"Could not format the references: {exc}")
+        context.notify(f"Could not format the references: {exc}")
         return ""
     QGuiApplication.clipboard().setMimeData(data)
-    window.statusBar().showMessage(
+    context.show_message(
         f"Copied {len(ids)} reference{'' if len(ids) == 1 else 's'} ({citation.STYLE_NAME})",
         5000)
     return data.text()
@@ -140,18 +145,19 @@ def drag_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
 class DragOut(QObject):
     """Starts a drag when rows already selected are pressed and pulled out of the table."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.viewport = window.table.viewport()
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self.context = context
+        self.table = context.table
+        self.viewport = self.table.viewport()
         self.viewport.installEventFilter(self)
         self._press: QPoint | None = None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
-            index = self.window.table.indexAt(event.position().toPoint())
-            selected = self.window.table.selectionModel().isRowSelected(index.row())
+            index = self.table.indexAt(event.position().toPoint())
+            selected = self.table.selectionModel().isRowSelected(index.row())
             plain = event.modifiers() == Qt.KeyboardModifier.NoModifier
             self._press = event.position().toPoint() if index.isValid() and selected \
                 and plain else None
@@ -164,21 +170,40 @@ class DragOut(QObject):
                 self.start_drag()
             return True
         if kind == QEvent.Type.MouseButtonRelease and self._press is not None:
-            index = self.window.table.indexAt(self._press)
+            index = self.table.indexAt(self._press)
             self._press = None
             if index.isValid():  # a plain click on a selected row: select just that row
-                self.window.table.selectRow(index.row())
+                self.table.selectRow(index.row())
             return False  # other watchers (the rating stars) still see the click
         return False
 
     def start_drag(self) -> None:
-        ids = self.window.selected_ids()
+        ids = self.context.selected_ids()
         if not ids:
             return
-        drag = QDrag(self.window.table)
-        if queue_view.in_queue(self.window):  # a reorder inside the queue: no export
-            drag.setMimeData(queue_view.ids_mime(self.window, ids))
+        drag = QDrag(self.table)
+        if queue_view.in_queue(self.context):  # a reorder inside the queue: no export
+            drag.setMimeData(queue_view.ids_mime(self.context, ids))
             drag.exec(Qt.DropAction.MoveAction)
             return
-        drag.setMimeData(queue_view.ids_mime(self.window, ids, drag_mime(self.window.lib, ids)))
+        drag.setMimeData(queue_view.ids_mime(self.context, ids, drag_mime(self.context.lib, ids)))
         drag.exec(Qt.DropAction.CopyAction)
+
+
+class Clipboard(Feature):
+    """Edit > Copy BibTeX, citation keys, pandoc citation, formatted reference; drags out."""
+
+    name = "clipboard"
+
+    def install(self, context: Context) -> None:
+        super().install(context)
+        menus = context.menus
+        menus.separator("edit")
+        for name, text, copy, keys in (
+                ("copy_bibtex", "Copy &BibTeX", copy_bibtex, "Ctrl+Shift+C"),
+                ("copy_cite", "Copy citation &key(s)", copy_cite, "Ctrl+Shift+K"),
+                ("copy_pandoc", "Copy &pandoc citation [@key]", copy_pandoc, "Ctrl+Shift+M"),
+                ("copy_reference", "Copy formatted &reference (IEEE)", copy_reference,
+                 "Ctrl+Shift+R")):
+            menus.add("edit", name, text, lambda copy=copy: copy(context), keys)
+        self.drag_out = DragOut(context)

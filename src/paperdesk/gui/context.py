@@ -12,7 +12,7 @@ sit on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QUndoStack
@@ -23,11 +23,26 @@ from paperdesk.gui.operations import Operations
 from paperdesk.gui.worker import Worker
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow
+    from PySide6.QtWidgets import QMainWindow, QTableView
+
+    from paperdesk.core.db.changes import Changes
+    from paperdesk.gui.importing import Importer
+    from paperdesk.gui.menus import Menus
+    from paperdesk.gui.sidebar import Sidebar
 
 
 class Selection(Protocol):
     """The paper table's selection, as views see it."""
+
+    def install(self, features: list[type[Feature]]) -> None:
+        """Install ``features`` in order; each then hears the library and the writes."""
+        for cls in features:
+            feature = cls()
+            feature.install(self)
+            self.features[feature.name] = feature
+            self.library_changed.connect(feature.library_changed)
+            self.changed.connect(feature.changes_applied)
+            self.close_hooks.append(feature.close)
 
     def selected_ids(self) -> list[int]: ...
 
@@ -36,7 +51,31 @@ class Selection(Protocol):
     def select_ids(self, ids: list[int], current: int | None = None) -> None: ...
 
 
+class Feature:
+    """One part of the window, installed from the list in ``gui/features.py``.
+
+    ``install`` adds its menus, keys, sidebar entries and views; afterwards it
+    hears ``library_changed`` (another library is open), ``changes_applied``
+    (after every write: the ``Changes`` and who asked for it) and ``close``.
+    """
+
+    name = ""
+
+    def install(self, context: Context) -> None:
+        self.context = context
+
+    def library_changed(self, lib: Library) -> None:
+        """Another library is open in the window."""
+
+    def changes_applied(self, changes: Changes, initiator: object | None) -> None:
+        """A write was committed (or undone, or redone)."""
+
+    def close(self) -> None:
+        """The window closes (after its last edits are in)."""
+
+
 class Context(QObject):
+    leaving = Signal()                # another library is about to be opened: save what waits
     library_changed = Signal(object)  # the Library now open in the window
 
     def __init__(self, lib: Library, window: QMainWindow) -> None:
@@ -48,8 +87,14 @@ class Context(QObject):
         self.progress = ProgressPanel(lambda: self.ops.cancel())
         self.ops = Operations(self)
         self.changed = self.ops.changed  # (Changes, initiator) after every write
-        self.selection: Selection | None = None  # set once the table is made
         self.actions: dict[str, QAction] = {}
+        self.features: dict[str, Feature] = {}
+        # The window's parts, set as it makes them (before any feature is installed).
+        self.selection: Selection | None = None
+        self.table: QTableView | None = None
+        self.menus: Menus | None = None
+        self.sidebar: Sidebar | None = None
+        self.importer: Importer | None = None
         self.close_hooks: list[Callable[[], None]] = []
         lib.add_listener(self.ops.hear)
 
@@ -57,14 +102,27 @@ class Context(QObject):
     def lib(self) -> Library:
         return self._lib
 
-    def set_library(self, lib: Library) -> Library:
-        """Make ``lib`` the window's library; returns the old one (still open)."""
+    def set_library(self, lib: Library) -> None:
+        """Make ``lib`` the window's library (the one it had is closed)."""
+        if lib.path == self._lib.path:
+            return
+        self.leaving.emit()
         old, self._lib = self._lib, lib
         old.remove_listener(self.ops.hear)
         lib.add_listener(self.ops.hear)
         self.undo_stack.clear()
         self.library_changed.emit(lib)
-        return old
+        old.close()
+
+    def install(self, features: list[type[Feature]]) -> None:
+        """Install ``features`` in order; each then hears the library and the writes."""
+        for cls in features:
+            feature = cls()
+            feature.install(self)
+            self.features[feature.name] = feature
+            self.library_changed.connect(feature.library_changed)
+            self.changed.connect(feature.changes_applied)
+            self.close_hooks.append(feature.close)
 
     def selected_ids(self) -> list[int]:
         return self.selection.selected_ids() if self.selection is not None else []
@@ -83,3 +141,8 @@ class Context(QObject):
         for hook in self.close_hooks:
             hook()
         self.lib.remove_listener(self.ops.hear)
+
+
+def context_of(owner: Any) -> Context:
+    """The context of a window (or the context itself)."""
+    return owner if isinstance(owner, Context) else owner.context

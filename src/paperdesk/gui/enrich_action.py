@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.gui import settings
+from paperdesk.gui.context import Feature, context_of
 
 if TYPE_CHECKING:
     from paperdesk.core.db.changes import Changes
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 SCOPES = ("selection", "list", "all")
 AFTER_IMPORT = "hub/complete_after_import"  # off until the user turns it on
@@ -58,38 +59,35 @@ def enrich_lines(result: Any) -> list[str]:
     return lines
 
 
-def scope_ids(window: MainWindow, scope: str) -> list[int] | None:
+def scope_ids(context: Context, scope: str) -> list[int] | None:
     """The papers a scope means: the selection, the list shown, or None for everything."""
     if scope == "selection":
-        return window.selected_ids()
+        return context.selected_ids()
     if scope == "list":
-        return window.fetch_ids(None, False, None)[0]
+        return context.selection.shown_ids()
     return None
 
 
-def complete(window: MainWindow, scope: str, ids: list[int] | None = None) -> int | None:
+def complete(owner: Any, scope: str, ids: list[int] | None = None) -> int | None:
     """Start completing the papers of ``scope`` (or ``ids``) on the worker; the job id."""
-    ids = ids if ids is not None else scope_ids(window, scope)
+    context = context_of(owner)
+    ids = ids if ids is not None else scope_ids(context, scope)
     if ids is not None and not ids:
-        window.notify("Select the papers to complete first")
+        context.notify("Select the papers to complete first")
         return None
-    window.hub_report = None
+    hub = context.features["hub"]
+    hub.report = None
 
     def job(lib, progress, cancel) -> Changes:
         return lib.enrich(ids, progress=progress, cancel=cancel)
 
     def done(changes: Changes) -> None:
         result = changes.result
-        window.statusBar().showMessage(result.summary(), 10000)
-        show_report(window, HubReport("Complete from Hugging Face", result.summary(),
-                                      enrich_lines(result), window))
+        context.show_message(result.summary(), 10000)
+        hub.show_report(HubReport("Complete from Hugging Face", result.summary(),
+                                  enrich_lines(result), context.widget))
 
-    return window.context.ops.run("Completing from Hugging Face", job, done, undo=True)
-
-
-def show_report(window: MainWindow, report: QDialog) -> None:
-    window.hub_report = report
-    report.open()
+    return context.ops.run("Completing from Hugging Face", job, done, undo=True)
 
 
 class FetchDialog(QDialog):
@@ -126,8 +124,10 @@ class FetchDialog(QDialog):
         return self.first.date().toPython(), self.last.date().toPython()
 
 
-def fetch(window: MainWindow, first: dt.date, last: dt.date) -> int | None:
+def fetch(owner: Any, first: dt.date, last: dt.date) -> int | None:
     """Start fetching the daily papers of ``first``..``last`` on the worker."""
+    context = context_of(owner)
+
     def job(lib, progress, cancel) -> list:
         return lib.fetch_daily(first, last, progress=progress, cancel=cancel)
 
@@ -137,41 +137,51 @@ def fetch(window: MainWindow, first: dt.date, last: dt.date) -> int | None:
                    f"{imported} papers, {sum(r.new_papers for r in reports)} new")
         lines = [f"{r.day}: {r.error or r.status}" for r in reports]
         lines += [f"  {w}" for r in reports for w in r.warnings]
-        window.statusBar().showMessage(summary, 10000)
-        show_report(window, HubReport("Fetch daily papers", summary, lines, window))
+        context.show_message(summary, 10000)
+        context.features["hub"].show_report(
+            HubReport("Fetch daily papers", summary, lines, context.widget))
 
-    return window.context.ops.run("Fetching daily papers", job, done)
+    return context.ops.run("Fetching daily papers", job, done)
 
 
-def ask_fetch(window: MainWindow) -> None:
-    dialog = FetchDialog(window)
+def ask_fetch(context: Context) -> None:
+    dialog = FetchDialog(context.widget)
     if dialog.exec() == QDialog.DialogCode.Accepted:
         first, last = dialog.days()
-        fetch(window, first, max(first, last))
+        fetch(context, first, max(first, last))
 
 
-def _after_import(window: MainWindow, reports: list) -> None:
-    """With the setting on, an import's papers are completed once it is done."""
-    action = window.actions_by_name.get("complete_after_import")
-    ids = [pid for r in reports for pid in (getattr(r, "paper_ids", None) or [])]
-    if action is not None and action.isChecked() and ids:
-        complete(window, "imported", list(dict.fromkeys(ids)))
+class Hub(Feature):
+    """Paper > Complete from Hugging Face (three scopes, and after imports), File > Fetch
+    daily papers…; ``report`` is the last report shown."""
 
+    name = "hub"
 
-def install(window: MainWindow, file_menu, paper_menu, add_action) -> None:
-    """Menu entries: Paper > Complete from Hugging Face (3 scopes), File > Fetch…."""
-    window.hub_report = None
-    sub = paper_menu.addMenu("Complete from &Hugging Face")
-    window.hub_menu = sub
-    for scope, text in (("selection", "&Selected papers"), ("list", "Papers in this &list"),
-                        ("all", "&Every paper still missing something")):
-        add_action(window, sub, f"complete_{scope}", text,
-                   lambda s=scope: complete(window, s))
-    sub.addSeparator()
-    after = add_action(window, sub, "complete_after_import", "Complete &new papers after import",
-                       lambda: settings.save({AFTER_IMPORT: after.isChecked()}))
-    after.setCheckable(True)
-    after.setChecked(settings.settings().value(AFTER_IMPORT, False, type=bool))
-    window.importer.done.connect(lambda reports: _after_import(window, reports))
-    add_action(window, file_menu, "fetch_daily", "Fetch &daily papers…",
-               lambda: ask_fetch(window), before=window.actions_by_name.get("quit"))
+    def install(self, context: Context) -> None:
+        super().install(context)
+        self.report: QDialog | None = None
+        menus = context.menus
+        self.menu = menus.add_submenu("paper", "Complete from &Hugging Face")
+        for scope, text in (("selection", "&Selected papers"), ("list", "Papers in this &list"),
+                            ("all", "&Every paper still missing something")):
+            menus.add(self.menu, f"complete_{scope}", text, lambda s=scope: complete(context, s))
+        self.menu.addSeparator()
+        self.after = menus.add(self.menu, "complete_after_import",
+                               "Complete &new papers after import",
+                               lambda: settings.save({AFTER_IMPORT: self.after.isChecked()}),
+                               checkable=True)
+        self.after.setChecked(settings.settings().value(AFTER_IMPORT, False, type=bool))
+        context.importer.done.connect(self._after_import)
+        menus.separator("file", before="quit")
+        menus.add("file", "fetch_daily", "Fetch &daily papers…", lambda: ask_fetch(context),
+                  before="quit")
+
+    def show_report(self, report: QDialog) -> None:
+        self.report = report
+        report.open()
+
+    def _after_import(self, reports: list) -> None:
+        """With the setting on, an import's papers are completed once it is done."""
+        ids = [pid for r in reports for pid in (getattr(r, "paper_ids", None) or [])]
+        if self.after.isChecked() and ids:
+            complete(self.context, "imported", list(dict.fromkeys(ids)))

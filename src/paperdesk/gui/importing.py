@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
+from paperdesk.core.areas import import_undo
 from paperdesk.core.formats.file_report import FileReport
 from paperdesk.gui.icons import icon
 from paperdesk.gui.import_report import ImportReport
@@ -65,6 +66,7 @@ class Importer(QObject):
         super().__init__(context)
         self.context = context
         self.report: ImportReport | None = None
+        self.last_import: import_undo.ImportRecord | None = None  # what Undo last import removes
         self._jobs: set[int] = set()
 
     @property
@@ -84,6 +86,8 @@ class Importer(QObject):
             if error is not None:
                 self.context.notify(error)
                 return
+            record = import_undo.record(self.context.lib, reports)
+            self.last_import = None if record.empty else record
             self.done.emit(reports)
             self.report = ImportReport(reports, self.context.widget)
             self.report.open()
@@ -93,3 +97,13 @@ class Importer(QObject):
             finished, lambda error: finished(None, error), text=text, initiator=self)
         if job_id is not None:
             self._jobs.add(job_id)
+
+    def undo_last(self) -> None:
+        """Remove what the last import created; the user's work since stays."""
+        if self.last_import is None:
+            return
+        changes = self.context.ops.edit(import_undo.undo_import, self.context.lib,
+                                        self.last_import)
+        self.last_import = None
+        if changes is not None:
+            self.context.show_message(import_undo.summary(changes.result), 15000)

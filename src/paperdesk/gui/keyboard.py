@@ -17,7 +17,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from paperdesk.gui import triage_view
@@ -33,29 +33,9 @@ STATUS_KEYS = [("mark_unread", "Mark as &unread", "unread", "U"),
 _TEXT_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
 
-def _menu(window: MainWindow, title: str) -> QMenu:
-    for action in window.menuBar().actions():
-        if action.text() == title and action.menu() is not None:
-            return action.menu()
-    return window.menuBar().addMenu(title)
-
-
-def _add(window: MainWindow, menu: QMenu, name: str, text: str, slot, keys: str,
-         table_only: bool) -> QAction:
-    action = QAction(text, window)
-    action.setShortcut(QKeySequence(keys))
-    if table_only:  # single keys: only while the table has focus, never while typing
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        window.table.addAction(action)
-    action.triggered.connect(lambda _c=False: slot())
-    menu.addAction(action)
-    window.actions_by_name[name] = action
-    return action
-
-
 def set_status(window: MainWindow, status: str) -> None:
     if ids := window.selected_ids():
-        window.edit(window.lib.curation.set_status, ids, status)
+        window.context.ops.edit(window.lib.curation.set_status, ids, status)
 
 
 def add_tag(window: MainWindow) -> None:
@@ -131,32 +111,34 @@ def row_menu(window: MainWindow, pos) -> QMenu | None:
     return menu
 
 
-def install(window: MainWindow) -> None:
-    paper = _menu(window, "&Paper")
+def install(window: MainWindow) -> TextKeys:
+    """The window's keys and row menu (after the features, whose actions it lists)."""
+    menus = window.context.menus
+    paper = menus.menu("paper")
     first = paper.actions()[0] if paper.actions() else None
     paper.insertSeparator(first)
     for name, text, status, key in STATUS_KEYS:
-        action = _add(window, paper, name, text, lambda s=status: set_status(window, s), key,
-                      True)
-        paper.removeAction(action)
-        paper.insertAction(window.actions_by_name.get("mark_read"), action)
+        menus.add(paper, name, text, lambda s=status: set_status(window, s), key,
+                  table_only=True, before="mark_read")
     paper.addSeparator()
-    _add(window, paper, "add_tag", "Add a &tag…", lambda: add_tag(window), "G", True)
-    _add(window, paper, "write_note", "Write a n&ote", lambda: write_note(window), "N", True)
+    menus.add(paper, "add_tag", "Add a &tag…", lambda: add_tag(window), "G", table_only=True)
+    menus.add(paper, "write_note", "Write a n&ote", lambda: write_note(window), "N",
+              table_only=True)
     paper.addSeparator()
-    _add(window, paper, "triage", "&Triage a digest…",
-         lambda: triage_view.open_triage(window), "Ctrl+Shift+T", False)
-    edit = _menu(window, "&Edit")
-    _add(window, edit, "clear_search", "Clear the search", lambda: clear_search(window),
-         "Esc", True)
-    help_menu = _menu(window, "&Help")
-    _add(window, help_menu, "shortcuts", "&Keyboard shortcuts", lambda: show_sheet(window),
-         "F1", False)
-    for menu in (paper, edit, _menu(window, "&File")):
+    menus.add(paper, "triage", "&Triage a digest…",
+              lambda: window.context.features["triage"].open(), "Ctrl+Shift+T")
+    menus.add("edit", "clear_search", "Clear the search", lambda: clear_search(window), "Esc",
+              table_only=True)
+    menus.add("help", "shortcuts", "&Keyboard shortcuts", lambda: show_sheet(window), "F1")
+    for menu in (paper, menus.menu("edit"), menus.menu("file")):
         menu.aboutToShow.connect(window.detail.flush_note)  # before any library undo
-    window.text_keys = TextKeys(window)
-    window.sidebar.triage.connect(lambda digest: triage_view.open_triage(window, [digest]))
+    keys = TextKeys(window)
+    _table_keys(window)
+    return keys
 
+
+def _table_keys(window: MainWindow) -> None:
+    """Tab leaves the table; the rows' context menu; the Tab order."""
     table = window.table
     table.setTabKeyNavigation(False)  # Tab leaves the table instead of walking its cells
     table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -176,7 +158,6 @@ def install(window: MainWindow) -> None:
 
 def show_sheet(window: MainWindow) -> ShortcutsSheet:
     sheet = ShortcutsSheet(window.actions_by_name, triage_view.KEYS, window)
-    window.shortcuts_sheet = sheet
     sheet.show()
     fit_to_screen(sheet)
     return sheet

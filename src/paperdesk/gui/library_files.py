@@ -3,27 +3,28 @@ Back up library.
 
 A file that is not a PaperDesk library (another program's database, a text
 file) is refused by the core before anything is written; the window says so
-in a dialog and keeps the library it had. The window title carries the path
-of the open library.
+in a dialog and keeps the library it had. The functions take the window's
+context (or the window).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtGui import QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from paperdesk.core.db.backup import default_backup_path
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import dialogs, settings
+from paperdesk.gui.context import Feature, context_of
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 RECENT_KEY = "library/recent"
 MAX_RECENT = 8
@@ -52,115 +53,101 @@ def forget(path: str) -> None:
 
 # -- opening ---------------------------------------------------------------------
 
-def title(lib: Library) -> str:
-    return f"PaperDesk — {lib.name} ({lib.path})"
-
-
-def open_path(window: MainWindow, path: str | Path, *, create: bool = False) -> bool:
+def open_path(owner: Any, path: str | Path, *, create: bool = False) -> bool:
     """Make the library at ``path`` the window's; False (after saying why) when it cannot."""
+    context = context_of(owner)
     path = Path(path).expanduser().absolute()
-    if path == window.lib.path:
+    if path == context.lib.path:
         return True
     try:
         lib = Library.open(path, create=create, new=create)
     except PaperDeskError as exc:
-        dialogs.warn(window, "Cannot open this library", str(exc))
+        dialogs.warn(context.widget, "Cannot open this library", str(exc))
         return False
-    window.set_library(lib)
+    context.set_library(lib)
     remember(lib.path)
-    show_title(window)
     return True
 
 
-def show_title(window: MainWindow) -> None:
-    window.setWindowTitle(title(window.lib))
-
-
-def new_library(window: MainWindow) -> bool:
-    path, _ = QFileDialog.getSaveFileName(window, "New library", str(window.lib.path.parent
-                                                                       / "library.sqlite"),
+def new_library(context: Context) -> bool:
+    path, _ = QFileDialog.getSaveFileName(context.widget, "New library",
+                                          str(context.lib.path.parent / "library.sqlite"),
                                           LIBRARY_FILTER)
     if not path:
         return False
-    return open_path(window, path if Path(path).suffix else f"{path}.sqlite", create=True)
+    return open_path(context, path if Path(path).suffix else f"{path}.sqlite", create=True)
 
 
-def open_library(window: MainWindow) -> bool:
-    path, _ = QFileDialog.getOpenFileName(window, "Open library", str(window.lib.path.parent),
-                                          LIBRARY_FILTER)
-    return open_path(window, path) if path else False
+def open_library(context: Context) -> bool:
+    path, _ = QFileDialog.getOpenFileName(context.widget, "Open library",
+                                          str(context.lib.path.parent), LIBRARY_FILTER)
+    return open_path(context, path) if path else False
 
 
-def open_recent(window: MainWindow, path: str) -> None:
+def open_recent(owner: Any, path: str) -> None:
+    context = context_of(owner)
     if not Path(path).exists():
-        dialogs.warn(window, "Library not found", f"{path}: the file is no longer there")
+        dialogs.warn(context.widget, "Library not found",
+                     f"{path}: the file is no longer there")
         forget(path)
         return
-    open_path(window, path)
+    open_path(context, path)
 
 
-def folder_url(window: MainWindow) -> QUrl:
-    return QUrl.fromLocalFile(str(window.lib.path.parent))
+def folder_url(owner: Any) -> QUrl:
+    context = context_of(owner)
+    return QUrl.fromLocalFile(str(context.lib.path.parent))
 
 
-def show_folder(window: MainWindow) -> None:
-    QDesktopServices.openUrl(folder_url(window))
+def show_folder(context: Context) -> None:
+    QDesktopServices.openUrl(folder_url(context))
 
 
-def back_up(window: MainWindow) -> None:
-    suggested = default_backup_path(window.lib.path)
-    path, _ = QFileDialog.getSaveFileName(window, "Back up library", str(suggested),
+def back_up(context: Context) -> None:
+    suggested = default_backup_path(context.lib.path)
+    path, _ = QFileDialog.getSaveFileName(context.widget, "Back up library", str(suggested),
                                           LIBRARY_FILTER)
     if path:
-        back_up_to(window, Path(path))
+        back_up_to(context, Path(path))
 
 
-def back_up_to(window: MainWindow, dest: Path) -> None:
+def back_up_to(owner: Any, dest: Path) -> None:
     """Write a consistent copy on the worker; the app stays usable meanwhile."""
-    window.context.ops.run(
+    context = context_of(owner)
+    context.ops.run(
         "Backing up the library", lambda lib, progress, cancel: lib.backup(dest),
-        lambda written: window.notify(f"Backed up to {written}"))
+        lambda written: context.notify(f"Backed up to {written}"))
 
 
 # -- the menu ----------------------------------------------------------------------
 
-def _fill_recent(window: MainWindow, menu: QMenu) -> None:
+def _fill_recent(context: Context, menu: QMenu) -> None:
     menu.clear()
-    paths = [p for p in recent() if p != str(window.lib.path)]
+    paths = [p for p in recent() if p != str(context.lib.path)]
     for path in paths:
         action = menu.addAction(path)
-        action.triggered.connect(lambda _c=False, p=path: open_recent(window, p))
+        action.triggered.connect(lambda _c=False, p=path: open_recent(context, p))
     if not paths:
         menu.addAction("No other libraries yet").setEnabled(False)
 
 
-def install(window: MainWindow, file_menu: QMenu, before: QAction | None) -> None:
-    actions = window.actions_by_name
+class LibraryFiles(Feature):
+    """File > New library, Open library, Open recent, Show library folder, Back up."""
 
-    def add(name: str, text: str, slot, shortcut=None) -> QAction:
-        action = QAction(text, window)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(lambda _c=False: slot())
-        file_menu.insertAction(before, action)
-        actions[name] = action
-        return action
+    name = "library_files"
 
-    add("new_library", "&New library…", lambda: new_library(window), QKeySequence.StandardKey.New)
-    add("open_library", "Open &library…", lambda: open_library(window), "Ctrl+Shift+L")
-    recent_menu = QMenu("Open &recent", window)
-    recent_menu.aboutToShow.connect(lambda: _fill_recent(window, recent_menu))
-    file_menu.insertMenu(before, recent_menu)
-    window.recent_menu = recent_menu
-    add("show_folder", "Show library &folder", lambda: show_folder(window))
-    add("back_up", "&Back up library…", lambda: back_up(window))
-    file_menu.insertSeparator(before)
-    remember(window.lib.path)
-    window.windowTitleChanged.connect(lambda _t: _keep_title(window))
-    show_title(window)
-
-
-def _keep_title(window: MainWindow) -> None:
-    """The window names its library by name; add the path (once)."""
-    if window.windowTitle() != title(window.lib):
-        show_title(window)
+    def install(self, context: Context) -> None:
+        super().install(context)
+        menus, before = context.menus, "open_demo"
+        menus.add("file", "new_library", "&New library…", lambda: new_library(context),
+                  QKeySequence.StandardKey.New, before=before)
+        menus.add("file", "open_library", "Open &library…", lambda: open_library(context),
+                  "Ctrl+Shift+L", before=before)
+        self.recent_menu = menus.add_submenu("file", "Open &recent", before=before)
+        self.recent_menu.aboutToShow.connect(lambda: _fill_recent(context, self.recent_menu))
+        menus.add("file", "show_folder", "Show library &folder", lambda: show_folder(context),
+                  before=before)
+        menus.add("file", "back_up", "&Back up library…", lambda: back_up(context),
+                  before=before)
+        menus.separator("file", before=before)
+        remember(context.lib.path)

@@ -18,18 +18,19 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from paperdesk.core.areas import import_undo
 from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.gui import extensions, keyboard, queue_view, reads, settings
+from paperdesk.gui import keyboard, queue_view, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.context import Context
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
+from paperdesk.gui.features import FEATURES
 from paperdesk.gui.geometry import first_size, fit_to_screen
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, local_paths
+from paperdesk.gui.menus import Menus
 from paperdesk.gui.paper_model import COLUMNS, RATING, PaperModel
 from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.reader import Reader
@@ -38,7 +39,6 @@ from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.stars import StarClicks, StarDelegate
 from paperdesk.gui.table_feed import SPECIAL_ORDERS, TableFeed
 from paperdesk.gui.table_header import setup_header
-from paperdesk.gui.triage_view import triage_link
 
 ROW_HEIGHT_EXTRA = 8
 
@@ -46,15 +46,40 @@ ROW_HEIGHT_EXTRA = 8
 class MainWindow(TableFeed, QMainWindow):
     def __init__(self, lib: Library) -> None:
         super().__init__()
-        self.context = Context(lib, self)
-        self.undo_stack, self.worker = self.context.undo_stack, self.context.worker
-        self.progress, self.notify = self.context.progress, self.context.notify
+        ctx = self.context = Context(lib, self)
+        self.undo_stack, self.worker, self.progress = ctx.undo_stack, ctx.worker, ctx.progress
+        self.notify, self.actions_by_name = ctx.notify, ctx.actions
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
-        self.context.changed.connect(self.apply)
+        ctx.changed.connect(self.apply)
+        ctx.leaving.connect(lambda: self.detail.flush_note())
+        ctx.library_changed.connect(self._library_changed)
         self._base: tuple[reads.Source, list[int] | None] | None = None
         self.query = ""
+        self._counts_token = 0
+        self._want: int | None = None  # a paper to select once the full list is in
+        self._column_sort = (COLUMNS.index(("Added", "added")), Qt.SortOrder.DescendingOrder)
+        self._fitted = False
+        self._make_parts(lib)
+        ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.table, self
+        ctx.importer = self.importer = Importer(ctx)
+        self.importer.done.connect(lambda _reports: self.actions_by_name["undo_import"]
+                                   .setEnabled(self.importer.last_import is not None))
+        ctx.menus = Menus(self, ctx.actions, self.table)
+        build_actions(self, ctx.menus)
+        self._lay_out()
+        self._counts_timer = QTimer(self, singleShot=True, interval=120)
+        self._counts_timer.timeout.connect(self.request_counts)
+        self._restore_state()
+        self.model.active = True
+        ctx.install(FEATURES)
+        self.keys = keyboard.install(self)  # status keys, tag, note, triage, Esc, row menu
+        self.reload_all()
 
+    # -- building ------------------------------------------------------------
+
+    def _make_parts(self, lib: Library) -> None:
+        """The search bar, sidebar, reading thread, table and detail pane."""
         self.search_bar = SearchBar()
         self.search_bar.search.connect(self.set_query)
         self.search_bar.save_requested.connect(self.save_search)
@@ -64,9 +89,6 @@ class MainWindow(TableFeed, QMainWindow):
             lambda name: self.edit(self.lib.curation.delete_search, name))
         self.reader = Reader(self)
         self.reader.done.connect(self._read_done)
-        self._counts_token = 0
-        self._want: int | None = None  # a paper to select once the full list is in
-        self._column_sort = (COLUMNS.index(("Added", "added")), Qt.SortOrder.DescendingOrder)
         self.model = PaperModel(lib, self.fetch_ids, self.fetch_rest, self)
         self.model.active = False  # no queries while the view is being set up
         self.model.completed.connect(self._completed)
@@ -77,26 +99,24 @@ class MainWindow(TableFeed, QMainWindow):
         self.detail = DetailPane()
         self._connect_detail()
 
+    def _lay_out(self) -> None:
+        """Sidebar, table and detail side by side (or the first-run page); the status
+        bar; the toolbar."""
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         for widget in (self.sidebar, self.table, self.detail):
             self.splitter.addWidget(widget)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([210, 870, 360])
         self.empty = EmptyPage()
+        self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
+        self.empty.open_demo.connect(self.open_demo)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.splitter)
         self.setCentralWidget(self.stack)
-
         self.count_label = QLabel()
         self.statusBar().addWidget(self.count_label)
         self.statusBar().addPermanentWidget(self.progress)
-        self.importer = Importer(self.context)
-        self.importer.done.connect(self._imported)
-        self.last_import: import_undo.ImportRecord | None = None
-        self.actions_by_name = build_actions(self)
-        self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
-        self.empty.open_demo.connect(self.open_demo)
         self.toolbar = self.addToolBar("Main")
         self.toolbar.setObjectName("main-toolbar")
         self.toolbar.setMovable(False)
@@ -105,18 +125,6 @@ class MainWindow(TableFeed, QMainWindow):
         self.toolbar.addWidget(self.search_bar)
         for widget in (self.search_bar.edit, self.detail.note, self.detail.tag_entry):
             widget.installEventFilter(self)
-
-        self._fitted = False
-        self._counts_timer = QTimer(self, singleShot=True, interval=120)
-        self._counts_timer.timeout.connect(self.request_counts)
-        self._restore_state()
-        self.model.active = True
-        extensions.install(self)  # duplicates, trash, BibTeX export, library files
-        queue_view.install(self, extensions._menu(self, "&Paper"))
-        keyboard.install(self)  # status keys, tag, note, triage, Esc, Tab order, row menu
-        self.reload_all()
-
-    # -- building ------------------------------------------------------------
 
     def _make_table(self) -> QTableView:
         table = PaperTable(self.model.complete_now)
@@ -166,7 +174,7 @@ class MainWindow(TableFeed, QMainWindow):
 
     def reload_all(self) -> None:
         """After imports or undoing them: everything may have changed."""
-        self.setWindowTitle(f"PaperDesk — {self.lib.name}")
+        self.setWindowTitle(f"PaperDesk — {self.lib.name} ({self.lib.path})")  # its one owner
         self._base = None
         self.model.forget()
         self.refresh_table()
@@ -230,7 +238,7 @@ class MainWindow(TableFeed, QMainWindow):
             self.reload_all()
             return
         self._base = None
-        if ch.PAPERS in changes.kinds and queue_view.in_queue(self):
+        if ch.PAPERS in changes.kinds and queue_view.in_queue(self.context):
             self.refresh_table()  # the queue's order or members may have changed
         elif ch.TABLE_ROWS in views:
             self.model.refresh_rows(changes.paper_ids)
@@ -302,41 +310,24 @@ class MainWindow(TableFeed, QMainWindow):
         except PaperDeskError as exc:
             self.notify(str(exc))
             return
-        self.set_library(demo)
+        self.context.set_library(demo)
 
-    def set_library(self, lib: Library) -> None:
-        if lib.path == self.lib.path:
-            return
-        self.detail.flush_note()
+    def _library_changed(self, lib: Library) -> None:
         self.model.lib = lib
         self.detail.show_papers([])
-        old = self.context.set_library(lib)
-        old.close()
         self.reload_all()
 
     def import_paths(self, paths: list[Path]) -> None:
         self.importer.start(paths)
 
-    def _imported(self, reports: list) -> None:
-        record = import_undo.record(self.lib, reports)
-        self.last_import = None if record.empty else record
-        self.actions_by_name["undo_import"].setEnabled(self.last_import is not None)
-        if record.digest_ids:
-            QTimer.singleShot(0, lambda: triage_link(self, record.digest_ids))
-
     def undo_last_import(self) -> None:
         """Remove what the last import created; the user's work since stays."""
-        if self.last_import is None:
-            return
-        changes = self.edit(import_undo.undo_import, self.lib, self.last_import)
-        self.last_import = None
+        self.importer.undo_last()
         self.actions_by_name["undo_import"].setEnabled(False)
-        if changes is not None:
-            self.statusBar().showMessage(import_undo.summary(changes.result), 15000)
 
     def _dropped_files(self, event) -> list[Path]:
         """Files dropped from elsewhere; the table's own rows are never imported."""
-        if queue_view.own_ids(self, event.mimeData()) is not None:
+        if queue_view.own_ids(self.context, event.mimeData()) is not None:
             return []
         return local_paths(event.mimeData().urls())
 

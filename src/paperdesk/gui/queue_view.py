@@ -16,27 +16,28 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, QRect, Qt
-from PySide6.QtGui import QAction, QKeySequence, QPainter, QPen
+from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from paperdesk.core.areas import queue
+from paperdesk.gui.context import Feature
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 PAPER_IDS_MIME = "application/x-paperdesk-paper-ids"
 QUEUE = ("list", None)
 
 
-def ids_mime(window: MainWindow, ids: list[int], data: QMimeData | None = None) -> QMimeData:
+def ids_mime(context: Context, ids: list[int], data: QMimeData | None = None) -> QMimeData:
     """Mark a drag as this window's own rows (``data`` gets the mark, or a new one)."""
     data = data if data is not None else QMimeData()
     data.setData(PAPER_IDS_MIME, json.dumps(
-        {"pid": os.getpid(), "library": str(window.lib.path), "ids": ids}).encode())
+        {"pid": os.getpid(), "library": str(context.lib.path), "ids": ids}).encode())
     return data
 
 
-def own_ids(window: MainWindow, data: QMimeData) -> list[int] | None:
+def own_ids(context: Context, data: QMimeData) -> list[int] | None:
     """The paper ids of a drag that came from this window's table, else None."""
     if data is None or not data.hasFormat(PAPER_IDS_MIME):
         return None
@@ -44,13 +45,13 @@ def own_ids(window: MainWindow, data: QMimeData) -> list[int] | None:
         found = json.loads(bytes(data.data(PAPER_IDS_MIME)).decode())
     except ValueError:
         return None
-    if found.get("pid") != os.getpid() or found.get("library") != str(window.lib.path):
+    if found.get("pid") != os.getpid() or found.get("library") != str(context.lib.path):
         return None
     return [int(i) for i in found.get("ids", [])]
 
 
-def in_queue(window: MainWindow) -> bool:
-    return window.sidebar.current_source() == QUEUE
+def in_queue(context: Context) -> bool:
+    return context.sidebar.current_source() == QUEUE
 
 
 class DropLine(QWidget):
@@ -70,21 +71,22 @@ class DropLine(QWidget):
 class QueueDrops(QObject):
     """Drops on the table's viewport in the queue view: a move inside the queue."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        viewport = window.table.viewport()
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self.context = context
+        self.table = context.table
+        viewport = self.table.viewport()
         viewport.setAcceptDrops(True)
         viewport.installEventFilter(self)
         self.line = DropLine(viewport)
 
     def target_row(self, y: int) -> int:
         """The row a drop at ``y`` puts the papers before (rowCount: the end)."""
-        table = self.window.table
+        table = self.table
         row = table.rowAt(y)
         if row < 0:
-            return self.window.model.rowCount() if y > 0 else 0
-        rect = table.visualRect(self.window.model.index(row, 0))
+            return self.table.model().rowCount() if y > 0 else 0
+        rect = table.visualRect(self.table.model().index(row, 0))
         return row + 1 if y > rect.center().y() else row
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -95,10 +97,10 @@ class QueueDrops(QObject):
         if kind == QEvent.Type.DragLeave:
             self.line.hide()
             return False
-        ids = own_ids(self.window, event.mimeData())
+        ids = own_ids(self.context, event.mimeData())
         if ids is None:
             return False  # files from elsewhere: the window imports them
-        if not in_queue(self.window):
+        if not in_queue(self.context):
             event.ignore()  # the window's own rows are never imported
             self.line.hide()
             return True
@@ -116,7 +118,7 @@ class QueueDrops(QObject):
         return True
 
     def _show_line(self, row: int) -> None:
-        table, model = self.window.table, self.window.model
+        table, model = self.table, self.table.model()
         if model.rowCount() == 0:
             return
         if row < model.rowCount():
@@ -129,42 +131,42 @@ class QueueDrops(QObject):
 
     def drop(self, ids: list[int], row: int) -> None:
         """Put ``ids`` before the paper now at ``row`` (papers moving do not count)."""
-        shown = self.window.model.ids()
+        shown = self.table.model().ids()
         moving = set(ids)
         index = sum(1 for pid in shown[:row] if pid not in moving)
-        move(self.window, lambda lib, chosen: queue.move_to(lib, chosen, index), ids)
+        move(self.context, lambda lib, chosen: queue.move_to(lib, chosen, index), ids)
 
 
-def move(window: MainWindow, how: Callable, ids: list[int] | None = None) -> None:
+def move(context: Context, how: Callable, ids: list[int] | None = None) -> None:
     """Move the selected papers (or ``ids``) in the queue; they stay selected."""
-    ids = ids if ids is not None else window.selected_ids()
+    selection = context.selection
+    ids = ids if ids is not None else selection.selected_ids()
     if not ids:
         return
-    current = window.current_id()
-    if window.edit(how, window.lib, ids) is not None:
-        window.select_ids(ids, current if current in ids else ids[0])
+    current = selection.current_id()
+    if context.ops.edit(how, context.lib, ids) is not None:
+        selection.select_ids(ids, current if current in ids else ids[0])
 
 
-def install(window: MainWindow, menu) -> None:
-    """The queue's menu entries and keys, and drops inside the table."""
-    window.queue_drops = QueueDrops(window)
-    window.sidebar.next_up.connect(lambda pid: window.select_ids([pid], pid))
-    entries = [
-        ("queue_up", "Move &up in the queue", "Alt+Up", lambda: move(
-            window, lambda lib, ids: queue.step(lib, ids, -1))),
-        ("queue_down", "Move d&own in the queue", "Alt+Down", lambda: move(
-            window, lambda lib, ids: queue.step(lib, ids, 1))),
-        ("queue_top", "Move to the &top of the queue", "Alt+Home",
-         lambda: move(window, queue.to_top)),
-        ("queue_bottom", "Move to the &bottom of the queue", "Alt+End",
-         lambda: move(window, queue.to_bottom)),
-    ]
-    menu.addSeparator()
-    for name, text, keys, slot in entries:
-        action = QAction(text, window)
-        action.setShortcut(QKeySequence(keys))
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _c=False, slot=slot: slot())
-        window.table.addAction(action)
-        menu.addAction(action)
-        window.actions_by_name[name] = action
+class Queue(Feature):
+    """The queue's menu entries and keys, drops inside the table, "Next up"."""
+
+    name = "queue"
+
+    def install(self, context: Context) -> None:
+        super().install(context)
+        self.drops = QueueDrops(context)
+        context.sidebar.next_up.connect(lambda pid: context.selection.select_ids([pid], pid))
+        entries = [
+            ("queue_up", "Move &up in the queue", "Alt+Up", lambda: move(
+                context, lambda lib, ids: queue.step(lib, ids, -1))),
+            ("queue_down", "Move d&own in the queue", "Alt+Down", lambda: move(
+                context, lambda lib, ids: queue.step(lib, ids, 1))),
+            ("queue_top", "Move to the &top of the queue", "Alt+Home",
+             lambda: move(context, queue.to_top)),
+            ("queue_bottom", "Move to the &bottom of the queue", "Alt+End",
+             lambda: move(context, queue.to_bottom)),
+        ]
+        context.menus.separator("paper")
+        for name, text, keys, slot in entries:
+            context.menus.add("paper", name, text, slot, keys, table_only=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -38,7 +39,7 @@ class Sidebar(QTreeWidget):
         self._current: Source = reads.ALL
         self._sources: dict[str, Source] = {}
         self._filling = False
-        self.extras: list = []  # functions that add entries (the Review section) on each fill
+        self._fillers: list[Callable[[Sidebar], None]] = []
 
     def current_source(self) -> Source:
         return self._current
@@ -48,35 +49,35 @@ class Sidebar(QTreeWidget):
         self._filling = True
         self.clear()
         self._sources: dict[str, Source] = {}
-        library = self._section("Library")
-        self._entry(library, "All papers", counts["all"], reads.ALL, "library")
+        library = self.section("Library")
+        self.entry(library, "All papers", counts["all"], reads.ALL, "library")
         for status, label in STATUS_LABELS.items():
             if status == "to-read":  # the to-read papers are the queue, in the user's order
-                self._entry(library, "Reading queue", counts["list"], ("list", None), "list")
+                self.entry(library, "Reading queue", counts["list"], ("list", None), "list")
                 if nxt := counts.get("next_up"):
-                    item = self._entry(library, f"Next up: {nxt['title']}", None,
+                    item = self.entry(library, f"Next up: {nxt['title']}", None,
                                        ("next", nxt["id"]), "read")
                     item.setToolTip(0, f"Next in the reading queue: {nxt['title']}")
                     font = item.font(0)
                     font.setItalic(True)
                     item.setFont(0, font)
                 continue
-            self._entry(library, label, counts["status"].get(status, 0), ("status", status), status)
-        self._entry(library, "Recently imported", counts["recent"], ("recent", None), "recent")
-        tags = self._section("Tags")
+            self.entry(library, label, counts["status"].get(status, 0), ("status", status), status)
+        self.entry(library, "Recently imported", counts["recent"], ("recent", None), "recent")
+        tags = self.section("Tags")
         for name, count in counts["tags"]:
-            self._entry(tags, name, count, ("tag", name), "tag")
-        digests = self._section("Digests")
+            self.entry(tags, name, count, ("tag", name), "tag")
+        digests = self.section("Digests")
         for digest_id, name, count, date in counts["digests"]:
             label = f"{date} · {name}" if date else name  # two digests of a day differ by file
-            item = self._entry(digests, label, count, ("digest", digest_id), "digest")
+            item = self.entry(digests, label, count, ("digest", digest_id), "digest")
             item.setToolTip(0, f"{name}: {count} papers" + (f", dated {date}" if date else ""))
-        saved = self._section("Saved searches")
+        saved = self.section("Saved searches")
         for name, query in counts["saved"]:
-            item = self._entry(saved, name, None, ("saved", query), "smart-list")
+            item = self.entry(saved, name, None, ("saved", query), "smart-list")
             item.setToolTip(0, query)
             item.setData(0, SOURCE_ROLE + 1, name)
-        for add in self.extras:
+        for add in self._fillers:
             add(self)
         for i in range(self.topLevelItemCount()):
             section = self.topLevelItem(i)
@@ -86,26 +87,39 @@ class Sidebar(QTreeWidget):
         if not self.select(self._current):
             self.select(reads.ALL)
 
+    def add_filler(self, fill: Callable[[Sidebar], None]) -> None:
+        """``fill(sidebar)`` adds its sections and entries on every fill, after the
+        library's own (``section`` and ``entry``)."""
+        self._fillers.append(fill)
+
+    def set_count(self, source: Source, label: str, count: int | None) -> None:
+        """Rewrite the entry of ``source`` without filling the sidebar again."""
+        for item in self.entries():
+            if item.data(0, SOURCE_ROLE) == _key(source):
+                item.setText(0, label if count is None else f"{label}  ({count})")
+
     def select(self, source: Source) -> bool:
-        for item in self._items():
+        for item in self.entries():
             if item.data(0, SOURCE_ROLE) == _key(source):
                 self.setCurrentItem(item)
                 return True
         return False
 
     def label_of(self, source: Source) -> str | None:
-        for item in self._items():
+        for item in self.entries():
             if item.data(0, SOURCE_ROLE) == _key(source):
                 return item.text(0)
         return None
 
-    def _items(self):
+    def entries(self) -> Iterator[QTreeWidgetItem]:
+        """Every entry (not the section headings), top to bottom."""
         for i in range(self.topLevelItemCount()):
             section = self.topLevelItem(i)
             for j in range(section.childCount()):
                 yield section.child(j)
 
-    def _section(self, title: str) -> QTreeWidgetItem:
+    def section(self, title: str) -> QTreeWidgetItem:
+        """A new section heading at the end (hidden while it has no entries)."""
         item = QTreeWidgetItem(self, [title])
         item.setFlags(Qt.ItemFlag.ItemIsEnabled)
         font = item.font(0)
@@ -113,8 +127,9 @@ class Sidebar(QTreeWidget):
         item.setFont(0, font)
         return item
 
-    def _entry(self, parent: QTreeWidgetItem, label: str, count: int | None, source: Source,
-               icon_name: str) -> QTreeWidgetItem:
+    def entry(self, parent: QTreeWidgetItem, label: str, count: int | None, source: Source,
+              icon_name: str) -> QTreeWidgetItem:
+        """An entry showing ``source`` in section ``parent``: "label  (count)"."""
         text = label if count is None else f"{label}  ({count})"
         item = QTreeWidgetItem(parent, [text])
         item.setData(0, SOURCE_ROLE, _key(source))

@@ -222,8 +222,8 @@ def open_triage(window: MainWindow, digest_ids: list[int] | None = None) -> Tria
         source = window.sidebar.current_source()
         if source[0] == "digest":
             digest_ids = [source[1]]
-        elif window.last_import is not None and window.last_import.digest_ids:
-            digest_ids = list(window.last_import.digest_ids)
+        elif window.importer.last_import is not None and window.importer.last_import.digest_ids:
+            digest_ids = list(window.importer.last_import.digest_ids)
         else:
             newest = lib.digests()[:1]
             digest_ids = [newest[0]["id"]] if newest else []

@@ -1,0 +1,105 @@
+"""Features install from one list through the context; the sidebar and the menus have a
+small public API that features use."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from paperdesk.core.db import changes as ch
+from paperdesk.gui import library_files
+from paperdesk.gui.context import Feature
+from paperdesk.gui.features import FEATURES
+
+from .conftest import select_row, sidebar_counts
+
+
+def test_every_feature_of_the_list_is_installed_once_under_its_name(window):
+    names = [cls.name for cls in FEATURES]
+    assert len(set(names)) == len(names) and all(names)
+    installed = window.context.features
+    assert list(installed) == names
+    assert [type(f) for f in installed.values()] == FEATURES
+    assert all(f.context is window.context for f in installed.values())
+    # what they installed is on the window
+    for name in ("export_bibtex", "keep_in_sync", "copy_bibtex", "trash", "review_duplicates",
+                 "complete_selection", "fetch_daily", "queue_up", "new_library", "back_up"):
+        assert name in window.actions_by_name
+
+
+class Probe(Feature):
+    name = "probe"
+
+    def install(self, context) -> None:
+        super().install(context)
+        self.heard: list[tuple[str, object]] = []
+
+    def library_changed(self, lib) -> None:
+        self.heard.append(("library", lib))
+
+    def changes_applied(self, changes, initiator) -> None:
+        self.heard.append(("changes", (changes, initiator)))
+
+    def close(self) -> None:
+        self.heard.append(("close", None))
+
+
+def test_a_feature_hears_writes_new_libraries_and_the_close(window, seed_lib, tmp_path,
+                                                            monkeypatch):
+    window.context.install([Probe])
+    probe = window.context.features["probe"]
+    pid = select_row(window, 0)
+    window.rate_selected(3)
+    [(kind, (changes, initiator))] = probe.heard
+    assert kind == "changes" and changes.kinds == {ch.PAPERS} and pid in changes.paper_ids
+    assert initiator is None
+
+    probe.heard.clear()
+    fresh = tmp_path / "other.sqlite"
+    monkeypatch.setattr(library_files.dialogs, "warn", lambda *a: None)
+    assert library_files.open_path(window, fresh, create=True)
+    assert [k for k, _v in probe.heard] == ["library"]
+    assert probe.heard[0][1].path == fresh and window.lib.path == fresh
+
+    probe.heard.clear()
+    window.close()
+    assert probe.heard == [("close", None)]
+
+
+def test_menus_add_named_actions_where_asked(window, qtbot):
+    menus = window.context.menus
+    paper = menus.menu("paper")
+    assert paper.title() == "&Paper" and paper in menus.all()
+    fired: list[str] = []
+    action = menus.add("paper", "probe_key", "Probe", lambda: fired.append("probe"), "Ctrl+Alt+P",
+                       table_only=True, before="mark_read")
+    actions = paper.actions()
+    assert actions.index(action) + 1 == actions.index(window.actions_by_name["mark_read"])
+    assert window.actions_by_name["probe_key"] is action
+    assert action in window.table.actions()
+    assert action.shortcutContext() == Qt.ShortcutContext.WidgetWithChildrenShortcut
+    action.trigger()
+    assert fired == ["probe"]
+    sub = menus.add_submenu("help", "More")
+    checked = menus.add(sub, "probe_check", "Checked", lambda: None, checkable=True)
+    assert checked.isCheckable() and checked in sub.actions()
+    assert sub.menuAction() in menus.menu("help").actions()
+
+
+def test_the_sidebar_takes_sections_from_features_and_rewrites_one_count(window):
+    sidebar = window.sidebar
+    source = ("probe", None)
+
+    def fill(bar) -> None:
+        section = bar.section("Probe section")
+        bar.entry(section, "Probe entry", 7, source, "tag")
+
+    sidebar.add_filler(fill)
+    window.refresh_sidebar()
+    assert sidebar_counts(window)["Probe entry"] == "7"
+    sidebar.set_count(source, "Probe entry", 9)
+    assert sidebar_counts(window)["Probe entry"] == "9"
+    assert sidebar.label_of(source) == "Probe entry  (9)"
+    assert sidebar.select(source) and sidebar.current_source() == source
+    window.refresh_sidebar()  # filled again: the filler adds it again, still selected
+    assert sidebar.current_source() == source
+    assert sum(1 for item in sidebar.entries() if item.text(0).startswith("Probe")) == 1
