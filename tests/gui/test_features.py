@@ -9,8 +9,9 @@ from paperdesk.core.db import changes as ch
 from paperdesk.gui import library_files
 from paperdesk.gui.context import Feature
 from paperdesk.gui.features import FEATURES
+from paperdesk.gui.table_feed import TableFeed
 
-from .conftest import select_row, sidebar_counts
+from .conftest import select_row, select_rows, sidebar_counts
 
 
 def test_every_feature_of_the_list_is_installed_once_under_its_name(window):
@@ -103,3 +104,15 @@ def test_the_sidebar_takes_sections_from_features_and_rewrites_one_count(window)
     window.refresh_sidebar()  # filled again: the filler adds it again, still selected
     assert sidebar.current_source() == source
     assert sum(1 for item in sidebar.entries() if item.text(0).startswith("Probe")) == 1
+
+
+def test_the_table_is_an_object_of_its_own_and_the_contexts_selection(window, qtbot):
+    feed = window.context.selection
+    assert isinstance(feed, TableFeed) and TableFeed not in type(window).__mro__
+    assert feed.view is window.table is window.context.table and feed.model is window.model
+    ids = select_rows(window, [1, 2, 4])
+    assert window.context.selected_ids() == ids == feed.selected_ids()
+    qtbot.waitUntil(lambda: window.model.complete)
+    assert feed.shown_ids() == window.model.ids() and len(ids) == 3
+    feed.select_ids([ids[2]], ids[2])
+    assert feed.current_id() == ids[2] and window.current_id() == ids[2]

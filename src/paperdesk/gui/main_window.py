@@ -1,4 +1,9 @@
-"""The library window: sidebar, paper table and detail pane, search, import, undo."""
+"""The library window: sidebar, paper table and detail pane, search, import, undo.
+
+The window lays its parts out and keeps them in step after every write
+(``apply``); its context (``gui/context.py``) is what views and features work
+with; the table is its own object (``gui/table_feed.py``).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QInputDialog,
-    QLabel,
-    QMainWindow,
-    QSplitter,
-    QStackedWidget,
-    QTableView,
-)
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QSplitter, QStackedWidget
 
 from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
@@ -31,19 +28,13 @@ from paperdesk.gui.geometry import first_size, fit_to_screen
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, local_paths
 from paperdesk.gui.menus import Menus
-from paperdesk.gui.paper_model import COLUMNS, RATING, PaperModel
-from paperdesk.gui.paper_table import PaperTable
 from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
-from paperdesk.gui.stars import StarClicks, StarDelegate
-from paperdesk.gui.table_feed import SPECIAL_ORDERS, TableFeed
-from paperdesk.gui.table_header import setup_header
-
-ROW_HEIGHT_EXTRA = 8
+from paperdesk.gui.table_feed import TableFeed
 
 
-class MainWindow(TableFeed, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self, lib: Library) -> None:
         super().__init__()
         ctx = self.context = Context(lib, self)
@@ -54,14 +45,10 @@ class MainWindow(TableFeed, QMainWindow):
         ctx.changed.connect(self.apply)
         ctx.leaving.connect(lambda: self.detail.flush_note())
         ctx.library_changed.connect(self._library_changed)
-        self._base: tuple[reads.Source, list[int] | None] | None = None
-        self.query = ""
         self._counts_token = 0
-        self._want: int | None = None  # a paper to select once the full list is in
-        self._column_sort = (COLUMNS.index(("Added", "added")), Qt.SortOrder.DescendingOrder)
         self._fitted = False
-        self._make_parts(lib)
-        ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.table, self
+        self._make_parts()
+        ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.table, self.feed
         ctx.importer = self.importer = Importer(ctx)
         self.importer.done.connect(lambda _reports: self.actions_by_name["undo_import"]
                                    .setEnabled(self.importer.last_import is not None))
@@ -78,24 +65,26 @@ class MainWindow(TableFeed, QMainWindow):
 
     # -- building ------------------------------------------------------------
 
-    def _make_parts(self, lib: Library) -> None:
+    def _make_parts(self) -> None:
         """The search bar, sidebar, reading thread, table and detail pane."""
         self.search_bar = SearchBar()
-        self.search_bar.search.connect(self.set_query)
-        self.search_bar.save_requested.connect(self.save_search)
         self.sidebar = Sidebar()
-        self.sidebar.source_changed.connect(lambda _s: self._source_changed())
         self.sidebar.delete_saved_search.connect(
             lambda name: self.edit(self.lib.curation.delete_search, name))
         self.reader = Reader(self)
         self.reader.done.connect(self._read_done)
-        self.model = PaperModel(lib, self.fetch_ids, self.fetch_rest, self)
-        self.model.active = False  # no queries while the view is being set up
-        self.model.completed.connect(self._completed)
-        self.table = self._make_table()
-        # After the view's own handlers (made by setModel), which clear its selection.
-        self.model.modelAboutToBeReset.connect(self._before_reset)
-        self.model.modelReset.connect(self._after_reset)
+        feed = self.feed = TableFeed(self.context, self.sidebar, self.search_bar, self.reader)
+        self.search_bar.search.connect(feed.set_query)
+        self.search_bar.save_requested.connect(self.save_search)
+        self.sidebar.source_changed.connect(lambda _s: feed.source_changed())
+        feed.selection_changed.connect(self.show_selection)
+        feed.rated.connect(self.rate_row)
+        # The table's parts and selection, as the window's (views and tests read them).
+        self.model, self.table, self.count_label = feed.model, feed.view, feed.count_label
+        self.empty_note, self.set_query = feed.empty_note, feed.set_query
+        self.selected_ids, self.current_id = feed.selected_ids, feed.current_id
+        self.select_ids, self.select_row = feed.select_ids, feed.select_row
+        self.fetch_ids, self.step = feed.fetch_ids, feed.step
         self.detail = DetailPane()
         self._connect_detail()
 
@@ -114,7 +103,6 @@ class MainWindow(TableFeed, QMainWindow):
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.splitter)
         self.setCentralWidget(self.stack)
-        self.count_label = QLabel()
         self.statusBar().addWidget(self.count_label)
         self.statusBar().addPermanentWidget(self.progress)
         self.toolbar = self.addToolBar("Main")
@@ -125,30 +113,6 @@ class MainWindow(TableFeed, QMainWindow):
         self.toolbar.addWidget(self.search_bar)
         for widget in (self.search_bar.edit, self.detail.note, self.detail.tag_entry):
             widget.installEventFilter(self)
-
-    def _make_table(self) -> QTableView:
-        table = PaperTable(self.model.complete_now)
-        self.empty_note = table.empty_note
-        table.setModel(self.model)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        table.setSortingEnabled(True)
-        table.setWordWrap(False)
-        table.setShowGrid(False)
-        table.setAlternatingRowColors(True)
-        table.setItemDelegateForColumn(RATING, StarDelegate(table))
-        # Kept: its Python side (the event filter) must live as long as the table.
-        self.star_clicks = StarClicks(table, RATING)
-        self.star_clicks.rated.connect(self.rate_row)
-        vh = table.verticalHeader()
-        vh.hide()
-        vh.setSectionResizeMode(vh.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(table.fontMetrics().height() + ROW_HEIGHT_EXTRA)
-        setup_header(table, self.model)
-        table.horizontalHeader().setSortIndicator(COLUMNS.index(("Added", "added")),
-                                                  Qt.SortOrder.DescendingOrder)
-        table.selectionModel().selectionChanged.connect(lambda *_: self.show_selection())
-        return table
 
     def _connect_detail(self) -> None:
         cur = lambda: self.lib.curation  # noqa: E731
@@ -172,44 +136,28 @@ class MainWindow(TableFeed, QMainWindow):
         empty = not counts["all"] and not self.lib.stats()["trash"]
         self.stack.setCurrentWidget(self.empty if empty else self.splitter)
 
+    def _read_done(self, kind: str, token: int, result: Any, error: str | None) -> None:
+        if kind != "counts":
+            return
+        if error is not None:
+            self.notify(error)
+        elif token == self._counts_token:
+            self._fill_sidebar(result)
+
+    def request_counts(self) -> None:
+        """Recount the sidebar on the reading thread (after edits)."""
+        self._counts_token += 1
+        self.reader.request("counts", self._counts_token, self.lib.path, reads.counts)
+
     def reload_all(self) -> None:
         """After imports or undoing them: everything may have changed."""
         self.setWindowTitle(f"PaperDesk — {self.lib.name} ({self.lib.path})")  # its one owner
-        self._base = None
-        self.model.forget()
-        self.refresh_table()
+        self.feed.reload()
         self.refresh_sidebar()
 
-    def _update_count(self) -> None:
-        n = self.model.rowCount()
-        label = self.sidebar.label_of(self.sidebar.current_source()) or "All papers"
-        label = label.split("  (")[0]
-        self.count_label.setText(f"{n} paper{'s' if n != 1 else ''} — {label}"
-                                 + (f" matching “{self.query}”" if self.query else ""))
-
-    def selected_ids(self) -> list[int]:
-        """The selected papers in table order (from selection ranges: cheap for 100k)."""
-        rows: set[int] = set()
-        for r in self.table.selectionModel().selection():
-            rows.update(range(r.top(), r.bottom() + 1))
-        ids = self.model.ids()
-        return [ids[row] for row in sorted(rows) if row < len(ids)]
-
-    def select_ids(self, ids: list[int], current: int | None = None) -> None:
-        """Select the listed rows of ``ids``; ``current`` (or the first) becomes current."""
-        model = self.table.selectionModel()
-        rows = [r for r in (self.model.row_of(pid) for pid in ids) if r is not None]
-        if not rows:
-            return
-        lead = self.model.row_of(current) if current is not None else None
-        self.select_row(lead if lead is not None else rows[0])
-        flags = model.SelectionFlag.Select | model.SelectionFlag.Rows
-        for row in rows:
-            model.select(self.model.index(row, 0), flags)
-
-    def current_id(self) -> int | None:
-        index = self.table.currentIndex()
-        return self.model.paper_id(index.row()) if index.isValid() else None
+    @property
+    def query(self) -> str:
+        return self.feed.query
 
     def show_selection(self) -> None:
         ids = self.selected_ids()
@@ -237,11 +185,7 @@ class MainWindow(TableFeed, QMainWindow):
         if ch.TABLE_SET in views:
             self.reload_all()
             return
-        self._base = None
-        if ch.PAPERS in changes.kinds and queue_view.in_queue(self.context):
-            self.refresh_table()  # the queue's order or members may have changed
-        elif ch.TABLE_ROWS in views:
-            self.model.refresh_rows(changes.paper_ids)
+        self.feed.apply(changes)
         if ch.DETAIL in views and set(self.detail.ids) & changes.paper_ids:
             self.show_selection()
         if ch.SIDEBAR_COUNTS in views:
@@ -289,13 +233,6 @@ class MainWindow(TableFeed, QMainWindow):
 
     # -- moving around ---------------------------------------------------------------
 
-    def step(self, delta: int) -> None:
-        rows = self.model.rowCount()
-        if not rows:
-            return
-        index = self.table.currentIndex()
-        self.select_row(0 if not index.isValid() else max(0, min(rows - 1, index.row() + delta)))
-
     def focus_search(self) -> None:
         self.search_bar.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_bar.edit.selectAll()
@@ -312,8 +249,7 @@ class MainWindow(TableFeed, QMainWindow):
             return
         self.context.set_library(demo)
 
-    def _library_changed(self, lib: Library) -> None:
-        self.model.lib = lib
+    def _library_changed(self, _lib: Library) -> None:
         self.detail.show_papers([])
         self.reload_all()
 
@@ -367,18 +303,12 @@ class MainWindow(TableFeed, QMainWindow):
         if sizes := settings.load_bytes("window/splitter"):
             self.splitter.restoreState(sizes)
         if header := settings.load_bytes("table/header"):
-            self.table.horizontalHeader().restoreState(header)
-            h = self.table.horizontalHeader()
-            if 0 <= h.sortIndicatorSection() < len(COLUMNS):
-                self.model.sort_key = COLUMNS[h.sortIndicatorSection()][1] or "added"
-                self.model.descending = h.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+            self.feed.restore_header(header)
 
     def save_state(self) -> None:
-        if self.model.sort_key in SPECIAL_ORDERS:  # remember the column the user chose
-            self._set_indicator(*self._column_sort)
         settings.save({"window/geometry": self.saveGeometry(),
                        "window/splitter": self.splitter.saveState(),
-                       "table/header": self.table.horizontalHeader().saveState()})
+                       "table/header": self.feed.header_state()})
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

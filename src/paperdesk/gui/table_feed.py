@@ -1,25 +1,38 @@
-"""What the paper table shows: the sidebar's source and the search, in SQL, a page first.
+"""The paper table as an object: what it shows (the sidebar's source and the search,
+in SQL, a page first), its order, and its selection.
 
-A part of ``MainWindow`` (it reads the window's sidebar, search bar, model and
-reading thread), kept in a file of its own.
+``TableFeed`` owns the Qt model, the view, the count line under it and the
+selection (the context's ``selection``: ``selected_ids``, ``current_id``,
+``select_ids``, ``shown_ids``). It reads the sidebar's source and the
+search text; it asks the reading thread for the rest of a long list.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QLabel
 
 from paperdesk.core.areas.query import compile_query
 from paperdesk.core.areas.query_hints import empty_message, hint
+from paperdesk.core.db import changes as ch
 from paperdesk.core.model.errors import PaperDeskError, QueryError
-from paperdesk.gui import reads
-from paperdesk.gui.paper_model import TITLE
+from paperdesk.gui import queue_view, reads
+from paperdesk.gui.paper_model import COLUMNS, RATING, TITLE, PaperModel
+from paperdesk.gui.paper_table import PaperTable
+from paperdesk.gui.stars import StarClicks, StarDelegate
+from paperdesk.gui.table_header import setup_header
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
+    from paperdesk.gui.reader import Reader
+    from paperdesk.gui.search_bar import SearchBar
+    from paperdesk.gui.sidebar import Sidebar
 
 SPECIAL_ORDERS = ("relevance", "reading-list")  # orders that no column header shows
+ROW_HEIGHT_EXTRA = 8
+ADDED = COLUMNS.index(("Added", "added"))
 
 
 def _has_words(query: str) -> bool:
@@ -37,10 +50,76 @@ def _both(*queries: str | None) -> str:
     return parts[0] if len(parts) == 1 else " ".join(f"({q})" for q in parts)
 
 
-class TableFeed:
-    """Mixed into MainWindow: fetching ids, keeping the selection, choosing the order."""
+class TableFeed(QObject):
+    """The paper table: fetching ids, keeping the selection, choosing the order."""
 
-    def fetch_ids(self: MainWindow, sort: str | None, descending: bool,
+    selection_changed = Signal()  # the detail pane shows the selection again
+    rated = Signal(int, int)      # row, stars: a click on the stars in a row
+
+    def __init__(self, context: Context, sidebar: Sidebar, search_bar: SearchBar,
+                 reader: Reader) -> None:
+        super().__init__(context)
+        self.context, self.sidebar, self.search_bar, self.reader = (
+            context, sidebar, search_bar, reader)
+        self._base: tuple[reads.Source, list[int] | None] | None = None
+        self.query = ""
+        self._want: int | None = None  # a paper to select once the full list is in
+        self._column_sort = (ADDED, Qt.SortOrder.DescendingOrder)
+        self.model = PaperModel(context.lib, self.fetch_ids, self.fetch_rest, self)
+        self.model.active = False  # no queries while the window is being set up
+        self.model.completed.connect(self._completed)
+        self.view = self._make_view()
+        self.empty_note = self.view.empty_note
+        # After the view's own handlers (made by setModel), which clear its selection.
+        self.model.modelAboutToBeReset.connect(self._before_reset)
+        self.model.modelReset.connect(self._after_reset)
+        self.count_label = QLabel()
+        reader.done.connect(self._read_done)
+        context.library_changed.connect(self._library_changed)
+
+    def _make_view(self) -> PaperTable:
+        table = PaperTable(self.model.complete_now)
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        table.setSortingEnabled(True)
+        table.setWordWrap(False)
+        table.setShowGrid(False)
+        table.setAlternatingRowColors(True)
+        table.setItemDelegateForColumn(RATING, StarDelegate(table))
+        # Kept: its Python side (the event filter) must live as long as the table.
+        self.star_clicks = StarClicks(table, RATING)
+        self.star_clicks.rated.connect(self.rated)
+        vh = table.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(vh.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(table.fontMetrics().height() + ROW_HEIGHT_EXTRA)
+        setup_header(table, self.model)
+        table.horizontalHeader().setSortIndicator(ADDED, Qt.SortOrder.DescendingOrder)
+        table.selectionModel().selectionChanged.connect(lambda *_: self.selection_changed.emit())
+        return table
+
+    # -- the library and its changes --------------------------------------------------
+
+    def _library_changed(self, lib) -> None:
+        self.model.lib = lib
+
+    def reload(self) -> None:
+        """Everything may have changed: list the papers again."""
+        self._base = None
+        self.model.forget()
+        self.refresh_table()
+
+    def apply(self, changes: ch.Changes) -> None:
+        """After a write that leaves the set of papers listed as it was (TABLE_SET
+        reloads): repaint the rows it changed; the queue lists again (its order)."""
+        self._base = None
+        if ch.PAPERS in changes.kinds and queue_view.in_queue(self.context):
+            self.refresh_table()  # the queue's order or members may have changed
+        elif ch.TABLE_ROWS in changes.views:
+            self.model.refresh_rows(changes.paper_ids)
+
+    def fetch_ids(self, sort: str | None, descending: bool,
                   limit: int | None) -> tuple[list[int], bool]:
         """The ids the table shows: the sidebar's source, narrowed by the search.
 
@@ -49,14 +128,14 @@ class TableFeed:
         source = self.sidebar.current_source()
         query = self.combined_query()
         if query is not None:
-            ids = self.lib.search(query, sort=sort, descending=descending, limit=limit).ids
+            ids = self.context.lib.search(query, sort=sort, descending=descending, limit=limit).ids
             return ids, limit is None or len(ids) < limit
         if self._base is None or self._base[0] != source:
-            self._base = (source, reads.source_ids(self.lib, source))
+            self._base = (source, reads.source_ids(self.context.lib, source))
         keep = set(self._base[1] or ())
-        narrow = reads.narrowing_query(self.lib, source)
+        narrow = reads.narrowing_query(self.context.lib, source)
         query = _both(narrow, self.query)
-        found = self.lib.search(query, sort=sort, descending=descending).ids
+        found = self.context.lib.search(query, sort=sort, descending=descending).ids
         return [i for i in found if i in keep], True
 
     def combined_query(self) -> str | None:
@@ -68,21 +147,16 @@ class TableFeed:
 
     def fetch_rest(self, token: int, sort: str | None, descending: bool) -> None:
         query = self.combined_query() or ""
-        self.reader.request("ids", token, self.lib.path, lambda lib: lib.search(
+        self.reader.request("ids", token, self.context.lib.path, lambda lib: lib.search(
             query, sort=sort, descending=descending).ids)
 
     def _read_done(self, kind: str, token: int, result: Any, error: str | None) -> None:
+        if kind != "ids":
+            return
         if error is not None:
-            self.notify(error)
-        elif kind == "ids":
+            self.context.notify(error)
+        else:
             self.model.rest_arrived(token, result)
-        elif kind == "counts" and token == self._counts_token:
-            self._fill_sidebar(result)
-
-    def request_counts(self) -> None:
-        """Recount the sidebar on the reading thread (after edits)."""
-        self._counts_token += 1
-        self.reader.request("counts", self._counts_token, self.lib.path, reads.counts)
 
     def _completed(self) -> None:
         self._update_count()
@@ -93,10 +167,10 @@ class TableFeed:
     def select_row(self, row: int) -> None:
         """Make ``row`` the current and only selected row, scrolled into view."""
         index = self.model.index(row, TITLE)
-        self.table.selectionModel().setCurrentIndex(
+        self.view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect
             | QItemSelectionModel.SelectionFlag.Rows)
-        self.table.scrollTo(index)
+        self.view.scrollTo(index)
 
     def refresh_table(self) -> None:
         try:
@@ -104,10 +178,10 @@ class TableFeed:
         except QueryError as exc:
             message = self._query_error(str(exc))
             self.search_bar.show_error(message)
-            self.statusBar().showMessage(f"⚠ {message}", 15000)  # whole, however narrow
+            self.context.notify(message)  # whole, however narrow
             return
         except PaperDeskError as exc:
-            self.notify(str(exc))
+            self.context.notify(str(exc))
             return
         self.search_bar.show_error(None)
         self._update_count()
@@ -130,19 +204,19 @@ class TableFeed:
             if self.model.rowCount():
                 self.select_row(0)
             else:
-                self.table.clearSelection()
-            self.table.scrollToTop()
-            self.show_selection()
+                self.view.clearSelection()
+            self.view.scrollToTop()
+            self.selection_changed.emit()
         self.show_empty()
 
     def _query_error(self, message: str) -> str:
         """The message about the user's own text (not the source's query around it),
         with the field or value probably meant."""
         try:
-            self.lib.search(self.query, limit=0)
+            self.context.lib.search(self.query, limit=0)
         except QueryError as exc:
             message = str(exc)
-        if found := hint(self.lib, self.query):
+        if found := hint(self.context.lib, self.query):
             message += f" — {found}"
         return message
 
@@ -152,14 +226,15 @@ class TableFeed:
             self.empty_note.hide()
             return
         label = (self.sidebar.label_of(self.sidebar.current_source()) or "All papers")
-        self.empty_note.show_text(empty_message(self.lib, self.query, label.split("  (")[0]))
+        self.empty_note.show_text(empty_message(self.context.lib, self.query,
+                                                label.split("  (")[0]))
 
     def set_query(self, text: str) -> None:
         self.query = text
         self._choose_order()
         self.refresh_table()
 
-    def _source_changed(self) -> None:
+    def source_changed(self) -> None:
         self._choose_order()
         self.refresh_table()
 
@@ -172,7 +247,7 @@ class TableFeed:
             special = "reading-list"
         else:
             special = None
-        header = self.table.horizontalHeader()
+        header = self.view.horizontalHeader()
         if special is not None:
             if self.model.sort_key not in SPECIAL_ORDERS:
                 self._column_sort = (header.sortIndicatorSection(), header.sortIndicatorOrder())
@@ -184,6 +259,68 @@ class TableFeed:
     def _set_indicator(self, section: int, order: Qt.SortOrder) -> None:
         """Move the header's sort indicator without querying (the caller reloads)."""
         self.model.active = False
-        self.table.horizontalHeader().setSortIndicator(section, order)
+        self.view.horizontalHeader().setSortIndicator(section, order)
         self.model.active = True
 
+
+    # -- the count line ---------------------------------------------------------------
+
+    def _update_count(self) -> None:
+        n = self.model.rowCount()
+        label = self.sidebar.label_of(self.sidebar.current_source()) or "All papers"
+        label = label.split("  (")[0]
+        self.count_label.setText(f"{n} paper{'s' if n != 1 else ''} — {label}"
+                                 + (f" matching “{self.query}”" if self.query else ""))
+
+    # -- the selection ------------------------------------------------------------------
+
+    def selected_ids(self) -> list[int]:
+        """The selected papers in table order (from selection ranges: cheap for 100k)."""
+        rows: set[int] = set()
+        for r in self.view.selectionModel().selection():
+            rows.update(range(r.top(), r.bottom() + 1))
+        ids = self.model.ids()
+        return [ids[row] for row in sorted(rows) if row < len(ids)]
+
+    def select_ids(self, ids: list[int], current: int | None = None) -> None:
+        """Select the listed rows of ``ids``; ``current`` (or the first) becomes current."""
+        model = self.view.selectionModel()
+        rows = [r for r in (self.model.row_of(pid) for pid in ids) if r is not None]
+        if not rows:
+            return
+        lead = self.model.row_of(current) if current is not None else None
+        self.select_row(lead if lead is not None else rows[0])
+        flags = model.SelectionFlag.Select | model.SelectionFlag.Rows
+        for row in rows:
+            model.select(self.model.index(row, 0), flags)
+
+    def current_id(self) -> int | None:
+        index = self.view.currentIndex()
+        return self.model.paper_id(index.row()) if index.isValid() else None
+
+    def shown_ids(self) -> list[int]:
+        """Every paper the table lists, in its order, even while only its first page is in."""
+        if self.model.complete:
+            return list(self.model.ids())
+        return self.fetch_ids(self.model.sort_key, self.model.descending, None)[0]
+
+    def step(self, delta: int) -> None:
+        rows = self.model.rowCount()
+        if not rows:
+            return
+        index = self.view.currentIndex()
+        self.select_row(0 if not index.isValid() else max(0, min(rows - 1, index.row() + delta)))
+
+    # -- the header across runs ----------------------------------------------------------
+
+    def restore_header(self, state: QByteArray) -> None:
+        header = self.view.horizontalHeader()
+        header.restoreState(state)
+        if 0 <= header.sortIndicatorSection() < len(COLUMNS):
+            self.model.sort_key = COLUMNS[header.sortIndicatorSection()][1] or "added"
+            self.model.descending = header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+
+    def header_state(self) -> QByteArray:
+        if self.model.sort_key in SPECIAL_ORDERS:  # remember the column the user chose
+            self._set_indicator(*self._column_sort)
+        return self.view.horizontalHeader().saveState()
