@@ -135,6 +135,37 @@ def test_a_library_another_program_creates_meanwhile_is_not_taken_for_a_missing_
     assert integrity(path) == "ok"
 
 
+def test_a_library_another_program_fills_while_it_is_recognised_is_opened(
+        tmp_path, monkeypatch):
+    """Another program creates the library's tables between our reading of its mark
+    and of its tables: both are read in one transaction, so the file is not taken
+    for another program's database (an empty file, in WAL mode so that the other
+    program's write does not wait for our read)."""
+    from paperdesk.core.db import store
+
+    path = tmp_path / "new.sqlite"
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+    conn.close()
+    created = []
+    connect = store.connect
+
+    def connect_and_interleave(*args, **kwargs):
+        opened = connect(*args, **kwargs)
+
+        def before_statement(sql: str) -> None:
+            if "sqlite_master" in sql and not created:
+                created.append(cli("--library", path, "stats").returncode)
+        opened.set_trace_callback(before_statement)
+        return opened
+
+    monkeypatch.setattr(store, "connect", connect_and_interleave)
+    with Library.open(path) as lib:
+        assert lib.stats()["papers"] == 0
+    assert created == [0]
+    assert integrity(path) == "ok"
+
+
 def test_a_library_with_two_hard_links_is_refused(library, tmp_path):
     os.link(library, tmp_path / "second-name.sqlite")
     with pytest.raises(LibraryError, match="2 hard links"):

@@ -50,13 +50,17 @@ def applied(db: Database) -> list[str]:
 
 
 def check_identity(db: Database, path: Path) -> None:
-    app_id = db.execute("PRAGMA application_id").fetchone()[0]
-    tables = set(db.table_names())
+    # One read transaction: another program creating this library between two
+    # separate reads would show an empty mark beside its new tables.
+    with db.atomic():
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = set(db.table_names())
+        found = applied(db) if app_id == schema.APPLICATION_ID else []
     if app_id != schema.APPLICATION_ID:
         if tables:
             raise LibraryError(f"{path}: not a PaperDesk library (another program's database)")
         return
-    unknown = [name for name in applied(db) if name not in schema.known_migrations()]
+    unknown = [name for name in found if name not in schema.known_migrations()]
     if unknown:
         raise LibraryError(f"{path}: written by a newer PaperDesk (schema {unknown[-1]}); "
                            "please upgrade PaperDesk to open it")
