@@ -7,7 +7,7 @@ Edit > Undo merges the papers again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,16 +22,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+from paperdesk.gui.context import context_of
 
 COLUMNS = ["Merge", "When", "Kept paper", "Merged papers", "State"]
 
 
 class MergeHistory(QDialog):
-    def __init__(self, window: MainWindow, parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
-        self.window = window
+    """Every merge; ``owner`` is the window's context (or the window)."""
+
+    def __init__(self, owner: Any, parent: QWidget | None = None) -> None:
+        context = context_of(owner)
+        super().__init__(parent or context.widget)
+        self.context = context
         self.setWindowTitle("Merge history")
         self.entries: list[dict[str, Any]] = []
         self.summary = QLabel()
@@ -59,7 +61,7 @@ class MergeHistory(QDialog):
         self.reload()
 
     def reload(self) -> None:
-        lib = self.window.lib
+        lib = self.context.lib
         self.entries = lib.duplicates.history()
         titles = {p["id"]: p["title"] for p in lib.papers([e["kept_id"] for e in self.entries])}
         self.table.setRowCount(len(self.entries))
@@ -98,7 +100,7 @@ class MergeHistory(QDialog):
         entry = self.selected()
         if entry is None or entry["undone"]:
             return False
-        changes = self.window.context.ops.edit(self.window.lib.duplicates.unmerge, entry["id"])
+        changes = self.context.ops.edit(self.context.lib.duplicates.unmerge, entry["id"])
         self.reload()
         self.select(entry["id"])
         return changes is not None
