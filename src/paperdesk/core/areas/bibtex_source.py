@@ -54,9 +54,12 @@ def entry_sha(raw_type: str, key: str, fields: Sequence[tuple[str, str]]) -> str
 
 
 def make_source(raw_type: str, key: str, fields: Sequence[tuple[str, str]], names: dict[str, str],
-                file_id: int | None, seen: dict[str, Any], tags: Sequence[str]) -> str:
+                file_id: int | None, seen: dict[str, Any], tags: Sequence[str],
+                sha: str | None = None) -> str:
+    """``sha``: the entry's ``entry_sha``, when the caller has it already."""
     return json.dumps({"type": raw_type, "key": key, "fields": [list(f) for f in fields],
-                       "names": names, "file": file_id, "sha": entry_sha(raw_type, key, fields),
+                       "names": names, "file": file_id,
+                       "sha": sha or entry_sha(raw_type, key, fields),
                        "seen": {**seen, "tags": sorted({tag_key(t) for t in tags})}},
                       ensure_ascii=False)
 

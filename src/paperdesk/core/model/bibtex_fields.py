@@ -78,9 +78,38 @@ def _split_top(text: str, sep: str) -> list[str]:
     return parts
 
 
+def _split_hash(text: str) -> list[str]:
+    """``_split_top(text, "#")``, stepping from mark to mark rather than by character."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for m in _HASH_MARKS.finditer(text):
+        ch = m.group()
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(text[start:m.start()])
+            start = m.end()
+    parts.append(text[start:])
+    return parts
+
+
+_HASH_MARKS = re.compile(r'\\[\s\S]?|[{}"#]')
+
+
 def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
     """The LaTeX text of a raw value, and whether it was a single bare word or number."""
-    parts = [p.strip() for p in _split_top(raw, "#")] if "#" in raw else [raw.strip()]
+    whole = raw.strip()
+    if "#" not in whole:  # one part: the common case, without splitting
+        if len(whole) >= 2 and (whole[0], whole[-1]) in (("{", "}"), ('"', '"')):
+            return whole[1:-1], False
+        macro = strings.get(whole.lower())
+        if macro is not None:
+            return macro, False
+        return whole, bool(whole) and whole[0] not in '{"'
+    parts = [p.strip() for p in _split_hash(raw)]
     out = []
     for part in parts:
         if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
@@ -89,8 +118,8 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
             out.append(strings[part.lower()])
         else:
             out.append(part)
-    bare = len(parts) == 1 and bool(raw.strip()) and raw.strip()[0] not in '{"' and (
-        raw.strip().lower() not in strings)
+    bare = len(parts) == 1 and bool(whole) and whole[0] not in '{"' and (
+        whole.lower() not in strings)
     return "".join(out), bare
 
 
@@ -126,9 +155,10 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
         name = name.lower()
         text, bare = resolve(raw, strings)
         values[name] = text
-        written[name] = raw.strip() if bare else "{" + text + "}"
         if name not in KNOWN:
-            paper.extra[name] = written[name]
+            paper.extra[name] = raw.strip() if bare else "{" + text + "}"
+        elif name in ("year", "date"):
+            written[name] = raw.strip() if bare else "{" + text + "}"
     paper.title = " ".join(decode(values.get("title", "")).split())
     paper.abstract = decode(values.get("abstract", "")).strip()
     _read_people(paper, values.get("author", ""))

@@ -1,0 +1,328 @@
+"""Writing the entries of one .bib file inside its import's transaction.
+
+Entries come one at a time from the reader (``core/model/bib_read.py``) and are
+matched and written in chunks of ``CHUNK``: new papers with ``executemany``, under
+``store.bulk_index`` when the file is large, so that memory stays bounded by the
+chunk and not the file. Nothing merges silently (see ``BibWriter``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from paperdesk.core.areas.bibtex_source import entry_sha, make_source
+from paperdesk.core.areas.citekey import KeyAllocator, ascii_text, freeze, last_name
+from paperdesk.core.areas.tags import tag_key, tag_name
+from paperdesk.core.db import schema, store
+from paperdesk.core.db.idlists import select_in
+from paperdesk.core.formats import file_report
+from paperdesk.core.formats.file_report import FileReport
+from paperdesk.core.model.bibtex_fields import BibPaper
+from paperdesk.core.model.clock import now
+from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel
+from paperdesk.core.model.text import title_key
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+_INSERT = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
+           "organization, published, year, arxiv_id, doi, url, citekey, bib_type, "
+           "bib_fields, bib_source, added, modified) "
+           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
+# Types that say nothing about the kind of work (a preprint may be cited as any of them).
+_LOOSE_TYPES = frozenset({None, "misc", "online", "electronic", "www", "unpublished",
+                          "preprint", "techreport", "report"})
+
+
+class BibWriter:
+    """Matches and writes the entries of one file inside its transaction.
+
+    Entries of the file never merge with each other. An entry merges into a paper
+    that was in the library before only when it is the same entry (same type, key
+    and fields), or has the paper's DOI or version-less arXiv id, or its citation
+    key with the same title and year (a file exported from this library), and
+    neither type, year nor authors contradict it. Anything else that looks alike
+    is left to the duplicate review (``duplicates.note_new``).
+    """
+
+    CHUNK = 2000  # entries matched and written at a time
+
+    def __init__(self, lib: Library, report: FileReport, progress: Progress,
+                 cancel: CancelFlag | None, file_id: int, expected: int = 0) -> None:
+        self.lib, self.db, self.report = lib, lib.db, report
+        self.progress, self.cancel, self.file_id = progress, cancel, file_id
+        self.expected = expected
+        self.by_arxiv: dict[str, int] = {}
+        self.by_doi: dict[str, int] = {}
+        self.by_sha: dict[str, int] = {}
+        self.by_key: dict[str, tuple[int, str, int | None]] = {}
+        self.taken: set[int] = set()
+        self.allocator = KeyAllocator(self.db, expected=expected)
+        self.file_keys: list[int] = []
+        self.stamp = now()
+        self.top = self.db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+        self.next_id = self.top + 1
+        self.new = 0
+        self.reindex: set[int] = set()
+        self.touched: list[int] = []
+        for pid, arxiv, doi in self.db.execute(
+                "SELECT id, arxiv_id, doi FROM papers WHERE (arxiv_id IS NOT NULL "
+                "OR doi IS NOT NULL) AND deleted_at IS NULL ORDER BY id DESC"):
+            if arxiv:
+                self.by_arxiv[_arxiv_key(arxiv)] = pid
+            if doi:
+                self.by_doi[doi.lower()] = pid
+
+    def _load(self, papers: list[BibPaper]) -> None:
+        """The papers that were in the library before, by the keys of these entries."""
+        keys = sorted({p.key for p in papers if p.key})
+        for i in range(0, len(keys), 900):
+            part = keys[i:i + 900]
+            for pid, key, title, year, source in self.db.execute(
+                    f"SELECT id, citekey, title_key, year, bib_source FROM papers WHERE citekey "
+                    f"IN ({','.join('?' * len(part))}) AND deleted_at IS NULL AND id <= ?",
+                    [*part, self.top]):
+                if source:
+                    self.by_sha[json.loads(source).get("sha", "")] = pid
+                self.by_key[key] = (pid, title, year)
+
+    def _match(self, paper: BibPaper, sha: str) -> tuple[int, str] | None:
+        pid = self.by_sha.get(sha) if self.by_sha else None
+        if pid is not None and pid not in self.taken:
+            self.taken.add(pid)
+            return pid, "the same entry"
+        found = []
+        same = self.by_key.get(paper.key)
+        if same and same[1] and same[1] == title_key(paper.title) and same[2] == paper.year:
+            found.append((same[0], "same key, title and year"))
+        if paper.doi and paper.doi.lower() in self.by_doi:
+            found.append((self.by_doi[paper.doi.lower()], f"same DOI {paper.doi}"))
+        if paper.arxiv_id and _arxiv_key(paper.arxiv_id) in self.by_arxiv:
+            found.append((self.by_arxiv[_arxiv_key(paper.arxiv_id)],
+                          f"same arXiv id {_arxiv_key(paper.arxiv_id)}"))
+        for pid, reason in found:
+            if pid in self.taken:
+                continue  # another entry of this file went there: never two into one
+            clash = self._contradiction(paper, pid)
+            if clash is None:
+                self.taken.add(pid)
+                return pid, reason
+            self.report.warnings.append(
+                f"{self.report.name}: line {paper.line}: {paper.key!r} has the {reason[5:]} of "
+                f"paper {pid} but {clash}; imported as a new paper for review")
+        return None
+
+    def _contradiction(self, paper: BibPaper, pid: int) -> str | None:
+        bib_type, year, authors = self.db.execute(
+            "SELECT bib_type, year, authors FROM papers WHERE id = ?", [pid]).fetchone()
+        if (bib_type not in _LOOSE_TYPES and paper.bib_type not in _LOOSE_TYPES
+                and bib_type != paper.bib_type):
+            return f"is @{paper.bib_type}, not @{bib_type}"
+        if year and paper.year and year != paper.year:
+            return f"is from {paper.year}, not {year}"
+        theirs = {_surname(a) for a in json.loads(authors or "[]")} - {"", "others"}
+        ours = {_surname(a) for a in paper.authors} - {"", "others"}
+        if theirs and ours and not theirs & ours:
+            return "has other authors"
+        return None
+
+    def write(self, papers: Iterable[BibPaper]) -> None:
+        """Match and write every entry; the caller's transaction holds them all."""
+        db, report = self.db, self.report
+        bulk = self.expected >= file_report.BULK_THRESHOLD
+        with store.bulk_index(db) if bulk else contextlib.nullcontext():
+            stream = iter(papers)
+            while chunk := list(itertools.islice(stream, self.CHUNK)):
+                self._write_chunk(chunk)
+        if bulk:
+            _reindex(db, self.reindex)
+        freeze(db, self.file_keys)
+        for merge in report.merges:
+            key = db.execute("SELECT citekey FROM papers WHERE id = ?",
+                             [merge["paper_id"]]).fetchone()[0]
+            merge["citekey"] = key
+        report.new_papers = self.new
+        report.paper_ids = list(dict.fromkeys(self.touched))
+
+    def _write_chunk(self, papers: list[BibPaper]) -> None:
+        report = self.report
+        self._load(papers)
+        rows: list[list[Any]] = []
+        merges: list[tuple[int, BibPaper]] = []
+        tags: list[tuple[int, str]] = []
+        for paper in papers:
+            check_cancel(self.cancel)  # each entry costs a bounded number of comparisons
+            if len(self.touched) % 500 == 0:
+                done = min(1.0, len(self.touched) / max(self.expected, 1))
+                self.progress(0.3 + 0.4 * done, f"Matching {report.name}")
+            sha = entry_sha(paper.raw_type, paper.key, paper.fields)
+            found = self._match(paper, sha)
+            if found is None:
+                pid, self.next_id = self.next_id, self.next_id + 1
+                rows.append(self._new_row(pid, paper, sha))
+                tags.extend((pid, t) for t in paper.tags)
+            else:
+                pid, reason = found
+                report.merged += 1
+                merges.append((pid, paper))
+                report.merges.append({"key": paper.key, "line": paper.line, "paper_id": pid,
+                                      "reason": reason})
+                if reason != "the same entry":
+                    tags.extend((pid, t) for t in paper.tags)
+            self.touched.append(pid)
+        self.db.conn.executemany(_INSERT, rows)
+        self.new += len(rows)
+        self._extras(merges, tags)
+        self.reindex.update(pid for pid, _ in merges)
+        self.reindex.update(pid for pid, _ in tags)
+
+    def _new_row(self, pid: int, paper: BibPaper, sha: str) -> list[Any]:
+        fields = {"title": paper.title, "authors": paper.authors, "year": paper.year,
+                  "organization": paper.organization}
+        citekey = None
+        if bib_key_ok(paper.key) and self.allocator.reserve(paper.key):
+            citekey = paper.key
+            self.file_keys.append(pid)  # already in the user's files: frozen
+        else:
+            citekey = self.allocator.take(fields, with_title=False)
+            why = "is taken" if bib_key_ok(paper.key) else "is not a usable key"
+            self.report.warnings.append(f"{self.report.name}: line {paper.line}: key "
+                                        f"{paper.key!r} {why}; the paper gets {citekey!r}")
+        names = [a for a in paper.authors if a.lower() != "others"]
+        count = len(names) if names and len(names) == len(paper.authors) else None
+        authors = json.dumps(paper.authors, ensure_ascii=False)
+        seen = {"title": paper.title, "authors": paper.authors,
+                "organization": paper.organization, "year": paper.year,
+                "published": paper.published, "arxiv_id": paper.arxiv_id, "doi": paper.doi,
+                "url": paper.url, "abstract": paper.abstract}
+        source = make_source(paper.raw_type, paper.key, paper.fields, paper.names, self.file_id,
+                             seen, [tag_name(t) for t in paper.tags if _tag_ok(t)], sha=sha)
+        return [pid, paper.title, paper.abstract, title_key(paper.title), authors, count,
+                paper.organization, paper.published, paper.year, paper.arxiv_id, paper.doi,
+                paper.url, citekey, paper.bib_type,
+                json.dumps(paper.extra, ensure_ascii=False) if paper.extra else None,
+                source, self.stamp, self.stamp]
+
+    def _extras(self, merges: list[tuple[int, BibPaper]], tags: list[tuple[int, str]]) -> None:
+        db = self.db
+        for pid, paper in merges:
+            _fill_existing(db, pid, paper, self.stamp, self.file_id, self.allocator)
+        names: dict[str, str] = {}
+        pairs: list[tuple[int, str]] = []
+        for pid, name in tags:
+            try:
+                clean = tag_name(name)
+            except PaperDeskError as exc:
+                self.report.warnings.append(f"{self.report.name}: tag skipped: {exc}")
+                continue
+            names.setdefault(tag_key(clean), clean)
+            pairs.append((pid, tag_key(clean)))
+        if pairs:
+            db.conn.executemany("INSERT OR IGNORE INTO tags (name, name_key) VALUES (?, ?)",
+                                [(name, key) for key, name in names.items()])
+            ids = dict(select_in(db, "SELECT name_key, id FROM tags WHERE name_key IN ({marks})",
+                                 list(names)))
+            db.conn.executemany("INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) "
+                                "VALUES (?, ?)", [(pid, ids[key]) for pid, key in pairs])
+
+
+def _tag_ok(name: str) -> bool:
+    try:
+        tag_name(name)
+    except PaperDeskError:
+        return False
+    return True
+
+
+def _surname(name: str) -> str:
+    return ascii_text(last_name(name)).lower().strip()
+
+
+# BibTeX and biber read a key up to the first comma or white space; braces, quotes
+# and these few would break the entry or the \cite.
+_BAD_KEY = re.compile(r"[\s,{}()\"#%'=\\~]")
+
+
+def bib_key_ok(key: str) -> bool:
+    """Any key BibTeX and biber accept is kept as it is (``*``, ``?``, long keys...)."""
+    return bool(key) and not _BAD_KEY.search(key)
+
+
+def _arxiv_key(arxiv_id: str) -> str:
+    return re.sub(r"v\d+$", "", arxiv_id.strip().lower())
+
+
+def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
+                   allocator: KeyAllocator) -> None:
+    """Fill what an existing paper lacked; a year from the file beats an inferred one.
+
+    A paper that came from no .bib file before takes this entry as its source and,
+    when it is free, the entry's key.
+    """
+    row = db.execute("SELECT abstract, authors, organization, published, year, year_inferred, "
+                     "arxiv_id, doi, url, bib_type, bib_fields, bib_source, citekey, title "
+                     "FROM papers WHERE id = ?", [pid]).fetchone()
+    (abstract, authors, organization, published, year, inferred, arxiv_id, doi, url,
+     bib_type, bib_fields, bib_source, citekey, title) = row
+    if bib_source and json.loads(bib_source).get("sha") == entry_sha(
+            paper.raw_type, paper.key, paper.fields):
+        return  # the same entry again: nothing to add
+    if paper.year and (year is None or (inferred and paper.year != year)):
+        year, inferred = paper.year, 0
+        if paper.published:
+            published = paper.published
+        elif published:
+            published = f"{paper.year:04d}{published[4:]}"
+    elif inferred and paper.year == year:
+        inferred = 0
+    extra = json.loads(bib_fields) if bib_fields else {}
+    for name, value in paper.extra.items():
+        extra.setdefault(name, value)
+    values = {"abstract": abstract or paper.abstract,
+              "authors": json.loads(authors or "[]") or paper.authors,
+              "organization": organization or paper.organization,
+              "published": published or paper.published, "year": year,
+              "arxiv_id": arxiv_id or paper.arxiv_id, "doi": doi or paper.doi,
+              "url": url or paper.url, "title": title}
+    adopted = False
+    if not bib_source:
+        if paper.key != citekey and bib_key_ok(paper.key) and allocator.reserve(paper.key):
+            citekey, adopted = paper.key, True
+        tags = [r[0] for r in db.execute("SELECT t.name FROM paper_tags x JOIN tags t ON "
+                                         "t.id = x.tag_id WHERE x.paper_id = ?", [pid])]
+        tags += [t for t in paper.tags if _tag_ok(t)]
+        seen = {**values, "title": paper.title or title}
+        bib_source = make_source(paper.raw_type, paper.key, paper.fields, paper.names, file_id,
+                                 seen, tags)
+        values["title"] = seen["title"]
+    db.execute(
+        "UPDATE papers SET abstract = ?, authors = ?, organization = ?, published = ?, "
+        "year = ?, year_inferred = ?, arxiv_id = ?, doi = ?, url = ?, bib_type = ?, "
+        "bib_fields = ?, bib_source = ?, citekey = ?, modified = ? WHERE id = ?",
+        [values["abstract"], json.dumps(values["authors"], ensure_ascii=False),
+         values["organization"], values["published"], year, inferred, values["arxiv_id"],
+         values["doi"], values["url"], bib_type or paper.bib_type,
+         json.dumps(extra, ensure_ascii=False) if extra else None, bib_source, citekey,
+         stamp, pid])
+    if adopted:  # the key is in the user's files already: it never changes
+        db.execute("UPDATE papers SET citekey_frozen = 1 WHERE id = ?", [pid])
+
+
+def _reindex(db: Any, ids: set[int]) -> None:
+    """Rebuild the full-text rows of papers changed while the triggers were off."""
+    if not ids:
+        return
+    db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_reindex (id INTEGER PRIMARY KEY)")
+    db.execute("DELETE FROM temp.bibtex_reindex")
+    db.conn.executemany("INSERT INTO temp.bibtex_reindex (id) VALUES (?)", [(i,) for i in ids])
+    for statement in schema.reindex_statements(
+            "papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)"):
+        db.execute(statement)
+

@@ -1,0 +1,93 @@
+"""A .bib file's entries read into BibPapers one at a time (pure, no database).
+
+``core/model/bib_scan.py`` finds the blocks; this resolves the file's ``@string``
+definitions (all of them, wherever they stand, as before) and reads each entry's
+fields (``core/model/bibtex_fields.py``). Only one entry is held at a time; the
+reader counts what it skipped and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.model.bib_scan import Failure, RawEntry, iter_entries, scan
+from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, resolve
+
+
+@dataclass
+class Parsed:
+    papers: list[BibPaper]
+    warnings: list[str]
+    failed: int
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    preambles: list[str] = field(default_factory=list)
+    strings: list[tuple[str, str, str]] = field(default_factory=list)  # name, value, @word
+
+
+class BibReader:
+    """The entries of one file's text, in file order, with what could not be read."""
+
+    def __init__(self, text: str, name: str) -> None:
+        self.text, self.name = text, name
+        self.found = scan(text)
+        self.strings: dict[str, str] = {}
+        for key, value, _word in self.found.strings:
+            self.strings[key.lower()] = resolve(value, self.strings)[0]
+        self.failures: list[Failure] = list(self.found.failures)
+        self.late: list[Failure] = []  # entries whose fields could not be read
+        self.entry_warnings: list[str] = []
+        self.read = 0
+
+    @property
+    def expected(self) -> int:
+        """About how many entries the file holds (before any is read)."""
+        return self.found.candidates
+
+    def papers(self) -> Iterator[BibPaper]:
+        for item in iter_entries(self.text, self.found):
+            if isinstance(item, Failure):
+                self.failures.append(item)
+                continue
+            paper = self._paper(item)
+            if paper is not None:
+                self.read += 1
+                yield paper
+
+    def _paper(self, item: RawEntry) -> BibPaper | None:
+        try:
+            paper = read_entry(item.entry_type, item.key, item.line, item.fields,
+                               self.strings, raw_type=item.raw_type)
+        except RecursionError:  # LaTeX commands nested thousands deep
+            reason = "its LaTeX is nested too deeply to read"
+            self.late.append(Failure(item.line, item.key, reason))
+            self.entry_warnings.append(f"{self.name}: line {item.line}: skipped entry "
+                                       f"{item.key[:40]!r}: {reason}")
+            return None
+        self.entry_warnings.extend(f"{self.name}: line {item.line}: {w}"
+                                   for w in paper.warnings)
+        return paper
+
+    @property
+    def failed(self) -> int:
+        return len(self.failures) + len(self.late)
+
+    @property
+    def skipped(self) -> list[dict[str, Any]]:
+        return [{"line": f.line, "key": f.key, "reason": f.reason}
+                for f in self.failures + self.late]
+
+    @property
+    def warnings(self) -> list[str]:
+        """Blocks skipped (in file order), then what the entries' fields said."""
+        return [f"{self.name}: line {f.line}: skipped {f.what} that {f.reason}"
+                for f in self.failures] + self.entry_warnings
+
+
+def parse_file(text: str, name: str) -> Parsed:
+    """Every readable entry (titled or not), with the file's definitions, all at once."""
+    reader = BibReader(text, name)
+    papers = list(reader.papers())
+    return Parsed(papers, reader.warnings, reader.failed, reader.skipped,
+                  reader.found.preambles, reader.found.strings)
