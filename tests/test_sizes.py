@@ -18,8 +18,6 @@ MAX_FUNCTION_LINES = 60
 # over its limit}. Only code owned by work in progress elsewhere; remove an entry when
 # that work lands (this test fails until it is removed).
 EXCEPTIONS: dict[str, str] = {
-    # The .bib importer is being rewritten for speed; the rewrite splits it.
-    "core/formats/bibtex_import.py": "being split by the .bib import rewrite",
     # The window and its views are being moved onto a small context, which splits
     # their constructors.
     "gui/duplicates_view.py::DuplicatesView.__init__":

@@ -16,6 +16,7 @@ paper has it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from pathlib import Path
@@ -76,8 +77,21 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
     text, _encoding, decode_warnings = decode_text(data, path.name)
     progress(0.05, f"Reading {path.name}")
     reader = BibReader(text, path.name)
+    papers = reader.papers()
+    first = next(papers, None)  # none: the whole file is read, and nothing is written
     check_cancel(cancel)
     found = reader.found
+    report.warnings = list(decode_warnings)
+    if first is None:
+        report.warnings += reader.warnings
+        report.skipped = reader.skipped
+        if not ((found.strings or found.preambles) and not reader.failed):
+            detail = f" ({reader.warnings[0].split(': ', 1)[1]})" if reader.warnings else ""
+            raise BibtexError(f"{path.name}: no BibTeX entry could be read{detail}; "
+                              "nothing was imported")
+        report.warnings.append(f"{path.name}: no entries; its {len(found.strings)} @string "
+                               f"and {len(found.preambles)} @preamble definitions are kept "
+                               "and exported with every export")
     with lib.write(f"Import {path.name}") as w, cancellable_sql(lib.db.conn, cancel):
         file_id = lib.db.execute(
             "INSERT INTO bib_files (name, sha256, preambles, strings, imported_at) "
@@ -85,21 +99,17 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
             [path.name, sha, json.dumps(found.preambles), json.dumps(found.strings),
              now()]).lastrowid
         writer = BibWriter(lib, report, progress, cancel, file_id, reader.expected)
-        writer.write(reader.papers())
-        report.warnings = list(decode_warnings) + reader.warnings + report.warnings
-        report.skipped = reader.skipped
+        if first is not None:
+            writer.write(itertools.chain([first], papers))
+            # what reading said comes before what matching said, as before
+            report.warnings[len(decode_warnings):len(decode_warnings)] = reader.warnings
+            report.skipped = reader.skipped
+        else:
+            writer.write([])
         report.entries = reader.read
-        if not reader.read and not ((found.strings or found.preambles) and not reader.failed):
-            detail = f" ({reader.warnings[0].split(': ', 1)[1]})" if reader.warnings else ""
-            raise BibtexError(f"{path.name}: no BibTeX entry could be read{detail}; "
-                              "nothing was imported")
         report.likely_duplicates = note_new(lib, [p for p in report.paper_ids
                                                   if p > writer.top])
         w.changes = file_report.file_changes(report, (ch.TAGS,))
-    if not reader.read:
-        report.warnings.append(f"{path.name}: no entries; its {len(found.strings)} @string "
-                               f"and {len(found.preambles)} @preamble definitions are kept "
-                               "and exported with every export")
     report.status = IMPORTED
     if reader.failed:
         report.warnings.append(f"{path.name}: {reader.failed} of {reader.failed + reader.read} "
