@@ -159,19 +159,25 @@ def test_reading_is_never_blocked_by_a_writer(library):
 
 
 EDITOR = """
-import sys, time
+import sys, threading, time
 from paperdesk.core.model.errors import LibraryBusy
 from paperdesk.core.library import Library
 lib = Library.open(sys.argv[1])
 ids = lib.search("").ids
 done = busy = 0
-end = time.monotonic() + float(sys.argv[2])
-while time.monotonic() < end:
+stop = threading.Event()
+threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+end = None
+# At least this many seconds of edits, and on until our input closes.
+while end is None or time.monotonic() < end or not stop.is_set():
     try:
         lib.curation.add_note(ids[done % len(ids)], f"edit {done}")
         done += 1
     except LibraryBusy:
         busy += 1
+    if end is None and done:
+        end = time.monotonic() + float(sys.argv[2])
+        print("editing", flush=True)
     time.sleep(0.01)
 lib.close()
 print(done, busy)
@@ -184,10 +190,11 @@ def test_edits_in_one_program_while_another_imports(library, tmp_path):
     big = write_digest(tmp_path / "big.txt", range(10_000), day=5)
     before = user_data(library)
     editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(library), "4"],
-                              stdout=subprocess.PIPE, text=True, env=cli_env())
-    time.sleep(0.3)
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                              env=cli_env())
+    assert editor.stdout is not None and editor.stdout.readline().strip() == "editing"
     rc, _, err = finish(start("--library", library, "import", big))
-    out, _ = editor.communicate(timeout=120)
+    out, _ = editor.communicate("", timeout=120)  # it edits on until here
     done, _busy = map(int, out.split())
     assert rc == 0, err
     assert editor.returncode == 0 and done > 10
