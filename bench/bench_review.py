@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from paperdesk.gui import background, clipboard, extensions, trash_view
+    from paperdesk.gui import clipboard, operations, trash_view
     from paperdesk.gui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ids = [r[0] for r in lib.db.execute("SELECT id FROM papers ORDER BY id")]
     lib.trash.delete(ids[-5000:])
     window = MainWindow(lib)
-    pages = window.extra_pages
+    pages = window.context.features["review"]
     view = pages.duplicates
     view._timer.stop()  # the measured fills use the scan above, not one on the worker
     app.processEvents()
@@ -92,8 +92,7 @@ def main(argv: list[str] | None = None) -> int:
                                                      f"({marks})", group).fetchall(), args.runs),
                      0.030))
     ok.append(report("sidebar Review entries (each sidebar refresh)",
-                     median_time(lambda: extensions._sidebar_entries(window, pages,
-                                                                     window.sidebar), args.runs),
+                     median_time(lambda: pages._sidebar_entries(window.sidebar), args.runs),
                      median_time(lambda: raw.execute("SELECT count(*) FROM papers WHERE "
                                                      "deleted_at IS NOT NULL").fetchone(),
                                  args.runs), 0.010))
@@ -117,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ok.append(report("Copy BibTeX of 1,000 selected papers",
                      median_time(lambda: clipboard.bibtex_mime(lib, chosen), args.runs),
                      median_time(lambda: raw_rows(chosen), args.runs), 0.250))
-    inline = ids[:background.LARGE]
+    inline = ids[:operations.LARGE]
     out = tmp / "export.bib"
 
     def raw_export() -> None:
@@ -125,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             for row in raw_rows(inline):
                 f.write(repr(row))
 
-    ok.append(report(f"export {background.LARGE} papers inline (the dialog's limit)",
+    ok.append(report(f"export {operations.LARGE} papers inline (the dialog's limit)",
                      median_time(lambda: lib.bibtex.export_to(out, inline), args.runs),
                      median_time(raw_export, args.runs), 0.250))
     window.worker.stop()
