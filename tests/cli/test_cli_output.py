@@ -8,6 +8,8 @@ import pytest
 
 from paperdesk.cli.output import emit_json, emit_json_list
 
+_SHARED = {"source": "digest", "at": "2026-01-01"}  # one object met several times
+
 CASES = [
     [],
     [{}],
@@ -17,11 +19,13 @@ CASES = [
     [1, "two", None, [3.5]],
     [{"float": 1e300, "neg": -0.5, "big": 2**70, "bools": [True, False], "t": (1, "a")},
      {"int keys": {1: "one", 2: [{}]}, "quote": 'say "hi" \\ \u0001 \u2028'}],
+    [{"sources": {"title": _SHARED, "year": _SHARED, "doi": {"at": "y", "source": "user"}},
+      "again": [_SHARED, [_SHARED]], "deep": [[[{"k": [1, {"z": None}]}]]]}],
 ]
 
 
 @pytest.mark.parametrize("items", CASES, ids=["empty", "empty-dict", "unicode", "nested",
-                                              "scalars", "odd-values"])
+                                              "scalars", "odd-values", "shared"])
 def test_streamed_list_matches_the_whole_list(capsys, items):
     emit_json(items)
     whole = capsys.readouterr().out

@@ -25,30 +25,57 @@ def emit_json_list(items: Iterable[Any]) -> None:
 
 
 _STRING = json.encoder.encode_basestring  # what ensure_ascii=False writes a string as
+_CONTAINERS = (dict, list, tuple)
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+# json's C encoder writing a list of values with a bare newline between them: it
+# never writes a newline inside a value (strings escape theirs), so splitting its
+# text on newlines gives each value exactly as ``json.dumps`` writes it.
+_FLAT = json.encoder.c_make_encoder(None, _refuse, _STRING, None, ": ", "\n",
+                                    False, False, True) if json.encoder.c_make_encoder else None
+_PREFIXES: dict[tuple[tuple[str, ...], str], tuple[str, ...] | None] = {}
 
 
 def _indented(value: Any, indent: str) -> str:
-    """``json.dumps(value, ensure_ascii=False, indent=2)`` at ``indent``, several times
+    """``json.dumps(value, ensure_ascii=False, indent=2)`` at ``indent``, many times
     faster: json's own indenting encoder is pure Python, its C encoder only writes
-    JSON without indentation. Anything but plain data goes to json itself."""
-    if isinstance(value, str):
+    JSON without indentation. The C encoder writes every plain value of a list or
+    dict in one call; only the non-empty lists and dicts inside are visited here."""
+    if type(value) is str:
         return _STRING(value)
-    if value is None or isinstance(value, bool | int | float):
-        return json.dumps(value)
+    if _FLAT is None or not (value and isinstance(value, _CONTAINERS)):
+        return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
     inner = indent + "  "
+    prefixes = None
     if isinstance(value, dict):
-        if not value:
-            return "{}"
-        if not all(type(k) is str for k in value):
-            return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
-        return ("{\n" + ",\n".join(f"{inner}{_STRING(k)}: {_indented(v, inner)}"
-                                    for k, v in value.items()) + "\n" + indent + "}")
-    if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        return "[\n" + ",\n".join(inner + _indented(v, inner) for v in value) + "\n" + indent + "]"
-    # json.dumps escapes newlines inside strings: every newline is indentation.
-    return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
+        keys = tuple(value)
+        prefixes = _PREFIXES.get((keys, inner))
+        if prefixes is None:
+            if not all(type(k) is str for k in keys):  # json turns other keys into text
+                return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
+            if len(_PREFIXES) > 1024:
+                _PREFIXES.clear()
+            prefixes = _PREFIXES[(keys, inner)] = tuple(f"{inner}{_STRING(k)}: " for k in keys)
+        values = list(value.values())
+    else:
+        values = list(value)
+    nested = [(i, v) for i, v in enumerate(values) if v and isinstance(v, _CONTAINERS)]
+    for i, _ in nested:
+        values[i] = None
+    parts = _FLAT(values, 0)[0][1:-1].split("\n")
+    done: dict[int, str] = {}  # one object met again (a paper's default source) is written once
+    for i, v in nested:
+        text = done.get(id(v))
+        if text is None:
+            text = done[id(v)] = _indented(v, inner)
+        parts[i] = text
+    if prefixes is None:
+        return f"[\n{inner}" + f",\n{inner}".join(parts) + f"\n{indent}]"
+    return "{\n" + ",\n".join(map(str.__add__, prefixes, parts)) + f"\n{indent}}}"
 
 
 def say(message: str) -> None:

@@ -29,15 +29,24 @@ def _grouped(db: Database, sql: str, ids: Sequence[int]) -> dict[int, list[Any]]
     return out
 
 
+# The columns a record is made of, in the order ``_record`` unpacks them.
+_COLUMNS = ("id, title, abstract, authors, author_count, organization, published, year, "
+            "year_inferred, upvotes, rating, status, citekey, arxiv_id, doi, url, github, "
+            "project_page, hub_upvotes, citekey_frozen, sources, added, modified, read_at, "
+            "seen_count, deleted_at, momentum")
+
+
+def _authors(value: str | None) -> list[Any]:
+    return [] if not value or value == "[]" else json.loads(value)
+
+
 def paper_dicts(db: Database, ids: Sequence[int], *, with_notes: bool = False) -> list[dict]:
     """Full records for ``ids``, in that order (missing ids are left out)."""
-    rows: dict[int, dict[str, Any]] = {}
+    rows: dict[int, tuple] = {}
     for part in chunks(ids):
-        cursor = db.execute(f"SELECT * FROM papers WHERE id IN ({marks(len(part))})", part)
-        names = [d[0] for d in cursor.description]
-        for row in cursor:
-            record = dict(zip(names, row, strict=True))
-            rows[record["id"]] = record
+        for row in db.execute(f"SELECT {_COLUMNS} FROM papers WHERE id IN "
+                              f"({marks(len(part))})", part):
+            rows[row[0]] = row
     present = [pid for pid in ids if pid in rows]
     tags = _grouped(db, "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
                         "ON t.id = pt.tag_id WHERE pt.paper_id IN ({marks}) "
@@ -50,24 +59,34 @@ def paper_dicts(db: Database, ids: Sequence[int], *, with_notes: bool = False) -
                          "ORDER BY created, id", present) if with_notes else {}
     out = []
     for pid in present:
-        r = rows[pid]
-        record = {
-            "id": pid, "title": r["title"], "abstract": r["abstract"],
-            "authors": json.loads(r["authors"] or "[]"), "author_count": r["author_count"],
-            "organization": r["organization"], "published": r["published"], "year": r["year"],
-            "year_inferred": bool(r["year_inferred"]), "upvotes": r["upvotes"],
-            "digests": digests.get(pid, []), "rating": r["rating"], "status": r["status"],
-            "tags": tags.get(pid, []), "citekey": r["citekey"],
-            "arxiv_id": r["arxiv_id"], "doi": r["doi"],
-            "url": r["url"] or (arxiv_url(r["arxiv_id"]) if r["arxiv_id"] else None),
-            "github": r["github"], "project_page": r["project_page"],
-            "hub_upvotes": r["hub_upvotes"], "citekey_frozen": bool(r["citekey_frozen"]),
-            "sources": sources.of_paper(r),
-            "added": r["added"], "modified": r["modified"], "read_at": r["read_at"],
-            "seen_count": r["seen_count"], "deleted": r["deleted_at"] is not None,
-            "momentum": r.get("momentum"),
-        }
+        record = _record(rows[pid], digests.get(pid, []), tags.get(pid, []))
         if with_notes:
             record["notes"] = [json.loads(n) for n in notes.get(pid, [])]
         out.append(record)
     return out
+
+
+def _record(row: tuple, digests: list[str], tags: list[str]) -> dict[str, Any]:
+    (pid, title, abstract, authors_json, author_count, organization, published, year,
+     year_inferred, upvotes, rating, status, citekey, arxiv_id, doi, url, github,
+     project_page, hub_upvotes, citekey_frozen, recorded, added, modified, read_at,
+     seen_count, deleted_at, momentum) = row
+    authors = _authors(authors_json)
+    tracked = (title, abstract, authors, organization, published, year, arxiv_id, doi, url,
+               github, project_page, upvotes, citekey)
+    return {
+        "id": pid, "title": title, "abstract": abstract,
+        "authors": authors, "author_count": author_count,
+        "organization": organization, "published": published, "year": year,
+        "year_inferred": bool(year_inferred), "upvotes": upvotes,
+        "digests": digests, "rating": rating, "status": status,
+        "tags": tags, "citekey": citekey,
+        "arxiv_id": arxiv_id, "doi": doi,
+        "url": url or (arxiv_url(arxiv_id) if arxiv_id else None),
+        "github": github, "project_page": project_page,
+        "hub_upvotes": hub_upvotes, "citekey_frozen": bool(citekey_frozen),
+        "sources": sources.of_fields(recorded, seen_count, added, tracked),
+        "added": added, "modified": modified, "read_at": read_at,
+        "seen_count": seen_count, "deleted": deleted_at is not None,
+        "momentum": momentum,
+    }

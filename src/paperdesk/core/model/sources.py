@@ -42,21 +42,30 @@ def typed_by_user(value: str | dict | None, field: str) -> bool:
     return parse(value).get(field, {}).get("source") == "user"
 
 
+_EMPTY = (None, "", [], 0)  # values that are no value (a 0 of upvotes is one)
+
+
 def of_paper(row: dict[str, Any]) -> dict[str, dict[str, str]]:
     """Every filled tracked field of a paper row -> its source, with the defaults."""
-    recorded = parse(row.get("sources"))
-    fallback = {"source": "digest" if row.get("seen_count") else "bib",
-                "at": row.get("added") or ""}
-    out: dict[str, dict[str, str]] = {}
-    for name in TRACKED:
-        value = row.get(name)
-        if name == "authors":
-            value = json.loads(value) if isinstance(value, str) else value
-        if name in recorded:
-            out[name] = recorded[name]
-        elif value not in (None, "", [], 0) or (name == "upvotes" and value == 0):
-            out[name] = fallback
-    return out
+    authors = row.get("authors")
+    values = tuple(row.get(name) if name != "authors" else
+                   (json.loads(authors) if isinstance(authors, str) else authors)
+                   for name in TRACKED)
+    return of_fields(row.get("sources"), row.get("seen_count"), row.get("added"), values)
+
+
+def of_fields(recorded: str | dict | None, seen_count: Any, added: Any,
+              values: Iterable[Any]) -> dict[str, dict[str, str]]:
+    """``of_paper`` of a row given as its ``sources``, ``seen_count``, ``added`` and
+    the values of ``TRACKED`` in that order. Every default is the one dict."""
+    known = parse(recorded) if recorded else {}
+    fallback = {"source": "digest" if seen_count else "bib", "at": added or ""}
+    filled = [name for name, value in zip(TRACKED, values, strict=True)
+              if value not in _EMPTY or (value == 0 and name == "upvotes")]
+    if not known:
+        return dict.fromkeys(filled, fallback)
+    return {name: known.get(name, fallback) for name in TRACKED
+            if name in known or name in filled}
 
 
 def describe(entry: dict[str, str]) -> str:
