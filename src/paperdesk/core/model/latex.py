@@ -145,6 +145,9 @@ def _one(token: str, text_braces: bool) -> str:
 # -- titles -------------------------------------------------------------------
 
 
+_WORD = re.compile(r"\S+")  # a word as str.split finds them
+
+
 def protect_title(title: str, *, ascii: bool = False) -> str:
     """The escaped title, with braces only where a style must not change case.
 
@@ -155,12 +158,14 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
     for Neural ...``) are left to the style, so sentence-case styles work.
     Neighbouring protected words share braces; math spans are left alone.
     """
+    if not any(map(_protected, title.split())):  # most titles: no word to protect
+        return escape(title, ascii=ascii)
     spans = [m.span() for m in _MATH.finditer(title)] if "$" in title else []
     marked: list[str] = []
     pos = 0
-    for m in re.finditer(r"\S+", title):
+    for m in _WORD.finditer(title):
         start, end = m.span()
-        if any(a < end and start < b for a, b in spans) or not _protected(m.group()) or (
+        if not _protected(m.group()) or any(a < end and start < b for a, b in spans) or (
                 start == 0 and m.group() == "A"):  # the article, first: styles keep it
             continue
         marked.append(title[pos:start])
