@@ -112,12 +112,16 @@ def test_a_base_shared_by_hundreds_of_papers_never_runs_out(lib):
     assert keys[702:704] == ["scaling2024zz", "scaling2024aaa"]
 
 
-@pytest.mark.parametrize("eager_after", [0, 1, 500])
+@pytest.mark.parametrize("eager_after, keys_per_read", [(0, 10**9), (1, 10**9), (500, 32),
+                                                       (0, 1)])
 def test_allocator_sees_existing_keys_ignoring_case_read_lazily_or_all_at_once(
-        seed_lib, monkeypatch, eager_after):
+        seed_lib, monkeypatch, eager_after, keys_per_read):
     from paperdesk.core.areas.citekey import KeyAllocator
 
+    # Every key read at once from the start (0, 10**9), after one base read alone, or
+    # base by base (the library's size sets how many bases are read one by one).
     monkeypatch.setattr(KeyAllocator, "EAGER_AFTER", eager_after)
+    monkeypatch.setattr(KeyAllocator, "KEYS_PER_READ", keys_per_read)
     seed_lib.bibtex.set_citekey(1, "Zeta2024")
     seed_lib.bibtex.set_citekey(2, "zeta2024A")
     allocator = KeyAllocator(seed_lib.db)

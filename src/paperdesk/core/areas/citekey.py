@@ -17,6 +17,7 @@ source is "user"), nor is a key a .bib file brought in.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable
@@ -95,6 +96,7 @@ def base_key(paper: dict[str, Any], *, with_title: bool = True) -> str:
     return f"{stem}{year}{word if with_title else ''}"
 
 
+@functools.lru_cache(maxsize=4096)
 def suffix(n: int) -> str:
     """The n-th suffix in first-seen order: "", a ... z, aa ... zz, aaa ..."""
     letters = "abcdefghijklmnopqrstuvwxyz"
@@ -114,10 +116,13 @@ class KeyAllocator:
 
     Keys are ASCII, so SQL's lower() is their case fold. The taken keys are read
     per base as bases come up (an index on lower(citekey) makes each read a
-    short range), and all at once when an import brings many bases.
+    short range), and all at once when an import brings many bases for the
+    size of the library: one short read costs about as much as reading
+    ``KEYS_PER_READ`` keys in one go.
     """
 
-    EAGER_AFTER = 500  # bases read one by one before reading every key
+    EAGER_AFTER = 500  # bases read one by one before reading every key, at the least
+    KEYS_PER_READ = 32
 
     def __init__(self, db: Database, *, expected: int = 0) -> None:
         """``expected``: how many keys the caller is about to take, if known."""
@@ -126,7 +131,9 @@ class KeyAllocator:
         self._read_bases: set[str] = set()
         self._read_all = False
         self._next: dict[str, int] = {}
-        if expected >= self.EAGER_AFTER:
+        size = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+        self._lazy_bases = max(self.EAGER_AFTER, size // self.KEYS_PER_READ)
+        if expected >= self._lazy_bases:
             self._read_every_key()
 
     def _read_every_key(self) -> None:
@@ -137,7 +144,7 @@ class KeyAllocator:
     def _read(self, prefix: str) -> None:
         if self._read_all or prefix in self._read_bases:
             return
-        if len(self._read_bases) >= self.EAGER_AFTER:
+        if len(self._read_bases) >= self._lazy_bases:
             self._read_every_key()
             return
         self._taken.update(r[0] for r in self._db.execute(
