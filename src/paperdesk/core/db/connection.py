@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from paperdesk.core.db import files
+from paperdesk.core.db import files, sessions
 from paperdesk.core.model.errors import LibraryError
 
 BUSY_TIMEOUT_S = 5.0
@@ -35,8 +35,19 @@ class Connection(sqlite3.Connection):
     rescued: Path | None = None
     identity: files.Identity | None = None
     sides: dict[str, files.Identity | None] | None = None
+    session: Path | None = None  # the library this connection holds a marker of (sessions)
+    damaged: str | None = None  # why writes are refused: the check at open found damage
+    checked: bool = False  # the file was checked at open (after an unclean shutdown)
 
     def close(self) -> None:
+        session, self.session = self.session, None
+        try:
+            self._close()
+        finally:
+            if session is not None:
+                sessions.leave(session)
+
+    def _close(self) -> None:
         ident = self.identity
         if ident is None:
             super().close()

@@ -108,6 +108,9 @@ def write(db: Database) -> Iterator[Database]:
         with db.atomic():
             yield db
         return
+    damaged = getattr(db.conn, "damaged", None)
+    if damaged:
+        raise LibraryError(damaged)
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         reason = moved(db.conn)  # under the write lock: is it still the library's file?

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from paperdesk.core.db import backup, schema
+from paperdesk.core.db import backup, schema, sessions
 from paperdesk.core.db.connection import moved, watch
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.dbfile import (
@@ -60,6 +60,7 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
     db = Database(conn)
     try:
         check_identity(db, path)
+        sessions.check_after_crash(db, path)
         if upgrade and pending_migrations(db):
             _migrate(db, path)
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":

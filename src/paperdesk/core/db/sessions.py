@@ -1,0 +1,173 @@
+"""Which programs have a library open: an unclean shutdown told from another program's use.
+
+Each process that opens a library to write leaves a marker named after itself
+(process id and start time) in ``open/KEY/`` of the data folder, and removes it
+when its last connection to the library has closed. A marker whose process is
+gone means that process ended with the library open: killed, crashed, or the
+machine went down. The next program to open the library then runs ``PRAGMA
+quick_check`` (reading the whole file) before anything else; a normal open pays
+for one small folder listing. A marker of a process still running is another
+program using the library, and is left alone.
+
+When the check finds damage, a ``damaged`` marker stays until a check passes
+(after ``paperdesk restore``), so every open checks again and writes stay refused
+(``dbfile.write``) with a message pointing at the backups.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+from paperdesk.core.db.database import Database
+from paperdesk.core.db.paths import data_dir
+
+MARKERS = "open"
+DAMAGED = "damaged"
+
+_log = logging.getLogger("paperdesk")
+_lock = threading.Lock()
+_held: dict[Path, int] = {}  # marker folder -> connections of this process holding it
+_found: dict[Path, str] = {}  # marker folder -> the damage this process found
+
+
+def folder(library: Path) -> Path:
+    """The markers of ``library`` (by its absolute path, as ``known`` keys it)."""
+    key = hashlib.sha256(os.path.abspath(library).encode("utf-8", "surrogateescape"))
+    return data_dir() / MARKERS / key.hexdigest()[:24]
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, Linux); "0" where the
+    system does not say; None when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+        return stat.rsplit(b")", 1)[1].split()[19].decode()
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return None
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except OSError:
+        pass  # it exists, owned by someone else
+    return "0"
+
+
+_mine: tuple[int, str] | None = None
+
+
+def marker_name() -> str:
+    """This process's marker: its id and start time."""
+    global _mine
+    pid = os.getpid()
+    if _mine is None or _mine[0] != pid:
+        _mine = (pid, f"{pid}-{_start_time(pid) or '0'}")
+    return _mine[1]
+
+
+def _gone(name: str) -> bool:
+    """Whether the process a marker names has ended (a pid reused since does not count)."""
+    pid, _, start = name.partition("-")
+    if not pid.isdigit():
+        return False  # not a marker of ours
+    now = _start_time(int(pid))
+    return now is None or (start != "0" and now != "0" and now != start)
+
+
+def enter(library: Path) -> list[str]:
+    """Mark this process as having ``library`` open. The markers that call for a check:
+    those of processes gone without closing it, and ``damaged``; none when this
+    process has it open already (it checked then)."""
+    where = folder(library)
+    with _lock:
+        count = _held.get(where, 0)
+        _held[where] = count + 1
+        if count:
+            return []
+        try:
+            names = os.listdir(where)
+        except OSError:
+            names = []
+        due = [n for n in names if n == DAMAGED or _gone(n)]
+        with contextlib.suppress(OSError):
+            where.mkdir(parents=True, exist_ok=True)
+            mine = where / marker_name()
+            mine.write_text(f"{library}\n", encoding="utf-8")
+        return due
+
+
+def leave(library: Path) -> None:
+    """One connection of this process to ``library`` closed; the last removes the marker."""
+    where = folder(library)
+    with _lock:
+        count = _held.get(where, 0) - 1
+        if count > 0:
+            _held[where] = count
+            return
+        _held.pop(where, None)
+        _found.pop(where, None)
+        with contextlib.suppress(OSError):
+            (where / marker_name()).unlink()
+
+
+def damage_found(library: Path) -> str | None:
+    """The damage a check in this process found in ``library``, while it holds it open."""
+    with _lock:
+        return _found.get(folder(library))
+
+
+def settle(library: Path, checked: list[str], damage: str | None) -> None:
+    """After a check: the markers that called for it go; ``damaged`` stays while the
+    file is damaged."""
+    where = folder(library)
+    with _lock:
+        if damage is not None:
+            _found[where] = damage
+        for name in checked:
+            if name != DAMAGED:
+                with contextlib.suppress(OSError):
+                    (where / name).unlink()
+        with contextlib.suppress(OSError):
+            if damage is None:
+                (where / DAMAGED).unlink(missing_ok=True)
+            else:
+                (where / DAMAGED).write_text(damage + "\n", encoding="utf-8")
+
+
+def damaged_message(path: Path, damage: str) -> str:
+    backups = path.parent / "backups"
+    return (f"{path}: the library file is damaged ({damage}); PaperDesk reads it but will not "
+            f"write to it. Put a backup back with `paperdesk restore FILE` (backups are in "
+            f"{backups})")
+
+
+def check_after_crash(db: Database, path: Path) -> bool:
+    """Hold this process's marker of ``path`` (released when the connection closes)
+    and check the file when a program ended with it open; whether it checked."""
+    conn = db.conn
+    due = enter(path)
+    conn.session = path
+    damage = damage_found(path)
+    if due:
+        try:
+            found = db.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            found = str(exc)
+        damage = None if found == "ok" else found.strip().splitlines()[-1]
+        settle(path, due, damage)
+        conn.checked = True
+        _log.info("%s: checked after an unclean shutdown: %s", path, damage or "ok")
+    if damage is not None:
+        conn.damaged = damaged_message(path, damage)
+        db.execute("PRAGMA query_only = 1")
+    return bool(due)
