@@ -69,9 +69,15 @@ def last_name(author: str) -> str:
 
 
 def _title_word(title: str) -> str:
-    title_words = _WORD.findall(ascii_text(title or ""))
-    significant = [w for w in title_words if w.lower() not in _STOP]
-    return "".join((significant or title_words)[:1]).lower()[:24]
+    """The first word of the title that is not a stop word (else its first word),
+    lower-cased; read only as far as that word."""
+    first = ""
+    for match in _WORD.finditer(ascii_text(title or "")):
+        word = match.group().lower()
+        if word not in _STOP:
+            return word[:24]
+        first = first or word
+    return first[:24]
 
 
 def base_key(paper: dict[str, Any], *, with_title: bool = True) -> str:

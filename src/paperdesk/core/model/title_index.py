@@ -27,6 +27,21 @@ class _Title:
     empty: int | None = None  # the first paper without an abstract
     exact: dict[str, int] = field(default_factory=dict)  # abstract key -> first paper
     similar: list[tuple[int, str]] = field(default_factory=list)  # (paper, abstract key)
+    # The one paper added whose abstract is not keyed yet: most titles are never
+    # looked up again, and normalising every abstract was most of matching's time.
+    pending: tuple[int, str] | None = None
+
+    def keyed(self) -> _Title:
+        if self.pending is not None:
+            (paper_id, abstract), self.pending = self.pending, None
+            self.file(paper_id, abstract_key(abstract))
+        return self
+
+    def file(self, paper_id: int, akey: str) -> None:
+        if akey not in self.exact:
+            self.exact[akey] = paper_id
+            if len(self.similar) < MAX_SIMILAR:
+                self.similar.append((paper_id, akey))
 
 
 class TitleIndex:
@@ -41,15 +56,14 @@ class TitleIndex:
         title = self.titles.get(key)
         if title is None:
             title = self.titles[key] = _Title(paper_id)
+            if abstract.strip():
+                title.pending = (paper_id, abstract)
+                return
         if not abstract.strip():
             if title.empty is None:
                 title.empty = paper_id
             return
-        akey = abstract_key(abstract)
-        if akey not in title.exact:
-            title.exact[akey] = paper_id
-            if len(title.similar) < MAX_SIMILAR:
-                title.similar.append((paper_id, akey))
+        title.keyed().file(paper_id, abstract_key(abstract))
 
     def find(self, key: str, abstract: str) -> int | None:
         title = self.titles.get(key)
@@ -57,6 +71,7 @@ class TitleIndex:
             return None
         if not abstract.strip():
             return title.first
+        title.keyed()
         akey = abstract_key(abstract)
         found = [pid for pid in (title.empty, title.exact.get(akey)) if pid is not None]
         best = min(found) if found else None
