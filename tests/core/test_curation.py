@@ -12,7 +12,8 @@ from paperdesk.core.areas.curation import CurationError
 from paperdesk.core.db import changes as ch
 from paperdesk.core.model.errors import NotFound, QueryError
 
-TABLES = ("papers", "tags", "paper_tags", "notes", "saved_searches", "papers_fts")
+TABLES = ("papers", "tags", "paper_tags", "notes", "saved_searches", "papers_fts",
+          "annotations_fts")
 
 
 def state(lib) -> dict[str, list]:

@@ -23,13 +23,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from paperdesk.core.areas.query_fts import Expr, Tables, but_not, joined, word
 from paperdesk.core.areas.tags import tag_key
 from paperdesk.core.db.schema import STATUSES
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.model.query_parse import Field, Group, Node, Not, Word, parse
 
-FTS_IN = "p.id IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
-FTS_NOT_IN = "p.id NOT IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)"
 DUPLICATE_TABLE = "duplicate_candidates"
 
 
@@ -39,6 +38,14 @@ class Compiled:
     params: list[object] = field(default_factory=list)
     # An FTS5 expression whose bm25 rank can order the results, if any.
     fts: str | None = None
+    # The words a result may match, OR'd: ranks the rows of both indexes.
+    rank_fts: str | None = None
+    # When ``fts_required``: the table of annotated papers that hold one of its
+    # words ("a1"; the rest match exactly when their text row does) and the one
+    # of those that match it ("m1"), both in ``with_``; the words OR'd.
+    annotated: str = ""
+    annotated_match: str = ""
+    annotated_words: str = ""
     # True when every result matches ``fts``: then ``rest``/``rest_params`` is
     # the condition left once the papers come from the FTS index itself.
     fts_required: bool = False
@@ -55,28 +62,27 @@ class Compiled:
 class _Part:
     """Matches when: MATCH fts (if any), NOT MATCH neg (if any), and every sql conjunct."""
 
-    fts: str | None = None
-    neg: str | None = None
+    fts: Expr | None = None
+    neg: Expr | None = None
     sql: list[str] = field(default_factory=list)
     params: list[object] = field(default_factory=list)
 
-    def fts_only(self) -> str | None:
+    def fts_only(self) -> Expr | None:
         """The whole part as one FTS5 expression, if it can be one."""
         if self.sql or self.fts is None:
             return None
-        return self.fts if self.neg is None else f"({self.fts}) NOT ({self.neg})"
+        return but_not(self.fts, self.neg)
 
     def neg_only(self) -> bool:
         return self.neg is not None and self.fts is None and not self.sql
 
-    def to_sql(self) -> tuple[str, list[object]]:
+    def to_sql(self, tables: Tables) -> tuple[str, list[object]]:
         terms, params = [], []
-        if self.fts is not None:
-            terms.append(FTS_IN)
-            params.append(self.fts)
-        if self.neg is not None:
-            terms.append(FTS_NOT_IN)
-            params.append(self.neg)
+        for expr, test in ((self.fts, "IN"), (self.neg, "NOT IN")):
+            if expr is not None:
+                sql, more = tables.matched(expr)
+                terms.append(f"p.id {test} ({sql})")
+                params.extend(more)
         terms.extend(self.sql)
         params.extend(self.params)
         if not terms:
@@ -95,19 +101,19 @@ def _joined(op: str, items: list[str]) -> str:
 def _and(parts: list[_Part]) -> _Part:
     fts = [p.fts for p in parts if p.fts is not None]
     neg = [p.neg for p in parts if p.neg is not None]
-    return _Part(fts=_joined("AND", fts) if fts else None,
-                 neg=_joined("OR", neg) if neg else None,
+    return _Part(fts=joined("AND", fts) if fts else None,
+                 neg=joined("OR", neg) if neg else None,
                  sql=[x for p in parts for x in p.sql],
                  params=[v for p in parts for v in p.params])
 
 
-def _or(parts: list[_Part]) -> _Part:
+def _or(parts: list[_Part], tables: Tables) -> _Part:
     whole = [p.fts_only() for p in parts]
     if all(w is not None for w in whole):
-        return _Part(fts=_joined("OR", whole))
+        return _Part(fts=joined("OR", whole))  # type: ignore[arg-type]
     if all(p.neg_only() for p in parts):  # -a OR -b is -(a AND b)
-        return _Part(neg=_joined("AND", [p.neg for p in parts]))
-    pieces = [p.to_sql() for p in parts]
+        return _Part(neg=joined("AND", [p.neg for p in parts]))  # type: ignore[misc]
+    pieces = [p.to_sql(tables) for p in parts]
     return _Part(sql=[_joined("OR", [s for s, _ in pieces])],
                  params=[v for _, ps in pieces for v in ps])
 
@@ -123,9 +129,9 @@ def _positive_words(node: Node | None, negated: bool = False) -> list[str]:
     return []
 
 
-def _word_fts(word: Word) -> str:
-    column = f"{word.column} : " if word.column else ""
-    return column + _phrase(word.text) + (" *" if word.prefix else "")
+def _word_fts(node: Word) -> str:
+    column = f"{node.column} : " if node.column else ""
+    return column + _phrase(node.text) + (" *" if node.prefix else "")
 
 
 # SQLite's and FTS5's parsers run out of stack at about 30 alternations of AND
@@ -138,6 +144,7 @@ class _Compiler:
         self.tables = tables
         self.ctes: list[str] = []
         self.cte_params: list[object] = []
+        self.fts_tables = Tables(self.ctes, self.cte_params)
 
     def part(self, node: Node, negated: bool = False, level: int = 0) -> _Part:
         """The part matching ``node`` (or, when ``negated``, every paper it does not match).
@@ -150,19 +157,20 @@ class _Compiler:
         while isinstance(node, Not):
             node, negated = node.child, not negated
         if isinstance(node, Word):
-            return _Part(neg=_word_fts(node)) if negated else _Part(fts=_word_fts(node))
+            expr = word(_word_fts(node))
+            return _Part(neg=expr) if negated else _Part(fts=expr)
         if isinstance(node, Field):
             sql, params = field_sql(node, self.tables)
             return _Part(sql=[f"({sql}) IS NOT TRUE" if negated else sql], params=params)
         op = node.op if not negated else ("AND" if node.op == "OR" else "OR")
         parts = [self.part(c, neg, level + 1) for c, neg in _operands(node, negated, op)]
-        part = _or(parts) if op == "OR" else _and(parts)
+        part = _or(parts, self.fts_tables) if op == "OR" else _and(parts)
         return self.hoisted(part) if level and level % HOIST_EVERY == 0 else part
 
     def hoisted(self, part: _Part) -> _Part:
         """The part as a table of its own, which the statement names."""
-        sql, params = part.to_sql()
-        name = f"q{len(self.ctes) + 1}"
+        sql, params = part.to_sql(self.fts_tables)
+        name = f"q{sum(c.startswith('q') for c in self.ctes) + 1}"
         self.ctes.append(f"{name}(id) AS (SELECT p.id FROM papers p WHERE {sql})")
         self.cte_params.extend(params)
         return _Part(sql=[f"p.id IN {name}"])
@@ -192,19 +200,28 @@ def compile_query(text: str, *, tables: frozenset[str] | None = None) -> Compile
         return Compiled()
     compiler = _Compiler(tables)
     part = compiler.part(root)
-    with_ = f"WITH {', '.join(compiler.ctes)} " if compiler.ctes else ""
-    if part.fts is not None:
-        # Negated words fold into the one MATCH: "a NOT b".
-        fts = _Part(fts=part.fts, neg=part.neg).fts_only()
-        where, params = _Part(fts=fts, sql=part.sql, params=part.params).to_sql()
-        rest, rest_params = _Part(sql=part.sql, params=part.params).to_sql()
-        return Compiled(where, params, fts, True, rest, rest_params, with_,
-                        compiler.cte_params)
-    where, params = part.to_sql()
     words = _positive_words(root)
     rank = _joined("OR", words) if words else None
-    return Compiled(where, params, rank, False, where, list(params), with_,
-                    compiler.cte_params)
+    if part.fts is not None:
+        # Negated words fold into the one MATCH: "a NOT b".
+        fts = but_not(part.fts, part.neg)
+        annotated, annotated_match = compiler.fts_tables.annotated(fts)
+        where, params = _Part(sql=part.sql, params=part.params).to_sql(compiler.fts_tables)
+        where = (f"p.id IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? AND rowid "
+                 f"NOT IN {annotated} UNION ALL SELECT id FROM {annotated_match})"
+                 + ("" if where == "1" else f" AND ({where})"))
+        rest, rest_params = _Part(sql=part.sql, params=part.params).to_sql(compiler.fts_tables)
+        return Compiled(where, [fts.fts(), *params], fts.fts(), rank, annotated,
+                        annotated_match, fts.any_word(), True, rest, rest_params,
+                        _with(compiler), compiler.cte_params)
+    where, params = part.to_sql(compiler.fts_tables)
+    return Compiled(where, params, rank, rank, fts_required=False, rest=where,
+                    rest_params=list(params), with_=_with(compiler),
+                    with_params=compiler.cte_params)
+
+
+def _with(compiler: _Compiler) -> str:
+    return f"WITH {', '.join(compiler.ctes)} " if compiler.ctes else ""
 
 
 # -- fields ------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """Running a query: ids of matching papers, sorted and paged in SQL.
 
-Relevance (bm25, titles weighing most) orders word queries. A query of words
-alone runs on the FTS index only (the trash is left out by rowid), so "the top
-200" costs what a raw FTS5 MATCH costs; with other conditions, the papers come
-from the index in rank order and the conditions filter them.
+Relevance orders word queries: papers whose notes or tags hold a word of the
+query first, then by bm25 (titles weighing most) of the paper's text row plus
+that of its notes and tags. (bm25 on the small table of notes and tags alone
+weighs its words by how rare they are there, not in the library.) The papers of a query that
+every result must match come from the full-text index with their rank, and the
+other conditions filter them.
 """
 
 from __future__ import annotations
@@ -85,26 +87,40 @@ def _sql(c: Compiled, sort: str | None, descending: bool, alive: str) -> tuple[s
     return c.with_ + sql, [*c.with_params, *params]
 
 
+def hits(c: Compiled) -> tuple[str, list]:
+    """(id, t, r): the papers matching ``c.fts`` (``c.fts_required``) with their order:
+    ``t`` 0 when their notes or tags hold a word of the query, else 1, then ``r`` the
+    bm25 rank of their text row plus that of their notes and tags."""
+    ranked = "SELECT rank FROM {t} WHERE {t} MATCH ? AND rank MATCH '" + RANK + "' AND rowid = m.id"
+    text, notes = ranked.format(t="papers_fts"), ranked.format(t="annotations_fts")
+    return (f"SELECT rowid AS id, 1 AS t, rank AS r FROM papers_fts WHERE papers_fts MATCH ? "
+            f"AND rank MATCH '{RANK}' AND rowid NOT IN {c.annotated} "
+            f"UNION ALL SELECT id, t, coalesce(r1, 0) + coalesce(r2, 0) FROM ("
+            f"SELECT m.id, ({text}) AS r1, ({notes}) AS r2, "
+            f"CASE WHEN EXISTS ({notes}) THEN 0 ELSE 1 END AS t FROM {c.annotated_match} m)",
+            [c.fts, c.rank_fts, c.rank_fts, c.rank_fts])
+
+
 def _statement(c: Compiled, sort: str | None, descending: bool,
                alive: str) -> tuple[str, list]:
     if (sort or ("relevance" if c.fts else None)) == "relevance" and c.fts:
         direction = _direction(descending)
-        if c.fts_required and c.rest == "1":
-            # Words only: the index matches, ranks and (with a LIMIT) keeps the best.
-            trash = alive.replace("p.id", "rowid")
-            return (f"SELECT rowid FROM papers_fts WHERE {trash}papers_fts MATCH ? "
-                    f"AND rank MATCH '{RANK}' ORDER BY rank {direction}, rowid {direction}",
-                    [c.fts])
         if c.fts_required:
-            return (f"SELECT p.id FROM papers_fts f JOIN papers p ON p.id = f.rowid "
-                    f"WHERE papers_fts MATCH ? AND f.rank MATCH '{RANK}' AND {alive}"
-                    f"({c.rest}) ORDER BY f.rank {direction}, p.id {direction}",
-                    [c.fts, *c.rest_params])
+            # The index matches and ranks; the other conditions filter.
+            found, params = hits(c)
+            rest = "" if c.rest == "1" else f" AND ({c.rest})"
+            return (f"SELECT p.id FROM ({found}) h JOIN papers p ON p.id = h.id "
+                    f"WHERE {alive}1{rest} "
+                    f"ORDER BY h.t {direction}, h.r {direction}, p.id {direction}",
+                    [*params, *c.rest_params])
+        rank = "coalesce(f.rank, 0) + coalesce(g.rank, 0)"
         return (f"SELECT p.id FROM papers p LEFT JOIN (SELECT rowid, rank FROM papers_fts "
                 f"WHERE papers_fts MATCH ? AND rank MATCH '{RANK}') f ON f.rowid = p.id "
-                f"WHERE {alive}({c.where}) "
-                f"ORDER BY f.rank IS NULL, f.rank {direction}, p.id {direction}",
-                [c.fts, *c.params])
+                f"LEFT JOIN (SELECT rowid, rank FROM annotations_fts "
+                f"WHERE annotations_fts MATCH ? AND rank MATCH '{RANK}') g ON g.rowid = p.id "
+                f"WHERE {alive}({c.where}) ORDER BY f.rank IS NULL AND g.rank IS NULL, "
+                f"g.rank IS NULL {direction}, {rank} {direction}, p.id {direction}",
+                [c.fts, c.fts, *c.params])
     order, order_params = order_clause(sort, descending, c.fts)
     return (f"SELECT p.id FROM papers p WHERE {alive}({c.where}) ORDER BY {order}",
             [*c.params, *order_params])

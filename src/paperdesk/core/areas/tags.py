@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.edits import Tagged, TagsMerged, Untagged
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.idlists import load_ids
 from paperdesk.core.model.errors import CurationError, NotFound
 from paperdesk.core.model.text import fold
@@ -82,12 +83,13 @@ class Tags:
             db = self.lib.db
             db.conn.executemany("INSERT OR IGNORE INTO tags (name, name_key) VALUES (?, ?)",
                                 [(name, key) for key, name in wanted.items()])
-            load_ids(db, ids)
             marks = ",".join("?" * len(keys))
-            cursor = db.execute(
-                f"""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
-                    SELECT i.id, t.id FROM temp.ids i, tags t
-                    WHERE t.name_key IN ({marks}) ORDER BY i.id, t.id""", list(keys))
+            with in_bulk(db, ids):
+                load_ids(db, ids)
+                cursor = db.execute(
+                    f"""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
+                        SELECT i.id, t.id FROM temp.ids i, tags t
+                        WHERE t.name_key IN ({marks}) ORDER BY i.id, t.id""", list(keys))
             e.result = Tagged(cursor.rowcount)
         return e.changes
 
@@ -102,13 +104,14 @@ class Tags:
                   ch.Scope("paper_tags", "paper_id", tuple(ids))]
         with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
             db = self.lib.db
-            load_ids(db, ids)
             marks = ",".join("?" * len(keys))
-            cursor = db.execute(
-                f"""DELETE FROM paper_tags
-                    WHERE paper_id IN (SELECT id FROM temp.ids)
-                      AND tag_id IN (SELECT id FROM tags WHERE name_key IN ({marks}))""",
-                list(keys))
+            with in_bulk(db, ids):
+                load_ids(db, ids)
+                cursor = db.execute(
+                    f"""DELETE FROM paper_tags
+                        WHERE paper_id IN (SELECT id FROM temp.ids)
+                          AND tag_id IN (SELECT id FROM tags WHERE name_key IN ({marks}))""",
+                    list(keys))
             e.result = Untagged(cursor.rowcount)
             # A tag no paper carries any more goes (the trash still counts as carrying).
             db.execute(f"""DELETE FROM tags WHERE name_key IN ({marks})
@@ -151,11 +154,12 @@ class Tags:
         scopes = [ch.Scope("tags", "id", ids), ch.Scope("paper_tags", "tag_id", ids)]
         with self.lib.edit(label, [ch.TAGS], papers, scopes) as e:
             db = self.lib.db
-            moved = db.execute("""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
-                                  SELECT paper_id, ? FROM paper_tags WHERE tag_id = ?""",
-                               [dst["id"], src["id"]]).rowcount
-            db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [src["id"]])
-            db.execute("DELETE FROM tags WHERE id = ?", [src["id"]])
+            with in_bulk(db, papers):
+                moved = db.execute("""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
+                                      SELECT paper_id, ? FROM paper_tags WHERE tag_id = ?""",
+                                   [dst["id"], src["id"]]).rowcount
+                db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [src["id"]])
+                db.execute("DELETE FROM tags WHERE id = ?", [src["id"]])
             e.result = TagsMerged(moved)
         return e.changes
 
@@ -165,7 +169,8 @@ class Tags:
         scopes = [ch.Scope("tags", "id", (tag["id"],)),
                   ch.Scope("paper_tags", "tag_id", (tag["id"],))]
         with self.lib.edit(f"Delete tag {tag['name']}", [ch.TAGS], papers, scopes) as e:
-            self.lib.db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [tag["id"]])
-            self.lib.db.execute("DELETE FROM tags WHERE id = ?", [tag["id"]])
+            with in_bulk(self.lib.db, papers):
+                self.lib.db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [tag["id"]])
+                self.lib.db.execute("DELETE FROM tags WHERE id = ?", [tag["id"]])
             e.result = Untagged(len(papers))
         return e.changes

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.idlists import chunks, marks
 
@@ -257,12 +258,27 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
     full-text index's trigger on title and abstract. Parents come first in
     ``images``; stale rows are deleted children first.
     """
+    # Papers whose tags or notes change: with many, their rows of the full-text
+    # index are rewritten in a set afterwards, not row by row (a tag on 10,000).
+    annotated = {r["paper_id"] for i in images if i.scope.table in _ANNOTATIONS
+                 for r in i.before + i.after}
+    with in_bulk(db, annotated):
+        _restore(db, images, before, annotated)
+
+
+# Tables whose rows are a paper's notes and tags.
+_ANNOTATIONS = ("paper_tags", "notes")
+
+
+def _restore(db: Database, images: list[Image], before: bool, annotated: set[int]) -> None:
     stale: list[tuple[str, list[str], list[tuple[Any, ...]]]] = []
     for image in images:
         table = image.scope.table
         pks = db[table].pks
         target = image.before if before else image.after
         present = {_key(r, pks): r for r in snapshot(db, image.scope)}
+        if table in _ANNOTATIONS:
+            annotated.update(r["paper_id"] for r in present.values())
         if table == "papers":
             target = [_keep_frozen_key(r, present.get(_key(r, pks))) for r in target]
         wanted = {_key(r, pks) for r in target}

@@ -6,14 +6,15 @@ version does not know was written by a newer PaperDesk and is refused. Each
 step's SQL is written out as it ran (the long first ones in ``schema_0001``
 and ``schema_0002``) and never edited: a change is a new step at the end.
 
-The full-text index ``papers_fts`` (title, abstract, notes, tags) and the
+The full-text index (``papers_fts``: titles and abstracts; ``annotations_fts``:
+the notes and tags of the papers that have some, migration 0014) and the
 cached ``upvotes``/``seen_count`` on papers are kept up to date by triggers,
 so every write path, undo included, leaves them right.
 """
 
 from __future__ import annotations
 
-from paperdesk.core.db import schema_0001, schema_0002, schema_0010
+from paperdesk.core.db import schema_0001, schema_0002, schema_0010, schema_0014
 from paperdesk.core.db.database import Database, Migrations
 
 APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
@@ -22,29 +23,27 @@ migrations = Migrations("paperdesk")
 
 STATUSES = ("unread", "to-read", "reading", "read")
 
-# Delete, then insert: a trigger's own OR REPLACE would be overridden by the
-# conflict clause of the statement that fired it (an upsert, when undoing).
-_FTS_ROW = """
+_TEXT_ROWS = """
 DELETE FROM papers_fts WHERE rowid IN (SELECT p.id FROM {source});
 INSERT INTO papers_fts(rowid, title, abstract, notes, tags)
-SELECT p.id, p.title, p.abstract,
-       coalesce((SELECT group_concat(n.text, ' ') FROM notes n WHERE n.paper_id = p.id), ''),
-       coalesce((SELECT group_concat(t.name, ' ') FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id
-                 WHERE pt.paper_id = p.id), '')
-FROM {source}
+SELECT p.id, p.title, p.abstract, '', '' FROM {source}
 """
 
 
 def reindex_statements(source: str) -> list[str]:
-    """SQL that rewrites the index rows of the papers ``source`` selects
-    (a FROM clause over ``papers p``), for code that wrote with triggers off."""
-    return [part for part in _FTS_ROW.format(source=source).split(";") if part.strip()]
+    """SQL that rewrites the index rows (text and annotations) of the papers ``source``
+    selects (a FROM clause over ``papers p``), for code that wrote with triggers off."""
+    sql = (_TEXT_ROWS.format(source=source) + ";"
+           + schema_0014.ANNOTATION_ROWS.format(ids=f"SELECT p.id FROM {source}"))
+    return [part for part in sql.split(";") if part.strip()]
 
 
 # The triggers that keep derived data right on every write path, as the
-# latest migration that touched them wrote them. They are dropped and
-# recreated around bulk imports (see store.bulk_index).
-TRIGGERS = schema_0002.TRIGGERS
+# latest migration that touched them wrote them: the index's from 0014, the
+# papers' statistics from 0002. They are dropped and recreated around bulk
+# imports (see store.bulk_index).
+TRIGGERS = schema_0014.TRIGGERS + [
+    t for t in schema_0002.TRIGGERS if t.split()[2] not in schema_0014.TRIGGER_NAMES]
 TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
 # The papers' momentum (0010) has triggers of its own, dropped and recreated
 # around bulk imports too, and a statement recomputing it for the papers the
@@ -210,3 +209,12 @@ def _bib_sources(db: Database) -> None:
         strings TEXT NOT NULL DEFAULT '[]',
         imported_at TEXT NOT NULL
     )""")
+
+
+@_step("0014_annotations_fts")
+def _annotations_fts(db: Database) -> None:
+    """Tags and notes in a full-text table of their own (``annotations_fts``), so that
+    tagging a paper rewrites a small row, never the one holding its abstract."""
+    for statement in schema_0014.STATEMENTS:
+        if statement.strip():
+            db.execute(statement)
