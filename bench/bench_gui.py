@@ -64,7 +64,7 @@ def bench_startup(path: Path, runs: int) -> bool:
     return ok
 
 
-def bench_in_window(path: Path, runs: int) -> list[bool]:
+def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> list[bool]:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
@@ -109,14 +109,18 @@ def bench_in_window(path: Path, runs: int) -> list[bool]:
         raw.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?",
                     [" ".join(f'"{w}"' for w in next(fts_words).split())]).fetchall()
 
-    header("Library window, 100k papers")
+    header(f"Library window, {lib.stats()['papers']:,} papers")
     results.append(report("search keystroke to repainted table",
                           median_time(search, runs * 2, idle),
-                          median_time(fts_floor, runs * 2), 0.05))
+                          median_time(fts_floor, runs * 2), keystroke_target))
     core_words = iter(["scaling", "sparse agents", "robust", "multimodal", "causal"] * 3)
-    core = median_time(lambda: lib.search(next(core_words), sort="relevance", limit=200), runs)
-    note(f"of which the core's first page (lib.search, best 200 first): {core * 1000:.1f} ms; "
-         f"the table shows {window.model.rowCount()} papers at once, the rest follow")
+    core = median_time(lambda: lib.search(next(core_words), sort="relevance", limit=200,
+                                          first_page=True), runs)
+    note(f"of which the core's first page (lib.search first_page=True, best 200 of at most "
+         f"the newest 2,000 matches): {core * 1000:.1f} ms; the table shows "
+         f"{window.model.rowCount()} papers at once, the rest follow")
+    every = median_time(lambda: lib.search(next(core_words), sort="relevance"), runs)
+    note(f"the full list in relevance order (the reading thread's part): {every * 1000:.0f} ms")
 
     def clear(_: object = None) -> None:
         window.search_bar.edit.setText("")

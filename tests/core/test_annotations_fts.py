@@ -143,3 +143,20 @@ def test_bulk_and_row_by_row_annotation_rows_agree(seed_lib, monkeypatch):
                               ).fetchone()[0] == 15
     assert in_bulk == by_row
     assert len(by_row[0]) > 150 and by_row[1] and by_row[2]
+
+
+def test_a_first_page_ranks_the_newest_matches_only_when_there_are_many(seed_lib, monkeypatch):
+    from paperdesk.core.areas import search
+
+    ranked = seed_lib.search("language").ids
+    assert len(ranked) > 30
+    whole = seed_lib.search("language", limit=5, first_page=True)
+    assert whole.ids == ranked[:5] and not whole.partial  # few matches: all ranked
+    monkeypatch.setattr(search, "FIRST_PAGE_RANKS", 20)
+    newest = set(sorted(ranked)[-20:])
+    page = seed_lib.search("language", limit=5, first_page=True)
+    assert page.partial and page.ids == [i for i in ranked if i in newest][:5]
+    # Only the window's first page: the CLI's and the full list's order stay whole.
+    assert seed_lib.search("language", limit=5).ids == ranked[:5]
+    assert seed_lib.search("language", sort="year", limit=5, first_page=True).ids == \
+        seed_lib.search("language", sort="year", limit=5).ids

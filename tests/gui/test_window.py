@@ -141,3 +141,22 @@ def test_the_reading_list_keeps_its_own_order(window, seed_lib, qtbot):
     window.sidebar.select(("all", None))
     assert window.table.horizontalHeader().sortIndicatorSection() == ADDED
     assert window.model.rowCount() == 193
+
+
+def test_a_first_page_ranked_among_the_newest_is_replaced_by_the_full_order(
+        window, seed_lib, qtbot, monkeypatch):
+    from paperdesk.core.areas import search
+    from paperdesk.gui import paper_model
+
+    monkeypatch.setattr(search, "FIRST_PAGE_RANKS", 20)
+    monkeypatch.setattr(paper_model, "PAGE", 10)
+    expected = seed_lib.search("language", sort="relevance").ids
+    assert len(expected) > 30
+    newest = set(sorted(expected)[-20:])
+    window.search_bar.edit.setText("language")
+    window.search_bar.fire()
+    assert not window.model.complete
+    first = window.model.ids()
+    assert first == [i for i in expected if i in newest][:10] != expected[:10]
+    qtbot.waitUntil(lambda: window.model.complete)
+    assert window.model.ids() == expected

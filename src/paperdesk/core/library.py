@@ -317,11 +317,13 @@ class Library:
 
     def search(self, query: str = "", *, sort: str | None = None, descending: bool = False,
                limit: int | None = None, offset: int = 0,
-               include_deleted: bool = False) -> SearchResult:
-        """Ids of the papers matching ``query``, sorted, run in SQL."""
+               include_deleted: bool = False, first_page: bool = False) -> SearchResult:
+        """Ids of the papers matching ``query``, sorted, run in SQL (``first_page``: see
+        ``areas.search.search``)."""
         try:
             return search(self.db, query, sort=sort, descending=descending, limit=limit,
-                          offset=offset, include_deleted=include_deleted)
+                          offset=offset, include_deleted=include_deleted,
+                          first_page=first_page)
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
 

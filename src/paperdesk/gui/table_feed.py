@@ -128,8 +128,11 @@ class TableFeed(QObject):
         source = self.sidebar.current_source()
         query = self.combined_query()
         if query is not None:
-            ids = self.context.lib.search(query, sort=sort, descending=descending, limit=limit).ids
-            return ids, limit is None or len(ids) < limit
+            # A first page may be ranked among the newest matches only; the full list
+            # (in order) follows from the reading thread and replaces it.
+            found = self.context.lib.search(query, sort=sort, descending=descending,
+                                            limit=limit, first_page=limit is not None)
+            return found.ids, limit is None or (len(found.ids) < limit and not found.partial)
         if self._base is None or self._base[0] != source:
             self._base = (source, reads.source_ids(self.context.lib, source))
         keep = set(self._base[1] or ())

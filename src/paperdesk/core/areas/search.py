@@ -63,6 +63,8 @@ def _shown(query: str, width: int = 60) -> str:
 @dataclass
 class SearchResult:
     ids: list[int]
+    # A first page ranked among the newest matches only (``search(first_page=True)``).
+    partial: bool = False
 
 
 def _direction(descending: bool) -> str:
@@ -82,19 +84,22 @@ def order_clause(sort: str | None, descending: bool, fts: str | None) -> tuple[s
     return f"{SORTS[sort]} {direction} NULLS LAST, p.id {direction}", []
 
 
-def _sql(c: Compiled, sort: str | None, descending: bool, alive: str) -> tuple[str, list]:
-    sql, params = _statement(c, sort, descending, alive)
+def _sql(c: Compiled, sort: str | None, descending: bool, alive: str,
+         newest: int | None = None) -> tuple[str, list]:
+    sql, params = _statement(c, sort, descending, alive, newest)
     return c.with_ + sql, [*c.with_params, *params]
 
 
-def hits(c: Compiled) -> tuple[str, list]:
+def hits(c: Compiled, newest: int | None = None) -> tuple[str, list]:
     """(id, t, r): the papers matching ``c.fts`` (``c.fts_required``) with their order:
     ``t`` 0 when their notes or tags hold a word of the query, else 1, then ``r`` the
-    bm25 rank of their text row plus that of their notes and tags."""
+    bm25 rank of their text row plus that of their notes and tags. With ``newest``, of
+    the papers matching through their text row only those from that id on."""
     ranked = "SELECT rank FROM {t} WHERE {t} MATCH ? AND rank MATCH '" + RANK + "' AND rowid = m.id"
     text, notes = ranked.format(t="papers_fts"), ranked.format(t="annotations_fts")
+    since = "" if newest is None else f"AND rowid >= {int(newest)} "
     return (f"SELECT rowid AS id, 1 AS t, rank AS r FROM papers_fts WHERE papers_fts MATCH ? "
-            f"AND rank MATCH '{RANK}' AND rowid NOT IN {c.annotated} "
+            f"AND rank MATCH '{RANK}' {since}AND rowid NOT IN {c.annotated} "
             f"UNION ALL SELECT id, t, coalesce(r1, 0) + coalesce(r2, 0) FROM ("
             f"SELECT m.id, ({text}) AS r1, ({notes}) AS r2, "
             f"CASE WHEN EXISTS ({notes}) THEN 0 ELSE 1 END AS t FROM {c.annotated_match} m)",
@@ -102,17 +107,18 @@ def hits(c: Compiled) -> tuple[str, list]:
 
 
 def _statement(c: Compiled, sort: str | None, descending: bool,
-               alive: str) -> tuple[str, list]:
+               alive: str, newest: int | None) -> tuple[str, list]:
     if (sort or ("relevance" if c.fts else None)) == "relevance" and c.fts:
         direction = _direction(descending)
         if c.fts_required:
             # The index matches and ranks; the other conditions filter.
-            found, params = hits(c)
-            rest = "" if c.rest == "1" else f" AND ({c.rest})"
+            found, params = hits(c, newest)
+            order = f"ORDER BY h.t {direction}, h.r {direction}, h.id {direction}"
+            if c.rest == "1":  # words only: no paper row is read
+                return (f"SELECT h.id FROM ({found}) h WHERE {alive.replace('p.id', 'h.id')}1 "
+                        f"{order}", params)
             return (f"SELECT p.id FROM ({found}) h JOIN papers p ON p.id = h.id "
-                    f"WHERE {alive}1{rest} "
-                    f"ORDER BY h.t {direction}, h.r {direction}, p.id {direction}",
-                    [*params, *c.rest_params])
+                    f"WHERE {alive}({c.rest}) {order}", [*params, *c.rest_params])
         rank = "coalesce(f.rank, 0) + coalesce(g.rank, 0)"
         return (f"SELECT p.id FROM papers p LEFT JOIN (SELECT rowid, rank FROM papers_fts "
                 f"WHERE papers_fts MATCH ? AND rank MATCH '{RANK}') f ON f.rowid = p.id "
@@ -127,18 +133,47 @@ def _statement(c: Compiled, sort: str | None, descending: bool,
 
 
 def search(db: Database, query: str, *, sort: str | None = None, descending: bool = False,
-           limit: int | None = None, offset: int = 0,
-           include_deleted: bool = False) -> SearchResult:
+           limit: int | None = None, offset: int = 0, include_deleted: bool = False,
+           first_page: bool = False) -> SearchResult:
+    """``first_page``: a page for the window to show at once (the full list follows).
+    A word query by relevance with more than ``FIRST_PAGE_RANKS`` matches then ranks
+    the newest of them only, instead of every match (bm25 of 300,000 rows is most of a
+    second); ``SearchResult.partial`` says so."""
     if sort is not None and sort not in SORTS:
         raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
     compiled = compile_query(query)
     alive = "" if include_deleted else ALIVE
-    return _run(db, query, compiled, sort, descending, alive, limit, offset)
+    newest = None
+    if first_page and limit is not None and compiled.fts_required and \
+            (sort or "relevance") == "relevance":
+        newest = _newest_ranked(db, compiled)
+    result = _run(db, query, compiled, sort, descending, alive, limit, offset, newest)
+    result.partial = newest is not None
+    return result
+
+
+# At most this many matches are ranked for a first page: bm25 costs 3-12 us a row here
+# (quiet to loaded), and a common word at a million papers has 300,000 matches. Among
+# the newest 2,000 matches of a common word a few hundred hold it in their titles, and
+# those rank first, so the page shows good matches until the full order arrives.
+FIRST_PAGE_RANKS = 2_000
+
+
+def _newest_ranked(db: Database, c: Compiled) -> int | None:
+    """The lowest id of the newest ``FIRST_PAGE_RANKS`` matches of the text rows, or
+    None when there are no more than that (counting stops there)."""
+    try:
+        row = db.execute("SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? "
+                         "ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                         [c.fts, FIRST_PAGE_RANKS]).fetchone()
+    except sqlite3.OperationalError:
+        return None  # _run says what is wrong with the query
+    return None if row is None else row[0] + 1
 
 
 def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descending: bool,
-         alive: str, limit: int | None, offset: int) -> SearchResult:
-    sql, params = _sql(compiled, sort, descending, alive)
+         alive: str, limit: int | None, offset: int, newest: int | None) -> SearchResult:
+    sql, params = _sql(compiled, sort, descending, alive, newest)
     if limit is not None:
         sql += " LIMIT ? OFFSET ?"
         params += [limit, offset]
@@ -153,7 +188,7 @@ def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descend
             raise
     # The duplicate finder has not made its table in this library: no candidates.
     compiled = compile_query(query, tables=frozenset())
-    sql, params = _sql(compiled, sort, descending, alive)
+    sql, params = _sql(compiled, sort, descending, alive, newest)
     if limit is not None:
         sql += " LIMIT ? OFFSET ?"
         params += [limit, offset]
