@@ -44,11 +44,14 @@ def schema_of(path: Path) -> list[str]:
 # -- backing up ------------------------------------------------------------------
 
 PAIRED_WRITER = """
-import sqlite3, sys, time
+import sqlite3, sys, threading, time
 conn = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=5)
+stop = threading.Event()
+threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
 end = time.monotonic() + float(sys.argv[2])
 n = 0
-while time.monotonic() < end:
+# At least this many seconds of writes, and on until our input closes.
+while time.monotonic() < end or not stop.is_set():
     conn.execute("BEGIN IMMEDIATE")
     for pid in (1, 2):
         conn.execute("INSERT INTO notes (paper_id, text, created, updated) VALUES (?, ?, 'x', 'x')",
@@ -56,6 +59,8 @@ while time.monotonic() < end:
     time.sleep(0.002)  # hold the transaction open a little, like a real edit
     conn.execute("COMMIT")
     n += 1
+    if n == 1:
+        print("writing", flush=True)
 print(n)
 """
 
@@ -64,16 +69,16 @@ def test_backups_taken_while_another_process_writes_are_consistent(curated, tmp_
     """Each committed write adds a note to paper 1 and one to paper 2 together: a
     consistent copy always holds as many "pair" notes on one as on the other."""
     writer = subprocess.Popen([sys.executable, "-c", PAIRED_WRITER, str(curated), "3"],
-                              stdout=subprocess.PIPE, text=True)
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     copies = []
     try:
-        time.sleep(0.3)
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "writing"
         with Library.open(curated) as lib:
             for n in range(8):
                 copies.append(lib.backup(tmp_path / f"copy{n}.sqlite"))
                 time.sleep(0.15)
     finally:
-        out, _ = writer.communicate(timeout=30)
+        out, _ = writer.communicate("", timeout=60)  # it writes on until here
     assert writer.returncode == 0 and int(out) > 20
     counts = []
     for copy in copies:
