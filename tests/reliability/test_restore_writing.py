@@ -59,22 +59,29 @@ def test_no_write_is_lost_between_the_kept_copy_and_the_restored_library(tmp_pat
                                 env=cli_env(), stdout=subprocess.PIPE, text=True)
                for i in range(2)]
 
-    def collect(proc: subprocess.Popen) -> None:
+    writing = [threading.Event() for _ in writers]
+
+    def collect(proc: subprocess.Popen, started: threading.Event) -> None:
         for line in proc.stdout:
             if not line.endswith("\n"):
                 break
             words = line.split(maxsplit=2)
             if words[0] == "ok" and len(words) == 2:
                 ok.add(words[1])
+                started.set()
             elif words[0] == "err":
                 failed.append(line.strip())
 
-    readers = [threading.Thread(target=collect, args=(p,), daemon=True) for p in writers]
+    readers = [threading.Thread(target=collect, args=(p, e), daemon=True)
+               for p, e in zip(writers, writing, strict=True)]
     for r in readers:
         r.start()
     restores = 0
     cli_notes: set[str] = set()
     try:
+        # The restores begin once every writer has saved a write (they start slowly
+        # on a loaded machine).
+        assert all(e.wait(timeout=120) for e in writing), "a writer never wrote"
         for round_ in range(4):
             time.sleep(0.5)
             # a command writing at the same moment, in a process of its own
