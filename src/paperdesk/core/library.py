@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     import datetime as dt
 
     from paperdesk.core.areas.bibtex_export import Bibtex
+    from paperdesk.core.areas.browse import Browse
     from paperdesk.core.areas.curation import Curation
     from paperdesk.core.areas.duplicates import Duplicates
     from paperdesk.core.areas.syncs import Syncs
@@ -124,6 +125,12 @@ class Library:
         from paperdesk.core.areas.trash import Trash
 
         return Trash(self)
+
+    @functools.cached_property
+    def browse(self) -> Browse:
+        from paperdesk.core.areas.browse import Browse
+
+        return Browse(self)
 
     @functools.cached_property
     def curation(self) -> Curation:

@@ -17,7 +17,6 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
 from paperdesk.core.areas.merge import CHOICES, merged_row
-from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
 from paperdesk.gui.paper_model import STATUS_LABELS
 
@@ -86,8 +85,7 @@ class CompareTable(QTableWidget):
         """Show the papers ``ids`` (the first is the suggested keeper)."""
         self.papers = {p["id"]: p for p in lib.papers(list(ids), with_notes=True)}
         self.ids = [i for i in ids if i in self.papers]
-        scope = ch.Scope("papers", "id", tuple(self.ids))
-        self.rows = {r["id"]: r for r in ch.snapshot(lib.db, scope)}
+        self.rows = lib.browse.stored_rows(self.ids)
         self.keep = self.ids[0] if self.ids else None
         self.picks = {}
         self._render()

@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.areas.duplicates import TIERS, Group
-from paperdesk.core.db.changes import touches_groups
-from paperdesk.core.db.idlists import select_in
+from paperdesk.core.db.changes import DUPLICATE_GROUPS, undo_views
 from paperdesk.core.model.words import plural
 from paperdesk.gui import background, dialogs
 from paperdesk.gui.compare_table import CompareTable
@@ -39,10 +38,6 @@ RESCAN_DELAY_MS = 400
 MAX_LISTED = 2000  # groups listed at once (merging some brings the next ones in)
 HINT = ("Click a column's header to keep that paper; click a value to keep it in the merged "
         "paper. Tags, notes and sightings of all the papers go to the kept one.")
-
-
-def _titles(lib, ids: list[int]) -> dict[int, str]:
-    return dict(select_in(lib.db, "SELECT id, title FROM papers WHERE id IN ({marks})", ids))
 
 
 class DuplicatesView(QWidget):
@@ -180,7 +175,7 @@ class DuplicatesView(QWidget):
             near = [stack.command(i) for i in (index - 1, index) if 0 <= i < stack.count()]
         except RuntimeError:  # the window is being destroyed
             return
-        if any(touches_groups(getattr(c, "undo_data", None)) for c in near):
+        if any(DUPLICATE_GROUPS in undo_views(getattr(c, "undo_data", None)) for c in near):
             self.invalidate()
 
     # -- showing -------------------------------------------------------------------
@@ -196,7 +191,7 @@ class DuplicatesView(QWidget):
         """List the groups again, keeping the place in the list."""
         row = max(0, self.list.currentRow())
         shown = self.shown_groups()
-        titles = _titles(self.window.lib, [g.ids[0] for g in shown[:MAX_LISTED]])
+        titles = self.window.lib.browse.titles([g.ids[0] for g in shown[:MAX_LISTED]])
         self.list.blockSignals(True)
         self.list.clear()
         for group in shown[:MAX_LISTED]:

@@ -35,8 +35,7 @@ COLUMNS = ["Title", "Year", "Deleted"]
 
 
 def trash_count(window: MainWindow) -> int:
-    return window.lib.db.execute(
-        "SELECT count(*) FROM papers WHERE deleted_at IS NOT NULL").fetchone()[0]
+    return window.lib.trash.count()
 
 
 class TrashView(QWidget):
@@ -81,16 +80,15 @@ class TrashView(QWidget):
         layout.addLayout(buttons)
 
     def reload(self) -> None:
-        rows = self.window.lib.db.execute(
-            "SELECT id, title, year, deleted_at FROM papers WHERE deleted_at IS NOT NULL "
-            "ORDER BY deleted_at DESC, id DESC LIMIT ?", [MAX_ROWS]).fetchall()
+        rows = self.window.lib.trash.listing(MAX_ROWS)
         total = trash_count(self.window)
         self.table.setRowCount(len(rows))
-        for row, (pid, title, year, deleted) in enumerate(rows):
-            for col, value in enumerate([title, "" if year is None else str(year),
+        for row, paper in enumerate(rows):
+            year, deleted = paper["year"], paper["deleted_at"]
+            for col, value in enumerate([paper["title"], "" if year is None else str(year),
                                          (deleted or "").replace("T", " ")[:16]]):
                 item = QTableWidgetItem(value)
-                item.setData(ID_ROLE, pid)
+                item.setData(ID_ROLE, paper["id"])
                 self.table.setItem(row, col, item)
         more = f" (the newest {len(rows)} listed)" if total > len(rows) else ""
         self.heading.setText(f"Trash: {total} paper{'s' if total != 1 else ''}{more}"

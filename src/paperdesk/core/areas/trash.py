@@ -9,7 +9,7 @@ undo it within the session.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.edits import Deleted
 from paperdesk.core.db import changes as ch
@@ -29,6 +29,18 @@ class Trash:
         """Papers in the trash, most recently deleted first."""
         return [r[0] for r in self.lib.db.execute(
             "SELECT id FROM papers WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, id")]
+
+    def count(self) -> int:
+        """How many papers are in the trash (on the trash's own index)."""
+        return self.lib.db.execute(
+            "SELECT count(*) FROM papers WHERE deleted_at IS NOT NULL").fetchone()[0]
+
+    def listing(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The papers in the trash (id, title, year, deleted_at), most recently deleted
+        first; at most ``limit`` of them."""
+        return list(self.lib.db.query(
+            "SELECT id, title, year, deleted_at FROM papers WHERE deleted_at IS NOT NULL "
+            "ORDER BY deleted_at DESC, id DESC LIMIT ?", [-1 if limit is None else limit]))
 
     def delete(self, paper_ids: Iterable[int]) -> ch.Changes:
         ids = self.lib.require(paper_ids)
