@@ -9,6 +9,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from paperdesk.core.library import Library
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -52,7 +54,16 @@ def test_tagging_and_its_undo_leave_the_text_rows_alone(seed_lib):
     assert seed_lib.search("zyxwv").ids == []
 
 
-def test_a_word_query_reads_the_text_and_the_tags_together(seed_lib):
+@pytest.fixture(params=[0, 10**6], ids=["in-sets", "one-by-one"])
+def few(request, monkeypatch):
+    """Annotated papers checked and ranked in sets, or looked up one by one."""
+    from paperdesk.core.areas import query_fts
+
+    monkeypatch.setattr(query_fts, "FEW", request.param)
+    return request.param
+
+
+def test_a_word_query_reads_the_text_and_the_tags_together(seed_lib, few):
     ids = seed_lib.search("").ids
     title = seed_lib.paper(ids[3])["title"]
     word = max(title.split(), key=len).strip(",.:;()")
@@ -75,7 +86,7 @@ def test_a_word_query_reads_the_text_and_the_tags_together(seed_lib):
         assert inside | outside == everything and not inside & outside, query
 
 
-def test_a_tag_word_ranks_a_paper_with_the_others(seed_lib):
+def test_a_tag_word_ranks_a_paper_with_the_others(seed_lib, few):
     ids = seed_lib.search("").ids
     ranked = seed_lib.search("language").ids
     last = ranked[-1]
@@ -126,7 +137,7 @@ def _curate(lib) -> list:
             set(lib.search("delta OR -gamma").ids)]
 
 
-def test_bulk_and_row_by_row_annotation_rows_agree(seed_lib, monkeypatch):
+def test_bulk_and_row_by_row_annotation_rows_agree(seed_lib, monkeypatch, few):
     from paperdesk.core.db import annotations
 
     path = seed_lib.path

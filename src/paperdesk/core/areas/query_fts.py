@@ -9,9 +9,10 @@ that finds its papers:
 
 - a paper whose annotation row holds none of the expression's words matches it
   exactly when its text row does: one MATCH on ``papers_fts`` finds those;
-- the few papers whose notes or tags hold one of its words (one MATCH on the
-  small ``annotations_fts``) are checked word by word, each word a lookup of
-  that paper's two rows.
+- the papers whose notes or tags hold one of its words (one MATCH on the small
+  ``annotations_fts``) are checked word by word: each word a lookup of the
+  paper's text row when they are few (FTS5 sets up a query for each lookup,
+  a tenth of a millisecond), else a set of the word's matches made once.
 """
 
 from __future__ import annotations
@@ -46,14 +47,16 @@ class Expr:
         """An FTS5 expression matching a row that holds any of the words."""
         return " OR ".join(f"({w})" for w in self.words())
 
-    def member_sql(self, rowid: str) -> tuple[str, list[object]]:
-        """SQL true when the paper ``rowid`` matches, its two rows read together."""
+    def member_sql(self, rowid: str, few: str) -> tuple[str, list[object]]:
+        """SQL true when the paper ``rowid`` matches, its two rows read together;
+        ``few`` is SQL true when the papers to check are few enough to look up."""
         if self.op == "word":
-            return (f"(EXISTS (SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? "
-                    f"AND rowid = {rowid}) OR EXISTS (SELECT 1 FROM annotations_fts "
-                    f"WHERE annotations_fts MATCH ? AND rowid = {rowid}))",
-                    [self.text, self.text])
-        parts = [x.member_sql(rowid) for x in self.items]
+            return (f"(CASE WHEN {few} THEN EXISTS (SELECT 1 FROM papers_fts WHERE "
+                    f"papers_fts MATCH ? AND rowid = {rowid}) ELSE {rowid} IN (SELECT rowid "
+                    f"FROM papers_fts WHERE papers_fts MATCH ?) END OR {rowid} IN "
+                    f"(SELECT rowid FROM annotations_fts WHERE annotations_fts MATCH ?))",
+                    [self.text, self.text, self.text])
+        parts = [x.member_sql(rowid, few) for x in self.items]
         params = [v for _, ps in parts for v in ps]
         if self.op == "NOT":
             return f"(({parts[0][0]}) AND NOT ({parts[1][0]}))", params
@@ -73,6 +76,15 @@ def but_not(positive: Expr, negative: Expr | None) -> Expr:
     return positive if negative is None else Expr("NOT", items=(positive, negative))
 
 
+# Up to this many annotated papers are checked by looking up their rows one by one.
+FEW = 64
+
+
+def few_annotated(table: str) -> str:
+    """SQL true when the table of annotated papers ``table`` holds few enough to look up."""
+    return f"(SELECT count(*) FROM {table}) <= {FEW}"
+
+
 @dataclass
 class Tables:
     """Common table expressions a compiled query names: for each word condition, the
@@ -89,7 +101,7 @@ class Tables:
         self.ctes.append(f"{a}(id) AS (SELECT rowid FROM annotations_fts "
                          f"WHERE annotations_fts MATCH ?)")
         self.params.append(expr.any_word())
-        member, params = expr.member_sql(f"{a}.id")
+        member, params = expr.member_sql(f"{a}.id", few_annotated(a))
         self.ctes.append(f"{m}(id) AS (SELECT id FROM {a} WHERE {member})")
         self.params.extend(params)
         return a, m

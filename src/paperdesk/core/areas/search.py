@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from paperdesk.core.areas import query_fts
 from paperdesk.core.areas.query import DUPLICATE_TABLE, Compiled, compile_query
 from paperdesk.core.db.database import Database
 from paperdesk.core.model.errors import QueryError
@@ -84,35 +85,53 @@ def order_clause(sort: str | None, descending: bool, fts: str | None) -> tuple[s
     return f"{SORTS[sort]} {direction} NULLS LAST, p.id {direction}", []
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """How to run a word query: ``newest`` (rank only text matches from this id on) and
+    ``many`` (many annotated papers hold its words: rank them in a set)."""
+
+    newest: int | None = None
+    many: bool = False
+
+
 def _sql(c: Compiled, sort: str | None, descending: bool, alive: str,
-         newest: int | None = None) -> tuple[str, list]:
-    sql, params = _statement(c, sort, descending, alive, newest)
+         plan: _Plan = _Plan()) -> tuple[str, list]:
+    sql, params = _statement(c, sort, descending, alive, plan)
     return c.with_ + sql, [*c.with_params, *params]
 
 
-def hits(c: Compiled, newest: int | None = None) -> tuple[str, list]:
+def hits(c: Compiled, newest: int | None = None, many: bool = False) -> tuple[str, list]:
     """(id, t, r): the papers matching ``c.fts`` (``c.fts_required``) with their order:
     ``t`` 0 when their notes or tags hold a word of the query, else 1, then ``r`` the
     bm25 rank of their text row plus that of their notes and tags. With ``newest``, of
-    the papers matching through their text row only those from that id on."""
+    the papers matching through their text row only those from that id on. ``many``:
+    many annotated papers hold words of the query, so their ranks come from ranking
+    every match rather than from a lookup per paper."""
+    text = (f"SELECT rowid AS id, 1 AS t, rank AS r FROM papers_fts WHERE papers_fts MATCH ? "
+            f"AND rank MATCH '{RANK}' {'' if newest is None else f'AND rowid >= {int(newest)} '}"
+            f"AND rowid NOT IN {c.annotated}")
+    if many:
+        ranked = ("(SELECT rowid, rank FROM {t} WHERE {t} MATCH ? AND rank MATCH '"
+                  + RANK + "')")
+        return (f"{text} UNION ALL SELECT m.id, g.rowid IS NULL, "
+                f"coalesce(f.rank, 0) + coalesce(g.rank, 0) FROM {c.annotated_match} m "
+                f"LEFT JOIN {ranked.format(t='papers_fts')} f ON f.rowid = m.id "
+                f"LEFT JOIN {ranked.format(t='annotations_fts')} g ON g.rowid = m.id",
+                [c.fts, c.rank_fts, c.rank_fts])
     ranked = "SELECT rank FROM {t} WHERE {t} MATCH ? AND rank MATCH '" + RANK + "' AND rowid = m.id"
-    text, notes = ranked.format(t="papers_fts"), ranked.format(t="annotations_fts")
-    since = "" if newest is None else f"AND rowid >= {int(newest)} "
-    return (f"SELECT rowid AS id, 1 AS t, rank AS r FROM papers_fts WHERE papers_fts MATCH ? "
-            f"AND rank MATCH '{RANK}' {since}AND rowid NOT IN {c.annotated} "
-            f"UNION ALL SELECT id, t, coalesce(r1, 0) + coalesce(r2, 0) FROM ("
-            f"SELECT m.id, ({text}) AS r1, ({notes}) AS r2, "
-            f"CASE WHEN EXISTS ({notes}) THEN 0 ELSE 1 END AS t FROM {c.annotated_match} m)",
-            [c.fts, c.rank_fts, c.rank_fts, c.rank_fts])
+    return (f"{text} UNION ALL SELECT id, r2 IS NULL, coalesce(r1, 0) + coalesce(r2, 0) FROM "
+            f"(SELECT m.id, ({ranked.format(t='papers_fts')}) AS r1, "
+            f"({ranked.format(t='annotations_fts')}) AS r2 FROM {c.annotated_match} m)",
+            [c.fts, c.rank_fts, c.rank_fts])
 
 
 def _statement(c: Compiled, sort: str | None, descending: bool,
-               alive: str, newest: int | None) -> tuple[str, list]:
+               alive: str, plan: _Plan) -> tuple[str, list]:
     if (sort or ("relevance" if c.fts else None)) == "relevance" and c.fts:
         direction = _direction(descending)
         if c.fts_required:
             # The index matches and ranks; the other conditions filter.
-            found, params = hits(c, newest)
+            found, params = hits(c, plan.newest, plan.many)
             order = f"ORDER BY h.t {direction}, h.r {direction}, h.id {direction}"
             if c.rest == "1":  # words only: no paper row is read
                 return (f"SELECT h.id FROM ({found}) h WHERE {alive.replace('p.id', 'h.id')}1 "
@@ -143,12 +162,14 @@ def search(db: Database, query: str, *, sort: str | None = None, descending: boo
         raise QueryError(f"cannot sort by {sort!r}; choose from {', '.join(SORTS)}")
     compiled = compile_query(query)
     alive = "" if include_deleted else ALIVE
-    newest = None
-    if first_page and limit is not None and compiled.fts_required and \
-            (sort or "relevance") == "relevance":
-        newest = _newest_ranked(db, compiled)
-    result = _run(db, query, compiled, sort, descending, alive, limit, offset, newest)
-    result.partial = newest is not None
+    plan = _Plan()
+    if compiled.fts_required and (sort or "relevance") == "relevance":
+        newest = None
+        if first_page and limit is not None:
+            newest = _newest_ranked(db, compiled)
+        plan = _Plan(newest, _annotated(db, compiled) > query_fts.FEW)
+    result = _run(db, query, compiled, sort, descending, alive, limit, offset, plan)
+    result.partial = plan.newest is not None
     return result
 
 
@@ -157,6 +178,15 @@ def search(db: Database, query: str, *, sort: str | None = None, descending: boo
 # the newest 2,000 matches of a common word a few hundred hold it in their titles, and
 # those rank first, so the page shows good matches until the full order arrives.
 FIRST_PAGE_RANKS = 2_000
+
+
+def _annotated(db: Database, c: Compiled) -> int:
+    """How many papers' notes and tags hold a word of the query (a small table)."""
+    try:
+        return db.execute("SELECT count(*) FROM annotations_fts WHERE annotations_fts MATCH ?",
+                          [c.annotated_words]).fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0  # _run says what is wrong with the query
 
 
 def _newest_ranked(db: Database, c: Compiled) -> int | None:
@@ -172,8 +202,8 @@ def _newest_ranked(db: Database, c: Compiled) -> int | None:
 
 
 def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descending: bool,
-         alive: str, limit: int | None, offset: int, newest: int | None) -> SearchResult:
-    sql, params = _sql(compiled, sort, descending, alive, newest)
+         alive: str, limit: int | None, offset: int, plan: _Plan) -> SearchResult:
+    sql, params = _sql(compiled, sort, descending, alive, plan)
     if limit is not None:
         sql += " LIMIT ? OFFSET ?"
         params += [limit, offset]
@@ -188,7 +218,7 @@ def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descend
             raise
     # The duplicate finder has not made its table in this library: no candidates.
     compiled = compile_query(query, tables=frozenset())
-    sql, params = _sql(compiled, sort, descending, alive, newest)
+    sql, params = _sql(compiled, sort, descending, alive, plan)
     if limit is not None:
         sql += " LIMIT ? OFFSET ?"
         params += [limit, offset]

@@ -43,9 +43,25 @@ def in_bulk(db: Database, paper_ids: Collection[int]) -> Iterator[None]:
         db.execute(trigger)
 
 
+# The rows of the papers in {ids} (a table of ids), driven by the ids alone: a paper
+# with notes or tags exists, so its row in papers (with the abstract) is never read.
+_REWRITE = """
+DELETE FROM annotations_fts WHERE rowid IN (SELECT id FROM {ids});
+INSERT INTO annotations_fts(rowid, title, abstract, notes, tags)
+SELECT i.id, '', '',
+       coalesce((SELECT group_concat(n.text, ' ') FROM notes n WHERE n.paper_id = i.id), ''),
+       coalesce((SELECT group_concat(t.name, ' ') FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id
+                 WHERE pt.paper_id = i.id), '')
+FROM {ids} i
+WHERE EXISTS (SELECT 1 FROM notes n WHERE n.paper_id = i.id)
+   OR EXISTS (SELECT 1 FROM paper_tags pt WHERE pt.paper_id = i.id)
+"""
+
+
 def rewrite(db: Database, paper_ids: Collection[int]) -> None:
-    """Rewrite the annotation rows of ``paper_ids`` from their notes and tags."""
+    """Rewrite the annotation rows of ``paper_ids`` from their notes and tags (what the
+    triggers of ``schema_0014`` write, in two statements)."""
     table = load_ids(db, sorted(paper_ids), "annotated_ids")
-    for statement in schema_0014.ANNOTATION_ROWS.format(ids=f"SELECT id FROM {table}").split(";"):
+    for statement in _REWRITE.format(ids=table).split(";"):
         if statement.strip():
             db.execute(statement)
