@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
+from tests.curated import found
 from tests.gui.screenshots import save_screenshot
+
+
+def search(window, qtbot, lib, query: str) -> set[int]:
+    """Type ``query`` in the search box and wait until the table lists what
+    ``lib.search`` finds; those ids."""
+    expected = found(lib, query)
+    window.search_bar.edit.setText(query)
+    qtbot.waitUntil(lambda: window.model.complete and set(window.model.ids()) == expected)
+    return expected
 
 
 @pytest.mark.parametrize("query", ["has:upvotes", "org:deep", "year:2023"])
@@ -13,10 +23,7 @@ def test_a_query_and_its_negation_split_the_table(window, seed_lib, qtbot, query
     total = len(seed_lib.search("").ids)
     counts = {}
     for text in (query, f"-{query}"):
-        expected = set(seed_lib.search(text).ids)
-        window.search_bar.edit.setText(text)
-        qtbot.waitUntil(lambda e=expected: window.model.complete
-                        and set(window.model.ids()) == e)
+        search(window, qtbot, seed_lib, text)
         counts[text] = window.model.rowCount()
     assert counts[query] + counts[f"-{query}"] == total
     assert counts[f"-{query}"] > counts[query] or query == "year:2023"
@@ -41,8 +48,5 @@ def test_the_deepest_query_allowed_runs_in_the_search_box(window, seed_lib, qtbo
     from paperdesk.core.model.query_parse import MAX_DEPTH
 
     query = "(" * (MAX_DEPTH - 1) + "-has:upvotes" + ")" * (MAX_DEPTH - 1)
-    expected = set(seed_lib.search(query).ids)
-    assert len(expected) > 100
-    window.search_bar.edit.setText(query)
-    qtbot.waitUntil(lambda: window.model.complete and set(window.model.ids()) == expected)
+    assert len(search(window, qtbot, seed_lib, query)) > 100
     assert not window.search_bar.message.isVisible()
