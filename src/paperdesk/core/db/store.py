@@ -179,6 +179,8 @@ def bulk_index(db: Database) -> Iterator[None]:
               FROM sightings
               WHERE paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
               GROUP BY paper_id) AS s
-        WHERE papers.id = s.paper_id""", [first_sighting])
+        WHERE papers.id = s.paper_id
+          AND (papers.upvotes IS NOT s.up OR papers.seen_count IS NOT s.seen)""",
+               [first_sighting])  # a row written with its values already is not rewritten
     db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) "
                "SELECT id, title, abstract, '', '' FROM papers WHERE id > ?", [first_paper])

@@ -156,7 +156,8 @@ def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stam
             rows.new_papers.append((
                 pid, entry.title, entry.abstract, key, fields["author_count"],
                 fields["organization"], fields["organization_handle"], fields["published"],
-                fields["year"], fields["year_inferred"], citekey, stamp, stamp))
+                fields["year"], fields["year_inferred"], citekey, stamp, stamp,
+                entry.upvotes, 1))  # what the triggers would make of its sightings
         else:
             if pid < first_new:
                 rows.fills.setdefault(pid, entry)
@@ -173,8 +174,8 @@ def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stam
 
 _INSERT_PAPERS = (
     "INSERT INTO papers (id, title, abstract, title_key, author_count, organization,"
-    " organization_handle, published, year, year_inferred, citekey, added, modified)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    " organization_handle, published, year, year_inferred, citekey, added, modified,"
+    " upvotes, seen_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 _INSERT_SIGHTINGS = (
     "INSERT INTO sightings (digest_id, paper_id, position, line, raw_title, meta_raw,"
     " author_count, organization, organization_handle, published, published_raw,"
@@ -209,6 +210,8 @@ def _fill_new(rows: list[tuple[Any, ...]], index: int, entry: Entry) -> None:
             values[pos] = fields[name]
     if fields["published"] and (values[7] is None or (values[9] and not fields["year_inferred"])):
         values[7:10] = fields["published"], fields["year"], fields["year_inferred"]
+    if entry.upvotes is not None and (values[13] is None or entry.upvotes > values[13]):
+        values[13] = entry.upvotes  # the most upvotes printed, as for its sightings
     rows[index] = tuple(values)
 
 
