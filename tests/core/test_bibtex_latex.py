@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import bibtexparser
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paperdesk.core.model.latex import escape, protect_title
 from paperdesk.core.model.latex_read import decode
@@ -93,3 +95,12 @@ def test_math_stays_math_and_pdflatex_reads_every_character(text, field):
 def test_title_math_is_not_braced():
     assert protect_title("Growth of Cu$_2$O and GaN Films") == (
         "Growth of Cu$_2$O and {GaN} Films")
+
+
+@given(st.text(alphabet="aAbBzZ09 -/.,:'\"\t\x1c(){}$\\", max_size=16))
+def test_the_one_search_for_capitals_agrees_with_the_word_by_word_rule(title):
+    """ASCII titles are checked with one search; it must find a word to protect exactly
+    when the word-by-word rule does."""
+    from paperdesk.core.model.latex import _CAPITALS, _protected
+
+    assert bool(_CAPITALS.search(title)) == any(map(_protected, title.split()))

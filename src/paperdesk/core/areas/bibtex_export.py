@@ -82,7 +82,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         entry_type = bib_type
     groups = _groups(row, tags, extra, {}, None, style=style, ascii=ascii)
     lines = [f"@{entry_type}{{{key},"]
-    for group in ("people", "title", "date", "arxiv", "doi", "url", "abstract", "keywords"):
+    for group in _GROUPS:
         lines.extend(groups.get(group, ()))
     if notes:  # the user's own notes: never in a note field, which is the entry's
         field = "paperdesk-notes" if "annote" in extra else "annote"
@@ -98,6 +98,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
     return "\n".join(lines) + "\n}\n"
 
 
+_GROUPS = ("people", "title", "date", "arxiv", "doi", "url", "abstract", "keywords")
 SEEN_ORDER = ("title", "authors", "organization", "year", "published", "arxiv_id", "doi", "url",
               "abstract")
 
@@ -108,10 +109,8 @@ def _groups(row: Sequence[Any], tags: list[str], extra: dict[str, str], names: d
     ``names``: display name -> the name as a .bib file wrote it."""
     (_pid, _key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      _bib_type, _bib_fields, _year_inferred, sources) = row[:15]
-    out: dict[str, list[str]] = {}
-
-    def want(group: str) -> list[str] | None:
-        return None if only is not None and group not in only else out.setdefault(group, [])
+    out = {group: [] for group in _GROUPS if only is None or group in only}
+    want = out.get
 
     if (add := want("people")) is not None:
         if authors and authors != "[]":

@@ -146,6 +146,9 @@ def _one(token: str, text_braces: bool) -> str:
 
 
 _WORD = re.compile(r"\S+")  # a word as str.split finds them
+# In an ASCII title, a word to protect (``_protected``) in one search: a capital not
+# followed by a small letter, or a capital after a letter of its part.
+_CAPITALS = re.compile(r"[A-Z](?![a-z])|[a-z][^A-Za-z\s/-]*[A-Z]")
 
 
 def protect_title(title: str, *, ascii: bool = False) -> str:
@@ -158,8 +161,8 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
     for Neural ...``) are left to the style, so sentence-case styles work.
     Neighbouring protected words share braces; math spans are left alone.
     """
-    if not any(map(_protected, title.split())):  # most titles: no word to protect
-        return escape(title, ascii=ascii)
+    if not (_CAPITALS.search(title) if title.isascii() else any(map(_protected, title.split()))):
+        return escape(title, ascii=ascii)  # most titles: no word to protect
     spans = [m.span() for m in _MATH.finditer(title)] if "$" in title else []
     marked: list[str] = []
     pos = 0
