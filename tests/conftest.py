@@ -22,6 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_data(tmp_path_factory):
+    """A data folder for what runs outside a test (module-scoped fixtures): without
+    it they record their libraries in the real user's list of known libraries, and
+    a later run (with a basetemp path used before) is refused them as missing."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PAPERDESK_DATA_DIR", str(tmp_path_factory.mktemp("session-data")))
+        patch.delenv("PAPERDESK_LIBRARY", raising=False)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_data(tmp_path_factory, monkeypatch):
     data = tmp_path_factory.mktemp("data")
