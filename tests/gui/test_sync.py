@@ -4,7 +4,9 @@ the list with states, someone else's edit, failures, and the last change on clos
 from __future__ import annotations
 
 import os
+import time
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication
 
@@ -187,3 +189,24 @@ def _screenshot_with_menus(window, path) -> None:
     sub.hide()
     file_menu.hide()
     assert picture.save(str(path))
+
+
+def test_an_overwrite_asked_for_while_the_writer_thread_ends_is_written(
+        window, seed_lib, qtbot, tmp_path):
+    """The writer's thread sends its outcomes and only then ends: an answer given in
+    between (the thread is kept alive here 3 s after sending them, as a loaded machine
+    may) used to be queued behind that finished write, and never written."""
+    out = tmp_path / "refs.bib"
+    out.write_text("% someone else's file\n")
+    seed_lib.syncs.add(out)
+    window.sync_writer.finished.connect(lambda _outcomes: time.sleep(3),
+                                        Qt.ConnectionType.DirectConnection)
+    window.sync_writer.write_all()
+    qtbot.waitUntil(lambda: getattr(window.sync_panel, "question", None) is not None,
+                    timeout=WAIT_MS)
+    overwrite = next(b for b in window.sync_panel.question.buttons()
+                     if b.text() == "Overwrite")
+    overwrite.click()
+    _written(window, qtbot)
+    assert out.read_text(encoding="utf-8") == seed_lib.bibtex.export()
+    assert _menu_texts(window) == ["refs.bib — up to date"]

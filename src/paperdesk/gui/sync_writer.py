@@ -37,6 +37,7 @@ class SyncWriter(QObject):
         self.timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self.timer.timeout.connect(self.run)
         self._thread: threading.Thread | None = None
+        self._round = False  # from run() to _done(): a write whose news is not in yet
         self._again = False  # changes came while a write ran
         self.writing: set[int] = set()
         self.closed = False
@@ -66,7 +67,10 @@ class SyncWriter(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """A write is under way (its outcomes have not reached the UI thread yet). Not
+        whether its thread is alive: it may still be ending after sending them, and a
+        write asked for then would wait for news that has already come."""
+        return self._round
 
     def run(self, only: list[int] | None = None, *, overwrite: bool = False) -> bool:
         """Write what the pending changes concern (or the syncs ``only``, whole) on the
@@ -83,6 +87,8 @@ class SyncWriter(QObject):
         if only is None and (not ids or not self.pending.dirty):
             self.pending.take()
             return False
+        self.wait()  # the last round's thread, ending after it sent its outcomes
+        self._round = True
         self.writing = set(ids)
         self.started.emit(sorted(self.writing))
         pending = self.pending
@@ -113,6 +119,7 @@ class SyncWriter(QObject):
 
     def _done(self) -> None:
         """Called on the UI thread after ``finished``: run again if changes came meanwhile."""
+        self._round = False
         self.writing = set()
         queued, self._queued = getattr(self, "_queued", None), None
         if queued is not None:
