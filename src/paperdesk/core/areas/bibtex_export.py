@@ -64,18 +64,19 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
     (pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      bib_type, bib_fields, year_inferred, _sources) = row[:15]
     bib_source = row[15] if len(row) > 15 else None
-    extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
     key = key or f"paper{pid}"
     if bib_source:
         source = json.loads(bib_source)
-        current = dict(zip(SEEN_ORDER, (title, json.loads(authors or "[]"), organization, year,
+        # authors as stored (JSON): compared with what was seen without decoding it
+        current = dict(zip(SEEN_ORDER, (title, authors or "[]", organization, year,
                                         published, arxiv_id, doi, url, abstract), strict=True))
         return source_entry(
             source, key, current, tags, notes,
-            lambda groups: _groups(row, tags, extra, source.get("names", {}), groups,
-                                   style=style, ascii=ascii),
+            lambda groups: _groups(row, tags, json.loads(bib_fields) if bib_fields else {},
+                                   source.get("names", {}), groups, style=style, ascii=ascii),
             lambda name: [f"\t{name} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},"],
             ascii=ascii)
+    extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
     else:

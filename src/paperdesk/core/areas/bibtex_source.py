@@ -47,9 +47,12 @@ _COLUMNS = {"title": ("title",), "people": ("authors", "organization"),
 _GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
 
 
+# json.dumps(..., ensure_ascii=False), without making an encoder for every call.
+_JSON = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def entry_sha(raw_type: str, key: str, fields: Sequence[tuple[str, str]]) -> str:
-    text = json.dumps([raw_type.lower(), key, [[n.lower(), " ".join(v.split())]
-                                               for n, v in fields]], ensure_ascii=False)
+    text = _JSON([raw_type.lower(), key, [(n.lower(), " ".join(v.split())) for n, v in fields]])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
@@ -57,11 +60,9 @@ def make_source(raw_type: str, key: str, fields: Sequence[tuple[str, str]], name
                 file_id: int | None, seen: dict[str, Any], tags: Sequence[str],
                 sha: str | None = None) -> str:
     """``sha``: the entry's ``entry_sha``, when the caller has it already."""
-    return json.dumps({"type": raw_type, "key": key, "fields": [list(f) for f in fields],
-                       "names": names, "file": file_id,
-                       "sha": sha or entry_sha(raw_type, key, fields),
-                       "seen": {**seen, "tags": sorted({tag_key(t) for t in tags})}},
-                      ensure_ascii=False)
+    return _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays too
+                  "names": names, "file": file_id, "sha": sha or entry_sha(raw_type, key, fields),
+                  "seen": {**seen, "tags": sorted({tag_key(t) for t in tags})}})
 
 
 def seen_values(row: dict[str, Any]) -> dict[str, Any]:
@@ -73,10 +74,18 @@ def edited_groups(source: dict[str, Any], current: dict[str, Any], tags: Sequenc
     """The groups of fields whose columns changed since the entry was imported."""
     seen = source.get("seen", {})
     changed = {group for group, columns in _COLUMNS.items()
-               if any(_norm(current.get(c)) != _norm(seen.get(c)) for c in columns)}
+               if any(_differs(current.get(c), seen.get(c)) for c in columns)}
     if sorted({tag_key(t) for t in tags}) != seen.get("tags", []):
         changed.add("keywords")
     return changed
+
+
+def _differs(now: Any, then: Any) -> bool:
+    if now == then:
+        return False
+    if isinstance(then, list) and isinstance(now, str) and now == _JSON(then):
+        return False  # a list column as it was written from ``seen`` (authors)
+    return _norm(now) != _norm(then)
 
 
 def _norm(value: Any) -> Any:
@@ -99,7 +108,7 @@ def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags
     edited = edited_groups(source, current, tags)
     present = {_GROUP_OF.get(name.lower()) for name, _ in source["fields"]}
     added = edited - present  # what the file lacked and the paper has now (a DOI found later)
-    fresh = written(edited)
+    fresh = written(edited) if edited else {}
     lines = [f"@{source['type']}{{{key},"]
     done: set[str] = set()
     for name, raw in source["fields"]:
@@ -144,7 +153,8 @@ def repair(name: str, raw: str) -> str:
     style prints the field; the original file fails there too. Everything else
     is left exactly as written.
     """
-    if name.lower() not in _PRINTED or not any(ch in raw for ch in _REPAIRS):
+    if not ("#" in raw or "&" in raw or "_" in raw or "^" in raw) or (
+            name.lower() not in _PRINTED):
         return raw
     out: list[str] = []
     depth, quoted, math, skip_depth, i = 0, False, False, None, 0

@@ -31,6 +31,7 @@ from paperdesk.core.model.text import title_key
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
+_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps, one encoder for all
 _INSERT = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
            "organization, published, year, arxiv_id, doi, url, citekey, bib_type, "
            "bib_fields, bib_source, added, modified) "
@@ -197,7 +198,7 @@ class BibWriter:
                                         f"{paper.key!r} {why}; the paper gets {citekey!r}")
         names = [a for a in paper.authors if a.lower() != "others"]
         count = len(names) if names and len(names) == len(paper.authors) else None
-        authors = json.dumps(paper.authors, ensure_ascii=False)
+        authors = _JSON(paper.authors)
         seen = {"title": paper.title, "authors": paper.authors,
                 "organization": paper.organization, "year": paper.year,
                 "published": paper.published, "arxiv_id": paper.arxiv_id, "doi": paper.doi,
@@ -207,7 +208,7 @@ class BibWriter:
         return [pid, paper.title, paper.abstract, title_key(paper.title), authors, count,
                 paper.organization, paper.published, paper.year, paper.arxiv_id, paper.doi,
                 paper.url, citekey, paper.bib_type,
-                json.dumps(paper.extra, ensure_ascii=False) if paper.extra else None,
+                _JSON(paper.extra) if paper.extra else None,
                 source, self.stamp, self.stamp]
 
     def _extras(self, merges: list[tuple[int, BibPaper]], tags: list[tuple[int, str]]) -> None:

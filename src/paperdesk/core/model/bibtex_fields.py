@@ -153,12 +153,19 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     written: dict[str, str] = {}
     for name, raw in fields:
         name = name.lower()
-        text, bare = resolve(raw, strings)
+        if raw[:1] == "{" and raw[-1:] == "}" and "#" not in raw:  # most values: resolve's
+            text, shown = raw[1:-1], raw                              # answer, without a call
+        elif raw[:1] == '"' and raw[-1:] == '"' and len(raw) > 1 and "#" not in raw:
+            text = raw[1:-1]
+            shown = "{" + text + "}"
+        else:
+            text, bare = resolve(raw, strings)
+            shown = raw.strip() if bare else "{" + text + "}"
         values[name] = text
         if name not in KNOWN:
-            paper.extra[name] = raw.strip() if bare else "{" + text + "}"
+            paper.extra[name] = shown
         elif name in ("year", "date"):
-            written[name] = raw.strip() if bare else "{" + text + "}"
+            written[name] = shown
     paper.title = " ".join(decode(values.get("title", "")).split())
     paper.abstract = decode(values.get("abstract", "")).strip()
     _read_people(paper, values.get("author", ""))
