@@ -168,3 +168,19 @@ def test_generated_bib_like_text_reads_as_bibtexparser_reads_it():
         except Exception:  # bibtexparser itself gives up (a state it reports as its bug)
             continue
         _same(text)
+
+
+def test_name_lists_split_as_bibtexparser_splits_them():
+    """Without braces or backslashes the names are split by one regular expression;
+    it must agree with bibtexparser's splitter, which reads them by character."""
+    from bibtexparser.middlewares.names import split_multiple_persons_names
+
+    from paperdesk.core.model.bibtex_fields import split_names
+
+    rng = random.Random(3)
+    alphabet = ["a", "n", "d", "A", "N", "D", " ", "\t", "\n", "\r", "x", "and", " and ",
+                "~", ",", "{", "}", "\\"]
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        want = [n.strip() for n in split_multiple_persons_names(text) if n.strip()]
+        assert split_names(text) == want, text

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.bibtex_source import entry_sha, make_source
-from paperdesk.core.areas.citekey import KeyAllocator, ascii_text, freeze, last_name
+from paperdesk.core.areas.citekey import KeyAllocator, ascii_text, last_name
 from paperdesk.core.areas.tags import tag_key, tag_name
 from paperdesk.core.db import schema, store
 from paperdesk.core.db.idlists import select_in
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 _JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps, one encoder for all
 _INSERT = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
-           "organization, published, year, arxiv_id, doi, url, citekey, bib_type, "
+           "organization, published, year, arxiv_id, doi, url, citekey, citekey_frozen, bib_type, "
            "bib_fields, bib_source, added, modified) "
-           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 # Types that say nothing about the kind of work (a preprint may be cited as any of them).
 _LOOSE_TYPES = frozenset({None, "misc", "online", "electronic", "www", "unpublished",
@@ -66,7 +66,6 @@ class BibWriter:
         self.by_key: dict[str, tuple[int, str, int | None]] = {}
         self.taken: set[int] = set()
         self.allocator = KeyAllocator(self.db, expected=expected)
-        self.file_keys: list[int] = []
         self.stamp = now()
         self.top = self.db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
         self.next_id = self.top + 1
@@ -144,7 +143,6 @@ class BibWriter:
                 self._write_chunk(chunk)
         if bulk:
             _reindex(db, self.reindex)
-        freeze(db, self.file_keys)
         for merge in report.merges:
             key = db.execute("SELECT citekey FROM papers WHERE id = ?",
                              [merge["paper_id"]]).fetchone()[0]
@@ -187,10 +185,9 @@ class BibWriter:
     def _new_row(self, pid: int, paper: BibPaper, sha: str) -> list[Any]:
         fields = {"title": paper.title, "authors": paper.authors, "year": paper.year,
                   "organization": paper.organization}
-        citekey = None
+        citekey, frozen = None, 0
         if bib_key_ok(paper.key) and self.allocator.reserve(paper.key):
-            citekey = paper.key
-            self.file_keys.append(pid)  # already in the user's files: frozen
+            citekey, frozen = paper.key, 1  # already in the user's files: frozen
         else:
             citekey = self.allocator.take(fields, with_title=False)
             why = "is taken" if bib_key_ok(paper.key) else "is not a usable key"
@@ -207,7 +204,7 @@ class BibWriter:
                              seen, [tag_name(t) for t in paper.tags if _tag_ok(t)], sha=sha)
         return [pid, paper.title, paper.abstract, title_key(paper.title), authors, count,
                 paper.organization, paper.published, paper.year, paper.arxiv_id, paper.doi,
-                paper.url, citekey, paper.bib_type,
+                paper.url, citekey, frozen, paper.bib_type,
                 _JSON(paper.extra) if paper.extra else None,
                 source, self.stamp, self.stamp]
 

@@ -96,7 +96,7 @@ def _split_hash(text: str) -> list[str]:
     return parts
 
 
-_HASH_MARKS = re.compile(r'\\[\s\S]?|[{}"#]')
+_HASH_MARKS = re.compile(r'[\\{}"#](?:(?<=\\)[\s\S])?')  # a set first: skipped to fast
 
 
 def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
@@ -123,8 +123,15 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
     return "".join(out), bare
 
 
+# " and " as bibtexparser's splitter finds it in a list without braces or backslashes.
+_AND = re.compile(r"[ \r\n\t]+[aA][nN][dD][ \r\n\t]+(?=[^ \r\n\t])")
+
+
 def split_names(text: str) -> list[str]:
-    """The names of a name list, by BibTeX's rules (bibtexparser's splitter)."""
+    """The names of a name list, by BibTeX's rules (bibtexparser's splitter; without
+    braces or backslashes, the same split by one regular expression)."""
+    if not ("{" in text or "}" in text or "\\" in text):
+        return [n.strip() for n in _AND.split(text.strip(" \r\n\t")) if n.strip()]
     try:
         return [n.strip() for n in split_multiple_persons_names(text) if n.strip()]
     except Exception:  # an unbalanced name list: split at " and " outside braces
