@@ -93,7 +93,7 @@ def bench_window(runs: int) -> list[bool]:
         start = time.perf_counter()
         window.edit(lib.curation.set_rating, [last], rating)
         edit = time.perf_counter() - start
-        while not renamed or window.sync_writer.busy:
+        while not renamed or window.context.features["sync"].writer.busy:
             app.processEvents()
             time.sleep(0.0005)
             if time.perf_counter() - start > 60:
@@ -115,7 +115,7 @@ def bench_window(runs: int) -> list[bool]:
         lib.bibtex.export_to(floor_path, ids)
         floors.append(time.perf_counter() - start)
     floor = statistics.median(floors)
-    debounce = window.sync_writer.timer.interval() / 1000
+    debounce = window.context.features["sync"].writer.timer.interval() / 1000
     window.close()
     sync_write._replace = replace
     oks = [

@@ -64,7 +64,7 @@ def test_triage_after_an_import_shows_the_evidence(window, seed_lib, qtbot, tmp_
     button = window.importer.report.findChild(QPushButton, "triage-button")
     assert "3 papers" in button.text()
     button.click()
-    view = window.triage
+    view = window.context.features["triage"].view
     qtbot.addWidget(view)
     assert view.progress_label.text() == "1 of 3"
     assert view.evidence.text() == "Seen in 3 digests, upvotes 5 → 47"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bibtexparser
 import pytest
 
-from paperdesk.gui import background
+from paperdesk.gui import operations
 from paperdesk.gui.export_dialog import ALL, SELECTED, SHOWN, ExportDialog, shown_ids
 from tests.reliability.helpers import file_digest
 
@@ -18,7 +18,7 @@ def _parse(path):
 
 def _dialog(window, qtbot) -> ExportDialog:
     window.actions_by_name["export_bibtex"].trigger()
-    dialog = window._export_dialog
+    dialog = window.context.features["export"].dialog
     qtbot.addWidget(dialog)
     return dialog
 
@@ -77,7 +77,7 @@ def test_notes_go_in_when_asked(window, seed_lib, tmp_path, qtbot):
 
 
 def test_large_exports_run_on_the_worker(window, seed_lib, tmp_path, qtbot, monkeypatch):
-    monkeypatch.setattr(background, "LARGE", 10)
+    monkeypatch.setattr(operations, "LARGE", 10)
     dialog = _dialog(window, qtbot)
     out = tmp_path / "big.bib"
     dialog.set_options(path=out)
@@ -126,7 +126,7 @@ def test_the_library_itself_is_refused_and_left_as_it_was(window, qtbot):
     library = window.lib.path
     before = file_digest(library)  # read in a process of its own: this one has it open
     window.actions_by_name["export_bibtex"].trigger()
-    dialog = window._export_dialog
+    dialog = window.context.features["export"].dialog
     qtbot.addWidget(dialog)
     dialog.set_options(path=library)
     dialog.accept()

@@ -40,7 +40,7 @@ def test_export_dialog_screenshot(seed_lib, make_window, tmp_path, qtbot):
         model.select(window.model.index(row, 0), model.SelectionFlag.Select
                      | model.SelectionFlag.Rows)
     window.actions_by_name["export_bibtex"].trigger()
-    dialog = window._export_dialog
+    dialog = window.context.features["export"].dialog
     qtbot.addWidget(dialog)
     dialog.set_options(path=Path.home() / "papers" / "thesis.bib", notes=True)
     qtbot.waitExposed(dialog)

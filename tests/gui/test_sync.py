@@ -18,22 +18,31 @@ from .screenshots import save_screenshot
 WAIT_MS = 15000
 
 
+def panel(window):
+    """The window's kept-in-sync feature's panel (menu, status line, questions)."""
+    return window.context.features["sync"].panel
+
+
+def writer(window):
+    return window.context.features["sync"].writer
+
+
 def _menu_texts(window) -> list[str]:
-    window.sync_panel.refresh()
-    return [a.text() for a in window.sync_panel.menu.actions()]
+    panel(window).refresh()
+    return [a.text() for a in panel(window).menu.actions()]
 
 
 def _add(window, qtbot, **options):
     window.actions_by_name["keep_in_sync"].trigger()
-    dialog = window.sync_panel.dialog
+    dialog = panel(window).dialog
     qtbot.addWidget(dialog)
     dialog.set_options(**options)
     return dialog
 
 
 def _written(window, qtbot) -> None:
-    qtbot.waitUntil(lambda: not window.sync_writer.busy and not window.sync_writer.writing
-                    and not window.sync_writer.timer.isActive(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not writer(window).busy and not writer(window).writing
+                    and not writer(window).timer.isActive(), timeout=WAIT_MS)
 
 
 def test_the_dialog_adds_a_sync_written_at_once(window, seed_lib, qtbot, tmp_path):
@@ -61,15 +70,15 @@ def test_a_bad_sync_is_refused_in_the_dialog(window, seed_lib, qtbot, tmp_path):
 def test_edits_are_written_a_second_later_on_a_thread(window, seed_lib, qtbot, tmp_path):
     out = tmp_path / "good.bib"
     seed_lib.syncs.add(out, "query", "rating>=4")
-    window.sync_writer.write_all()
+    writer(window).write_all()
     _written(window, qtbot)
     assert out.read_text() == ""
     rounds = []
-    window.sync_writer.finished.connect(rounds.append)
+    writer(window).finished.connect(rounds.append)
     row = next(r for r in range(window.model.rowCount()) if window.model.paper_id(r) == 5)
     window.rate_row(row, 5)
     window.rate_row(row + 1, 4)
-    assert window.sync_writer.timer.isActive() and out.read_text() == ""  # debounced
+    assert writer(window).timer.isActive() and out.read_text() == ""  # debounced
     _written(window, qtbot)
     assert len(rounds) == 1  # two edits, one write
     ids = sorted([5, window.model.paper_id(row + 1)])
@@ -97,35 +106,35 @@ def test_imports_on_the_worker_reach_the_sync(make_window, lib, seeds, qtbot, tm
 def test_someone_elses_edit_asks_before_overwriting(window, seed_lib, qtbot, tmp_path):
     out = tmp_path / "refs.bib"
     seed_lib.syncs.add(out)
-    window.sync_writer.write_all()
+    writer(window).write_all()
     _written(window, qtbot)
     out.write_text(out.read_text() + "\n% mine\n")
     window.edit(seed_lib.curation.add_tags, [1], ["x"])
-    qtbot.waitUntil(lambda: getattr(window.sync_panel, "question", None) is not None
-                    and window.sync_panel.question.isVisible(), timeout=WAIT_MS)
-    question = window.sync_panel.question
+    qtbot.waitUntil(lambda: getattr(panel(window), "question", None) is not None
+                    and panel(window).question.isVisible(), timeout=WAIT_MS)
+    question = panel(window).question
     assert "changed by someone else" in question.text()
     assert question.grab().save(str(tmp_path / "sync-conflict.png"))
     assert out.read_text().endswith("% mine\n")
     assert seed_lib.syncs.get(out).state == CONFLICT
     assert _menu_texts(window)[0].startswith("refs.bib — stopped: the file was changed")
-    assert window.sync_panel.status.text().startswith("⚠ refs.bib: stopped")
+    assert panel(window).status.text().startswith("⚠ refs.bib: stopped")
     overwrite = next(b for b in question.buttons() if b.text() == "Overwrite")
     overwrite.click()
     _written(window, qtbot)
     assert out.read_text(encoding="utf-8") == seed_lib.bibtex.export()
     assert _menu_texts(window) == ["refs.bib — up to date"]
-    assert not window.sync_panel.status.isVisible()
+    assert not panel(window).status.isVisible()
 
 
 def test_stop_syncing_from_the_question(window, seed_lib, qtbot, tmp_path):
     out = tmp_path / "refs.bib"
     out.write_text("% someone else's file\n")
     seed_lib.syncs.add(out)
-    window.sync_writer.write_all()
-    qtbot.waitUntil(lambda: getattr(window.sync_panel, "question", None) is not None,
+    writer(window).write_all()
+    qtbot.waitUntil(lambda: getattr(panel(window), "question", None) is not None,
                     timeout=WAIT_MS)
-    stop = next(b for b in window.sync_panel.question.buttons()
+    stop = next(b for b in panel(window).question.buttons()
                 if b.text() == "Stop syncing")
     stop.click()
     assert seed_lib.syncs.all() == [] and out.read_text() == "% someone else's file\n"
@@ -139,7 +148,7 @@ def test_a_failure_shows_why_and_the_next_change_retries(window, seed_lib, qtbot
     _written(window, qtbot)
     (text,) = _menu_texts(window)
     assert text == f"refs.bib — failed: the folder {folder} does not exist"
-    assert "failed: the folder" in window.sync_panel.status.text()
+    assert "failed: the folder" in panel(window).status.text()
     save_screenshot(window, tmp_path, "sync-failed.png")
     folder.mkdir()
     window.edit(seed_lib.curation.add_tags, [2], ["x"])
@@ -150,10 +159,10 @@ def test_a_failure_shows_why_and_the_next_change_retries(window, seed_lib, qtbot
 def test_the_last_change_is_written_when_the_window_closes(window, seed_lib, qtbot, tmp_path):
     out = tmp_path / "refs.bib"
     seed_lib.syncs.add(out)
-    window.sync_writer.write_all()
+    writer(window).write_all()
     _written(window, qtbot)
     window.edit(seed_lib.curation.add_tags, [3], ["last"])
-    assert window.sync_writer.timer.isActive()
+    assert writer(window).timer.isActive()
     window.close()
     assert "keywords = {last}" in out.read_text(encoding="utf-8")
 
@@ -162,12 +171,12 @@ def test_the_menu_lists_states_while_writing(window, seed_lib, qtbot, tmp_path, 
     monkeypatch.setattr(sync_writer, "DEBOUNCE_MS", 1000)
     seed_lib.syncs.add(tmp_path / "a.bib")
     seed_lib.syncs.add(tmp_path / "b.bib", "tag", "x")
-    window.sync_writer.writing = {1}
+    writer(window).writing = {1}
     texts = _menu_texts(window)
     assert texts == ["a.bib — writing", "b.bib — not written yet"]
-    assert window.sync_panel.status.text() == "Writing a.bib…"
-    window.sync_writer.writing = set()
-    window.sync_writer.write_all()
+    assert panel(window).status.text() == "Writing a.bib…"
+    writer(window).writing = set()
+    writer(window).write_all()
     _written(window, qtbot)
     assert _menu_texts(window) == ["a.bib — up to date", "b.bib — up to date"]
     _screenshot_with_menus(window, tmp_path / "sync-menu.png")
@@ -178,7 +187,7 @@ def _screenshot_with_menus(window, path) -> None:
     (offscreen, popups are windows of their own)."""
     file_menu = window.menuBar().actions()[0].menu()
     file_menu.popup(window.mapToGlobal(window.menuBar().geometry().bottomLeft()))
-    sub = window.sync_panel.menu
+    sub = panel(window).menu
     sub.popup(file_menu.geometry().topRight())
     QApplication.processEvents()
     picture = window.grab()

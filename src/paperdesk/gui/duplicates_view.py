@@ -24,13 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.areas.duplicates import TIERS, Group
-from paperdesk.core.db.changes import DUPLICATE_GROUPS, undo_views
+from paperdesk.core.db.changes import DUPLICATE_GROUPS
 from paperdesk.core.model.words import plural
-from paperdesk.gui import background, dialogs
+from paperdesk.gui import dialogs, operations
 from paperdesk.gui.compare_table import CompareTable
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 SOURCE = ("duplicates", None)
 GROUP_ROLE = Qt.ItemDataRole.UserRole
@@ -43,15 +43,14 @@ HINT = ("Click a column's header to keep that paper; click a value to keep it in
 class DuplicatesView(QWidget):
     count_changed = Signal()  # the number of open groups may have changed
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, context: Context) -> None:
         super().__init__()
-        self.window = window
+        self.context = context
         self.groups: list[Group] | None = None   # None until the first scan is back
         self.scanning = False
         self._again = False
-        self._own_edit = False
         self._focus: list[int] = []  # papers whose group to show once the scan is back
-        self._lib_path = window.lib.path
+        self._lib_path = context.lib.path
         self._timer = QTimer(self, singleShot=True, interval=RESCAN_DELAY_MS)
         self._timer.timeout.connect(self.scan)
 
@@ -117,16 +116,15 @@ class DuplicatesView(QWidget):
         layout.addLayout(top)
         layout.addWidget(split, 1)
 
-        window.undo_stack.indexChanged.connect(self._stack_changed)
-        window.importer.done.connect(lambda _reports: self.invalidate())
+        context.changed.connect(self._changed)
         self.fill()
 
     # -- scanning ------------------------------------------------------------------
 
     def count(self) -> int | None:
         """Open groups, for the sidebar (None while the first scan runs)."""
-        if self.window.lib.path != self._lib_path:  # another library was opened
-            self._lib_path = self.window.lib.path
+        if self.context.lib.path != self._lib_path:  # another library was opened
+            self._lib_path = self.context.lib.path
             self.groups = None
             QTimer.singleShot(0, self.fill)  # not while the sidebar is being filled
             self.invalidate()
@@ -137,7 +135,7 @@ class DuplicatesView(QWidget):
         self._timer.start()
 
     def scan(self) -> None:
-        if background.jobs(self.window).closed:
+        if self.context.ops.closed:
             return
         if self.scanning:
             self._again = True
@@ -146,10 +144,10 @@ class DuplicatesView(QWidget):
         self._again = False
         self.rescan.setEnabled(False)
         self.heading.setText("Looking for duplicates…")
-        background.jobs(self.window).run(
+        self.context.ops.run(
             "Looking for duplicates",
             lambda lib, progress, cancel: lib.duplicates.scan(progress=progress, cancel=cancel),
-            self._scanned, self._scan_failed, quiet=True)
+            self._scanned, self._scan_failed, quiet=True, initiator=self)
 
     def _scanned(self, groups: list[Group]) -> None:
         self.scanning = False
@@ -164,18 +162,13 @@ class DuplicatesView(QWidget):
         self.scanning = False
         self.rescan.setEnabled(True)
         self.fill()
-        self.window.notify(message)
+        self.context.notify(message)
 
-    def _stack_changed(self, index: int) -> None:
-        """After an undo or redo (or an edit elsewhere) that can change the groups: rescan."""
-        if self._own_edit or background.jobs(self.window).closed:
+    def _changed(self, changes, initiator) -> None:
+        """After a write it did not make itself that concerns the groups: rescan."""
+        if initiator is self or self.context.ops.closed:
             return
-        stack = self.window.undo_stack
-        try:
-            near = [stack.command(i) for i in (index - 1, index) if 0 <= i < stack.count()]
-        except RuntimeError:  # the window is being destroyed
-            return
-        if any(DUPLICATE_GROUPS in undo_views(getattr(c, "undo_data", None)) for c in near):
+        if DUPLICATE_GROUPS in changes.views:
             self.invalidate()
 
     # -- showing -------------------------------------------------------------------
@@ -191,7 +184,7 @@ class DuplicatesView(QWidget):
         """List the groups again, keeping the place in the list."""
         row = max(0, self.list.currentRow())
         shown = self.shown_groups()
-        titles = self.window.lib.browse.titles([g.ids[0] for g in shown[:MAX_LISTED]])
+        titles = self.context.lib.browse.titles([g.ids[0] for g in shown[:MAX_LISTED]])
         self.list.blockSignals(True)
         self.list.clear()
         for group in shown[:MAX_LISTED]:
@@ -238,7 +231,7 @@ class DuplicatesView(QWidget):
             self.evidence.setText("" if self.groups is None else
                                   "Nothing to review here." if not self.shown_groups() else "")
         else:
-            self.compare.set_group(self.window.lib, group.ids)
+            self.compare.set_group(self.context.lib, group.ids)
             self.evidence.setText(f"<b>{group.tier.capitalize()}</b>, score {group.score}%: "
                                   + "; ".join(group.evidence))
         self._update_buttons()
@@ -269,11 +262,7 @@ class DuplicatesView(QWidget):
     # -- acting ----------------------------------------------------------------------
 
     def _edit(self, fn, *args):
-        self._own_edit = True
-        try:
-            return background.edit(self.window, fn, *args)
-        finally:
-            self._own_edit = False
+        return self.context.ops.edit(fn, *args, initiator=self)
 
     def _drop(self, ids: list[int]) -> None:
         """Groups that held these papers are settled; the next scan says what is left."""
@@ -285,17 +274,17 @@ class DuplicatesView(QWidget):
         group = self.current_group()
         if group is None or self.compare.keep is None:
             return
-        changes = self._edit(self.window.lib.duplicates.merge, self.compare.keep,
+        changes = self._edit(self.context.lib.duplicates.merge, self.compare.keep,
                              self.compare.others(), self.compare.choices())
         if changes is not None:
             self._drop(group.ids)
-            self.window.statusBar().showMessage(changes.label, 6000)
+            self.context.show_message(changes.label, 6000)
 
     def not_duplicates(self) -> None:
         group = self.current_group()
         if group is None:
             return
-        if self._edit(self.window.lib.duplicates.mark_different, group.ids) is not None:
+        if self._edit(self.context.lib.duplicates.mark_different, group.ids) is not None:
             self._drop(group.ids)
 
     def merge_all_certain(self) -> None:
@@ -310,19 +299,15 @@ class DuplicatesView(QWidget):
                 "Each merge can be undone later from the merge history.",
                 f"Merge {plural(len(certain), 'group')}"):
             return
-        background.jobs(self.window).run(
+        self.context.ops.run(
             "Merging certain duplicates",
             lambda lib, progress, cancel: lib.duplicates.merge_all_certain(progress, cancel),
-            self._merged_all, inline=self.window.lib.stats()["papers"] < background.LARGE)
+            self._merged_all, inline=self.context.lib.stats()["papers"] < operations.LARGE,
+            undo=True, initiator=self)
 
     def _merged_all(self, changes) -> None:
-        self._own_edit = True
-        try:
-            background.record(self.window, changes)
-        finally:
-            self._own_edit = False
         result = changes.result
-        self.window.statusBar().showMessage(
+        self.context.show_message(
             f"Merged {plural(result.get('groups', 0), 'group')} "
             f"({plural(result.get('papers', 0), 'paper')})", 8000)
         self.groups = [g for g in self.groups or [] if g.tier != "certain"]
@@ -332,6 +317,6 @@ class DuplicatesView(QWidget):
     def show_history(self) -> None:
         from paperdesk.gui.merge_history import MergeHistory
 
-        dialog = MergeHistory(self.window, self)
+        dialog = MergeHistory(self.context, self)
         dialog.open()
         self._history = dialog

@@ -9,7 +9,7 @@ file is written whole or not at all (``lib.bibtex.export_to``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.gui import background, settings
+from paperdesk.gui import operations, settings
+from paperdesk.gui.context import context_of
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 ALL, SHOWN, SELECTED = "all", "shown", "selected"
 STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex"),
@@ -41,31 +42,27 @@ JSON_FILTER = "CSL-JSON files (*.json);;All files (*)"
 LAST_FOLDER = "export/folder"
 
 
-def shown_ids(window: MainWindow) -> list[int]:
+def shown_ids(owner: Any) -> list[int]:
     """Every paper the table shows, in its order, even while only its first page is in."""
-    model = window.model
-    if getattr(model, "complete", True):
-        return list(model.ids())
-    found = window.fetch_ids(model.sort_key, model.descending, None)
-    return list(found[0] if isinstance(found, tuple) else found)
+    return context_of(owner).selection.shown_ids()
 
 
 class ExportDialog(QDialog):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: Context) -> None:
+        super().__init__(context.widget)
+        self.context = context
         self.setWindowTitle("Export BibTeX")
-        self.shown_ids = shown_ids(window)
-        self.selected_ids = window.selected_ids()
+        self.shown_ids = shown_ids(context)
+        self.selected_ids = context.selected_ids()
         self.written: int | None = None
         self.path_written: Path | None = None
 
-        total = window.lib.stats()["papers"]
+        total = context.lib.stats()["papers"]
         self.scope_buttons = QButtonGroup(self)
         scope_box = QWidget()
         scope_layout = QVBoxLayout(scope_box)
         scope_layout.setContentsMargins(0, 0, 0, 0)
-        source = window.count_label.text() or "the table"
+        source = context.selection.count_label.text() or "the table"
         for name, text, count in (
                 (ALL, "All papers", total),
                 (SHOWN, f"The papers shown now ({source.split(' — ', 1)[-1]})",
@@ -88,7 +85,7 @@ class ExportDialog(QDialog):
         self.path = QLineEdit()
         self.path.setPlaceholderText("Where to save the .bib file")
         folder = settings.settings().value(LAST_FOLDER) or str(Path.home())
-        self.path.setText(str(Path(folder) / f"{window.lib.name}.bib"))
+        self.path.setText(str(Path(folder) / f"{context.lib.name}.bib"))
         self.path.textChanged.connect(lambda _t: self._update_ok())
         browse = QPushButton("Choose…")
         browse.clicked.connect(self.choose_path)
@@ -176,7 +173,7 @@ class ExportDialog(QDialog):
         ids = self.ids()
         style, ascii, notes = (self.style.currentData(), self.ascii.isChecked(),
                                self.notes.isChecked())
-        count = len(ids) if ids is not None else self.window.lib.stats()["papers"]
+        count = len(ids) if ids is not None else self.context.lib.stats()["papers"]
         self.message.setText(f"Exporting {count} papers…")
         self.buttons.setEnabled(False)
 
@@ -184,14 +181,13 @@ class ExportDialog(QDialog):
             return lib.bibtex.export_to(path, ids, style=style, ascii=ascii, notes=notes,
                                         progress=progress, cancel=cancel)
 
-        background.jobs(self.window).run("Exporting BibTeX", job,
-                                         lambda n: self._done(path, n), self._failed,
-                                         inline=count < background.LARGE)
+        self.context.ops.run("Exporting BibTeX", job, lambda n: self._done(path, n),
+                             self._failed, inline=count < operations.LARGE)
 
     def _done(self, path: Path, count: int) -> None:
         self.written, self.path_written = count, path
         settings.save({LAST_FOLDER: str(path.parent)})
-        self.window.statusBar().showMessage(
+        self.context.show_message(
             f"Exported {count} entr{'y' if count == 1 else 'ies'} to {path}", 10000)
         super().accept()
 
@@ -200,8 +196,7 @@ class ExportDialog(QDialog):
         self.message.setText(f"⚠ {message}")
 
 
-def open_export(window: MainWindow) -> ExportDialog:
-    dialog = ExportDialog(window)
+def open_export(context: Context) -> ExportDialog:
+    dialog = ExportDialog(context)
     dialog.open()
-    window._export_dialog = dialog
     return dialog

@@ -32,13 +32,15 @@ class Export(Feature):
 
     def install(self, context: Context) -> None:
         super().install(context)
+        self.dialog: export_dialog.ExportDialog | None = None
         action = context.menus.add("file", "export_bibtex", "&Export BibTeX…", self.open,
                                    "Ctrl+E", "export", before="quit")
         toolbar = context.widget.toolbar
         toolbar.insertAction(toolbar.actions()[1] if toolbar.actions() else None, action)
 
     def open(self) -> export_dialog.ExportDialog:
-        return export_dialog.open_export(self.context.widget)
+        self.dialog = export_dialog.open_export(self.context)
+        return self.dialog
 
 
 class Sync(Feature):
@@ -48,7 +50,7 @@ class Sync(Feature):
 
     def install(self, context: Context) -> None:
         super().install(context)
-        self.panel = sync_panel.install(context.widget, context.menus.menu("file"),
+        self.panel = sync_panel.install(context, context.menus.menu("file"),
                                         context.actions.get("quit"))
         self.writer = self.panel.writer
 
@@ -60,19 +62,19 @@ class Triage(Feature):
 
     def install(self, context: Context) -> None:
         super().install(context)
+        self.view: triage_view.TriageView | None = None  # the last one opened
         context.sidebar.triage.connect(lambda digest: self.open([digest]))
         context.importer.done.connect(self._imported)
 
     def open(self, digest_ids: list[int] | None = None) -> triage_view.TriageView | None:
-        return triage_view.open_triage(self.context.widget, digest_ids)
+        return triage_view.open_triage(self.context, digest_ids)
 
     def _imported(self, _reports: list) -> None:
         """Under the import report (once it is open), a button to triage its digests."""
         record = self.context.importer.last_import
         if record is not None and record.digest_ids:
             digest_ids = list(record.digest_ids)
-            QTimer.singleShot(0, lambda: triage_view.triage_link(self.context.widget,
-                                                                 digest_ids))
+            QTimer.singleShot(0, lambda: triage_view.triage_link(self.context, digest_ids))
 
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,

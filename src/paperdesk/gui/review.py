@@ -23,17 +23,17 @@ from paperdesk.gui.trash_view import TrashView, trash_count
 if TYPE_CHECKING:
     from paperdesk.core.formats.file_report import FileReport
     from paperdesk.gui.context import Context
-    from paperdesk.gui.main_window import MainWindow
 
 
 class _Pages(QObject):
     """Shows the duplicates or trash view in place of the table and detail pane."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, context: Context) -> None:
+        window = context.widget
         super().__init__(window)
         self.window = window
-        self.duplicates = DuplicatesView(window)
-        self.trash = TrashView(window)
+        self.duplicates = DuplicatesView(context)
+        self.trash = TrashView(context)
         self.content = QStackedWidget()
         index = window.splitter.indexOf(window.table)
         window.splitter.replaceWidget(index, self.content)
@@ -86,8 +86,7 @@ class Review(Feature):
 
     def install(self, context: Context) -> None:
         super().install(context)
-        window = context.widget
-        self.pages = _Pages(window)
+        self.pages = _Pages(context)
         self.duplicates, self.trash, self.content = (
             self.pages.duplicates, self.pages.trash, self.pages.content)
         context.sidebar.add_filler(self._sidebar_entries)
@@ -105,7 +104,7 @@ class Review(Feature):
     def _sidebar_entries(self, sidebar: Sidebar) -> None:
         section = sidebar.section("Review")
         sidebar.entry(section, "Duplicates", self.duplicates.count(), DUPLICATES, "duplicates")
-        sidebar.entry(section, "Trash", trash_count(self.context.widget), TRASH, "trash")
+        sidebar.entry(section, "Trash", trash_count(self.context), TRASH, "trash")
         if self.trash.isVisible():
             self.trash.reload()
 

@@ -36,7 +36,7 @@ from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui.sync_writer import SyncWriter
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex"),
           ("CSL-JSON (pandoc, Quarto, Zotero)", "csl-json")]
@@ -45,11 +45,11 @@ STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "bibl
 class SyncDialog(QDialog):
     """What to keep in sync, and where."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, context: Context) -> None:
+        super().__init__(context.widget)
+        self.context = context
         self.setWindowTitle("Keep a .bib in sync")
-        lib = window.lib
+        lib = context.lib
         self.path = QLineEdit(str(Path.home() / f"{lib.name}.bib"))
         self.path.textChanged.connect(lambda _t: self._update_ok())
         browse = QPushButton("Choose…")
@@ -61,7 +61,7 @@ class SyncDialog(QDialog):
         self.sources = QButtonGroup(self)
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
-        self.query = QLineEdit(window.search_bar.text() if hasattr(window, "search_bar") else "")
+        self.query = QLineEdit(context.selection.query)
         self.query.setPlaceholderText("a search, e.g. tag:to-cite rating>=4")
         self.saved = QComboBox()
         self.saved.addItems([s["name"] for s in lib.curation.saved_searches()])
@@ -160,37 +160,37 @@ class SyncDialog(QDialog):
         if not text:
             return
         try:
-            self.added = self.window.lib.syncs.add(
+            self.added = self.context.lib.syncs.add(
                 Path(text).expanduser(), self.source(), self.value(),
                 style=self.style.currentData(), ascii=self.ascii.isChecked())
         except PaperDeskError as exc:
             self.message.setText(f"⚠ {exc}")
             return
-        self.window.sync_writer.run([self.added.id])
+        self.context.features["sync"].writer.run([self.added.id])
         super().accept()
 
 
 class SyncPanel:
     """The menu list, the status line and the questions; owns the window's writer."""
 
-    def __init__(self, window: MainWindow, file_menu: QMenu, before) -> None:
-        self.window = window
-        self.writer = window.sync_writer = SyncWriter(window.lib, window)
+    def __init__(self, context: Context, file_menu: QMenu, before) -> None:
+        self.context = context
+        self.writer = SyncWriter(context.lib, context)
         self.states: dict[int, str] = {}  # sync id -> "writing" while it is written
         self.asked: set[int] = set()  # conflicts already put to the user
         self.add_action = file_menu.addAction("Keep a .bib in &sync…", self.open_dialog)
         file_menu.insertAction(before, self.add_action)
-        self.menu = QMenu("S&ynced files", window)
+        self.menu = QMenu("S&ynced files", context.widget)
         file_menu.insertMenu(before, self.menu)
-        window.actions_by_name["keep_in_sync"] = self.add_action
+        context.actions["keep_in_sync"] = self.add_action
         self.status = QLabel()
         self.status.setObjectName("sync-status")
-        window.statusBar().addPermanentWidget(self.status)
+        context.widget.statusBar().addPermanentWidget(self.status)
         self.writer.started.connect(self._started)
         self.writer.finished.connect(self._finished)
         self.writer.listed.connect(self.refresh)
-        window.context.library_changed.connect(self.writer.set_library)
-        window.context.close_hooks.append(self.writer.close)
+        context.library_changed.connect(self.writer.set_library)
+        context.close_hooks.append(self.writer.close)
         self.refresh()
 
     # -- the list -------------------------------------------------------------------
@@ -200,7 +200,7 @@ class SyncPanel:
 
     def refresh(self) -> None:
         self.menu.clear()
-        syncs = self.window.lib.syncs.all()
+        syncs = self.context.lib.syncs.all()
         if not syncs:
             none = self.menu.addAction("No file is kept in sync")
             none.setEnabled(False)
@@ -244,18 +244,18 @@ class SyncPanel:
             elif outcome.state == OK:
                 self.asked.discard(outcome.sync_id)
                 if outcome.written:
-                    self.window.statusBar().showMessage(
+                    self.context.show_message(
                         f"Updated {Path(outcome.path).name} ({outcome.entries} entries)", 4000)
 
     def ask(self, sync_id: int) -> QMessageBox | None:
-        sync = self.window.lib.syncs.get_id(sync_id)
+        sync = self.context.lib.syncs.get_id(sync_id)
         if sync is None:
             return None
         box = QMessageBox(QMessageBox.Icon.Warning, "Synced file changed",
                           f"{sync.path} was changed by someone else since PaperDesk last "
                           "wrote it, so PaperDesk stopped updating it.\n\nOverwrite it with "
                           "the library's papers, or stop keeping it in sync?",
-                          parent=self.window)
+                          parent=self.context.widget)
         overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
         stop = box.addButton("Stop syncing", QMessageBox.ButtonRole.ActionRole)
         box.addButton("Decide later", QMessageBox.ButtonRole.RejectRole)
@@ -274,20 +274,19 @@ class SyncPanel:
 
     def stop(self, sync: Sync) -> None:
         try:
-            self.window.lib.syncs.remove(sync.path)
+            self.context.lib.syncs.remove(sync.path)
         except PaperDeskError as exc:
-            self.window.notify(str(exc))
+            self.context.notify(str(exc))
             return
-        self.window.statusBar().showMessage(f"Stopped keeping {sync.path} in sync", 5000)
+        self.context.show_message(f"Stopped keeping {sync.path} in sync", 5000)
 
     def open_dialog(self) -> SyncDialog:
-        dialog = SyncDialog(self.window)
+        dialog = SyncDialog(self.context)
         dialog.open()
         self.dialog = dialog
         return dialog
 
 
-def install(window: MainWindow, file_menu: QMenu, before) -> SyncPanel:
-    panel = window.sync_panel = SyncPanel(window, file_menu, before)
-    return panel
+def install(context: Context, file_menu: QMenu, before) -> SyncPanel:
+    return SyncPanel(context, file_menu, before)
 

@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.gui import background, dialogs
+from paperdesk.gui import dialogs
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 SOURCE = ("trash", None)
 MAX_ROWS = 1000  # rows listed; Restore all and Empty act on every paper in the trash
@@ -34,14 +34,14 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ["Title", "Year", "Deleted"]
 
 
-def trash_count(window: MainWindow) -> int:
-    return window.lib.trash.count()
+def trash_count(context: Context) -> int:
+    return context.lib.trash.count()
 
 
 class TrashView(QWidget):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, context: Context) -> None:
         super().__init__()
-        self.window = window
+        self.context = context
         self.heading = QLabel()
         font = self.heading.font()
         font.setPointSizeF(font.pointSizeF() * 1.2)
@@ -80,8 +80,8 @@ class TrashView(QWidget):
         layout.addLayout(buttons)
 
     def reload(self) -> None:
-        rows = self.window.lib.trash.listing(MAX_ROWS)
-        total = trash_count(self.window)
+        rows = self.context.lib.trash.listing(MAX_ROWS)
+        total = trash_count(self.context)
         self.table.setRowCount(len(rows))
         for row, paper in enumerate(rows):
             year, deleted = paper["year"], paper["deleted_at"]
@@ -109,17 +109,17 @@ class TrashView(QWidget):
 
     def restore_selected(self) -> None:
         if ids := self.selected_ids():
-            background.edit(self.window, self.window.lib.trash.restore, ids)
+            self.context.ops.edit(self.context.lib.trash.restore, ids)
 
     def restore_all(self) -> None:
-        if ids := self.window.lib.trash.ids():
-            background.edit(self.window, self.window.lib.trash.restore, ids)
+        if ids := self.context.lib.trash.ids():
+            self.context.ops.edit(self.context.lib.trash.restore, ids)
 
     def empty(self) -> None:
-        total = trash_count(self.window)
+        total = trash_count(self.context)
         if total and dialogs.confirm(
                 self, "Empty the trash",
                 f"Remove the {total} paper{'s' if total != 1 else ''} in the trash for good, "
                 "with their tags, notes and sightings? Edit > Undo can still bring them back "
                 "until PaperDesk is closed.", "Empty trash"):
-            background.edit(self.window, self.window.lib.trash.empty)
+            self.context.ops.edit(self.context.lib.trash.empty)

@@ -28,13 +28,14 @@ from PySide6.QtWidgets import (
 
 from paperdesk.core.areas import triage
 from paperdesk.gui import settings
+from paperdesk.gui.context import context_of
 from paperdesk.gui.geometry import fit_to_screen
 from paperdesk.gui.paper_model import STATUS_LABELS
 from paperdesk.gui.stars import StarRating
 from paperdesk.gui.upvote_chart import UpvoteChart
 
 if TYPE_CHECKING:
-    from paperdesk.gui.main_window import MainWindow
+    from paperdesk.gui.context import Context
 
 KEYS = [("T", "To read"), ("S", "Skip"), ("0–5", "Stars"), ("G", "Tag"),
         ("N →", "Next"), ("P ←", "Previous"), ("Esc", "Close")]
@@ -48,11 +49,11 @@ def _place_key(lib_path: Any, digest_ids: list[int]) -> str:
 
 
 class TriageView(QDialog):
-    def __init__(self, window: MainWindow, digest_ids: list[int], title: str) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, context: Context, digest_ids: list[int], title: str) -> None:
+        super().__init__(context.widget)
+        self.context = context
         self.digest_ids = list(digest_ids)
-        self.ids = triage.digest_papers(window.lib, self.digest_ids)
+        self.ids = triage.digest_papers(context.lib, self.digest_ids)
         self.setWindowTitle(f"Triage — {title}")
         self.setObjectName("triage")
         self.progress_label = QLabel()
@@ -120,7 +121,7 @@ class TriageView(QDialog):
     # -- showing ---------------------------------------------------------------
 
     def _key(self) -> str:
-        return _place_key(self.window_.lib.path, self.digest_ids)
+        return _place_key(self.context.lib.path, self.digest_ids)
 
     def current(self) -> int | None:
         return self.ids[self.index] if self.ids else None
@@ -130,7 +131,7 @@ class TriageView(QDialog):
             self.progress_label.setText("Nothing to triage")
             self.title.setText("This digest has no papers left to triage")
             return
-        lib = self.window_.lib
+        lib = self.context.lib
         pid = self.ids[self.index]
         paper = lib.paper(pid, with_notes=False)
         sightings = lib.sightings(pid)
@@ -157,11 +158,11 @@ class TriageView(QDialog):
             self.show_current()
 
     def _edit(self, fn, *args) -> None:
-        self.window_.edit(fn, *args)
+        self.context.ops.edit(fn, *args, initiator=self)
 
     def set_status(self, status: str) -> None:
         if (pid := self.current()) is not None:
-            self._edit(self.window_.lib.curation.set_status, [pid], status)
+            self._edit(self.context.lib.curation.set_status, [pid], status)
             if self.index < len(self.ids) - 1:
                 self.go(1)
             else:
@@ -169,7 +170,7 @@ class TriageView(QDialog):
 
     def rate(self, stars: int) -> None:
         if (pid := self.current()) is not None:
-            self._edit(self.window_.lib.curation.set_rating, [pid], stars)
+            self._edit(self.context.lib.curation.set_rating, [pid], stars)
             self.show_current()
 
     def ask_tag(self) -> None:
@@ -182,7 +183,7 @@ class TriageView(QDialog):
         self.tag_entry.hide()
         self.setFocus()
         if names and (pid := self.current()) is not None:
-            self._edit(self.window_.lib.curation.add_tags, [pid], names)
+            self._edit(self.context.lib.curation.add_tags, [pid], names)
             self.show_current()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -214,28 +215,29 @@ class TriageView(QDialog):
             super().keyPressEvent(event)  # Esc closes
 
 
-def open_triage(window: MainWindow, digest_ids: list[int] | None = None) -> TriageView | None:
+def open_triage(owner: Any, digest_ids: list[int] | None = None) -> TriageView | None:
     """Triage ``digest_ids``; by default the digest chosen in the sidebar, else the
     last import's, else the newest digest."""
-    lib = window.lib
+    context = context_of(owner)
+    lib = context.lib
     if not digest_ids:
-        source = window.sidebar.current_source()
+        source = context.sidebar.current_source()
         if source[0] == "digest":
             digest_ids = [source[1]]
-        elif window.importer.last_import is not None and window.importer.last_import.digest_ids:
-            digest_ids = list(window.importer.last_import.digest_ids)
+        elif context.importer.last_import is not None and context.importer.last_import.digest_ids:
+            digest_ids = list(context.importer.last_import.digest_ids)
         else:
             newest = lib.digests()[:1]
             digest_ids = [newest[0]["id"]] if newest else []
     if not digest_ids:
-        window.notify("no digest to triage yet: import one first")
+        context.notify("no digest to triage yet: import one first")
         return None
     names = {d["id"]: d for d in lib.digests()}
     first = names.get(digest_ids[0])
     title = (f"{first['digest_date'] or ''} {first['name']}".strip() if first else "digest") + (
         f" and {len(digest_ids) - 1} more" if len(digest_ids) > 1 else "")
-    view = TriageView(window, digest_ids, title)
-    window.triage = view
+    view = TriageView(context, digest_ids, title)
+    context.features["triage"].view = view
     view.show()
     view.raise_()
     view.activateWindow()
@@ -243,12 +245,12 @@ def open_triage(window: MainWindow, digest_ids: list[int] | None = None) -> Tria
     return view
 
 
-def triage_link(window: MainWindow, digest_ids: list[int]) -> None:
+def triage_link(context: Context, digest_ids: list[int]) -> None:
     """A "Triage" button under the import report, for the digests just imported."""
     from PySide6.QtWidgets import QPushButton
 
-    report = window.importer.report
-    count = len(triage.digest_papers(window.lib, digest_ids))
+    report = context.importer.report
+    count = len(triage.digest_papers(context.lib, digest_ids))
     if report is None or not count:
         return
     button = QPushButton(f"Triage the {count} papers of this import, one at a time…")
@@ -256,7 +258,7 @@ def triage_link(window: MainWindow, digest_ids: list[int]) -> None:
 
     def go() -> None:
         report.accept()
-        open_triage(window, digest_ids)
+        open_triage(context, digest_ids)
 
     button.clicked.connect(go)
     report.layout().insertWidget(1, button)
