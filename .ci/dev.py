@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,9 +48,29 @@ TEST_TOOLS = {
 }
 
 
+# A network that drops a connection now and then: pip (here, and inside the tests that
+# build and install the wheel) tries more often and waits longer, unless told otherwise.
+NET_ENV = {"PIP_RETRIES": "10", "PIP_DEFAULT_TIMEOUT": "60"}
+
+
 def run(*cmd: str | Path, check: bool = True, env: dict[str, str] | None = None) -> int:
     print("+", " ".join(str(c) for c in cmd), flush=True)
     return subprocess.run([str(c) for c in cmd], check=check, env=env).returncode
+
+
+def net_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    return {**NET_ENV, **os.environ, **(extra or {})}
+
+
+def run_retrying(*cmd: str | Path, env: dict[str, str], attempts: int = 3) -> None:
+    """A command that downloads: run again after a pause when it fails, then give up."""
+    for attempt in range(1, attempts + 1):
+        if run(*cmd, check=False, env=env) == 0:
+            return
+        if attempt < attempts:
+            print(f"note: failed (attempt {attempt} of {attempts}); trying again", flush=True)
+            time.sleep(10 * attempt)
+    raise SystemExit(f"failed {attempts} times: {' '.join(str(c) for c in cmd)}")
 
 
 def missing_libs(libs: dict[str, str]) -> list[str]:
@@ -64,8 +85,10 @@ def apt_install(packages: list[str]) -> None:
         return
     if os.geteuid() == 0 and shutil.which("apt-get"):
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        run("apt-get", "update", "-qq", env=env)
-        run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages, env=env)
+        retries = ("-o", "Acquire::Retries=5")
+        run_retrying("apt-get", *retries, "update", "-qq", env=env)
+        run_retrying("apt-get", *retries, "install", "-y", "-qq", "--no-install-recommends",
+                     *packages, env=env)
     else:
         print(f"note: install these system packages if Qt fails to start: {' '.join(packages)}")
 
@@ -82,14 +105,14 @@ def setup(extra_libs: dict[str, str] | None = None, tools: bool = False) -> None
     stamp = VENV / ".paperdesk-installed"
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not stamp.exists() or stamp.read_text() != wanted:
-        run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
-        run(PY, "-m", "pip", "install", "-q", "-e", f"{ROOT}[test]")
+        run_retrying(PY, "-m", "pip", "install", "-q", "--upgrade", "pip", env=net_env())
+        run_retrying(PY, "-m", "pip", "install", "-q", "-e", f"{ROOT}[test]", env=net_env())
         stamp.write_text(wanted)
 
 
 def test(args: list[str]) -> int:
     setup(tools=True)
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    env = net_env({"QT_QPA_PLATFORM": "offscreen"})
     os.chdir(ROOT)
     failed = 0
     failed |= run(BIN / "ruff", "check", ROOT, check=False)
