@@ -208,12 +208,12 @@ def test_an_overwrite_asked_for_while_the_writer_thread_ends_is_written(
     out = tmp_path / "refs.bib"
     out.write_text("% someone else's file\n")
     seed_lib.syncs.add(out)
-    window.sync_writer.finished.connect(lambda _outcomes: time.sleep(3),
+    writer(window).finished.connect(lambda _outcomes: time.sleep(3),
                                         Qt.ConnectionType.DirectConnection)
-    window.sync_writer.write_all()
-    qtbot.waitUntil(lambda: getattr(window.sync_panel, "question", None) is not None,
+    writer(window).write_all()
+    qtbot.waitUntil(lambda: getattr(panel(window), "question", None) is not None,
                     timeout=WAIT_MS)
-    overwrite = next(b for b in window.sync_panel.question.buttons()
+    overwrite = next(b for b in panel(window).question.buttons()
                      if b.text() == "Overwrite")
     overwrite.click()
     _written(window, qtbot)
