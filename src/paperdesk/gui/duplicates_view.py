@@ -54,6 +54,17 @@ class DuplicatesView(QWidget):
         self._timer = QTimer(self, singleShot=True, interval=RESCAN_DELAY_MS)
         self._timer.timeout.connect(self.scan)
 
+        top = self._build_top()
+        split = self._build_split()
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+
+        context.changed.connect(self._changed)
+        self.fill()
+
+    def _build_top(self) -> QHBoxLayout:
+        """The heading, the tier filter, and Scan again, Merge all certain, Merge history."""
         self.heading = QLabel()
         font = self.heading.font()
         font.setPointSizeF(font.pointSizeF() * 1.2)
@@ -74,13 +85,25 @@ class DuplicatesView(QWidget):
         top.addWidget(self.heading, 1)
         for widget in (self.tier, self.rescan, self.merge_all, self.history):
             top.addWidget(widget)
+        return top
 
+    def _build_split(self) -> QSplitter:
+        """The list of groups on the left, the open group side by side on the right."""
         self.list = QListWidget()
         self.list.setMinimumWidth(260)
         self.list.setWordWrap(True)
         self.list.setAlternatingRowColors(True)
         self.list.setSpacing(2)
         self.list.currentRowChanged.connect(lambda _r: self.show_group())
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.list)
+        split.addWidget(self._build_group())
+        split.setStretchFactor(1, 1)
+        split.setSizes([300, 900])
+        return split
+
+    def _build_group(self) -> QWidget:
+        """The evidence, the papers compared, the hint and the Merge / Not duplicates buttons."""
         self.evidence = QLabel()
         self.evidence.setWordWrap(True)
         self.evidence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -107,17 +130,7 @@ class DuplicatesView(QWidget):
         column.addWidget(self.evidence)
         column.addWidget(self.compare, 1)
         column.addLayout(buttons)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.list)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setSizes([300, 900])
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(split, 1)
-
-        context.changed.connect(self._changed)
-        self.fill()
+        return right
 
     # -- scanning ------------------------------------------------------------------
 

@@ -14,29 +14,23 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QRadioButton,
     QVBoxLayout,
     QWidget,
 )
 
-from paperdesk.gui import operations, settings
+from paperdesk.gui import file_form, operations, settings
 from paperdesk.gui.context import context_of
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
 
 ALL, SHOWN, SELECTED = "all", "shown", "selected"
-STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex"),
-          ("CSL-JSON (pandoc, Quarto, Zotero)", "csl-json")]
 BIB_FILTER = "BibTeX files (*.bib);;All files (*)"
 JSON_FILTER = "CSL-JSON files (*.json);;All files (*)"
 LAST_FOLDER = "export/folder"
@@ -58,11 +52,28 @@ class ExportDialog(QDialog):
         self.path_written: Path | None = None
 
         total = context.lib.stats()["papers"]
+        source = context.selection.count_label.text() or "the table"
+        scope_box = self._build_scopes(total, source)
+        self.style = file_form.style_box(self._match_suffix)
+        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
+        self.notes = QCheckBox("Include my notes (as the annote field)")
+        self.path = QLineEdit()
+        self.path.setPlaceholderText("Where to save the .bib file")
+        folder = settings.settings().value(LAST_FOLDER) or str(Path.home())
+        self.path.setText(str(Path(folder) / f"{context.lib.name}.bib"))
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.buttons = file_form.ok_cancel(self, "Export", self.path)
+        self._lay_out(scope_box)
+        self.setMinimumWidth(560)
+
+    def _build_scopes(self, total: int, source: str) -> QWidget:
+        """All papers, those shown now (``source`` names them), the selected ones: each
+        with its count, and disabled when there are none."""
         self.scope_buttons = QButtonGroup(self)
         scope_box = QWidget()
         scope_layout = QVBoxLayout(scope_box)
         scope_layout.setContentsMargins(0, 0, 0, 0)
-        source = context.selection.count_label.text() or "the table"
         for name, text, count in (
                 (ALL, "All papers", total),
                 (SHOWN, f"The papers shown now ({source.split(' — ', 1)[-1]})",
@@ -73,45 +84,20 @@ class ExportDialog(QDialog):
             button.setEnabled(count > 0 or name == ALL)
             self.scope_buttons.addButton(button)
             scope_layout.addWidget(button)
-        default = SELECTED if len(self.selected_ids) > 1 else ALL
-        self.set_scope(default)
+        self.set_scope(SELECTED if len(self.selected_ids) > 1 else ALL)
+        return scope_box
 
-        self.style = QComboBox()
-        for label, value in STYLES:
-            self.style.addItem(label, value)
-        self.style.currentIndexChanged.connect(lambda _i: self._match_suffix())
-        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
-        self.notes = QCheckBox("Include my notes (as the annote field)")
-        self.path = QLineEdit()
-        self.path.setPlaceholderText("Where to save the .bib file")
-        folder = settings.settings().value(LAST_FOLDER) or str(Path.home())
-        self.path.setText(str(Path(folder) / f"{context.lib.name}.bib"))
-        self.path.textChanged.connect(lambda _t: self._update_ok())
-        browse = QPushButton("Choose…")
-        browse.clicked.connect(self.choose_path)
-        path_row = QHBoxLayout()
-        path_row.addWidget(self.path, 1)
-        path_row.addWidget(browse)
-
+    def _lay_out(self, scope_box: QWidget) -> None:
         form = QFormLayout()
         form.addRow("Papers:", scope_box)
         form.addRow("Style:", self.style)
         form.addRow("", self.ascii)
         form.addRow("", self.notes)
-        form.addRow("Save to:", path_row)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        form.addRow("Save to:", file_form.path_row(self.path, self.choose_path))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
-        self.setMinimumWidth(560)
-        self._update_ok()
 
     # -- options (the tests drive these too) -------------------------------------
 
@@ -143,13 +129,10 @@ class ExportDialog(QDialog):
         return {ALL: None, SHOWN: self.shown_ids, SELECTED: self.selected_ids}[self.scope()]
 
     def suffix(self) -> str:
-        return ".json" if self.style.currentData() == "csl-json" else ".bib"
+        return file_form.suffix(self.style.currentData())
 
     def _match_suffix(self) -> None:
-        """Switching between BibTeX and CSL-JSON switches a .bib path to .json and back."""
-        path = Path(self.path.text().strip())
-        if path.suffix in (".bib", ".json") and path.suffix != self.suffix():
-            self.path.setText(str(path.with_suffix(self.suffix())))
+        file_form.match_suffix(self.path, self.style.currentData())
 
     def choose_path(self) -> None:
         json_out = self.suffix() == ".json"
@@ -158,18 +141,13 @@ class ExportDialog(QDialog):
         if path:
             self.path.setText(path if Path(path).suffix else f"{path}{self.suffix()}")
 
-    def _update_ok(self) -> None:
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
-            bool(self.path.text().strip()))
-
     # -- exporting -----------------------------------------------------------------
 
     def accept(self) -> None:
         """Export; the dialog closes when the file is written (at once for small ones)."""
-        text = self.path.text().strip()
-        if not text:
+        path = file_form.chosen_path(self.path)
+        if path is None:
             return
-        path = Path(text).expanduser()
         ids = self.ids()
         style, ascii, notes = (self.style.currentData(), self.ascii.isChecked(),
                                self.notes.isChecked())

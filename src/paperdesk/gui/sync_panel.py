@@ -17,29 +17,25 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QMessageBox,
-    QPushButton,
     QRadioButton,
     QWidget,
 )
 
 from paperdesk.core.areas.syncs import CONFLICT, FAILED, OK, WRITING, Sync
 from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.gui import file_form
 from paperdesk.gui.sync_writer import SyncWriter
 
 if TYPE_CHECKING:
+    from paperdesk.core.library import Library
     from paperdesk.gui.context import Context
-
-STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex"),
-          ("CSL-JSON (pandoc, Quarto, Zotero)", "csl-json")]
 
 
 class SyncDialog(QDialog):
@@ -51,17 +47,22 @@ class SyncDialog(QDialog):
         self.setWindowTitle("Keep a .bib in sync")
         lib = context.lib
         self.path = QLineEdit(str(Path.home() / f"{lib.name}.bib"))
-        self.path.textChanged.connect(lambda _t: self._update_ok())
-        browse = QPushButton("Choose…")
-        browse.clicked.connect(self.choose_path)
-        path_row = QHBoxLayout()
-        path_row.addWidget(self.path, 1)
-        path_row.addWidget(browse)
+        self.query = QLineEdit(context.selection.query)
+        what = self._build_sources(lib)
+        self.style = file_form.style_box(self._match_suffix)
+        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.buttons = file_form.ok_cancel(self, "Keep in sync", self.path)
+        self._lay_out(what)
+        self.setMinimumWidth(580)
+        self.added: Sync | None = None
 
+    def _build_sources(self, lib: Library) -> QWidget:
+        """The choice of papers: one radio button a source, with its field beside it."""
         self.sources = QButtonGroup(self)
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
-        self.query = QLineEdit(context.selection.query)
         self.query.setPlaceholderText("a search, e.g. tag:to-cite rating>=4")
         self.saved = QComboBox()
         self.saved.addItems([s["name"] for s in lib.curation.saved_searches()])
@@ -83,33 +84,21 @@ class SyncDialog(QDialog):
         self.sources.buttons()[0].setChecked(True)
         what = QWidget()
         what.setLayout(grid)
+        return what
 
-        self.style = QComboBox()
-        for label, value in STYLES:
-            self.style.addItem(label, value)
-        self.style.currentIndexChanged.connect(lambda _i: self._match_suffix())
-        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
+    def _lay_out(self, what: QWidget) -> None:
         note = QLabel("The file is written again about a second after every change that "
                       "affects it, and its citation keys are frozen. If someone else edits "
                       "it, PaperDesk stops and asks before overwriting.")
         note.setWordWrap(True)
         form = QFormLayout(self)
-        form.addRow("File:", path_row)
+        form.addRow("File:", file_form.path_row(self.path, self.choose_path))
         form.addRow("Papers:", what)
         form.addRow("Format:", self.style)
         form.addRow("", self.ascii)
         form.addRow(note)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
         form.addRow(self.message)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Keep in sync")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
-        self.setMinimumWidth(580)
-        self.added: Sync | None = None
 
     def set_options(self, *, path: str | Path | None = None, source: str | None = None,
                     value: str | None = None, style: str | None = None,
@@ -140,10 +129,7 @@ class SyncDialog(QDialog):
                 "tag": self.tag.currentText()}.get(self.source(), "")
 
     def _match_suffix(self) -> None:
-        path = Path(self.path.text().strip())
-        want = ".json" if self.style.currentData() == "csl-json" else ".bib"
-        if path.suffix in (".bib", ".json") and path.suffix != want:
-            self.path.setText(str(path.with_suffix(want)))
+        file_form.match_suffix(self.path, self.style.currentData())
 
     def choose_path(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Keep in sync", self.path.text(),
@@ -151,17 +137,13 @@ class SyncDialog(QDialog):
         if path:
             self.path.setText(path)
 
-    def _update_ok(self) -> None:
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
-            bool(self.path.text().strip()))
-
     def accept(self) -> None:
-        text = self.path.text().strip()
-        if not text:
+        path = file_form.chosen_path(self.path)
+        if path is None:
             return
         try:
             self.added = self.context.lib.syncs.add(
-                Path(text).expanduser(), self.source(), self.value(),
+                path, self.source(), self.value(),
                 style=self.style.currentData(), ascii=self.ascii.isChecked())
         except PaperDeskError as exc:
             self.message.setText(f"⚠ {exc}")

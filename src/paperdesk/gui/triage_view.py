@@ -56,29 +56,44 @@ class TriageView(QDialog):
         self.ids = triage.digest_papers(context.lib, self.digest_ids)
         self.setWindowTitle(f"Triage — {title}")
         self.setObjectName("triage")
+        self._build_header()
+        self._build_decisions()
+        self._lay_out()
+        self.resize(960, 680)
+        fit_to_screen(self)
+        self.index = 0
+        remembered = settings.settings().value(self._key())
+        if remembered is not None and int(remembered) in self.ids:
+            self.index = self.ids.index(int(remembered))
+        self.show_current()
+
+    def _font(self, scale: float, *, bold: bool = False) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * scale)
+        if bold:
+            font.setBold(True)
+        return font
+
+    def _build_header(self) -> None:
+        """The progress, and what the paper is: title, meta line, evidence, upvote chart."""
         self.progress_label = QLabel()
         self.progress_bar = QProgressBar()
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setMaximumHeight(8)
         self.title = QLabel()
         self.title.setWordWrap(True)
-        font = QFont(self.font())
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        font.setBold(True)
-        self.title.setFont(font)
+        self.title.setFont(self._font(1.6, bold=True))
         self.meta = QLabel()
         self.evidence = QLabel()
         self.evidence.setObjectName("evidence")
-        bold = QFont(self.font())
-        bold.setPointSizeF(bold.pointSizeF() * 1.15)
-        bold.setBold(True)
-        self.evidence.setFont(bold)
+        self.evidence.setFont(self._font(1.15, bold=True))
         self.chart = UpvoteChart()
+
+    def _build_decisions(self) -> None:
+        """The abstract, the state and stars, the tag entry and the legend of the keys."""
         self.abstract = QTextBrowser()
         self.abstract.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        big = QFont(self.font())
-        big.setPointSizeF(big.pointSizeF() * 1.35)
-        self.abstract.setFont(big)
+        self.abstract.setFont(self._font(1.35))
         self.state = QLabel()
         self.stars = StarRating()
         self.stars.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -90,6 +105,7 @@ class TriageView(QDialog):
         self.legend = QLabel("   ".join(f"<b>{k}</b> {v}" for k, v in KEYS))
         self.legend.setObjectName("triage-keys")
 
+    def _lay_out(self) -> None:
         top = QHBoxLayout()
         top.addWidget(self.progress_label)
         top.addWidget(self.progress_bar, 1)
@@ -110,13 +126,6 @@ class TriageView(QDialog):
         layout.addLayout(state)
         layout.addWidget(self.tag_entry)
         layout.addWidget(self.legend)
-        self.resize(960, 680)
-        fit_to_screen(self)
-        self.index = 0
-        remembered = settings.settings().value(self._key())
-        if remembered is not None and int(remembered) in self.ids:
-            self.index = self.ids.index(int(remembered))
-        self.show_current()
 
     # -- showing ---------------------------------------------------------------
 
