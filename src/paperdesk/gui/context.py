@@ -7,6 +7,9 @@ progress panel, ``notify``/``show_message`` for the status line, the
 selection of the paper table, the menus and the sidebar (through their small
 public APIs) and the named actions. ``widget`` is the window, for dialogs to
 sit on.
+
+A ``Feature`` is one part of the window installed from the one list in
+``gui/features.py`` (``install``); the installed ones are ``features`` by name.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from paperdesk.gui.operations import Operations
 from paperdesk.gui.worker import Worker
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMainWindow, QTableView
+    from PySide6.QtWidgets import QLabel, QMainWindow, QTableView
 
     from paperdesk.core.db.changes import Changes
     from paperdesk.gui.importing import Importer
@@ -32,7 +35,11 @@ if TYPE_CHECKING:
 
 
 class Selection(Protocol):
-    """The paper table's selection, as views see it."""
+    """The paper table's selection, as views see it (``TableFeed``): also the search
+    it lists (``query``) and its count line (``count_label``)."""
+
+    query: str
+    count_label: QLabel
 
     def install(self, features: list[type[Feature]]) -> None:
         """Install ``features`` in order; each then hears the library and the writes."""
@@ -49,6 +56,8 @@ class Selection(Protocol):
     def current_id(self) -> int | None: ...
 
     def select_ids(self, ids: list[int], current: int | None = None) -> None: ...
+
+    def shown_ids(self) -> list[int]: ...
 
 
 class Feature:
