@@ -107,9 +107,11 @@ def process_cpu(command: list[str]) -> tuple[float, float, float]:
 
 def round_trip(bib: Path, tmp: Path) -> list[tuple[float, float, float]]:
     """(wall, CPU, peak MB) of the import and of the export."""
-    lib = tmp / f"{bib.stem}.sqlite"
-    for stale in tmp.glob(lib.name + "*"):
+    for stale in tmp.glob(f"{bib.stem}*.sqlite*"):
         stale.unlink()
+    # a new name each run: PaperDesk remembers its libraries and refuses one gone missing
+    lib = tmp / f"{bib.stem}-{len(list(tmp.glob('*.run'))):02d}.sqlite"
+    (tmp / f"{lib.stem}.run").touch()
     exe = [sys.executable, "-m", "paperdesk", "--library", str(lib)]
     return [process_cpu([*exe, "import", str(bib)]),
             process_cpu([*exe, "export", "-o", str(tmp / "out.bib")])]
