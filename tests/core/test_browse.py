@@ -1,5 +1,5 @@
-"""The reads the window browses by (``Library.browse``, ``Library.trash`` listings) and
-the views an undo concerns, on a real library of the seed digests."""
+"""The reads the window browses by (``Library.browse``, ``Library.trash`` listings), on a
+real library of the seed digests."""
 
 from __future__ import annotations
 
@@ -104,14 +104,3 @@ def test_trash_count_and_listing_newest_first(seed_lib):
     assert listed[0]["deleted_at"] <= now() and listed[2]["deleted_at"].startswith("2001")
     assert [p["id"] for p in lib.trash.listing(2)] == [11, 10]
 
-
-def test_undo_views_say_when_an_undo_concerns_the_duplicate_groups(seed_lib):
-    lib = seed_lib
-    groups = ch.DUPLICATE_GROUPS
-    assert groups not in ch.undo_views(lib.curation.set_rating([1], 5).undo)
-    assert groups not in ch.undo_views(lib.curation.add_tags([1], "x").undo)
-    assert groups in ch.undo_views(lib.trash.delete([2]).undo)
-    assert groups in ch.undo_views(lib.duplicates.mark_different([3, 4]).undo)
-    assert ch.undo_views(None) == ch.ALL_VIEWS
-    rated = lib.curation.set_rating([5], 2)
-    assert lib.undo(rated.undo).views == ch.undo_views(rated.undo)

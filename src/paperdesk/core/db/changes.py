@@ -186,13 +186,6 @@ def touches_groups(undo: Undo | None) -> bool:
     return False
 
 
-def undo_views(undo: Undo | None) -> frozenset[str]:
-    """The views that undoing or redoing ``undo`` concerns (unknown: all of them)."""
-    if undo is None:
-        return ALL_VIEWS
-    return affected_views(affected(undo)[0], undo)
-
-
 def combine(label: str, parts: Iterable[Changes], result: Result | None = None) -> Changes:
     """One record for several committed changes (the files of one import...)."""
     parts = [p for p in parts if p]
