@@ -160,11 +160,9 @@ class SyncPanel:
         self.writer = SyncWriter(context.lib, context)
         self.states: dict[int, str] = {}  # sync id -> "writing" while it is written
         self.asked: set[int] = set()  # conflicts already put to the user
-        self.add_action = file_menu.addAction("Keep a .bib in &sync…", self.open_dialog)
-        file_menu.insertAction(before, self.add_action)
-        self.menu = QMenu("S&ynced files", context.widget)
-        file_menu.insertMenu(before, self.menu)
-        context.actions["keep_in_sync"] = self.add_action
+        self.add_action = context.menus.add(file_menu, "keep_in_sync", "Keep a .bib in &sync…",
+                                            self.open_dialog, before=before)
+        self.menu = context.menus.add_submenu(file_menu, "S&ynced files", before=before)
         self.status = QLabel()
         self.status.setObjectName("sync-status")
         context.widget.statusBar().addPermanentWidget(self.status)
