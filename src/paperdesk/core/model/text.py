@@ -23,6 +23,8 @@ ABSTRACT_MATCH = 90.0
 
 def fold(text: str) -> str:
     """NFKC, case-folded, with dashes and quotes unified; spacing kept."""
+    if text.isascii():  # for ASCII text all of that is lower case and ` as '
+        return text.lower().replace("`", "'")
     return unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES).casefold()
 
 
