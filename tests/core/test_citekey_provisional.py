@@ -135,3 +135,18 @@ def test_a_later_digest_leaves_a_frozen_key_alone(lib, tmp_path):
     lib.bibtex.export_to(tmp_path / "out.bib")
     lib.import_paths([_digest(tmp_path / "b.txt", "Oct 31, 2023", "Jun 21, 2023")])
     assert lib.paper(pid)["year"] == 2023 and lib.paper(pid)["citekey"] == key
+
+
+def test_exporting_again_freezes_only_keys_not_frozen_yet(seed_lib, tmp_path):
+    heard = []
+    seed_lib.add_listener(heard.append)
+    ids = seed_lib.search("").ids
+    assert seed_lib.bibtex.export_to(tmp_path / "first.bib", ids[:10]) == 10
+    assert [set(c.paper_ids) for c in heard] == [set(ids[:10])]
+    assert seed_lib.bibtex.export_to(tmp_path / "again.bib", ids[:20]) == 20
+    assert [set(c.paper_ids) for c in heard[1:]] == [set(ids[10:20])]  # only the new ten
+    assert seed_lib.bibtex.export_to(tmp_path / "third.bib", ids[:20]) == 20
+    assert len(heard) == 2  # nothing left to freeze: no write at all
+    frozen = {r[0] for r in seed_lib.db.execute("SELECT id FROM papers WHERE citekey_frozen = 1")}
+    assert frozen == set(ids[:20])
+    assert (tmp_path / "again.bib").read_bytes() == (tmp_path / "third.bib").read_bytes()

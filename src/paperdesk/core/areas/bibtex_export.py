@@ -40,7 +40,7 @@ SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
             "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
-            "p.sources, p.bib_source")
+            "p.sources, p.bib_source, p.citekey_frozen")
 _BATCH = 1000  # entries written to the file at a time
 
 
@@ -307,13 +307,15 @@ class Bibtex:
             from paperdesk.core.areas.csl_json import item_text
 
             for row, tags, texts in rows:
-                written.append(row[0])
+                if not row[16]:
+                    written.append(row[0])
                 yield item_text(row, tags, texts, ascii=ascii)
         else:
             for row, tags, texts in rows:
-                written.append(row[0])
+                if not row[16]:  # keys frozen already need no write
+                    written.append(row[0])
                 yield paper_entry(row, tags, texts, style=style, ascii=ascii)
-        if freeze:
+        if freeze and written:
             self.freeze(written)
 
 
