@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -143,6 +144,8 @@ _PRINTED = frozenset(
     "issue".split())
 _URL_MACROS = ("\\url{", "\\href{", "\\path{", "\\nolinkurl{", "\\doi{", "\\verb")
 _REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}"}
+# What changes repair's state; a set first, which the regular expression engine skips to fast.
+_REPAIR_MARKS = re.compile(r'[\\{}"$#&_^](?:(?<=\\)[\s\S])?')
 
 
 def repair(name: str, raw: str) -> str:
@@ -157,16 +160,13 @@ def repair(name: str, raw: str) -> str:
             name.lower() not in _PRINTED):
         return raw
     out: list[str] = []
-    depth, quoted, math, skip_depth, i = 0, False, False, None, 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\":
+    depth, quoted, math, skip_depth, last = 0, False, False, None, 0
+    for m in _REPAIR_MARKS.finditer(raw):  # from mark to mark; a backslash takes the next
+        i, ch = m.start(), m.group()
+        if ch[0] == "\\":
             if skip_depth is None and raw.startswith(_URL_MACROS, i):
                 skip_depth = depth
-            out.append(raw[i:i + 2])
-            i += 2
-            continue
-        if ch == "{":
+        elif ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1
@@ -177,11 +177,10 @@ def repair(name: str, raw: str) -> str:
         elif ch == "$" and (depth or quoted):
             math = not math
         elif (ch in _REPAIRS and (depth or quoted) and not math and skip_depth is None):
+            out.append(raw[last:i])
             out.append(_REPAIRS[ch])
-            i += 1
-            continue
-        out.append(ch)
-        i += 1
+            last = i + 1
+    out.append(raw[last:])
     return "".join(out)
 
 
