@@ -26,7 +26,7 @@ def test_escape(text, field):
 
 @pytest.mark.parametrize("text", [
     "50% & #1 a_b $5", "one } too many {", "~3x and x^2 \\ back", "Łódź, Æsir, naïve, Ångström",
-    "α ≈ β → “quoted” – dash … ©", "plain words only",
+    "α ≈ β → “quoted” – dash … ©", "plain words only", "⁴", "H₂O and x⁴ⁿ", "E = mc²",
 ])
 def test_escape_then_decode_gives_the_text_back(text):
     for ascii in (False, True):

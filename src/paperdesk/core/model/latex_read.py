@@ -8,6 +8,7 @@ imports of large files fast.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -155,6 +156,9 @@ def _macro(text: str, i: int) -> tuple[str, int]:
         return "", _group(text, end)[1]
     if name == "ensuremath":
         arg_end = _group(text, end)[1] if text.startswith("{", end) else end
+        script = _scripts().get(text[i:arg_end])
+        if script is not None:  # what PaperDesk writes for a superscript or subscript
+            return script, arg_end
         return _math("$" + text[end:arg_end].strip("{}") + "$"), arg_end
     symbol = char_tables()[1].get(name)
     if symbol is not None:
@@ -162,6 +166,17 @@ def _macro(text: str, i: int) -> tuple[str, int]:
             end += 2
         return symbol, end
     return m.group(), end
+
+
+@functools.cache
+def _scripts() -> dict[str, str]:
+    """``\\ensuremath{^4}`` -> "⁴": the superscripts and subscripts that the
+    writer spells this way, back to their characters."""
+    table: dict[str, str] = {}
+    for code, spelled in char_tables()[0].items():
+        if spelled.startswith(("\\ensuremath{^", "\\ensuremath{_")):
+            table.setdefault(spelled, chr(code))
+    return table
 
 
 def _math(source: str) -> str:
