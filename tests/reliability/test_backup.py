@@ -17,20 +17,10 @@ import pytest
 from paperdesk.core.db import backup, dbfile, store
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryBusy, LibraryError
-from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, curate, integrity, user_data
+from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, integrity, user_data
 
 OLD = ROOT / "tests" / "data" / "library-0001.sqlite"
 FIRST_PENDING = "0002_list_and_trash_indexes"
-
-
-@pytest.fixture
-def curated(tmp_path, seeds) -> Path:
-    path = tmp_path / "lib" / "library.sqlite"
-    path.parent.mkdir()
-    with Library.open(path) as lib:
-        lib.import_paths(seeds[:3])
-        curate(lib)
-    return path
 
 
 def schema_of(path: Path) -> list[str]:

@@ -20,7 +20,7 @@ from paperdesk.core.db import sessions
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryError
 from tests.reliability.digests import write_digest
-from tests.reliability.helpers import cli, cli_command, cli_env, curate, kill_when
+from tests.reliability.helpers import cli, cli_command, cli_env, kill_when
 from tests.reliability.test_damaged import scribble_table
 
 pytestmark = pytest.mark.slow
@@ -38,16 +38,6 @@ def markers(library: Path) -> set[str]:
         return set(os.listdir(sessions.folder(library)))
     except FileNotFoundError:
         return set()
-
-
-@pytest.fixture
-def curated(tmp_path, seeds) -> Path:
-    path = tmp_path / "lib" / "library.sqlite"
-    path.parent.mkdir()
-    with Library.open(path) as lib:
-        lib.import_paths(seeds[:3])
-        curate(lib)
-    return path
 
 
 def kill_a_writer(library: Path, tmp_path: Path) -> int:

@@ -41,16 +41,6 @@ class Selection(Protocol):
     query: str
     count_label: QLabel
 
-    def install(self, features: list[type[Feature]]) -> None:
-        """Install ``features`` in order; each then hears the library and the writes."""
-        for cls in features:
-            feature = cls()
-            feature.install(self)
-            self.features[feature.name] = feature
-            self.library_changed.connect(feature.library_changed)
-            self.changed.connect(feature.changes_applied)
-            self.close_hooks.append(feature.close)
-
     def selected_ids(self) -> list[int]: ...
 
     def current_id(self) -> int | None: ...
