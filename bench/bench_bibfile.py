@@ -24,10 +24,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import OUT, PROCESS_ENV, header, note, report
+from common import OUT, header, note, process_usage, report
 from generate import paper
 
 # Measured as installed: with compiled bytecode (a shell that sets
@@ -90,21 +89,6 @@ def arxiv_file(n: int) -> Path:
     return path
 
 
-def process_cpu(command: list[str]) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (user + system) and peak memory (MB) of one process.
-
-    On a shared machine the wall time follows the load; the CPU time much less so."""
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env=PROCESS_ENV)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr[-2000:]}")
-    peak, user, system = proc.stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
-    return seconds, float(user) + float(system), int(peak) / 1024
-
-
 def round_trip(bib: Path, tmp: Path) -> list[tuple[float, float, float]]:
     """(wall, CPU, peak MB) of the import and of the export."""
     for stale in tmp.glob(f"{bib.stem}*.sqlite*"):
@@ -113,8 +97,8 @@ def round_trip(bib: Path, tmp: Path) -> list[tuple[float, float, float]]:
     lib = tmp / f"{bib.stem}-{len(list(tmp.glob('*.run'))):02d}.sqlite"
     (tmp / f"{lib.stem}.run").touch()
     exe = [sys.executable, "-m", "paperdesk", "--library", str(lib)]
-    return [process_cpu([*exe, "import", str(bib)]),
-            process_cpu([*exe, "export", "-o", str(tmp / "out.bib")])]
+    return [process_usage([*exe, "import", str(bib)]),
+            process_usage([*exe, "export", "-o", str(tmp / "out.bib")])]
 
 
 def main() -> int:
@@ -135,7 +119,7 @@ def main() -> int:
             runs = sorted((round_trip(bib, tmp) for _ in range(args.runs)),
                           key=lambda r: r[0][0] + r[1][0])
             (t_in, c_in, m_in), (t_out, c_out, m_out) = runs[len(runs) // 2]
-            floor, c_floor, _ = process_cpu([sys.executable, "-c", PARSE_FLOOR, str(bib)])
+            floor, c_floor, _ = process_usage([sys.executable, "-c", PARSE_FLOOR, str(bib)])
             header(f".bib {label}: {args.entries:,} entries, "
                    f"{bib.stat().st_size / 2**20:.0f} MiB")
             ok &= report("import + export, two processes", t_in + t_out, floor, target)

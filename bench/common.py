@@ -50,18 +50,27 @@ def median_of(run_once: Callable[[], float], runs: int = RUNS) -> float:
 
 
 def process_peak(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak memory (MB) of one process; its output is thrown away.
+    """Wall seconds and peak memory (MB) of one process; its output is thrown away."""
+    seconds, _cpu, peak = process_usage(command)
+    return seconds, peak
+
+
+def process_usage(command: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak memory (MB) of one process;
+    its output is thrown away. On a shared machine the wall time follows the load; the
+    CPU time much less so.
 
     The peak comes from GNU time, which runs the command itself: a child forked
     from this (large) process would report this process's size as its own."""
     start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M", *command],
+    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           env=PROCESS_ENV)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed: {proc.stderr[-2000:]}")
-    return seconds, int(proc.stderr.rsplit("maxrss ", 1)[1].split()[0]) / 1024
+    peak, user, system = proc.stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
+    return seconds, float(user) + float(system), int(peak) / 1024
 
 
 def own_peak() -> float:
