@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from paperdesk.core.db import column_restore
 from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.idlists import chunks, marks
@@ -180,8 +181,11 @@ def touches_groups(undo: Undo | None) -> bool:
         if image.scope.table == "papers":
             before = {r["id"]: r for r in image.before}
             after = {r["id"]: r for r in image.after}
+            # An image of some columns holds no others (a rating: none of the groups').
+            columns = [c for c in _GROUP_COLUMNS
+                       if not image.scope.columns or c in image.scope.columns]
             if before.keys() != after.keys() or any(
-                    before[i].get(c) != after[i].get(c) for i in before for c in _GROUP_COLUMNS):
+                    before[i].get(c) != after[i].get(c) for i in before for c in columns):
                 return True
     return False
 
@@ -208,10 +212,9 @@ def affected(undo: Undo) -> tuple[set[str], set[int]]:
     ids: set[int] = set()
     for image in undo.images:
         kinds.add(table_kinds.get(image.scope.table, PAPERS))
-        for row in image.before + image.after:
-            pid = row.get("paper_id", row.get("id") if image.scope.table == "papers" else None)
-            if pid is not None:
-                ids.add(pid)
+        key = "id" if image.scope.table == "papers" else "paper_id"  # papers have no paper_id
+        for rows in (image.before, image.after):
+            ids.update(r.get(key) for r in rows)
         if image.scope.table == "papers":
             # Papers coming or going: rows added or removed, or moved in or
             # out of the trash.
@@ -219,6 +222,7 @@ def affected(undo: Undo) -> tuple[set[str], set[int]]:
             after = {r["id"] for r in image.after if r.get("deleted_at") is None}
             if before != after:
                 kinds.add(PAPER_SET)
+    ids.discard(None)  # type: ignore[arg-type]
     return kinds, ids
 
 
@@ -255,7 +259,9 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
     CASCADE fires on rows outside the scopes; rows already as wanted are left
     alone, so their triggers do not fire. A row that is there is updated in
     the columns that differ only, so undoing a rating does not fire the
-    full-text index's trigger on title and abstract. Parents come first in
+    full-text index's trigger on title and abstract. An image of a few columns
+    that no trigger watches (a rating) is written back in one pass, without
+    reading the rows first (``column_restore``). Parents come first in
     ``images``; stale rows are deleted children first.
     """
     # Papers whose tags or notes change: with many, their rows of the full-text
@@ -270,12 +276,22 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
 _ANNOTATIONS = ("paper_tags", "notes")
 
 
+def _by_columns(db: Database, scope: Scope) -> bool:
+    """Whether an image of ``scope`` can be written back without reading its rows first."""
+    return (bool(scope.columns) and scope.table not in _ANNOTATIONS
+            and not (scope.table == "papers" and "citekey_frozen" in scope.columns)
+            and column_restore.quiet(db, scope.table, scope.columns))
+
+
 def _restore(db: Database, images: list[Image], before: bool, annotated: set[int]) -> None:
     stale: list[tuple[str, list[str], list[tuple[Any, ...]]]] = []
     for image in images:
         table = image.scope.table
-        pks = db[table].pks
         target = image.before if before else image.after
+        if _by_columns(db, image.scope):
+            column_restore.restore(db, table, image.scope.columns, target)
+            continue
+        pks = db[table].pks
         present = {_key(r, pks): r for r in snapshot(db, image.scope)}
         if table in _ANNOTATIONS:
             annotated.update(r["paper_id"] for r in present.values())
