@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.model.bib_scan import Failure, RawEntry, iter_entries, scan
-from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, resolve
+from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, resolve, value_reader
 
 
 @dataclass
@@ -35,6 +35,7 @@ class BibReader:
         self.strings: dict[str, str] = {}
         for key, value, _word in self.found.strings:
             self.strings[key.lower()] = resolve(value, self.strings)[0]
+        self.read_value = value_reader(self.strings)
         self.failures: list[Failure] = list(self.found.failures)
         self.late: list[Failure] = []  # entries whose fields could not be read
         self.entry_warnings: list[str] = []
@@ -58,7 +59,8 @@ class BibReader:
     def _paper(self, item: RawEntry) -> BibPaper | None:
         try:
             paper = read_entry(item.entry_type, item.key, item.line, item.fields,
-                               self.strings, raw_type=item.raw_type)
+                               self.strings, raw_type=item.raw_type,
+                               read_value=self.read_value)
         except RecursionError:  # LaTeX commands nested thousands deep
             reason = "its LaTeX is nested too deeply to read"
             self.late.append(Failure(item.line, item.key, reason))

@@ -8,7 +8,9 @@ export writes them back unchanged.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,27 +152,46 @@ def _month(text: str) -> int | None:
     return MONTHS.index(word[:3]) + 1 if word[:3] in MONTHS else None
 
 
+def value_reader(strings: dict[str, str]) -> Callable[[str], tuple[str, str]]:
+    """raw value -> (its LaTeX text, the value as kept among the extras), for values
+    that need ``resolve`` (a macro, a ``#`` concatenation, a bare number). Cached:
+    such values repeat across a file (``journal = j-TUGboat``, ``month = mar``).
+    ``strings`` must not change afterwards."""
+
+    @functools.lru_cache(maxsize=4096)
+    def read(raw: str) -> tuple[str, str]:
+        text, bare = resolve(raw, strings)
+        return text, raw.strip() if bare else "{" + text + "}"
+
+    return read
+
+
 def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str]],
-               strings: dict[str, str], raw_type: str | None = None) -> BibPaper:
-    """A BibPaper from an entry's raw fields (name, raw value with delimiters)."""
+               strings: dict[str, str], raw_type: str | None = None,
+               read_value: Callable[[str], tuple[str, str]] | None = None) -> BibPaper:
+    """A BibPaper from an entry's raw fields (name, raw value with delimiters);
+    ``read_value``: ``value_reader(strings)``, when the caller keeps one for a file."""
     paper = BibPaper(key=key, line=line, raw_type=raw_type or entry_type, fields=list(fields))
     if entry_type.lower() not in ("misc", "online", "electronic", "www"):
         paper.bib_type = entry_type.lower()
+    read = read_value or value_reader(strings)
     values: dict[str, str] = {}
     written: dict[str, str] = {}
+    extra = paper.extra
     for name, raw in fields:
         name = name.lower()
-        if raw[:1] == "{" and raw[-1:] == "}" and "#" not in raw:  # most values: resolve's
-            text, shown = raw[1:-1], raw                              # answer, without a call
-        elif raw[:1] == '"' and raw[-1:] == '"' and len(raw) > 1 and "#" not in raw:
+        last = raw[-1:]
+        if "#" in raw or not ((last == "}" and raw[:1] == "{")
+                              or (last == '"' and raw[:1] == '"' and len(raw) > 1)):
+            text, shown = read(raw)
+        elif last == "}":  # most values: resolve's answer, without a call
+            text, shown = raw[1:-1], raw
+        else:
             text = raw[1:-1]
             shown = "{" + text + "}"
-        else:
-            text, bare = resolve(raw, strings)
-            shown = raw.strip() if bare else "{" + text + "}"
         values[name] = text
         if name not in KNOWN:
-            paper.extra[name] = shown
+            extra[name] = shown
         elif name in ("year", "date"):
             written[name] = shown
     paper.title = " ".join(decode(values.get("title", "")).split())

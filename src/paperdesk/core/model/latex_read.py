@@ -12,7 +12,7 @@ import functools
 import re
 import unicodedata
 
-from paperdesk.core.model.latex import ACCENTS, SPECIALS, char_tables
+from paperdesk.core.model.latex import ACCENTS, char_tables
 
 _NOT_SPECIAL = re.compile(r"\\(?![%&#_${}])")
 _MACRO = re.compile(r"\\([A-Za-z]+|.)", re.S)
@@ -47,15 +47,25 @@ def decode(text: str) -> str:
         return text
     if "$" not in text:
         if "\\" not in text:
-            return text.replace("{", "").replace("}", "").replace("~", " ")
+            return _plain(text)
         if not _NOT_SPECIAL.search(text) and "\x00" not in text and "\x01" not in text:
-            # Only escaped specials (50\%): hold escaped braces, drop the others, unescape.
-            text = text.replace("\\{", "\x00").replace("\\}", "\x01")
-            text = text.replace("{", "").replace("}", "").replace("~", " ")
-            for ch in SPECIALS:
-                text = text.replace("\\" + ch, ch)
-            return text.replace("\x00", "{").replace("\x01", "}")
+            # Only escaped specials (50\%): hold escaped braces, drop the others, unescape
+            # (every backslash left stands before one of % & # _).
+            held = ("{" in text or "}" in text) and ("\\{" in text or "\\}" in text)
+            if held:
+                text = text.replace("\\{", "\x00").replace("\\}", "\x01")
+            text = _plain(text).replace("\\", "")
+            return text.replace("\x00", "{").replace("\x01", "}") if held else text
     return _decode(text)
+
+
+def _plain(text: str) -> str:
+    """The text with its braces dropped and ``~`` a space."""
+    if "{" in text:
+        text = text.replace("{", "")
+    if "}" in text:
+        text = text.replace("}", "")
+    return text.replace("~", " ") if "~" in text else text
 
 
 def _group(text: str, i: int) -> tuple[str, int]:
@@ -92,16 +102,25 @@ def _argument(text: str, i: int) -> tuple[str | None, int]:
     return text[j], j + 1
 
 
+# What _decode acts on; it copies the plain text between them in one piece.
+_ACTIVE = re.compile(r"[\\{}~$]")
+
+
 def _decode(text: str) -> str:
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
+        m = _ACTIVE.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        if m.start() > i:
+            out.append(text[i:m.start()])
+        i = m.start()
         ch = text[i]
         if ch == "\\":
             piece, i = _macro(text, i)
             out.append(piece)
-        elif ch in "{}":
-            i += 1
         elif ch == "~":
             out.append(" ")
             i += 1
@@ -115,8 +134,7 @@ def _decode(text: str) -> str:
                 continue
             out.append(_math(text[i:end + 1]))
             i = end + 1
-        else:
-            out.append(ch)
+        else:  # a brace
             i += 1
     return unicodedata.normalize("NFC", "".join(out))
 
