@@ -104,3 +104,25 @@ def test_the_one_search_for_capitals_agrees_with_the_word_by_word_rule(title):
     from paperdesk.core.model.latex import _CAPITALS, _protected
 
     assert bool(_CAPITALS.search(title)) == any(map(_protected, title.split()))
+
+
+@given(st.text(alphabet="aAbBzZ09 -/.,:'\"\t\x1c(){}$\\%_~^", max_size=24))
+def test_titles_found_by_search_are_braced_as_word_by_word(title):
+    """A printable ASCII title's words to protect are found by one search; the braces
+    must be exactly those the word-by-word rule puts (neighbours sharing them, a first
+    article "A" left alone), and the text escaped the same."""
+    from paperdesk.core.model.latex import _protect_words
+
+    for ascii in (False, True):
+        assert protect_title(title, ascii=ascii) == _protect_words(title, ascii)
+
+
+@pytest.mark.parametrize(("title", "field"), [
+    ("A GPT Model", "A {GPT} Model"),
+    ("A-B Testing", "{A-B} Testing"),
+    ("LosuX: Sparse LLMs and GPT-4 for 3D", "{LosuX:} Sparse {LLMs} and {GPT-4} for {3D}"),
+    ("iPhone  ZeRO   offload, Part I", "{iPhone  ZeRO}   offload, Part {I}"),
+    ("x'Y and a1B or 50% of C#", "{x'Y} and {a1B} or 50\\% of {C\\#}"),
+])
+def test_words_to_protect_are_braced(title, field):
+    assert protect_title(title) == field

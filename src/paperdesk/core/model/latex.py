@@ -146,9 +146,12 @@ def _one(token: str, text_braces: bool) -> str:
 
 
 _WORD = re.compile(r"\S+")  # a word as str.split finds them
-# In an ASCII title, a word to protect (``_protected``) in one search: a capital not
-# followed by a small letter, or a capital after a letter of its part.
-_CAPITALS = re.compile(r"[A-Z](?![a-z])|[a-z][^A-Za-z\s/-]*[A-Z]")
+# In an ASCII title, a word to protect (``_protected``), found by search to the end of
+# the word: a capital not followed by a small letter, or a capital after a small letter
+# of its part (with no letter between). The search stops only at capitals and
+# non-letters, where such a capital or the non-letters before it start.
+_CAPITALS = re.compile(r"[^a-z\s/-](?:(?<=[A-Z])(?![a-z])|(?<=[a-z][A-Z])"
+                       r"|(?<=[a-z][^A-Za-z\s/-])[^A-Za-z\s/-]*[A-Z])\S*")
 
 
 def protect_title(title: str, *, ascii: bool = False) -> str:
@@ -161,8 +164,19 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
     for Neural ...``) are left to the style, so sentence-case styles work.
     Neighbouring protected words share braces; math spans are left alone.
     """
-    if not (_CAPITALS.search(title) if title.isascii() else any(map(_protected, title.split()))):
-        return escape(title, ascii=ascii)  # most titles: no word to protect
+    if title.isascii():
+        first = _CAPITALS.search(title)
+        if first is None:
+            return escape(title, ascii=ascii)  # most titles: no word to protect
+        if "$" not in title and title.isprintable():  # its only white space is " "
+            return _protect_plain(title, first, ascii)
+    elif not any(map(_protected, title.split())):
+        return escape(title, ascii=ascii)
+    return _protect_words(title, ascii)
+
+
+def _protect_words(title: str, ascii: bool) -> str:
+    """``protect_title`` word by word: any title."""
     spans = [m.span() for m in _MATH.finditer(title)] if "$" in title else []
     marked: list[str] = []
     pos = 0
@@ -179,6 +193,26 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
     text = escape("".join(marked) + title[pos:], ascii=ascii)
     text = re.sub(r"\x03(\s+)\x02", r"\1", text)
     return text.replace("\x02", "{").replace("\x03", "}")
+
+
+def _protect_plain(title: str, first: re.Match[str], ascii: bool) -> str:
+    """``protect_title`` of a printable ASCII title with no math: the words to
+    protect are those ``_CAPITALS`` matches in, found by search, not word by word."""
+    spans: list[tuple[int, int]] = []
+    for m in _CAPITALS.finditer(title, first.start()):
+        start, end = title.rfind(" ", 0, m.start()) + 1, m.end()
+        if end == 1 and title[0] == "A":
+            continue  # the article, first: styles keep it
+        if spans and title[spans[-1][1]:start].isspace():
+            spans[-1] = (spans[-1][0], end)  # neighbouring words share braces
+        else:
+            spans.append((start, end))
+    pieces, pos = [], 0
+    for start, end in spans:
+        pieces += (title[pos:start], "\x02", title[start:end], "\x03")
+        pos = end
+    pieces.append(title[pos:])
+    return escape("".join(pieces), ascii=ascii).replace("\x02", "{").replace("\x03", "}")
 
 
 @functools.lru_cache(maxsize=1 << 16)
