@@ -155,3 +155,21 @@ def test_repair_steps_from_mark_to_mark_as_it_read_by_character():
         raw = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
         assert repair("title", raw) == _repair_by_character(raw), raw
         assert repair("url", raw) == raw
+
+
+def test_the_definitions_go_with_the_files_of_the_papers_out_of_the_trash(lib, tmp_path):
+    _import(lib, tmp_path, "@string{aa = {Kept}}\n@misc{a, title = {A}, note = aa}\n", "a.bib")
+    _import(lib, tmp_path, "@string{bb = {Binned}}\n@misc{b, title = {B}, note = bb}\n",
+            "b.bib")
+    _import(lib, tmp_path, "@string{cc = {Journal abbreviations}}\n", "c.bib")
+    lib.curation.add_tags([1, 2], ["both"])
+    lib.trash.delete([2])
+    out = lib.bibtex.export()
+    # a's paper is out, b's only paper is in the trash, c holds definitions only
+    assert out.startswith("@string{aa = {Kept}}\n\n\n@string{cc = {Journal abbreviations}}\n")
+    assert "Binned" not in out and "@misc{b," not in out
+    assert _fields(out)["a"] == {"title": "{A}", "note": "aa", "keywords": "{both}"}
+    assert lib.bibtex.export([1]) == out
+    assert lib.bibtex.export([2]).startswith("@string{bb = {Binned}}\n\n\n@string{cc = {")
+    lib.trash.restore([2])
+    assert "@string{bb = {Binned}}" in lib.bibtex.export()

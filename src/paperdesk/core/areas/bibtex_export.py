@@ -222,11 +222,14 @@ class Bibtex:
         need: those of the .bib files they were imported from, and of imported files
         that held definitions only."""
         db = self.lib.db
+        if db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is None:
+            return []  # no .bib file was imported: nothing defined (and no table scan)
+        # Each file with a paper, and whether one of its papers is out of the trash.
+        rows = db.execute("SELECT json_extract(bib_source, '$.file'), max(deleted_at IS NULL) "
+                          "FROM papers WHERE bib_source IS NOT NULL GROUP BY 1").fetchall()
+        used = {r[0] for r in rows}
         if chosen is None:
-            rows = db.execute(
-                "SELECT DISTINCT json_extract(bib_source, '$.file') FROM papers "
-                "WHERE bib_source IS NOT NULL AND deleted_at IS NULL").fetchall()
-            files = {r[0] for r in rows}
+            files = {r[0] for r in rows if r[1]}
         else:
             files = set()
             for i in range(0, len(chosen), 900):
@@ -234,9 +237,6 @@ class Bibtex:
                 files.update(r[0] for r in db.execute(
                     f"SELECT DISTINCT json_extract(bib_source, '$.file') FROM papers WHERE id IN "
                     f"({','.join('?' * len(part))}) AND bib_source IS NOT NULL", part))
-        used = {r[0] for r in db.execute(
-            "SELECT DISTINCT json_extract(bib_source, '$.file') FROM papers "
-            "WHERE bib_source IS NOT NULL")}
         # A file of definitions only (journal abbreviations) goes with every export.
         files |= {r[0] for r in db.execute("SELECT id FROM bib_files")} - used
         files.discard(None)
@@ -326,10 +326,14 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
     in the order of ``chosen`` (None: every paper not in the trash, by id)."""
     db = lib.db
     if chosen is None:
+        # Counted and joined without a scan of the papers: those in the trash are few,
+        # and their index holds only them.
         where, total = "WHERE p.deleted_at IS NULL", db.execute(
-            "SELECT count(*) FROM papers WHERE deleted_at IS NULL").fetchone()[0]
+            "SELECT (SELECT count(*) FROM papers) - "
+            "(SELECT count(*) FROM papers WHERE deleted_at IS NOT NULL)").fetchone()[0]
         source, order = "papers p", "p.id"
-        join = "JOIN papers p ON p.id = x.paper_id WHERE p.deleted_at IS NULL"
+        join = ("WHERE x.paper_id NOT IN "
+                "(SELECT id FROM papers WHERE deleted_at IS NOT NULL)")
     else:
         db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_ids "
                    "(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL)")
