@@ -103,6 +103,9 @@ class Library:
             if self.db.conn.total_changes and store.moved(self.db.conn) is None:
                 self.db.execute(f"PRAGMA analysis_limit = {store.ANALYSIS_LIMIT}")
                 self.db.execute("PRAGMA optimize")
+                # What an import left in the write-ahead log goes into the main file
+                # now, on this connection, not at another's next commit.
+                store.checkpoint(self.db)
         self.db.close()
 
     def backup(self, dest: str | os.PathLike[str] | None = None) -> Path:

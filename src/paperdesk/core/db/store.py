@@ -33,10 +33,14 @@ from paperdesk.core.model.errors import LibraryError
 
 # Rows ANALYZE samples per index when the library closes after a write.
 ANALYSIS_LIMIT = 400
+# A large write (an import) keeps its pages in a cache this large (KiB), and its
+# commit leaves a write-ahead log of up to this many pages for a later checkpoint.
+LARGE_WRITE_CACHE_KIB = 32768
+LARGE_WRITE_LOG_PAGES = 16384  # 64 MiB of 4 KiB pages
 
 # Kept importable from here: what opens a library also writes to it.
-__all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "connect", "moved",
-           "open_database", "pending_migrations", "translate", "write"]
+__all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "checkpoint", "connect",
+           "large_write", "moved", "open_database", "pending_migrations", "translate", "write"]
 
 
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
@@ -184,3 +188,32 @@ def bulk_index(db: Database) -> Iterator[None]:
                [first_sighting])  # a row written with its values already is not rewritten
     db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) "
                "SELECT id, title, abstract, '', '' FROM papers WHERE id > ?", [first_paper])
+
+
+@contextlib.contextmanager
+def large_write(db: Database) -> Iterator[None]:
+    """Around a write of many pages (an import), outside any transaction: its pages
+    stay in a larger cache, and its commit syncs the write-ahead log (``synchronous =
+    FULL``: the write is durable when it returns) instead of copying the log into the
+    main file at once. The copy (a checkpoint: every page written again and synced)
+    comes at ``checkpoint``, when the library closes, or at a later commit; a log
+    grown past LARGE_WRITE_LOG_PAGES is still copied at this commit."""
+    if db.conn.in_transaction:  # part of a larger write: its settings hold
+        yield
+        return
+    pragmas = ("synchronous", "wal_autocheckpoint", "cache_size")
+    before = {name: db.execute(f"PRAGMA {name}").fetchone()[0] for name in pragmas}
+    db.execute(f"PRAGMA synchronous = {max(2, before['synchronous'])}")  # FULL, or EXTRA
+    db.execute(f"PRAGMA wal_autocheckpoint = {LARGE_WRITE_LOG_PAGES}")
+    db.execute(f"PRAGMA cache_size = {min(before['cache_size'], -LARGE_WRITE_CACHE_KIB)}")
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            db.execute(f"PRAGMA {name} = {int(value)}")
+
+
+def checkpoint(db: Database) -> None:
+    """Copy the write-ahead log into the main file as far as readers allow, without
+    waiting for them (a passive checkpoint); nothing to do costs nothing."""
+    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()

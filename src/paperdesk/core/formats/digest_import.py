@@ -67,7 +67,7 @@ def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no
     report.entries, report.warnings = len(digest.entries), list(digest.warnings)
     progress(0.2, f"Parsed {len(digest.entries)} entries from {path.name}")
     check_cancel(cancel)
-    with lib.write(f"Import {path.name}") as w:
+    with store.large_write(db), lib.write(f"Import {path.name}") as w:
         if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
             report.warnings = [f"{path.name}: already imported; nothing changed"]
             w.changes = ch.NOTHING

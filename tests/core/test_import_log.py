@@ -1,0 +1,70 @@
+"""An import's commit syncs the write-ahead log and leaves copying it into the main
+file (the checkpoint) for later: closing the library, or a later commit."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from paperdesk.core.db import store
+from paperdesk.core.library import Library
+
+PRAGMAS = ("synchronous", "wal_autocheckpoint", "cache_size")
+
+
+def pragmas(lib: Library) -> dict[str, int]:
+    return {name: lib.db.execute(f"PRAGMA {name}").fetchone()[0] for name in PRAGMAS}
+
+
+def main_file_papers(path: Path) -> int:
+    """Papers in the main file alone, without what its write-ahead log holds."""
+    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_the_import_commits_with_a_synced_log_then_settings_come_back(lib, seeds):
+    before = pragmas(lib)
+    assert before["synchronous"] == 1  # NORMAL, as every library opens
+    during: list[dict[str, int]] = []
+
+    def progress(fraction: float, message: str) -> None:
+        if message.startswith("Writing"):  # inside the import's write
+            during.append(pragmas(lib))
+
+    reports = lib.import_paths(seeds[:2], progress)
+    assert [r.status for r in reports] == ["imported"] * 2
+    assert len(during) == 2
+    for seen in during:
+        assert seen["synchronous"] == 2  # FULL: the commit syncs the log, durable on return
+        assert seen["wal_autocheckpoint"] == store.LARGE_WRITE_LOG_PAGES
+        assert -seen["cache_size"] >= store.LARGE_WRITE_CACHE_KIB
+    assert pragmas(lib) == before
+
+
+def test_the_log_goes_into_the_main_file_when_the_importer_closes(tmp_path, seeds):
+    """As in the window: it keeps the library open while a worker imports and closes."""
+    path = tmp_path / "library.sqlite"
+    window = Library.open(path)
+    try:
+        worker = Library.open(path)
+        reports = worker.import_paths(seeds)
+        assert [r.status for r in reports] == ["imported"] * 5
+        assert main_file_papers(path) == 0  # committed to the log, not yet copied
+        worker.close()
+        assert main_file_papers(path) == 193  # the worker's close copied it
+        assert window.stats()["papers"] == 193
+    finally:
+        window.close()
+    assert not Path(f"{path}-wal").exists()
+
+
+def test_an_import_inside_a_larger_write_keeps_that_write_s_settings(lib, seeds):
+    before = pragmas(lib)
+    with lib.transaction():
+        reports = lib.import_paths(seeds[:1])
+        assert pragmas(lib) == before
+    assert [r.status for r in reports] == ["imported"]
+    assert lib.stats()["digests"] == 1
