@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,14 +81,13 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         entry_type = "online" if style == "biblatex" else "misc"
     else:
         entry_type = bib_type
-    groups = _groups(row, tags, extra, {}, None, style=style, ascii=ascii)
     lines = [f"@{entry_type}{{{key},"]
-    for group in _GROUPS:
-        lines.extend(groups.get(group, ()))
+    # every group's lines go straight to the entry's, in the order of _GROUPS
+    _group_lines(dict.fromkeys(_GROUPS, lines).get, True, row, tags, extra, {}, style, ascii)
     if notes:  # the user's own notes: never in a note field, which is the entry's
         field = "paperdesk-notes" if "annote" in extra else "annote"
         lines.append(f"\t{field} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},")
-    if year and year_inferred and not any(n in extra for n in ("howpublished", "addendum")):
+    if year and year_inferred and "howpublished" not in extra and "addendum" not in extra:
         # An inferred year is printed with its doubt, never as a definite one.
         lines.append("\taddendum = {" + INFERRED_NOTE + "}," if style == "biblatex" else
                      "\thowpublished = {" + INFERRED_NOTE + "},")
@@ -108,11 +107,19 @@ def _groups(row: Sequence[Any], tags: list[str], extra: dict[str, str], names: d
             only: set[str] | None, *, style: str, ascii: bool) -> dict[str, list[str]]:
     """The lines PaperDesk writes for each group of fields (all, or those in ``only``);
     ``names``: display name -> the name as a .bib file wrote it."""
+    out: dict[str, list[str]] = {group: [] for group in _GROUPS
+                                 if only is None or group in only}
+    _group_lines(out.get, only is None, row, tags, extra, names, style, ascii)
+    return out
+
+
+def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Sequence[Any],
+                 tags: list[str], extra: dict[str, str], names: dict[str, str], style: str,
+                 ascii: bool) -> None:
+    """``_groups``' lines, each added to ``want(group)`` (no group when None); ``full``:
+    the whole entry, which adds a sort key and an arXiv URL where they are missing."""
     (_pid, _key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      _bib_type, _bib_fields, _year_inferred, sources) = row[:15]
-    out = {group: [] for group in _GROUPS if only is None or group in only}
-    want = out.get
-
     if (add := want("people")) is not None:
         if authors and authors != "[]":
             hub = from_hub(sources, "authors")  # plain names, split here for BibTeX
@@ -121,9 +128,9 @@ def _groups(row: Sequence[Any], tags: list[str], extra: dict[str, str], names: d
                 for n in json.loads(authors)) + "},")
         elif organization:
             add.append("\tauthor = {{" + escape(organization, ascii=ascii) + "}},")
-        elif style == "bibtex" and only is None and title:
+        elif style == "bibtex" and full and title:
             add.append("\tkey = {" + escape(title, ascii=ascii) + "},")  # plain styles sort on it
-    if (add := want("title")) is not None and (title or only is None):
+    if (add := want("title")) is not None and (title or full):
         add.append("\ttitle = {" + protect_title(title, ascii=ascii) + "},")
     if (add := want("date")) is not None:
         month = int(published[5:7]) if published and len(published) >= 7 else None
@@ -149,13 +156,12 @@ def _groups(row: Sequence[Any], tags: list[str], extra: dict[str, str], names: d
             add.append(f"\tprimaryClass = {extra['primaryclass']},")
     if (add := want("doi")) is not None and doi:
         add.append(f"\tdoi = {{{doi}}},")
-    if (add := want("url")) is not None and (url or (arxiv_id and only is None)):
+    if (add := want("url")) is not None and (url or (arxiv_id and full)):
         add.append(f"\turl = {{{url or 'https://arxiv.org/abs/' + arxiv_id}}},")
     if (add := want("abstract")) is not None and abstract:
         add.append("\tabstract = {" + escape(abstract, ascii=ascii) + "},")
     if (add := want("keywords")) is not None and tags:
         add.append("\tkeywords = {" + ", ".join(escape(t, ascii=ascii) for t in tags) + "},")
-    return out
 
 
 INFERRED_NOTE = "year inferred from a digest, not confirmed"
