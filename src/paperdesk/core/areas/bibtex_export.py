@@ -41,7 +41,8 @@ SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
             "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
             "p.sources, p.bib_source, p.citekey_frozen")
-_BATCH = 1000  # entries written to the file at a time
+_BATCH = 1000  # entries between checks of the cancel flag
+_BUFFER = 1 << 20  # bytes written to the file at a time
 
 
 def layout(style: str) -> tuple[str, str, str, str]:
@@ -265,21 +266,19 @@ class Bibtex:
         head, sep, tail, empty = layout(style)
         count = 0
         try:
+            # Entry by entry into a large buffer: no text of many entries is built (each
+            # would be a fresh allocation of megabytes, its pages faulted in one by one).
             with files.atomic_write(path, kind="tmp") as temp, \
-                    open(temp, "w", encoding="utf-8", newline="\n") as handle:
+                    open(temp, "w", encoding="utf-8", newline="\n",
+                         buffering=_BUFFER) as handle:
+                write = handle.write
                 if header:
-                    handle.write(head + sep.join(header))
-                batch: list[str] = []
+                    write(head + sep.join(header))
                 for entry in entries:
-                    batch.append(entry)
-                    if len(batch) == _BATCH:
-                        handle.write((sep if count or header else head) + sep.join(batch))
-                        count += len(batch)
-                        batch.clear()
-                if batch:
-                    handle.write((sep if count or header else head) + sep.join(batch))
-                    count += len(batch)
-                handle.write(tail if count or header else empty)
+                    write(sep if count or header else head)
+                    write(entry)
+                    count += 1
+                write(tail if count or header else empty)
         except OSError as exc:
             raise BibtexError(f"{path}: cannot write ({exc.strerror or exc})") from None
         return count
