@@ -1,4 +1,4 @@
-"""The fast paths of reading .bib fields against the plain code they shortcut: every
+"""The fast paths of reading .bib files against the plain code they shortcut: every
 field value of the real corpus (tests/data/realbib/) and generated LaTeX-like text
 must read the same either way.
 
@@ -7,16 +7,19 @@ decoding one character at a time, values resolved one call each."""
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 import unicodedata
 
 import pytest
 
-from paperdesk.core.model import latex_read
+from paperdesk.core.model import bib_scan, latex_read
 from paperdesk.core.model.bib_read import BibReader
-from paperdesk.core.model.bib_scan import iter_entries, scan
+from paperdesk.core.model.bib_scan import iter_entries, scan, segments, strip_entry_comments
 from paperdesk.core.model.bibtex_fields import resolve, value_reader
 from tests import realbib
+from tests.core.test_bib_scan import HOSTILE
 
 _SPECIALS = "%&#_$"
 
@@ -129,3 +132,106 @@ def test_cached_values_read_as_resolve_reads_them():
                 want, bare = resolve(raw, reader.strings)
                 assert read(raw) == (want, raw.strip() if bare else "{" + want + "}")
                 assert read(raw) == read(raw)  # and again, from the cache
+
+
+_STRIP_TOKEN = re.compile(r'[\\{}"@%](?:(?<=\\)[\s\S])?')
+
+
+def reference_strip(text: str) -> str:
+    """``bib_scan.strip_entry_comments`` as it was: a step per mark, always."""
+    out: list[str] = []
+    depth, quoted, last, skip = 0, False, 0, -1
+    for m in _STRIP_TOKEN.finditer(text):
+        i = m.start()
+        if i < skip:
+            continue
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == '"' and depth == 1:
+            quoted = not quoted
+        elif ch == "%" and depth == 1 and not quoted:
+            out.append(text[last:i])
+            end = text.find("\n", i)
+            last = skip = len(text) if end < 0 else end
+        elif ch == "@" and depth == 0:
+            quoted = False
+    out.append(text[last:])
+    return "".join(out)
+
+
+def comment_texts() -> list[str]:
+    """Whole files and each block of the real corpus and the hostile cases, and
+    generated text thick with the marks that decide what a comment is."""
+    texts = [realbib.text_of(path) for path in realbib.corpus()] + list(HOSTILE.values())
+    for text in list(texts):
+        bounds = [seg.start for seg in segments(text)] + [len(text)]
+        texts += [text[a:b] for a, b in itertools.pairwise(bounds)]
+    rng = random.Random(18)
+    marks = ["{", "}", '"', "%", "@", "\\", "\n", " ", "x", "=", ",", "\\%", "{\\%}",
+             "@misc{k,", "% c\n", "{" * 9, "}" * 9]
+    texts += ["".join(rng.choice(marks) for _ in range(rng.randint(1, 30)))
+              for _ in range(20000)]
+    return texts
+
+
+def test_comments_are_blanked_as_the_plain_steps_blank_them():
+    texts = comment_texts()
+    assert sum(reference_strip(t) != t for t in texts) > 1000  # comments were found
+    for text in texts:
+        assert strip_entry_comments(text) == reference_strip(text), text
+
+
+# The whole entry in one expression, as the scanner read it before; its fields were
+# then found by a second pass over the entry.
+_ENTRY = re.compile(r"[^\S\n]*@(\w+)[ \t]*\{(" + bib_scan._NAME + r")(?:,((?:" + bib_scan._NAME
+                    + "=" + bib_scan._VALUE + ",)*+(?:" + bib_scan._NAME + "=" + bib_scan._VALUE
+                    + r"|\s*)))?\}")
+_FIELD = re.compile("(" + bib_scan._NAME + ")=(" + bib_scan._VALUE + ")")
+
+
+def reference_read(text: str, seg: bib_scan.Segment) -> bib_scan.RawEntry | None:
+    part = text[seg.start:seg.end]
+    if "%" in part:
+        part = strip_entry_comments(part)
+    m = _ENTRY.match(part)
+    if m is None or "@" in part[m.end():]:
+        return None
+    fields = []
+    if m.group(3) is not None:
+        fields = [(n.strip(), v.strip()) for n, v in _FIELD.findall(part, m.start(3), m.end(3))]
+    return bib_scan.RawEntry(m.group(1).lower(), m.group(2).strip(), m.group(1), fields, seg.line)
+
+
+def entry_texts() -> list[str]:
+    """The real corpus, the hostile cases, and generated entries: fields of every kind
+    of name and value, commas and closing braces present or not, text after them."""
+    texts = [realbib.text_of(path) for path in realbib.corpus()] + list(HOSTILE.values())
+    rng = random.Random(18)
+    values = ["{a}", '"b"', "c", "{x {y} z}", '"q {"} r"', "a # b", "{50% off}", "{\\%}",
+              "\\{", "{", "}", '"', ",", "", " ", "\n", "{\\}}", "@", "=", "%c\n",
+              "{" * 9 + "x" + "}" * 9, "\\", "x\\,y"]
+    names = ["title", " author ", "", "a b", "x\\=", "%", "@", "\n  note", "t{", '"']
+    for _ in range(20000):
+        fields = [rng.choice(names) + rng.choice(["=", " = ", "", "=="])
+                  + "".join(rng.choices(values, k=rng.randint(0, 3)))
+                  for _ in range(rng.randint(0, 4))]
+        texts.append("@" + rng.choice(["misc", "Article"]) + rng.choice(["{", " {"])
+                     + rng.choice(["k", "k ", "", "k{", "k%"]) + rng.choice([",", ", ", "", "}"])
+                     + rng.choice([",", ",\n", ", ", "\n,"]).join(fields)
+                     + rng.choice(["}", ",}", ", }", "", "}}", "} x", "} @", "\n}\n\n"]))
+    return texts
+
+
+def test_entries_are_read_as_the_whole_entry_expression_reads_them():
+    read = refused = 0
+    for text in entry_texts():
+        for seg in segments(text):
+            if seg.fast:
+                want = reference_read(text, seg)
+                assert bib_scan.read_fast(text, seg) == want, text[seg.start:seg.end]
+                read += want is not None
+                refused += want is None
+    assert read > 5000 and refused > 5000, (read, refused)

@@ -52,9 +52,12 @@ def _braced(depth: int) -> str:
 _QUOTED = r'"(?:[^"\\{]++|\\"?|\{"\}|\{)*+"'
 _VALUE = r'(?:[^{}",\\%]++|\\[{}",]?|' + _braced(8) + "|" + _QUOTED + r")*+"
 _NAME = r'(?:[^{}",=\\@%]++|\\[{}",=]?)*+'
-_ENTRY = re.compile(r"[^\S\n]*@(\w+)[ \t]*\{(" + _NAME + r")(?:,((?:" + _NAME + "=" + _VALUE
-                    + ",)*+(?:" + _NAME + "=" + _VALUE + r"|\s*)))?\}")
-_FIELD = re.compile("(" + _NAME + ")=(" + _VALUE + ")")
+# An entry is its head (``@type{key``), then "}" or "," and its fields: name=value
+# with a comma between (and maybe one after the last), white space, "}". _FIELDS
+# finds the fields in order and hands over what follows them whole, as its last
+# group: the entry is read when that starts with its closing brace.
+_HEAD = re.compile(r"[^\S\n]*@(\w+)[ \t]*\{(" + _NAME + ")")
+_FIELDS = re.compile("(" + _NAME + ")=(" + _VALUE + r")(,?)|([\s\S]+)")
 
 
 @dataclass
@@ -102,12 +105,30 @@ class Scan:
         return sum(s.fast for s in self.segments) + sum(map(len, self.slow_entries.values()))
 
 
+def _group(depth: int) -> str:
+    """A brace group as strip_entry_comments steps through it below the top level of an
+    entry: only braces count, a backslash takes the next character."""
+    inner = r"[^{}\\]++|\\[\s\S]?"
+    if depth > 1:
+        inner += "|" + _group(depth - 1)
+    return r"\{(?:" + inner + r")*+\}"
+
+
+# Text in which strip_entry_comments finds no comment, in one pass of the regular
+# expression engine: outside entries anything but "{"; at an entry's top level no
+# "%" outside quotes, quotes closed, groups (nested at most 8 deep) closed.
+_OUTSIDE = r"(?:[^{\\]++|\\[\s\S]?)*+"
+_IN_QUOTES = r'"(?:[^{}"\\]++|\\[\s\S]?|' + _group(7) + r')*+"'
+_NO_COMMENT = re.compile(_OUTSIDE + r"(?:\{(?:[^{}\"%\\]++|\\[\s\S]?|" + _IN_QUOTES + "|"
+                         + _group(7) + r")*+\}" + _OUTSIDE + ")*+")
+
+
 def strip_entry_comments(text: str) -> str:
     """The text with ``% ...`` comments between the fields of an entry blanked out
     (biber reads them; bibtexparser would take the comment for a field name).
     Values, and everything outside entries, are left as they are; lines keep their
     numbers."""
-    if "%" not in text:
+    if "%" not in text or _NO_COMMENT.fullmatch(text):
         return text
     out: list[str] = []
     depth, quoted, last, skip = 0, False, 0, -1
@@ -187,15 +208,28 @@ def read_fast(text: str, seg: Segment) -> RawEntry | None:
     part = text[seg.start:seg.end]
     if "%" in part:
         part = strip_entry_comments(part)
-    m = _ENTRY.match(part)
-    if m is None or "@" in part[m.end():]:
+    head = _HEAD.match(part)
+    if head is None:
         return None
-    key = m.group(2).strip()
-    fields = []
-    if m.group(3) is not None:
-        fields = [(n.strip(), v.strip()) for n, v in _FIELD.findall(part, m.start(3), m.end(3))]
-    raw_type = m.group(1)
-    return RawEntry(raw_type.lower(), key, raw_type, fields, seg.line)
+    at = head.end()
+    fields: list[tuple[str, str]] = []
+    if part[at:at + 1] == "}":
+        rest = part[at + 1:]
+    elif part[at:at + 1] == ",":
+        found = _FIELDS.findall(part, at + 1)
+        after = found.pop()[3] if found else ""  # the text after the fields
+        if not (found and not found[-1][2]):  # after a comma, or no field: white space
+            after = after.lstrip()
+        if after[:1] != "}":
+            return None
+        rest = after[1:]
+        fields = [(name.strip(), value.strip()) for name, value, _comma, _after in found]
+    else:
+        return None
+    if "@" in rest:
+        return None
+    raw_type = head.group(1)
+    return RawEntry(raw_type.lower(), head.group(2).strip(), raw_type, fields, seg.line)
 
 
 def scan(text: str) -> Scan:
