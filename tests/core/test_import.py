@@ -145,3 +145,40 @@ def test_bulk_and_row_by_row_indexing_agree(lib, seeds, monkeypatch, bulk):
 
     lib.db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings"))
     assert lib.db.execute("SELECT id, momentum FROM papers ORDER BY id").fetchall() == momentum
+
+
+def _stored(path) -> tuple[dict[str, list], list, list]:
+    """Rows (stamps left out), schema and FTS configuration of a library file."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = {}
+        for table in ("papers", "sightings", "papers_fts"):
+            cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")
+                    if r[1] not in ("added", "modified")]
+            rows[table] = conn.execute(f"SELECT rowid, {', '.join(cols)} FROM {table} "
+                                       "ORDER BY rowid").fetchall()
+        schema = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+        config = conn.execute("SELECT * FROM papers_fts_config ORDER BY k").fetchall()
+        conn.execute("INSERT INTO papers_fts(papers_fts) VALUES ('integrity-check')")
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return rows, schema, config
+    finally:
+        conn.close()
+
+
+def test_a_first_bulk_load_stores_what_row_by_row_does(tmp_path, seeds, monkeypatch):
+    """A large import into an empty library builds some indexes and the search index
+    in sets: the rows, the schema and the index's settings end as row by row."""
+    from paperdesk.core.formats import file_report
+
+    stored = {}
+    for threshold in (10**9, 1):
+        monkeypatch.setattr(file_report, "BULK_THRESHOLD", threshold)
+        path = tmp_path / f"lib-{threshold}.sqlite"
+        with Library.open(path) as lib:
+            [big] = lib.import_paths([seeds[2]])  # the first, into an empty library
+            reports = lib.import_paths(seeds)
+            assert big.new_papers > 1 and lib.search("learning").ids
+        stored[threshold] = _stored(path)
+        assert [r.status for r in reports].count("imported") == 4
+    assert stored[1] == stored[10**9]

@@ -51,6 +51,10 @@ TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
 MOMENTUM_TRIGGERS = schema_0010.TRIGGERS
 MOMENTUM_TRIGGER_NAMES = [t.split()[2] for t in MOMENTUM_TRIGGERS]
 MOMENTUM_BULK = schema_0010.BULK
+# Indexes on papers whose keys come in no order as papers are added (titles,
+# citation keys, years, upvotes): a large first import builds them once at its
+# end (store.bulk_index) rather than entering each new row at a random place.
+LOAD_INDEXES = ["papers_title_key", "papers_citekey_fold", "papers_year", "papers_upvotes"]
 
 _names: list[str] = []
 
