@@ -182,3 +182,27 @@ def test_a_first_bulk_load_stores_what_row_by_row_does(tmp_path, seeds, monkeypa
         stored[threshold] = _stored(path)
         assert [r.status for r in reports].count("imported") == 4
     assert stored[1] == stored[10**9]
+
+
+def test_the_cycle_collector_is_off_during_an_import_and_back_after(lib, seeds, monkeypatch):
+    import gc
+
+    from paperdesk.core.formats import digest_import
+    from paperdesk.core.model.jobs import gc_paused
+
+    seen = []
+    parse = digest_import.parse_digest
+    monkeypatch.setattr(digest_import, "parse_digest",
+                        lambda *a: (seen.append(gc.isenabled()), parse(*a))[1])
+    [report] = lib.import_paths([seeds[0]])
+    assert report.status == "imported" and seen == [False] and gc.isenabled()
+    with pytest.raises(ValueError), gc_paused():
+        raise ValueError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()

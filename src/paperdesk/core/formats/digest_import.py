@@ -31,6 +31,7 @@ from paperdesk.core.model.jobs import (
     Progress,
     cancellable_sql,
     check_cancel,
+    gc_paused,
     no_progress,
 )
 from paperdesk.core.model.text import title_key
@@ -57,6 +58,12 @@ def _mtime_year(path: Path) -> int:
 
 def import_digest(lib: Library, path: Path, data: bytes, progress: Progress = no_progress,
                   cancel: CancelFlag | None = None) -> FileReport:
+    with gc_paused():  # its objects are freed by the time it returns
+        return _import_digest(lib, path, data, progress, cancel)
+
+
+def _import_digest(lib: Library, path: Path, data: bytes, progress: Progress,
+                   cancel: CancelFlag | None) -> FileReport:
     db = lib.db
     sha = content_hash(data, cancel)
     report = FileReport(str(path), path.name, ALREADY)

@@ -8,6 +8,7 @@ worker all pass their own.
 from __future__ import annotations
 
 import contextlib
+import gc
 import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Protocol
@@ -52,3 +53,21 @@ def cancellable_sql(conn: sqlite3.Connection, cancel: CancelFlag | None) -> Iter
     finally:
         conn.set_progress_handler(None, 0)
     check_cancel(cancel)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cycle collector off for the block, then on again if it was on.
+
+    A large import makes millions of objects that live until it ends (entries,
+    rows); each automatic collection walked them all again, a sixth of the time
+    of a 100,000-entry import. They hold no reference cycles, so nothing is
+    left waiting for the collector; reference counting frees them as before.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
