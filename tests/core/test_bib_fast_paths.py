@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import sys
 import unicodedata
 
 import pytest
@@ -235,3 +236,21 @@ def test_entries_are_read_as_the_whole_entry_expression_reads_them():
                 read += want is not None
                 refused += want is None
     assert read > 5000 and refused > 5000, (read, refused)
+
+
+def test_an_arxiv_id_is_looked_for_only_where_it_can_be():
+    """The search for "arxiv:..." in url, journal, note... is skipped for text with no
+    x: no other character matches x with the search's case folding."""
+    from paperdesk.core.model.bibtex_fields import ARXIV_ID
+
+    assert ARXIV_ID.flags & re.IGNORECASE and ARXIV_ID.pattern.startswith("(?:arxiv")
+    x = re.compile("x", re.IGNORECASE)
+    assert [c for c in map(chr, range(sys.maxunicode + 1)) if x.fullmatch(c)] == ["X", "x"]
+    from paperdesk.core.model.bibtex_fields import read_entry
+
+    for field, value, want in [("url", "{https://arxiv.org/abs/2101.00001v2}", "2101.00001v2"),
+                               ("journal", "{ARXIV:hep-th/9901001}", "hep-th/9901001"),
+                               ("note", "{Preprint, ArXiv 1706.03762}", "1706.03762"),
+                               ("note", "{Preprint 1706.03762}", None)]:
+        paper = read_entry("misc", "k", 1, [(field, value)], {})
+        assert paper.arxiv_id == want, value

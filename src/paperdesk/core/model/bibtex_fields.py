@@ -25,6 +25,7 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 ARXIV_ID = re.compile(r"(?:arxiv(?:\.org)?[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4,5}(?:v\d+)?|"
                       r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)
 BARE_ARXIV = re.compile(r"^(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$")
+_ARXIV_PREFIX = re.compile(r"^arxiv:", re.I)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
@@ -203,7 +204,7 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
             paper.extra[name] = written[name]
     _read_ids(paper, values)
     keywords = values.get("keywords", "")
-    for word in re.split(r";" if ";" in keywords else r",", keywords):
+    for word in keywords.split(";" if ";" in keywords else ",") if keywords else ():
         tag = " ".join(decode(word).split())
         if tag and tag not in paper.tags:
             paper.tags.append(tag)
@@ -222,6 +223,7 @@ def _read_people(paper: BibPaper, text: str) -> None:
             paper.names.setdefault(shown, name)
 
 
+@functools.lru_cache(maxsize=8192)  # the same people recur through a bibliography
 def display_name(name: str) -> str:
     """A name as written, decoded; "von Last, Jr, First" when the written "First Last"
     form would not split back the same way once its braces are gone
@@ -287,7 +289,7 @@ def _read_ids(paper: BibPaper, values: dict[str, str]) -> None:
     eprint = values.get("eprint", "").strip()
     prefix = (values.get("archiveprefix") or values.get("eprinttype") or "").strip().lower()
     if eprint and (prefix == "arxiv" or (not prefix and BARE_ARXIV.match(eprint))):
-        paper.arxiv_id = re.sub(r"^arxiv:", "", eprint, flags=re.I)
+        paper.arxiv_id = _ARXIV_PREFIX.sub("", eprint)
     elif eprint:
         paper.extra["eprint"] = "{" + eprint + "}"
         if prefix:
@@ -298,7 +300,7 @@ def _read_ids(paper: BibPaper, values: dict[str, str]) -> None:
     if paper.arxiv_id is None:
         for source in (values.get("url", ""), paper.doi or "", values.get("journal", ""),
                        values.get("note", ""), values.get("howpublished", "")):
-            m = ARXIV_ID.search(source)
+            m = ("x" in source or "X" in source) and ARXIV_ID.search(source)  # "arxiv"
             if m:
                 paper.arxiv_id = m.group(1)
                 break
