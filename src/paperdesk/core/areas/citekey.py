@@ -153,9 +153,10 @@ class KeyAllocator:
         if len(self._read_bases) >= self._lazy_bases:
             self._read_every_key()
             return
-        self._taken.update(r[0] for r in self._db.execute(
-            "SELECT lower(citekey) FROM papers WHERE lower(citekey) >= ? "
-            "AND lower(citekey) < ?", [prefix, prefix + "\x7f"]))
+        # One JSON array, parsed in C: a base can have hundreds of keys.
+        self._taken.update(json.loads(self._db.execute(
+            "SELECT json_group_array(lower(citekey)) FROM papers WHERE lower(citekey) >= ? "
+            "AND lower(citekey) < ?", [prefix, prefix + "\x7f"]).fetchone()[0]))
         self._read_bases.add(prefix)
 
     def take(self, paper: dict[str, Any], *, with_title: bool = True) -> str:
