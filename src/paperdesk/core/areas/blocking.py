@@ -12,7 +12,7 @@ the first words). Only pairs whose titles come within ``TITLE_FLOOR`` are kept.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -67,9 +67,10 @@ def _rarest(words: list[str], df: Counter[str], place: dict[str, int], low: int,
     return out
 
 
-def _places(df: Counter[str], words: set[str] | None = None) -> dict[str, int]:
-    """Each word's position in one order by rarity: ties broken the same for every title."""
-    every = df.keys() if words is None else words | df.keys()
+def _places(df: Counter[str], words: Iterable[str] | None = None) -> dict[str, int]:
+    """Each word's position in one order by rarity (of ``words``, else of every word
+    counted): ties broken the same for every title."""
+    every = df.keys() if words is None else words
     return {w: n for n, w in enumerate(sorted(every, key=lambda w: (df[w], w)))}
 
 
@@ -153,34 +154,10 @@ def probe_pairs(db: Any, probe_ids: Sequence[int],
     neighbours in title order from the title index.
     """
     keys = dict(_rows(db, "SELECT id, title_key FROM papers WHERE id IN ({marks})", probe_ids))
-    # The sample (ids 1, 1 + SAMPLE_STEP, ...) read from the title index alone, never
-    # from the rows with their abstracts; its words counted once per title, in C.
-    sample = [k for (k,) in db.execute(
-        "SELECT title_key FROM papers INDEXED BY papers_title_key "
-        f"WHERE title_key IS NOT NULL AND id % {SAMPLE_STEP} = 1")]
-    df = Counter(chain.from_iterable(map(set, map(str.split, sample))))
-    place = _places(df, {w for k in keys.values() for w in k.split()})
-    high = max(1, MAX_WORD_PAPERS // SAMPLE_STEP)
-    filed: dict[str, list[int]] = {}
-    for pid, key in keys.items():
-        for w in _rarest(key.split(), df, place, 0, high, RARE_WORDS + 1):
-            filed.setdefault(w, []).append(pid)
+    filed = _probe_words(db, keys)
     check_cancel(cancel)
-    postings: dict[str, list[int]] = {}
-    for w in filed:
-        found = [r[0] for r in db.execute(
-            "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?",
-            [_fts_word(w), MAX_WORD_PAPERS + 1])]
-        if len(found) <= MAX_WORD_PAPERS:
-            postings[w] = found
-    near: dict[int, list[int]] = {}
-    for pid, key in list(keys.items()):
-        after = db.execute("SELECT id, title_key FROM papers WHERE title_key >= ? "
-                           "ORDER BY title_key LIMIT ?", [key, WINDOW + 1]).fetchall()
-        before = db.execute("SELECT id, title_key FROM papers WHERE title_key < ? "
-                            "ORDER BY title_key DESC LIMIT ?", [key, WINDOW]).fetchall()
-        near[pid] = [i for i, _ in after + before]
-        keys.update(after + before)
+    postings = _postings(db, filed)
+    near = _neighbours(db, keys)
     check_cancel(cancel)
     missing = {j for js in [*postings.values(), *near.values()] for j in js} - keys.keys()
     keys.update(_rows(db, "SELECT id, title_key FROM papers WHERE id IN ({marks})",
@@ -196,6 +173,57 @@ def probe_pairs(db: Any, probe_ids: Sequence[int],
     for pid, cols in met.items():
         close(pid, sorted(cols), keys, pairs)
     return pairs
+
+
+def _probe_words(db: Any, keys: Mapping[int, str]) -> dict[str, list[int]]:
+    """The probes filed under their rarest words: word -> probe ids.
+
+    Word counts come from the sample (ids 1, 1 + SAMPLE_STEP, ...), read from the
+    title index alone, never from the rows with their abstracts, and counted once
+    per title, in C. Only the probes' own words are put in order of rarity.
+    """
+    sample = [k for (k,) in db.execute(
+        "SELECT title_key FROM papers INDEXED BY papers_title_key "
+        f"WHERE title_key IS NOT NULL AND id % {SAMPLE_STEP} = 1")]
+    df = Counter(chain.from_iterable(map(set, map(str.split, sample))))
+    place = _places(df, {w for k in keys.values() for w in k.split()})
+    high = max(1, MAX_WORD_PAPERS // SAMPLE_STEP)
+    filed: dict[str, list[int]] = {}
+    for pid, key in keys.items():
+        for w in _rarest(key.split(), df, place, 0, high, RARE_WORDS + 1):
+            filed.setdefault(w, []).append(pid)
+    return filed
+
+
+def _postings(db: Any, words: Iterable[str]) -> dict[str, list[int]]:
+    """The papers whose titles hold each word, from the full-text index; a word in
+    more than MAX_WORD_PAPERS titles is left out."""
+    postings: dict[str, list[int]] = {}
+    for w in words:
+        found = [r[0] for r in db.execute(
+            "SELECT rowid FROM papers_fts WHERE papers_fts MATCH ? LIMIT ?",
+            [_fts_word(w), MAX_WORD_PAPERS + 1])]
+        if len(found) <= MAX_WORD_PAPERS:
+            postings[w] = found
+    return postings
+
+
+# A title's neighbours in title order: WINDOW + 1 from its own key on, WINDOW before.
+_NEAR = ("SELECT * FROM (SELECT id, title_key FROM papers WHERE title_key >= ? "
+         "ORDER BY title_key LIMIT ?) UNION ALL "
+         "SELECT * FROM (SELECT id, title_key FROM papers WHERE title_key < ? "
+         "ORDER BY title_key DESC LIMIT ?)")
+
+
+def _neighbours(db: Any, keys: dict[int, str]) -> dict[int, list[int]]:
+    """Each probe's neighbours in title order, from the title index, in one query
+    per probe; their keys are added to ``keys``."""
+    near: dict[int, list[int]] = {}
+    for pid, key in list(keys.items()):
+        rows = db.execute(_NEAR, [key, WINDOW + 1, key, WINDOW]).fetchall()
+        near[pid] = [i for i, _ in rows]
+        keys.update(rows)
+    return near
 
 
 def close(i: int, cols: Sequence[int], keys: Mapping[int, str],
