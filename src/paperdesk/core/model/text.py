@@ -28,14 +28,26 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES).casefold()
 
 
+# For ASCII text, ``words_key`` in one pass: letters lower-cased, digits kept, every
+# other character (\W and _) a space; the spaces are then collapsed by split.
+_ASCII_WORDS = {c: (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
+
+
+def words_key(text: str) -> str:
+    """The folded words of ``text``, single spaces between them."""
+    if text.isascii():  # most text: a quarter of the time of the expression
+        return " ".join(text.translate(_ASCII_WORDS).split())
+    return _NON_WORD.sub(" ", fold(text)).strip()
+
+
 def title_key(title: str) -> str:
     """The normalised title: words only, single spaces."""
-    return _NON_WORD.sub(" ", fold(title)).strip()
+    return words_key(title)
 
 
 def abstract_key(abstract: str) -> str:
     """Abstracts compared word for word, ignoring case, punctuation and spacing."""
-    return _NON_WORD.sub(" ", fold(abstract)).strip()
+    return words_key(abstract)
 
 
 def abstract_similarity(a: str, b: str) -> float:
