@@ -56,21 +56,64 @@ def process_peak(command: list[str]) -> tuple[float, float]:
 
 
 def process_usage(command: list[str]) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (user + system) and peak memory (MB) of one process;
-    its output is thrown away. On a shared machine the wall time follows the load; the
-    CPU time much less so.
+    """Wall seconds, CPU seconds (user + system) and peak memory (MB) of one process
+    and the processes it starts; its output is thrown away. On a shared machine the
+    wall time follows the load; the CPU time much less so.
 
-    The peak comes from GNU time, which runs the command itself: a child forked
-    from this (large) process would report this process's size as its own."""
+    CPU and the peak come from GNU time, which runs the command itself: a child forked
+    from this (large) process would report this process's size as its own. GNU time
+    counts the CPU of the children the command waited for, but its peak is the largest
+    single process's. So the process tree is also watched while it runs, and the peak
+    reported is the larger of GNU time's and the sum of each process's own peak
+    (``VmHWM``): an upper bound of what the processes held at once."""
     start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env=PROCESS_ENV)
+    proc = subprocess.Popen(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=PROCESS_ENV)
+    peaks: dict[int, int] = {}
+    while proc.poll() is None:
+        for pid in _descendants(proc.pid):
+            peaks[pid] = max(peaks.get(pid, 0), _own_peak_kb(pid))
+        time.sleep(0.02)
+    stderr = proc.stderr.read() if proc.stderr else ""
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {proc.stderr[-2000:]}")
-    peak, user, system = proc.stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
-    return seconds, float(user) + float(system), int(peak) / 1024
+        raise SystemExit(f"{' '.join(command)} failed: {stderr[-2000:]}")
+    peak, user, system = stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
+    return seconds, float(user) + float(system), max(int(peak), sum(peaks.values())) / 1024
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (Linux's /proc; none where it is missing)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    children = [int(c) for c in f.read().split()]
+            except OSError:
+                continue
+            found.extend(children)
+            todo.extend(children)
+    return found
+
+
+def _own_peak_kb(pid: int) -> int:
+    """A process's own peak resident memory so far, in KiB (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def own_peak() -> float:
