@@ -61,9 +61,20 @@ def make_source(raw_type: str, key: str, fields: Sequence[tuple[str, str]], name
                 file_id: int | None, seen: dict[str, Any], tags: Sequence[str],
                 sha: str | None = None) -> str:
     """``sha``: the entry's ``entry_sha``, when the caller has it already."""
-    return _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays too
-                  "names": names, "file": file_id, "sha": sha or entry_sha(raw_type, key, fields),
+    head, tail = source_parts(raw_type, key, fields, names, seen, tags, sha)
+    return head + _JSON(file_id) + tail
+
+
+def source_parts(raw_type: str, key: str, fields: Sequence[tuple[str, str]],
+                 names: dict[str, str], seen: dict[str, Any], tags: Sequence[str],
+                 sha: str | None = None) -> tuple[str, str]:
+    """``make_source``'s JSON before and after the file's id, for a reader that does not
+    know the id yet (``head + json(file_id) + tail`` is the same text)."""
+    head = _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays too
+                  "names": names})
+    tail = _JSON({"sha": sha or entry_sha(raw_type, key, fields),
                   "seen": {**seen, "tags": sorted({tag_key(t) for t in tags})}})
+    return head[:-1] + ', "file": ', ", " + tail[1:]
 
 
 def seen_values(row: dict[str, Any]) -> dict[str, Any]:

@@ -19,16 +19,19 @@ import hashlib
 import itertools
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.core.areas.duplicates import note_new
 from paperdesk.core.db import changes as ch
 from paperdesk.core.formats import file_report
+from paperdesk.core.formats.bib_pool import ReaderPool, reader_count
+from paperdesk.core.formats.bib_records import Chunk, ChunkResult, Entry, make_chunk
 from paperdesk.core.formats.bibtex_write import BibWriter, bib_key_ok
 from paperdesk.core.formats.file_report import IMPORTED, FileReport
 from paperdesk.core.model.bib_read import BibReader, Parsed, parse_file
-from paperdesk.core.model.bib_scan import readable, strip_entry_comments
+from paperdesk.core.model.bib_scan import Scan, readable, strip_entry_comments
 from paperdesk.core.model.bibtex_fields import BibPaper
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.decode import decode_text, sniff_text
@@ -70,48 +73,77 @@ def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:
 
 def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_progress,
                cancel: CancelFlag | None = None) -> FileReport:
-    """Read the file's entries one at a time and write them in chunks, all in one
-    transaction; a file in which no entry can be read changes nothing."""
+    """Read the file's entries a chunk at a time (in reading processes when the file is
+    large: ``bib_pool``) and write them in chunks, all in one transaction; a file in
+    which no entry can be read changes nothing."""
     report = FileReport(str(path), path.name, file_report.ERROR, kind="bibtex")
-    sha = hashlib.sha256(data).hexdigest()
-    text, _encoding, decode_warnings = decode_text(data, path.name)
-    progress(0.05, f"Reading {path.name}")
-    reader = BibReader(text, path.name)
-    papers = reader.papers()
-    first = next(papers, None)  # none: the whole file is read, and nothing is written
-    check_cancel(cancel)
-    found = reader.found
-    report.warnings = list(decode_warnings)
-    if first is None:
-        report.warnings += reader.warnings
-        report.skipped = reader.skipped
-        if not ((found.strings or found.preambles) and not reader.failed):
-            detail = f" ({reader.warnings[0].split(': ', 1)[1]})" if reader.warnings else ""
-            raise BibtexError(f"{path.name}: no BibTeX entry could be read{detail}; "
-                              "nothing was imported")
-        report.warnings.append(f"{path.name}: no entries; its {len(found.strings)} @string "
-                               f"and {len(found.preambles)} @preamble definitions are kept "
-                               "and exported with every export")
-    with lib.write(f"Import {path.name}") as w, cancellable_sql(lib.db.conn, cancel):
-        file_id = lib.db.execute(
-            "INSERT INTO bib_files (name, sha256, preambles, strings, imported_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [path.name, sha, json.dumps(found.preambles), json.dumps(found.strings),
-             now()]).lastrowid
-        writer = BibWriter(lib, report, progress, cancel, file_id, reader.expected)
-        if first is not None:
-            writer.write(itertools.chain([first], papers))
-            # what reading said comes before what matching said, as before
-            report.warnings[len(decode_warnings):len(decode_warnings)] = reader.warnings
-            report.skipped = reader.skipped
-        else:
-            writer.write([])
-        report.entries = reader.read
-        report.likely_duplicates = note_new(lib, [p for p in report.paper_ids
-                                                  if p > writer.top])
-        w.changes = file_report.file_changes(report, (ch.TAGS,))
+    with ReaderPool(reader_count(len(data))) as pool:
+        sha = hashlib.sha256(data).hexdigest()
+        text, _encoding, decode_warnings = decode_text(data, path.name)
+        progress(0.05, f"Reading {path.name}")
+        reader = BibReader(text, path.name)
+        found = reader.found
+        entries = _entries(pool.read(_chunks(text, found), reader.strings, found.string_keys,
+                                     path.name, cancel), reader)
+        first = next(entries, None)  # none: the whole file is read, and nothing is written
+        check_cancel(cancel)
+        report.warnings = list(decode_warnings)
+        if first is None:
+            _no_entries(report, reader, path.name)
+        with lib.write(f"Import {path.name}") as w, cancellable_sql(lib.db.conn, cancel):
+            file_id = lib.db.execute(
+                "INSERT INTO bib_files (name, sha256, preambles, strings, imported_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [path.name, sha, json.dumps(found.preambles), json.dumps(found.strings),
+                 now()]).lastrowid
+            writer = BibWriter(lib, report, progress, cancel, file_id, reader.expected)
+            if first is not None:
+                writer.write(itertools.chain([first], entries))
+                # what reading said comes before what matching said, as before
+                report.warnings[len(decode_warnings):len(decode_warnings)] = reader.warnings
+                report.skipped = reader.skipped
+            else:
+                writer.write([])
+            report.entries = reader.read
+            report.likely_duplicates = note_new(lib, [p for p in report.paper_ids
+                                                      if p > writer.top])
+            w.changes = file_report.file_changes(report, (ch.TAGS,))
     report.status = IMPORTED
     if reader.failed:
         report.warnings.append(f"{path.name}: {reader.failed} of {reader.failed + reader.read} "
                                "entries were skipped")
     return report
+
+
+def _no_entries(report: FileReport, reader: BibReader, name: str) -> None:
+    """A file with definitions only imports them; one with nothing readable is an error."""
+    found = reader.found
+    report.warnings += reader.warnings
+    report.skipped = reader.skipped
+    if not ((found.strings or found.preambles) and not reader.failed):
+        detail = f" ({reader.warnings[0].split(': ', 1)[1]})" if reader.warnings else ""
+        raise BibtexError(f"{name}: no BibTeX entry could be read{detail}; "
+                          "nothing was imported")
+    report.warnings.append(f"{name}: no entries; its {len(found.strings)} @string "
+                           f"and {len(found.preambles)} @preamble definitions are kept "
+                           "and exported with every export")
+
+
+CHUNK_SEGMENTS = 1000  # segments read at a time, here or in a reading process
+
+
+def _chunks(text: str, found: Scan) -> Iterator[Chunk]:
+    count = len(found.segments)
+    for first in range(0, count, CHUNK_SEGMENTS):
+        yield make_chunk(text, found, first, min(first + CHUNK_SEGMENTS, count))
+
+
+def _entries(results: Iterator[ChunkResult], reader: BibReader) -> Iterator[Entry]:
+    """The entries of each chunk; what could not be read is counted in the reader, as
+    ``BibReader.papers`` counts it."""
+    for result in results:
+        reader.failures.extend(result.failures)
+        reader.late.extend(result.late)
+        reader.entry_warnings.extend(result.warnings)
+        reader.read += len(result.entries)
+        yield from result.entries

@@ -21,17 +21,16 @@ from paperdesk.core.areas.tags import tag_key, tag_name
 from paperdesk.core.db import schema, store
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.formats import file_report
+from paperdesk.core.formats.bib_records import Entry, authors_of, paper_of, tag_ok
 from paperdesk.core.formats.file_report import FileReport
 from paperdesk.core.model.bibtex_fields import BibPaper
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel
-from paperdesk.core.model.text import title_key
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
-_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps, one encoder for all
 _INSERT = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
            "organization, published, year, arxiv_id, doi, url, citekey, citekey_frozen, bib_type, "
            "bib_fields, bib_source, added, modified) "
@@ -59,6 +58,7 @@ class BibWriter:
                  cancel: CancelFlag | None, file_id: int, expected: int = 0) -> None:
         self.lib, self.db, self.report = lib, lib.db, report
         self.progress, self.cancel, self.file_id = progress, cancel, file_id
+        self.file_json = str(file_id)  # JSON of the id, between an entry's source parts
         self.expected = expected
         self.by_arxiv: dict[str, int] = {}
         self.by_doi: dict[str, int] = {}
@@ -93,14 +93,14 @@ class BibWriter:
                     self.by_sha[json.loads(source).get("sha", "")] = pid
                 self.by_key[key] = (pid, title, year)
 
-    def _match(self, paper: BibPaper, sha: str) -> tuple[int, str] | None:
-        pid = self.by_sha.get(sha) if self.by_sha else None
+    def _match(self, paper: Entry) -> tuple[int, str] | None:
+        pid = self.by_sha.get(paper.sha) if self.by_sha else None
         if pid is not None and pid not in self.taken:
             self.taken.add(pid)
             return pid, "the same entry"
         found = []
         same = self.by_key.get(paper.key)
-        if same and same[1] and same[1] == title_key(paper.title) and same[2] == paper.year:
+        if same and same[1] and same[1] == paper.title_key and same[2] == paper.year:
             found.append((same[0], "same key, title and year"))
         if paper.doi and paper.doi.lower() in self.by_doi:
             found.append((self.by_doi[paper.doi.lower()], f"same DOI {paper.doi}"))
@@ -119,7 +119,7 @@ class BibWriter:
                 f"paper {pid} but {clash}; imported as a new paper for review")
         return None
 
-    def _contradiction(self, paper: BibPaper, pid: int) -> str | None:
+    def _contradiction(self, paper: Entry, pid: int) -> str | None:
         bib_type, year, authors = self.db.execute(
             "SELECT bib_type, year, authors FROM papers WHERE id = ?", [pid]).fetchone()
         if (bib_type not in _LOOSE_TYPES and paper.bib_type not in _LOOSE_TYPES
@@ -128,12 +128,12 @@ class BibWriter:
         if year and paper.year and year != paper.year:
             return f"is from {paper.year}, not {year}"
         theirs = {_surname(a) for a in json.loads(authors or "[]")} - {"", "others"}
-        ours = {_surname(a) for a in paper.authors} - {"", "others"}
+        ours = {_surname(a) for a in authors_of(paper)} - {"", "others"}
         if theirs and ours and not theirs & ours:
             return "has other authors"
         return None
 
-    def write(self, papers: Iterable[BibPaper]) -> None:
+    def write(self, papers: Iterable[Entry]) -> None:
         """Match and write every entry; the caller's transaction holds them all."""
         db, report = self.db, self.report
         bulk = self.expected >= file_report.BULK_THRESHOLD
@@ -150,22 +150,21 @@ class BibWriter:
         report.new_papers = self.new
         report.paper_ids = list(dict.fromkeys(self.touched))
 
-    def _write_chunk(self, papers: list[BibPaper]) -> None:
+    def _write_chunk(self, papers: list[Entry]) -> None:
         report = self.report
         self._load(papers)
         rows: list[list[Any]] = []
-        merges: list[tuple[int, BibPaper]] = []
+        merges: list[tuple[int, Entry]] = []
         tags: list[tuple[int, str]] = []
         for paper in papers:
             check_cancel(self.cancel)  # each entry costs a bounded number of comparisons
             if len(self.touched) % 500 == 0:
                 done = min(1.0, len(self.touched) / max(self.expected, 1))
                 self.progress(0.3 + 0.4 * done, f"Matching {report.name}")
-            sha = entry_sha(paper.raw_type, paper.key, paper.fields)
-            found = self._match(paper, sha)
+            found = self._match(paper)
             if found is None:
                 pid, self.next_id = self.next_id, self.next_id + 1
-                rows.append(self._new_row(pid, paper, sha))
+                rows.append(self._new_row(pid, paper))
                 tags.extend((pid, t) for t in paper.tags)
             else:
                 pid, reason = found
@@ -182,36 +181,27 @@ class BibWriter:
         self.reindex.update(pid for pid, _ in merges)
         self.reindex.update(pid for pid, _ in tags)
 
-    def _new_row(self, pid: int, paper: BibPaper, sha: str) -> list[Any]:
-        fields = {"title": paper.title, "authors": paper.authors, "year": paper.year,
-                  "organization": paper.organization}
+    def _new_row(self, pid: int, paper: Entry) -> list[Any]:
         citekey, frozen = None, 0
         if bib_key_ok(paper.key) and self.allocator.reserve(paper.key):
             citekey, frozen = paper.key, 1  # already in the user's files: frozen
         else:
+            fields = {"title": paper.title, "authors": authors_of(paper), "year": paper.year,
+                      "organization": paper.organization}
             citekey = self.allocator.take(fields, with_title=False)
             why = "is taken" if bib_key_ok(paper.key) else "is not a usable key"
             self.report.warnings.append(f"{self.report.name}: line {paper.line}: key "
                                         f"{paper.key!r} {why}; the paper gets {citekey!r}")
-        names = [a for a in paper.authors if a.lower() != "others"]
-        count = len(names) if names and len(names) == len(paper.authors) else None
-        authors = _JSON(paper.authors)
-        seen = {"title": paper.title, "authors": paper.authors,
-                "organization": paper.organization, "year": paper.year,
-                "published": paper.published, "arxiv_id": paper.arxiv_id, "doi": paper.doi,
-                "url": paper.url, "abstract": paper.abstract}
-        source = make_source(paper.raw_type, paper.key, paper.fields, paper.names, self.file_id,
-                             seen, [tag_name(t) for t in paper.tags if _tag_ok(t)], sha=sha)
-        return [pid, paper.title, paper.abstract, title_key(paper.title), authors, count,
-                paper.organization, paper.published, paper.year, paper.arxiv_id, paper.doi,
-                paper.url, citekey, frozen, paper.bib_type,
-                _JSON(paper.extra) if paper.extra else None,
-                source, self.stamp, self.stamp]
+        return [pid, paper.title, paper.abstract, paper.title_key, paper.authors,
+                paper.author_count, paper.organization, paper.published, paper.year,
+                paper.arxiv_id, paper.doi, paper.url, citekey, frozen, paper.bib_type,
+                paper.extra, paper.source_head + self.file_json + paper.source_tail,
+                self.stamp, self.stamp]
 
-    def _extras(self, merges: list[tuple[int, BibPaper]], tags: list[tuple[int, str]]) -> None:
+    def _extras(self, merges: list[tuple[int, Entry]], tags: list[tuple[int, str]]) -> None:
         db = self.db
-        for pid, paper in merges:
-            _fill_existing(db, pid, paper, self.stamp, self.file_id, self.allocator)
+        for pid, entry in merges:
+            _fill_existing(db, pid, paper_of(entry), self.stamp, self.file_id, self.allocator)
         names: dict[str, str] = {}
         pairs: list[tuple[int, str]] = []
         for pid, name in tags:
@@ -229,14 +219,6 @@ class BibWriter:
                                  list(names)))
             db.conn.executemany("INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) "
                                 "VALUES (?, ?)", [(pid, ids[key]) for pid, key in pairs])
-
-
-def _tag_ok(name: str) -> bool:
-    try:
-        tag_name(name)
-    except PaperDeskError:
-        return False
-    return True
 
 
 def _surname(name: str) -> str:
@@ -295,7 +277,7 @@ def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
             citekey, adopted = paper.key, True
         tags = [r[0] for r in db.execute("SELECT t.name FROM paper_tags x JOIN tags t ON "
                                          "t.id = x.tag_id WHERE x.paper_id = ?", [pid])]
-        tags += [t for t in paper.tags if _tag_ok(t)]
+        tags += [t for t in paper.tags if tag_ok(t)]
         seen = {**values, "title": paper.title or title}
         bib_source = make_source(paper.raw_type, paper.key, paper.fields, paper.names, file_id,
                                  seen, tags)

@@ -1,0 +1,164 @@
+"""A run of a .bib file's segments read into rows ready to write (pure, no database).
+
+The import cuts the file into segments (``core/model/bib_scan.py``) and hands them
+out in *chunks*: the text of a run of segments, with the slow segments' entries
+already read by the scan. ``read_chunk`` reads each entry's fields and prepares
+everything the database write needs that does not depend on the library: the
+title key, the JSON of the authors and of the extra fields, the kept entry
+(``bibtex_source.source_parts``, without the file's id) and its digest. It runs
+in the importing process or in a reading process (``core/formats/bib_pool.py``);
+either way the same ``Entry`` tuples come out, in file order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from paperdesk.core.areas.bibtex_source import entry_sha, source_parts
+from paperdesk.core.areas.tags import tag_name
+from paperdesk.core.model.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
+from paperdesk.core.model.bibtex_fields import BibPaper, read_entry
+from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.model.text import title_key
+
+_JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps, one encoder for all
+
+
+class Entry(NamedTuple):
+    """One readable entry, as the writer needs it (a tuple: cheap to send between processes)."""
+    key: str
+    line: int
+    sha: str
+    title: str
+    abstract: str
+    title_key: str
+    authors: str  # JSON list
+    author_count: int | None
+    organization: str | None
+    published: str | None
+    year: int | None
+    arxiv_id: str | None
+    doi: str | None
+    url: str | None
+    bib_type: str | None
+    extra: str | None  # JSON object, or None when there are no extra fields
+    source_head: str  # the kept entry's JSON before the file's id
+    source_tail: str  # and after it
+    tags: tuple[str, ...]  # as written, checked when written
+
+
+@dataclass
+class Chunk:
+    """The text from the first segment's start to the end of the next segment's block
+    start (an unclosed block ends there, as when the whole file is read), the segments
+    with their offsets into that text (the next one last, when there is one), and the
+    entries the scan read from the slow ones, by position in ``segments``."""
+    text: str
+    segments: list[Segment]
+    count: int  # segments of this chunk (a further one is only the next block start)
+    slow: dict[int, list[RawEntry]] = field(default_factory=dict)
+
+
+@dataclass
+class ChunkResult:
+    entries: list[Entry]
+    failures: list[Failure]  # blocks that could not be read, in file order
+    late: list[Failure]  # entries whose fields could not be read
+    warnings: list[str]  # what the entries' fields said, with their lines
+
+
+def make_chunk(text: str, found: Scan, first: int, last: int) -> Chunk:
+    """Segments ``first`` to ``last - 1`` of the scan (their slow entries taken out of it)."""
+    segs = found.segments
+    start = segs[first].start
+    end = segs[last].head_end if last < len(segs) else segs[last - 1].end
+    shifted = [s._replace(start=s.start - start, end=s.end - start,
+                          head_end=s.head_end - start if s.head_end else 0)
+               for s in segs[first:min(last + 1, len(segs))]]
+    slow = {i - first: found.slow_entries.pop(i) for i in range(first, last)
+            if i in found.slow_entries}
+    return Chunk(text[start:end], shifted, last - first, slow)
+
+
+def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str],
+               name: str) -> ChunkResult:
+    """Every entry of the chunk in file order, as ``BibReader.papers`` reads them."""
+    out = ChunkResult([], [], [], [])
+    for index in range(chunk.count):
+        seg = chunk.segments[index]
+        if not seg.fast:
+            raws: Any = chunk.slow.get(index, ())
+        else:
+            entry = read_fast(chunk.text, seg)
+            if entry is not None:
+                raws = (entry,)
+            else:  # only bibtexparser can tell
+                alone = Scan(chunk.segments, string_keys=string_keys)
+                read_slow(chunk.text, alone, index)
+                out.failures.extend(alone.failures)
+                raws = alone.slow_entries.get(index, ())
+        for raw in raws:
+            paper = _paper(raw, strings, name, out)
+            if paper is not None:
+                out.entries.append(_entry(paper))
+    return out
+
+
+def _paper(item: RawEntry, strings: dict[str, str], name: str,
+           out: ChunkResult) -> BibPaper | None:
+    try:
+        paper = read_entry(item.entry_type, item.key, item.line, item.fields, strings,
+                           raw_type=item.raw_type)
+    except RecursionError:  # LaTeX commands nested thousands deep
+        reason = "its LaTeX is nested too deeply to read"
+        out.late.append(Failure(item.line, item.key, reason))
+        out.warnings.append(f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: "
+                            f"{reason}")
+        return None
+    out.warnings.extend(f"{name}: line {item.line}: {w}" for w in paper.warnings)
+    return paper
+
+
+def _entry(paper: BibPaper) -> Entry:
+    sha = entry_sha(paper.raw_type, paper.key, paper.fields)
+    names = [a for a in paper.authors if a.lower() != "others"]
+    count = len(names) if names and len(names) == len(paper.authors) else None
+    seen = {"title": paper.title, "authors": paper.authors,
+            "organization": paper.organization, "year": paper.year,
+            "published": paper.published, "arxiv_id": paper.arxiv_id, "doi": paper.doi,
+            "url": paper.url, "abstract": paper.abstract}
+    head, tail = source_parts(paper.raw_type, paper.key, paper.fields, paper.names, seen,
+                              [tag_name(t) for t in paper.tags if tag_ok(t)], sha=sha)
+    return Entry(paper.key, paper.line, sha, paper.title, paper.abstract,
+                 title_key(paper.title), _JSON(paper.authors), count, paper.organization,
+                 paper.published, paper.year, paper.arxiv_id, paper.doi, paper.url,
+                 paper.bib_type, _JSON(paper.extra) if paper.extra else None, head, tail,
+                 tuple(paper.tags))
+
+
+def tag_ok(name: str) -> bool:
+    try:
+        tag_name(name)
+    except PaperDeskError:
+        return False
+    return True
+
+
+def authors_of(entry: Entry) -> list[str]:
+    return json.loads(entry.authors)
+
+
+def paper_of(entry: Entry) -> BibPaper:
+    """The entry as a BibPaper again (for the rare entry that merges into a paper)."""
+    source = json.loads(entry.source_head + "null" + entry.source_tail)
+    seen = source["seen"]
+    return BibPaper(key=entry.key, line=entry.line, title=entry.title,
+                    abstract=entry.abstract, authors=seen["authors"],
+                    organization=entry.organization, year=entry.year,
+                    published=entry.published, arxiv_id=entry.arxiv_id, doi=entry.doi,
+                    url=entry.url, tags=list(entry.tags), bib_type=entry.bib_type,
+                    raw_type=source["type"],
+                    fields=[(n, v) for n, v in source["fields"]], names=source["names"],
+                    extra=json.loads(entry.extra) if entry.extra else {})

@@ -1,0 +1,225 @@
+"""A large .bib file read in reading processes: the same library, report and export as
+when it is read in the importing process; cancel, a reader that dies, and a killed
+importer leave no process behind."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from paperdesk.core.formats import bib_pool, bibtex_import
+from paperdesk.core.library import Library
+from tests.reliability.helpers import cli_command, cli_env
+
+# Every kind of block the reader meets, with chunk edges falling anywhere among them.
+HEAD = """% comments before the first block
+@string{jml = "J. Mach. Learn."}
+@preamble{"\\newcommand{\\noop}[1]{}"}
+@comment{nothing here}
+"""
+KINDS = [
+    "@article{{art{i},\n  author = {{M{{\\\"u}}ller, J{{\\\"u}}rgen and Garc\\'{{\\i}}a, "
+    "Jos\\'e}},\n  title = {{{{GPT}}-style Models {i}: 95\\% there}},\n  journal = jml,\n"
+    "  year = 2020, pages = {{1--30}},\n  keywords = {{translation; Deep Learning}},\n}}\n",
+    "@misc{{misc{i}, title = {{Plain {i}}}, year = {{20{j:02d}}},\n"
+    "  % a comment between fields\n  note = {{n}}}}\n",
+    "@book(paren{i}, title = {{In parentheses {i}}}, year = 1999)\n",
+    "@misc{{broken{i},\n  title = {{Missing a closing brace {i},\n  year = 2021\n\n",
+    "@misc{{bad key {i}, title = {{A key with spaces {i}}}}}\n",
+    "@misc{{dup, title = {{Same key again {i}}}, doi = {{10.1/x{i}}}}}\n",
+    "@online{{on{i}, author = {{{{DeepSeek}}}}, title = {{On {i}}}, date = {{2025-01-22}},\n"
+    "  eprint = {{2501.{i:05d}}}, eprinttype = {{arxiv}}, abstract = {{x^2 and $\\alpha$}}}}\n",
+    "junk between blocks @misc{{inline{i}, title = {{not at a line start}}}}\n",
+    "@misc{{deep{i}, title = {{" + "\\textbf{{" * 400 + "x" + "}}" * 400 + "}}}}\n",
+]
+
+
+def _text(n: int) -> str:
+    """``n`` blocks; the slow deeply nested kind only among the first hundred."""
+    kinds = [KINDS[i % len(KINDS)] if i < 100 or i % len(KINDS) != 8 else KINDS[1]
+             for i in range(n)]
+    return HEAD + "".join(kind.format(i=i, j=i % 100) for i, kind in enumerate(kinds))
+
+
+def _import(tmp_path: Path, name: str, text: str, **options):
+    path = tmp_path / "in.bib"
+    path.write_text(text, encoding="utf-8")
+    lib = Library.open(tmp_path / f"{name}.sqlite", create=True)
+    report = lib.import_paths([path], **options)[0]
+    return lib, report
+
+
+def _readers() -> list[multiprocessing.Process]:
+    return [p for p in multiprocessing.active_children() if p.name == "paperdesk-bib-reader"]
+
+
+@pytest.fixture
+def in_processes(monkeypatch):
+    """Every file goes to two reading processes, a few segments at a time."""
+    monkeypatch.setattr(bib_pool, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(bib_pool, "reader_count", lambda size: 2)
+    monkeypatch.setattr(bibtex_import, "CHUNK_SEGMENTS", 7)
+
+
+def _same(tmp_path: Path, text: str, monkeypatch, **options) -> tuple:
+    seen: list[int] = []
+    lib, report = _import(tmp_path, "parallel", text,
+                          progress=lambda f, m: seen.append(len(_readers())), **options)
+    monkeypatch.setattr(bib_pool, "reader_count", lambda size: 0)
+    ref, expected = _import(tmp_path, "here", text)
+    assert max(seen) == 2  # the readers did run
+    assert _readers() == []  # and are gone
+    for field in ("status", "entries", "new_papers", "merged", "warnings", "skipped"):
+        assert getattr(report, field) == getattr(expected, field), field
+    rows = ("SELECT id, title, abstract, title_key, authors, author_count, organization, "
+            "published, year, arxiv_id, doi, url, citekey, bib_type, bib_fields, bib_source "
+            "FROM papers ORDER BY id")
+    assert lib.db.execute(rows).fetchall() == ref.db.execute(rows).fetchall()
+    assert lib.bibtex.export() == ref.bibtex.export()
+    return lib, ref, report
+
+
+def test_reading_processes_give_the_same_library_report_and_export(tmp_path, in_processes,
+                                                                    monkeypatch):
+    lib, ref, report = _same(tmp_path, _text(300), monkeypatch)
+    assert report.new_papers > 200 and report.skipped  # broken entries with their lines
+    assert any("line " in w for w in report.warnings)
+    lib.close()
+    ref.close()
+
+
+def test_a_reader_that_dies_is_replaced_by_reading_here(tmp_path, in_processes, monkeypatch):
+    killed: list[int] = []
+
+    def kill_one(fraction: float, message: str) -> None:
+        readers = _readers()
+        if not killed and readers and message.startswith("Matching") and fraction > 0.3:
+            killed.append(readers[0].pid)
+            os.kill(readers[0].pid, signal.SIGKILL)
+
+    path = tmp_path / "in.bib"
+    path.write_text(_text(4500), encoding="utf-8")  # more than the writer takes at once
+    with Library.open(tmp_path / "a.sqlite", create=True) as lib:
+        report = lib.import_paths([path], progress=kill_one)[0]
+        monkeypatch.setattr(bib_pool, "reader_count", lambda size: 0)
+        with Library.open(tmp_path / "b.sqlite", create=True) as ref:
+            expected = ref.import_paths([path])[0]
+            assert killed
+            assert (report.new_papers, report.warnings) == (expected.new_papers,
+                                                            expected.warnings)
+            assert lib.bibtex.export() == ref.bibtex.export()
+    assert _readers() == []
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3, 1.0])
+def test_cancel_answers_promptly_stops_the_readers_and_keeps_nothing(tmp_path, in_processes,
+                                                                     delay):
+    path = tmp_path / "in.bib"
+    path.write_text(_text(4500), encoding="utf-8")
+    lib = Library.open(tmp_path / "cancel.sqlite", create=True)
+    cancel = threading.Event()
+    set_at: list[float] = []
+
+    def press() -> None:
+        time.sleep(delay)
+        set_at.append(time.monotonic())
+        cancel.set()
+
+    presser = threading.Thread(target=press)
+    presser.start()
+    report = lib.import_paths([path], cancel=cancel)[0]
+    returned = time.monotonic()
+    presser.join()
+    assert _readers() == []
+    if report.status == "imported":  # finished before the press: nothing to measure
+        assert delay >= 1.0
+        lib.close()
+        return
+    assert report.status == "cancelled", report.error
+    # The target is 0.2 s; the bound is generous for a shared, loaded machine.
+    assert returned - set_at[0] < 1.0
+    assert lib.stats()["papers"] == 0
+    lib.close()
+
+
+def _descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                children = Path(f"/proc/{parent}/task/{task}/children").read_text().split()
+            except OSError:
+                continue
+            found.update(map(int, children))
+            todo.extend(map(int, children))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; only its parent's wait is missing
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_killing_the_importer_leaves_no_reader_running(tmp_path):
+    """A real ``paperdesk import`` of a file large enough for reading processes, killed
+    with SIGKILL while they run: they notice and end on their own."""
+    path = tmp_path / "big.bib"
+    entry = KINDS[6] + "  % padding " + "x" * 1500 + "\n"
+    n = bib_pool.PARALLEL_FROM // len(entry) + 2000
+    path.write_text("".join(KINDS[1].format(i=i, j=i % 100) + entry.format(i=i)
+                            for i in range(n)), encoding="utf-8")
+    proc = subprocess.Popen(cli_command("--library", tmp_path / "k.sqlite", "--create",
+                                        "import", path), env=cli_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: set[int] = set()
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline and len(children) < 2:
+        children = {c for c in _descendants(proc.pid)
+                    if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()
+                    and b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes()}
+        time.sleep(0.01)
+    assert proc.poll() is None and len(children) >= 2, "no reading processes seen"
+    everything = _descendants(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 60
+    while any(_running(c) for c in everything) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [c for c in everything if _running(c)]
+    with Library.open(tmp_path / "k.sqlite") as lib:
+        assert lib.stats()["papers"] == 0  # the import never committed
+
+
+def test_a_python_started_without_the_readers_module_in_path_still_imports(tmp_path):
+    """The reading process finds PaperDesk as the importing process did (sys.path)."""
+    code = ("import sys; from paperdesk.core.formats import bib_pool, bibtex_import; "
+            "bib_pool.reader_count = lambda size: 2; bibtex_import.CHUNK_SEGMENTS = 5; "
+            "from paperdesk.core.library import Library; "
+            "lib = Library.open(sys.argv[1], create=True); "
+            "print(lib.import_paths([sys.argv[2]])[0].new_papers); lib.close()")
+    path = tmp_path / "s.bib"
+    path.write_text(_text(40), encoding="utf-8")
+    env = {k: v for k, v in cli_env().items() if k != "PYTHONPATH"}
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    result = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r}); "
+                             + code, str(tmp_path / "s.sqlite"), str(path)],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) > 20
