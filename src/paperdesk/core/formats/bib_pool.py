@@ -20,11 +20,11 @@ import multiprocessing
 import os
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
-from paperdesk.core.formats.bib_records import Chunk, ChunkResult, read_chunk
+from paperdesk.core.formats.bib_records import Chunk, ChunkResult, chunk_reader
 from paperdesk.core.model.jobs import CancelFlag, check_cancel
 
 PARALLEL_FROM = 8 * 2**20  # bytes (~10,000 entries); below, a start costs more than it saves
@@ -47,7 +47,7 @@ def _serve(conn: Connection) -> None:
     """A reading process: the file's definitions, then chunks in and results out, until
     told to stop or the other end is gone."""
     try:
-        args = conn.recv()
+        read = chunk_reader(*conn.recv())
     except (EOFError, OSError):
         return
     while True:
@@ -58,7 +58,7 @@ def _serve(conn: Connection) -> None:
         if chunk is None:
             return
         try:
-            result: Any = read_chunk(chunk, *args)
+            result: Any = read(chunk)
         except Exception as exc:  # raised again in the importing process
             result = exc
         try:
@@ -159,18 +159,20 @@ class ReaderPool:
              name: str, cancel: CancelFlag | None = None) -> Iterator[ChunkResult]:
         """Each chunk's result, in order; the processes stop when the last one is read."""
         args = (strings, string_keys, name)
+        here = chunk_reader(*args)
         if not self.readers:
             for chunk in chunks:
                 check_cancel(cancel)
-                yield read_chunk(chunk, *args)
+                yield here(chunk)
             return
         for reader in self.readers:
             reader.send(args)
-        yield from _round_robin(iter(chunks), self.readers, args, cancel)
+        yield from _round_robin(iter(chunks), self.readers, here, cancel)
         self.close()
 
 
-def _round_robin(chunks: Iterator[Chunk], readers: list[_Reader], args: tuple[Any, ...],
+def _round_robin(chunks: Iterator[Chunk], readers: list[_Reader],
+                 here: Callable[[Chunk], ChunkResult],
                  cancel: CancelFlag | None) -> Iterator[ChunkResult]:
     order: deque[_Reader] = deque()  # whose result comes next
     for _ in range(AHEAD):
@@ -188,7 +190,7 @@ def _round_robin(chunks: Iterator[Chunk], readers: list[_Reader], args: tuple[An
         if result is None:  # the process is gone: what it had is read here, in turn
             reader.failed = True
             check_cancel(cancel)
-            result = read_chunk(chunk, *args)
+            result = here(chunk)
         yield result
         following = next(chunks, None)
         if following is not None:

@@ -13,13 +13,14 @@ either way the same ``Entry`` tuples come out, in file order.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from paperdesk.core.areas.bibtex_source import entry_sha, source_parts
 from paperdesk.core.areas.tags import tag_name
 from paperdesk.core.model.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
-from paperdesk.core.model.bibtex_fields import BibPaper, read_entry
+from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, value_reader
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.text import title_key
 
@@ -82,8 +83,15 @@ def make_chunk(text: str, found: Scan, first: int, last: int) -> Chunk:
     return Chunk(text[start:end], shifted, last - first, slow)
 
 
-def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str],
-               name: str) -> ChunkResult:
+def chunk_reader(strings: dict[str, str], string_keys: set[str],
+                 name: str) -> Callable[[Chunk], ChunkResult]:
+    """``read_chunk`` for the chunks of one file (its resolved values cached across them)."""
+    read_value = value_reader(strings)
+    return lambda chunk: read_chunk(chunk, strings, string_keys, name, read_value)
+
+
+def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], name: str,
+               read_value: Callable[[str], tuple[str, str]] | None = None) -> ChunkResult:
     """Every entry of the chunk in file order, as ``BibReader.papers`` reads them."""
     out = ChunkResult([], [], [], [])
     for index in range(chunk.count):
@@ -100,17 +108,17 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str],
                 out.failures.extend(alone.failures)
                 raws = alone.slow_entries.get(index, ())
         for raw in raws:
-            paper = _paper(raw, strings, name, out)
+            paper = _paper(raw, strings, name, out, read_value)
             if paper is not None:
                 out.entries.append(_entry(paper))
     return out
 
 
-def _paper(item: RawEntry, strings: dict[str, str], name: str,
-           out: ChunkResult) -> BibPaper | None:
+def _paper(item: RawEntry, strings: dict[str, str], name: str, out: ChunkResult,
+           read_value: Callable[[str], tuple[str, str]] | None) -> BibPaper | None:
     try:
         paper = read_entry(item.entry_type, item.key, item.line, item.fields, strings,
-                           raw_type=item.raw_type)
+                           raw_type=item.raw_type, read_value=read_value)
     except RecursionError:  # LaTeX commands nested thousands deep
         reason = "its LaTeX is nested too deeply to read"
         out.late.append(Failure(item.line, item.key, reason))
