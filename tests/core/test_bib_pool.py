@@ -38,14 +38,15 @@ KINDS = [
     "@online{{on{i}, author = {{{{DeepSeek}}}}, title = {{On {i}}}, date = {{2025-01-22}},\n"
     "  eprint = {{2501.{i:05d}}}, eprinttype = {{arxiv}}, abstract = {{x^2 and $\\alpha$}}}}\n",
     "junk between blocks @misc{{inline{i}, title = {{not at a line start}}}}\n",
+    "@misc{{uni{i}, title = {{Über 数学 {i} — ½}}, author = {{Ŝtefan Ñandú}}}}\n",
     "@misc{{deep{i}, title = {{" + "\\textbf{{" * 400 + "x" + "}}" * 400 + "}}}}\n",
 ]
 
 
 def _text(n: int) -> str:
     """``n`` blocks; the slow deeply nested kind only among the first hundred."""
-    kinds = [KINDS[i % len(KINDS)] if i < 100 or i % len(KINDS) != 8 else KINDS[1]
-             for i in range(n)]
+    kinds = [KINDS[i % len(KINDS)] for i in range(n)]
+    kinds = [KINDS[1] if i >= 100 and "{{deep" in kind else kind for i, kind in enumerate(kinds)]
     return HEAD + "".join(kind.format(i=i, j=i % 100) for i, kind in enumerate(kinds))
 
 
@@ -92,6 +93,15 @@ def test_reading_processes_give_the_same_library_report_and_export(tmp_path, in_
     lib, ref, report = _same(tmp_path, _text(300), monkeypatch)
     assert report.new_papers > 200 and report.skipped  # broken entries with their lines
     assert any("line " in w for w in report.warnings)
+    lib.close()
+    ref.close()
+
+
+def test_a_file_with_windows_line_ends_gives_the_same_too(tmp_path, in_processes,
+                                                           monkeypatch):
+    """Its text is not its bytes decoded as they are: the readers get text."""
+    lib, ref, report = _same(tmp_path, _text(150).replace("\n", "\r\n"), monkeypatch)
+    assert report.new_papers > 100
     lib.close()
     ref.close()
 

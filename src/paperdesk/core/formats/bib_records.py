@@ -53,10 +53,12 @@ class Entry(NamedTuple):
 @dataclass
 class Chunk:
     """The text from the first segment's start to the end of the next segment's block
-    start (an unclosed block ends there, as when the whole file is read), the segments
-    with their offsets into that text (the next one last, when there is one), and the
-    entries the scan read from the slow ones, by position in ``segments``."""
-    text: str
+    start (an unclosed block ends there, as when the whole file is read), as text or as
+    UTF-8 bytes; where it starts in the file's text; the segments (the next one last,
+    when there is one) with their offsets in the file's text; and the entries the scan
+    read from the slow ones, by position in ``segments``."""
+    text: str | bytes
+    offset: int
     segments: list[Segment]
     count: int  # segments of this chunk (a further one is only the next block start)
     slow: dict[int, list[RawEntry]] = field(default_factory=dict)
@@ -70,17 +72,19 @@ class ChunkResult:
     warnings: list[str]  # what the entries' fields said, with their lines
 
 
-def make_chunk(text: str, found: Scan, first: int, last: int) -> Chunk:
-    """Segments ``first`` to ``last - 1`` of the scan (their slow entries taken out of it)."""
+def chunk_span(found: Scan, first: int, last: int) -> tuple[int, int]:
+    """Where the chunk of segments ``first`` to ``last - 1`` starts and ends in the text."""
     segs = found.segments
-    start = segs[first].start
-    end = segs[last].head_end if last < len(segs) else segs[last - 1].end
-    shifted = [s._replace(start=s.start - start, end=s.end - start,
-                          head_end=s.head_end - start if s.head_end else 0)
-               for s in segs[first:min(last + 1, len(segs))]]
+    return segs[first].start, segs[last].head_end if last < len(segs) else segs[last - 1].end
+
+
+def make_chunk(piece: str | bytes, found: Scan, first: int, last: int) -> Chunk:
+    """The chunk of segments ``first`` to ``last - 1`` (``piece``: the text of its span,
+    or those characters in UTF-8); their slow entries are taken out of the scan."""
+    segs = found.segments
     slow = {i - first: found.slow_entries.pop(i) for i in range(first, last)
             if i in found.slow_entries}
-    return Chunk(text[start:end], shifted, last - first, slow)
+    return Chunk(piece, segs[first].start, segs[first:last + 1], last - first, slow)
 
 
 def chunk_reader(strings: dict[str, str], string_keys: set[str],
@@ -94,17 +98,21 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
                read_value: Callable[[str], tuple[str, str]] | None = None) -> ChunkResult:
     """Every entry of the chunk in file order, as ``BibReader.papers`` reads them."""
     out = ChunkResult([], [], [], [])
+    text = chunk.text if isinstance(chunk.text, str) else chunk.text.decode("utf-8")
+    at = chunk.offset
+    segments = [s._replace(start=s.start - at, end=s.end - at, head_end=s.head_end - at)
+                if s.head_end else s for s in chunk.segments]
     for index in range(chunk.count):
-        seg = chunk.segments[index]
+        seg = segments[index]
         if not seg.fast:
             raws: Any = chunk.slow.get(index, ())
         else:
-            entry = read_fast(chunk.text, seg)
+            entry = read_fast(text, seg)
             if entry is not None:
                 raws = (entry,)
             else:  # only bibtexparser can tell
-                alone = Scan(chunk.segments, string_keys=string_keys)
-                read_slow(chunk.text, alone, index)
+                alone = Scan(segments, string_keys=string_keys)
+                read_slow(text, alone, index)
                 out.failures.extend(alone.failures)
                 raws = alone.slow_entries.get(index, ())
         for raw in raws:

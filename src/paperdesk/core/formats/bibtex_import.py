@@ -27,7 +27,13 @@ from paperdesk.core.areas.duplicates import note_new
 from paperdesk.core.db import changes as ch
 from paperdesk.core.formats import file_report
 from paperdesk.core.formats.bib_pool import ReaderPool, reader_count
-from paperdesk.core.formats.bib_records import Chunk, ChunkResult, Entry, make_chunk
+from paperdesk.core.formats.bib_records import (
+    Chunk,
+    ChunkResult,
+    Entry,
+    chunk_span,
+    make_chunk,
+)
 from paperdesk.core.formats.bibtex_write import BibWriter, bib_key_ok
 from paperdesk.core.formats.file_report import IMPORTED, FileReport
 from paperdesk.core.model.bib_read import BibReader, Parsed, parse_file
@@ -79,12 +85,17 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
     report = FileReport(str(path), path.name, file_report.ERROR, kind="bibtex")
     with ReaderPool(reader_count(len(data))) as pool:
         sha = hashlib.sha256(data).hexdigest()
-        text, _encoding, decode_warnings = decode_text(data, path.name)
+        text, encoding, decode_warnings = decode_text(data, path.name)
         progress(0.05, f"Reading {path.name}")
         reader = BibReader(text, path.name)
         found = reader.found
-        entries = _entries(pool.read(_chunks(text, found), reader.strings, found.string_keys,
-                                     path.name, cancel), reader)
+        if pool.readers and encoding == "utf-8" and b"\r" not in data:
+            chunks = _byte_chunks(text, data, found)  # the readers decode them
+            reader.text = text = ""  # the bytes stay (the caller has them): the text goes
+        else:
+            chunks = _chunks(text, found)
+        entries = _entries(pool.read(chunks, reader.strings, found.string_keys, path.name,
+                                     cancel), reader)
         first = next(entries, None)  # none: the whole file is read, and nothing is written
         check_cancel(cancel)
         report.warnings = list(decode_warnings)
@@ -132,10 +143,38 @@ def _no_entries(report: FileReport, reader: BibReader, name: str) -> None:
 CHUNK_SEGMENTS = 1000  # segments read at a time, here or in a reading process
 
 
-def _chunks(text: str, found: Scan) -> Iterator[Chunk]:
+def _spans(found: Scan) -> list[tuple[int, int]]:
     count = len(found.segments)
-    for first in range(0, count, CHUNK_SEGMENTS):
-        yield make_chunk(text, found, first, min(first + CHUNK_SEGMENTS, count))
+    return [(first, min(first + CHUNK_SEGMENTS, count))
+            for first in range(0, count, CHUNK_SEGMENTS)]
+
+
+def _chunks(text: str, found: Scan) -> Iterator[Chunk]:
+    for first, last in _spans(found):
+        start, end = chunk_span(found, first, last)
+        yield make_chunk(text[start:end], found, first, last)
+
+
+def _byte_chunks(text: str, data: bytes, found: Scan) -> Iterator[Chunk]:
+    """The chunks as UTF-8 bytes of ``data`` (whose decoding is ``text``, unchanged):
+    where each starts and ends in ``data`` is worked out now, so that ``text`` can go."""
+    spans = _spans(found)
+    points = sorted({p for first, last in spans for p in chunk_span(found, first, last)})
+    if text.isascii():
+        at = {p: p for p in points}
+    else:
+        at, done, size = {}, 0, 0
+        for point in points:
+            size += len(text[done:point].encode("utf-8"))
+            at[point], done = size, point
+    return _sliced(data, found, spans, at)
+
+
+def _sliced(data: bytes, found: Scan, spans: list[tuple[int, int]],
+            at: dict[int, int]) -> Iterator[Chunk]:
+    for first, last in spans:
+        start, end = chunk_span(found, first, last)
+        yield make_chunk(data[at[start]:at[end]], found, first, last)
 
 
 def _entries(results: Iterator[ChunkResult], reader: BibReader) -> Iterator[Entry]:
