@@ -16,7 +16,11 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.formats import bib_pool, bibtex_import
+from paperdesk.core.formats.bib_records import chunk_reader
 from paperdesk.core.library import Library
+from paperdesk.core.model.bib_read import BibReader
+from tests import realbib
+from tests.core.test_bib_scan import HOSTILE
 from tests.reliability.helpers import cli_command, cli_env
 
 # Every kind of block the reader meets, with chunk edges falling anywhere among them.
@@ -56,6 +60,30 @@ def _import(tmp_path: Path, name: str, text: str, **options):
     lib = Library.open(tmp_path / f"{name}.sqlite", create=True)
     report = lib.import_paths([path], **options)[0]
     return lib, report
+
+
+@pytest.mark.parametrize("size", [1, 3, 1000])
+def test_chunks_read_as_the_whole_file_reader_reads(size, monkeypatch):
+    """The chunk reader against ``BibReader.papers`` (one entry at a time, the whole
+    text): the same entries, failures and warnings, on the real corpus and the hostile
+    cases, whatever the chunk size."""
+    monkeypatch.setattr(bibtex_import, "CHUNK_SEGMENTS", size)
+    texts = [realbib.text_of(p) for p in realbib.corpus()] + list(HOSTILE.values())
+    for text in [*texts, _text(60)]:
+        whole = BibReader(text, "t.bib")
+        papers = list(whole.papers())
+        parts = BibReader(text, "t.bib")
+        read = chunk_reader(parts.strings, parts.found.string_keys, "t.bib")
+        entries = [e for c in bibtex_import._chunks(text, parts.found) for e in
+                   _counted(read(c), parts)]
+        assert [(e.key, e.line, e.title, e.year, e.doi, list(e.tags)) for e in entries] == [
+            (p.key, p.line, p.title, p.year, p.doi, p.tags) for p in papers]
+        assert (parts.warnings, parts.skipped, parts.read) == (whole.warnings, whole.skipped,
+                                                               whole.read)
+
+
+def _counted(result, reader):
+    return list(bibtex_import._entries(iter([result]), reader))
 
 
 def _readers() -> list[multiprocessing.Process]:
