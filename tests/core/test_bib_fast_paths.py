@@ -254,3 +254,42 @@ def test_an_arxiv_id_is_looked_for_only_where_it_can_be():
                                ("note", "{Preprint 1706.03762}", None)]:
         paper = read_entry("misc", "k", 1, [(field, value)], {})
         assert paper.arxiv_id == want, value
+
+
+def reference_segments(text: str) -> list[bib_scan.Segment]:
+    """``bib_scan.segments`` as it was: each mark's line found, each count checked."""
+    heads, inner = [], []
+    for m in bib_scan._MARK.finditer(text):
+        at = m.start()
+        line_start = text.rfind("\n", 0, at) + 1
+        if line_start == at or text[line_start:at].isspace():
+            heads.append((line_start, m.end(), m.group()))
+        else:
+            inner.append(at)
+    out = []
+    first = heads[0][0] if heads else len(text)
+    if inner and inner[0] < first:
+        out.append(bib_scan.Segment(0, first, 1, False, 0))
+    line, prev, k = 1, 0, 0
+    for i, (start, head_end, mark) in enumerate(heads):
+        end = heads[i + 1][0] if i + 1 < len(heads) else len(text)
+        line += bib_scan._lines(text, prev, start)
+        prev = start
+        while k < len(inner) and inner[k] < start:
+            k += 1
+        alone = k >= len(inner) or inner[k] >= end
+        word = mark[1:].rstrip(" \t{(").lower()
+        fast = alone and mark.endswith("{") and bool(word) and not word.startswith(
+            ("comment", "preamble", "string"))
+        out.append(bib_scan.Segment(start, end, line, fast, head_end))
+    return out
+
+
+def test_blocks_are_found_as_before():
+    rng = random.Random(18)
+    marks = ["@misc{", "@Book(", "@string{", " @x{", "\t@y{", "\u00a0@z{", "a@b{", "\n",
+             "\\\n", "%", "x", " ", "@{", "@comment{", "}"]
+    texts = entry_texts() + comment_texts() + [
+        "".join(rng.choices(marks, k=rng.randint(1, 30))) for _ in range(20000)]
+    for text in texts:
+        assert segments(text) == reference_segments(text), text

@@ -179,27 +179,31 @@ def segments(text: str) -> list[Segment]:
     heads: list[tuple[int, int, str]] = []  # segment start, end of its mark, the mark
     inner: list[int] = []  # block starts that are not at the start of a line
     for m in _MARK.finditer(text):
-        at = m.start()
-        line_start = text.rfind("\n", 0, at) + 1
-        if line_start == at or text[line_start:at].isspace():
-            heads.append((line_start, m.end(), m.group()))
-        else:
-            inner.append(at)
+        at = line_start = m.start()
+        if at and text[at - 1] != "\n":  # not the line's first character
+            line_start = text.rfind("\n", 0, at) + 1
+            if not text[line_start:at].isspace():
+                inner.append(at)
+                continue
+        heads.append((line_start, m.end(), m.group()))
     out: list[Segment] = []
     first = heads[0][0] if heads else len(text)
     if inner and inner[0] < first:
         out.append(Segment(0, first, 1, False, 0))
     line, prev, k = 1, 0, 0
+    escaped_breaks = "\\\n" in text  # else the lines are the newlines
+    ordinary: dict[str, bool] = {}  # mark -> it starts an entry of an ordinary type in braces
     for i, (start, head_end, mark) in enumerate(heads):
         end = heads[i + 1][0] if i + 1 < len(heads) else len(text)
-        line += _lines(text, prev, start)
+        line += _lines(text, prev, start) if escaped_breaks else text.count("\n", prev, start)
         prev = start
         while k < len(inner) and inner[k] < start:
             k += 1
         alone = k >= len(inner) or inner[k] >= end
-        word = mark[1:].rstrip(" \t{(").lower()
-        fast = alone and mark.endswith("{") and bool(word) and not word.startswith(_SPECIAL)
-        out.append(Segment(start, end, line, fast, head_end))
+        if mark not in ordinary:
+            word = mark[1:].rstrip(" \t{(").lower()
+            ordinary[mark] = mark.endswith("{") and bool(word) and not word.startswith(_SPECIAL)
+        out.append(Segment(start, end, line, alone and ordinary[mark], head_end))
     return out
 
 
