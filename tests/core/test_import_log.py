@@ -9,7 +9,7 @@ from pathlib import Path
 from paperdesk.core.db import store
 from paperdesk.core.library import Library
 
-PRAGMAS = ("synchronous", "wal_autocheckpoint", "cache_size")
+PRAGMAS = ("synchronous", "wal_autocheckpoint", "cache_size", "secure_delete")
 
 
 def pragmas(lib: Library) -> dict[str, int]:
@@ -41,6 +41,7 @@ def test_the_import_commits_with_a_synced_log_then_settings_come_back(lib, seeds
         assert seen["synchronous"] == 2  # FULL: the commit syncs the log, durable on return
         assert seen["wal_autocheckpoint"] == store.LARGE_WRITE_LOG_PAGES
         assert -seen["cache_size"] >= store.LARGE_WRITE_CACHE_KIB
+        assert seen["secure_delete"] == 2  # FAST: pages freed by index merges not rewritten
     assert pragmas(lib) == before
 
 

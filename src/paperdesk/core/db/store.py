@@ -246,11 +246,12 @@ def large_write(db: Database) -> Iterator[None]:
     if db.conn.in_transaction:  # part of a larger write: its settings hold
         yield
         return
-    pragmas = ("synchronous", "wal_autocheckpoint", "cache_size")
+    pragmas = ("synchronous", "wal_autocheckpoint", "cache_size", "secure_delete")
     before = {name: db.execute(f"PRAGMA {name}").fetchone()[0] for name in pragmas}
     db.execute(f"PRAGMA synchronous = {max(2, before['synchronous'])}")  # FULL, or EXTRA
     db.execute(f"PRAGMA wal_autocheckpoint = {LARGE_WRITE_LOG_PAGES}")
     db.execute(f"PRAGMA cache_size = {min(before['cache_size'], -LARGE_WRITE_CACHE_KIB)}")
+    db.execute("PRAGMA secure_delete = FAST")
     try:
         yield
     finally:
