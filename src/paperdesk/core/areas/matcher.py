@@ -42,9 +42,7 @@ class PaperMatcher:
         self.by_title = TitleIndex()
         self.by_arxiv: dict[str, int] = {}
         self.by_doi: dict[str, int] = {}
-        keys: list[str] = []
-        if db.execute("SELECT 1 FROM papers LIMIT 1").fetchone():  # none in an empty library
-            keys = sorted({k for k in title_keys if k})
+        keys = sorted({k for k in title_keys if k})
         for pid, key, abstract in select_in(
                 db, "SELECT id, title_key, abstract FROM papers WHERE title_key IN ({marks}) "
                     "ORDER BY id", keys):
