@@ -256,12 +256,13 @@ def _wrapped(name: str) -> bool:
 
 def _read_date(paper: BibPaper, values: dict[str, Any]) -> None:
     year = month = day = None
-    m = _DATE.match(values.get("date", "").strip())
+    date = values.get("date", "").strip()
+    m = _DATE.match(date) if date else None
     if m:
         year, month, day = (int(g) if g else None for g in m.groups())
         if month is not None and not 1 <= month <= 12:  # 2004-22: a season, not a month
             month = day = None
-    elif values.get("date", "").strip():
+    elif date:
         paper.warnings.append(f"date {values['date'][:40]!r} is not a date that starts with "
                               "a four-digit year; kept as written")
     if year is None and values.get("year"):

@@ -102,8 +102,9 @@ def _argument(text: str, i: int) -> tuple[str | None, int]:
     return text[j], j + 1
 
 
-# What _decode acts on; it copies the plain text between them in one piece.
-_ACTIVE = re.compile(r"[\\{}~$]")
+# What _decode acts on (a run of braces at once); it copies the plain text between
+# them in one piece.
+_ACTIVE = re.compile(r"[\\~$]|[{}]+")
 
 
 def _decode(text: str) -> str:
@@ -134,8 +135,8 @@ def _decode(text: str) -> str:
                 continue
             out.append(_math(text[i:end + 1]))
             i = end + 1
-        else:  # a brace
-            i += 1
+        else:  # braces
+            i = m.end()
     return unicodedata.normalize("NFC", "".join(out))
 
 
