@@ -160,8 +160,9 @@ def test_a_reader_that_dies_is_replaced_by_reading_here(tmp_path, in_processes, 
 @pytest.mark.parametrize("delay", [0.0, 0.3, 1.0])
 def test_cancel_answers_promptly_stops_the_readers_and_keeps_nothing(tmp_path, in_processes,
                                                                      delay):
-    path = tmp_path / "in.bib"
-    path.write_text(_text(4500), encoding="utf-8")
+    path = tmp_path / "in.bib"  # ordinary entries: the scan before the reading is short
+    path.write_text("".join(KINDS[i % 2].format(i=i, j=i % 100) for i in range(6000)),
+                    encoding="utf-8")
     lib = Library.open(tmp_path / "cancel.sqlite", create=True)
     cancel = threading.Event()
     set_at: list[float] = []
