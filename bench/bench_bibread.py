@@ -1,0 +1,74 @@
+"""Reading a large .bib file's entries into BibPapers, in one process, without a library:
+the per-entry work of the import (scanner, macros, LaTeX decoding, names, dates, ids).
+
+The files are bench_bibfile.py's (TeX Live's tugboat.bib replicated, and arXiv-style
+entries with abstracts, 100,000 entries each, made under bench/out/ when missing). The
+figure is the median CPU seconds of ``BibReader(text).papers()`` over the whole file;
+the floor, same run, is the scanner alone (blocks found and raw field values cut out,
+nothing decoded). ``--src DIR`` measures another checkout's code (``DIR`` is its
+``src``), for a before and after in the same minutes.
+
+    .venv/bin/python bench/bench_bibread.py [--runs 3] [--only real|arxiv] [--src DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bench_bibfile import arxiv_file, tugboat_file
+from common import OUT, ROOT, header, note, report
+
+MEASURE = """
+import json, statistics, sys, time
+from paperdesk.core.model import bib_scan
+from paperdesk.core.model.bib_read import BibReader
+text = open(sys.argv[1], encoding="utf-8").read()
+read, scanned = [], []
+for _ in range(int(sys.argv[2])):
+    start = time.process_time()
+    count = sum(1 for _ in BibReader(text, "bench.bib").papers())
+    read.append(time.process_time() - start)
+    start = time.process_time()
+    for seg in bib_scan.segments(text):
+        if seg.fast:
+            bib_scan.read_fast(text, seg)
+    scanned.append(time.process_time() - start)
+print(json.dumps([count, statistics.median(read), statistics.median(scanned)]))
+"""
+
+
+def measure(bib: Path, runs: int, src: Path) -> tuple[int, float, float]:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    out = subprocess.run([sys.executable, "-c", MEASURE, str(bib), str(runs)], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    count, read, scanned = json.loads(out)
+    return count, read, scanned
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", choices=("real", "arxiv"))
+    parser.add_argument("--src", type=Path, default=ROOT / "src")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    for label, make in (("real-world (tugboat.bib replicated)", tugboat_file),
+                        ("arXiv-style with abstracts", arxiv_file)):
+        if args.only and not label.lower().startswith(args.only):
+            continue
+        bib = make(args.entries)
+        count, read, scanned = measure(bib, args.runs, args.src.resolve())
+        header(f".bib {label}: {count:,} entries read, code from {args.src}")
+        report("entries read into BibPapers, CPU seconds", read, scanned, None)
+        note("floor = the scanner alone: blocks found, raw field values cut out")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
