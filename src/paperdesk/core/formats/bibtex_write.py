@@ -102,9 +102,10 @@ class BibWriter:
         same = self.by_key.get(paper.key)
         if same and same[1] and same[1] == paper.title_key and same[2] == paper.year:
             found.append((same[0], "same key, title and year"))
-        if paper.doi and paper.doi.lower() in self.by_doi:
+        # (papers of the library before: none when it was empty, and no lookup then)
+        if self.by_doi and paper.doi and paper.doi.lower() in self.by_doi:
             found.append((self.by_doi[paper.doi.lower()], f"same DOI {paper.doi}"))
-        if paper.arxiv_id and _arxiv_key(paper.arxiv_id) in self.by_arxiv:
+        if self.by_arxiv and paper.arxiv_id and _arxiv_key(paper.arxiv_id) in self.by_arxiv:
             found.append((self.by_arxiv[_arxiv_key(paper.arxiv_id)],
                           f"same arXiv id {_arxiv_key(paper.arxiv_id)}"))
         for pid, reason in found:
