@@ -262,3 +262,45 @@ def test_a_python_started_without_the_readers_module_in_path_still_imports(tmp_p
                             capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) > 20
+
+
+UNGUARDED = """\
+import sys
+from pathlib import Path
+from paperdesk.core.formats import bib_pool, bibtex_import
+from paperdesk.core.library import Library
+
+with open(sys.argv[3], "a") as runs:  # what a program without a __main__ guard repeats
+    runs.write("ran\\n")
+bib_pool.reader_count = lambda size: 2
+bibtex_import.CHUNK_SEGMENTS = 5
+ends = []
+stop = bib_pool._Reader.stop
+def recorded(self, *, now=False):
+    stop(self, now=now)
+    ends.append((self.process.exitcode, self.failed))
+bib_pool._Reader.stop = recorded
+lib = Library.open(Path(sys.argv[1]), create=True)
+print(lib.import_paths([Path(sys.argv[2])])[0].new_papers, ends)
+lib.close()
+"""
+
+
+def test_a_script_without_a_main_guard_is_not_run_again_by_the_readers(tmp_path):
+    """Spawned processes run the caller's main file again unless it is guarded; the
+    readers start without it, so the script's own work (here a line in a file; it could
+    be a write or a delete) happens once, and both readers do their part."""
+    script = tmp_path / "script.py"
+    script.write_text(UNGUARDED, encoding="utf-8")
+    path = tmp_path / "s.bib"
+    path.write_text(_text(40), encoding="utf-8")
+    runs = tmp_path / "runs.txt"
+    result = subprocess.run([sys.executable, str(script), str(tmp_path / "s.sqlite"), str(path),
+                             str(runs)], capture_output=True, text=True, env=cli_env(),
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert runs.read_text() == "ran\n"
+    papers, ends = result.stdout.split(" ", 1)
+    assert int(papers) > 20
+    assert ends.strip() == "[(0, False), (0, False)]"  # each reader ended well, none replaced
+    assert "Traceback" not in result.stderr

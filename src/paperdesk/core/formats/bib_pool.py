@@ -16,9 +16,12 @@ to start or die, the chunks it had not returned are read here instead.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import sys
 import threading
+import types
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection
@@ -30,6 +33,7 @@ from paperdesk.core.model.jobs import CancelFlag, check_cancel
 PARALLEL_FROM = 8 * 2**20  # bytes (~10,000 entries); below, a start costs more than it saves
 AHEAD = 3  # chunks sent to each process before its first result comes back
 _POLL = 0.05  # seconds between looks at the cancel flag while waiting for a result
+_STARTING = threading.Lock()  # one reader starts at a time, with the caller's program hidden
 
 
 def reader_count(size: int) -> int:
@@ -67,6 +71,27 @@ def _serve(conn: Connection) -> None:
             return
 
 
+@contextlib.contextmanager
+def _caller_hidden() -> Iterator[None]:
+    """Start a reading process without the program that imports.
+
+    A spawned process runs the file of the caller's ``__main__`` again (as
+    ``__mp_main__``) unless the program guards itself with ``if __name__ ==
+    "__main__"``. A script that imports through ``Library`` without that guard would
+    repeat its own work in each reader: open, write, even delete the library. The
+    reader needs nothing of the caller's program, so an empty ``__main__`` stands
+    in for it while the process starts; the bundle's entry point still turns a
+    started bundle into a reader (``multiprocessing.freeze_support``).
+    """
+    with _STARTING:
+        main = sys.modules["__main__"]
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            sys.modules["__main__"] = main
+
+
 class _Reader:
     """One reading process, the chunks it was sent and a thread sending them."""
 
@@ -75,7 +100,8 @@ class _Reader:
         self.conn, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs,), daemon=True,
                                        name="paperdesk-bib-reader")
-        self.process.start()
+        with _caller_hidden():
+            self.process.start()
         theirs.close()  # only the reading process holds its end
         self.sent: deque[Chunk] = deque()
         self.queue: deque[Any] = deque()

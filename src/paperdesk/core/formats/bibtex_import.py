@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.areas.duplicates import note_new
 from paperdesk.core.db import changes as ch
-from paperdesk.core.formats import file_report
-from paperdesk.core.formats.bib_pool import ReaderPool, reader_count
+from paperdesk.core.formats import bib_pool, file_report
 from paperdesk.core.formats.bib_records import (
     Chunk,
     ChunkResult,
@@ -83,7 +82,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
     large: ``bib_pool``) and write them in chunks, all in one transaction; a file in
     which no entry can be read changes nothing."""
     report = FileReport(str(path), path.name, file_report.ERROR, kind="bibtex")
-    with ReaderPool(reader_count(len(data))) as pool:
+    with bib_pool.ReaderPool(bib_pool.reader_count(len(data))) as pool:
         sha = hashlib.sha256(data).hexdigest()
         text, encoding, decode_warnings = decode_text(data, path.name)
         progress(0.05, f"Reading {path.name}")
