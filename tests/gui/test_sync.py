@@ -41,10 +41,18 @@ def _add(window, qtbot, **options):
 
 
 def _written(window, qtbot) -> None:
-    qtbot.waitUntil(lambda: not writer(window).busy and not writer(window).writing
-                    and not writer(window).timer.isActive(), timeout=WAIT_MS)
-    # The same news may still be queued for the test's own listeners: under load an
-    # event pass can end between two slots of one signal.
+    """Wait until the writer is idle and its news has reached every listener.
+
+    The writer's thread posts ``finished`` to each listener in turn: under load the
+    window can hear it (and the writer look idle) before the thread has posted it to
+    the test's own listener. Once the thread has ended every post is made, and
+    delivering the posted events gives the news to all."""
+    def idle() -> bool:
+        w = writer(window)
+        thread = w._thread
+        return (not w.busy and not w.writing and not w.timer.isActive()
+                and not (thread is not None and thread.is_alive()))
+    qtbot.waitUntil(idle, timeout=WAIT_MS)
     QApplication.sendPostedEvents()
 
 
