@@ -70,17 +70,27 @@ def process_usage(command: list[str]) -> tuple[float, float, float]:
     proc = subprocess.Popen(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env=PROCESS_ENV)
-    peaks: dict[int, int] = {}
+    # pid -> (its command line, its peak): a child seen between its fork and its exec
+    # still shows its parent's memory as its own (shared, not held twice), so a pid's
+    # peak starts again when its command line changes.
+    peaks: dict[int, tuple[bytes, int]] = {}
     while proc.poll() is None:
         for pid in _descendants(proc.pid):
-            peaks[pid] = max(peaks.get(pid, 0), _own_peak_kb(pid))
+            line, peak = _command_line(pid), _own_peak_kb(pid)
+            if not line:  # gone, or a zombie: what it held is known already
+                continue
+            known = peaks.get(pid)
+            if known is not None and known[0] == line:
+                peak = max(peak, known[1])
+            peaks[pid] = (line, peak)
         time.sleep(0.02)
     stderr = proc.stderr.read() if proc.stderr else ""
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed: {stderr[-2000:]}")
     peak, user, system = stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
-    return seconds, float(user) + float(system), max(int(peak), sum(peaks.values())) / 1024
+    held = sum(peak for _line, peak in peaks.values())
+    return seconds, float(user) + float(system), max(int(peak), held) / 1024
 
 
 def _descendants(pid: int) -> list[int]:
@@ -102,6 +112,14 @@ def _descendants(pid: int) -> list[int]:
             found.extend(children)
             todo.extend(children)
     return found
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
 
 
 def _own_peak_kb(pid: int) -> int:
