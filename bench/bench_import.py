@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from statistics import median
 
@@ -124,6 +125,24 @@ def profiled(lib_path: Path, digest: Path) -> None:
     pstats.Stats(profile).sort_stats("cumulative").print_stats(18)
 
 
+def raw_floor(rows: dict, runs: int, library: Callable[[], Path]) -> tuple[float, list[float]]:
+    """The floor: the median seconds of writing ``rows`` raw into a library from
+    ``library()`` whose triggers are dropped (not timed), and the CPU seconds of each run."""
+    def raw_library() -> Path:
+        path = library()
+        without_triggers(path)
+        return path
+
+    floor_cpu: list[float] = []
+
+    def raw_timed(path: Path) -> None:
+        cpu = time.process_time()
+        raw_insert(path, rows)
+        floor_cpu.append(time.process_time() - cpu)
+
+    return median_time(raw_timed, runs, setup=raw_library), floor_cpu
+
+
 def bench_big(tmp: Path, runs: int, profile: bool) -> None:
     digest = digest_file(100_000, seed=1)
     note(f"digest: {digest.name}, {digest.stat().st_size / 2**20:.0f} MiB")
@@ -140,19 +159,7 @@ def bench_big(tmp: Path, runs: int, profile: bool) -> None:
     for path in tmp.glob("empty-[1-9]*.sqlite*"):
         path.unlink()
 
-    def fresh_raw() -> Path:
-        path = fresh()
-        without_triggers(path)
-        return path
-
-    floor_cpu: list[float] = []
-
-    def raw_timed(path: Path) -> None:
-        cpu = time.process_time()
-        raw_insert(path, rows)
-        floor_cpu.append(time.process_time() - cpu)
-
-    floor = median_time(raw_timed, runs, setup=fresh_raw)
+    floor, floor_cpu = raw_floor(rows, runs, fresh)
     report("import 100,000 entries into an empty library", seconds, floor, 1.5 * floor)
     note(f"{len(rows['papers'])} papers, {len(rows['sightings'])} sightings; floor = "
          "executemany of the same rows (papers, sightings, FTS) into the same tables; "
@@ -189,19 +196,7 @@ def bench_into_big(tmp: Path, runs: int, profile: bool) -> None:
                                 [digest_id]).fetchone()[0]
     rows = added_rows(tmp / "copy-0.sqlite", digest_id, first_paper)
 
-    def copy_raw() -> Path:
-        path = copy()
-        without_triggers(path)
-        return path
-
-    floor_cpu: list[float] = []
-
-    def raw_timed(path: Path) -> None:
-        cpu = time.process_time()
-        raw_insert(path, rows)
-        floor_cpu.append(time.process_time() - cpu)
-
-    floor = median_time(raw_timed, runs, setup=copy_raw)
+    floor, floor_cpu = raw_floor(rows, runs, copy)
     report("import 1,000 entries into a 100,000-paper library", seconds, floor, 0.3)
     note(f"{len(rows['papers'])} new papers, {merged} merged into existing ones")
     note(f"CPU: {median(usage['cpu']) * 1000:.1f} ms median, the floor's "

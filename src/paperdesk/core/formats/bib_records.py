@@ -19,8 +19,9 @@ from typing import Any, NamedTuple
 
 from paperdesk.core.areas.bibtex_source import entry_sha, source_parts
 from paperdesk.core.areas.tags import tag_name
+from paperdesk.core.model.bib_read import read_item
 from paperdesk.core.model.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
-from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, value_reader
+from paperdesk.core.model.bibtex_fields import BibPaper, value_reader
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.text import title_key
 
@@ -124,16 +125,10 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
 
 def _paper(item: RawEntry, strings: dict[str, str], name: str, out: ChunkResult,
            read_value: Callable[[str], tuple[str, str]] | None) -> BibPaper | None:
-    try:
-        paper = read_entry(item.entry_type, item.key, item.line, item.fields, strings,
-                           raw_type=item.raw_type, read_value=read_value)
-    except RecursionError:  # LaTeX commands nested thousands deep
-        reason = "its LaTeX is nested too deeply to read"
-        out.late.append(Failure(item.line, item.key, reason))
-        out.warnings.append(f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: "
-                            f"{reason}")
-        return None
-    out.warnings.extend(f"{name}: line {item.line}: {w}" for w in paper.warnings)
+    paper, failure, warnings = read_item(item, strings, name, read_value)
+    if failure is not None:
+        out.late.append(failure)
+    out.warnings.extend(warnings)
     return paper
 
 

@@ -8,7 +8,7 @@ reader counts what it skipped and why.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,18 +57,10 @@ class BibReader:
                 yield paper
 
     def _paper(self, item: RawEntry) -> BibPaper | None:
-        try:
-            paper = read_entry(item.entry_type, item.key, item.line, item.fields,
-                               self.strings, raw_type=item.raw_type,
-                               read_value=self.read_value)
-        except RecursionError:  # LaTeX commands nested thousands deep
-            reason = "its LaTeX is nested too deeply to read"
-            self.late.append(Failure(item.line, item.key, reason))
-            self.entry_warnings.append(f"{self.name}: line {item.line}: skipped entry "
-                                       f"{item.key[:40]!r}: {reason}")
-            return None
-        self.entry_warnings.extend(f"{self.name}: line {item.line}: {w}"
-                                   for w in paper.warnings)
+        paper, failure, warnings = read_item(item, self.strings, self.name, self.read_value)
+        if failure is not None:
+            self.late.append(failure)
+        self.entry_warnings.extend(warnings)
         return paper
 
     @property
@@ -85,6 +77,21 @@ class BibReader:
         """Blocks skipped (in file order), then what the entries' fields said."""
         return [f"{self.name}: line {f.line}: skipped {f.what} that {f.reason}"
                 for f in self.failures] + self.entry_warnings
+
+
+def read_item(item: RawEntry, strings: dict[str, str], name: str,
+              read_value: Callable[[str], tuple[str, str]] | None = None,
+              ) -> tuple[BibPaper | None, Failure | None, list[str]]:
+    """One scanned entry read into a paper, or why it was skipped; its warnings, each
+    with the file's name and the entry's line (here, or in a reading process)."""
+    try:
+        paper = read_entry(item.entry_type, item.key, item.line, item.fields, strings,
+                           raw_type=item.raw_type, read_value=read_value)
+    except RecursionError:  # LaTeX commands nested thousands deep
+        reason = "its LaTeX is nested too deeply to read"
+        return None, Failure(item.line, item.key, reason), [
+            f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: {reason}"]
+    return paper, None, [f"{name}: line {item.line}: {w}" for w in paper.warnings]
 
 
 def parse_file(text: str, name: str) -> Parsed:
