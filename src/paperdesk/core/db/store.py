@@ -160,7 +160,7 @@ def _migrate(db: Database, path: Path) -> None:
 
 
 @contextlib.contextmanager
-def bulk_index(db: Database, *, loading: bool = False) -> Iterator[None]:
+def bulk_index(db: Database, *, incoming: int = 0) -> Iterator[None]:
     """Inside a write: suspend the per-row triggers for a bulk insert.
 
     Meant for inserting new papers (ids above the current maximum) and new
@@ -168,16 +168,17 @@ def bulk_index(db: Database, *, loading: bool = False) -> Iterator[None]:
     got a sighting are computed in two set-based statements and the triggers
     come back. On an error the caller's rollback restores the triggers too.
 
-    ``loading``: the block only inserts, and brings at least as many papers as
-    there were: the indexes that new rows would enter out of order
-    (``schema.LOAD_INDEXES``) are set aside too and built once afterwards,
-    from sorted keys.
+    ``incoming``: how many new papers the block brings. When they at least double
+    the library, the indexes that new rows would enter out of order
+    (``schema.LOAD_INDEXES``) are set aside too and built once afterwards, from
+    sorted keys.
     """
     assert db.conn.in_transaction, "bulk_index runs inside write()"
     first_paper = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
     first_sighting = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
     for name in schema.TRIGGER_NAMES + schema.MOMENTUM_TRIGGER_NAMES:
         db.execute(f"DROP TRIGGER {name}")
+    loading = incoming >= first_paper  # at least doubles the library (ids from 1)
     indexes = _drop_indexes(db, schema.LOAD_INDEXES) if loading else []
     yield
     for statement in schema.TRIGGERS + schema.MOMENTUM_TRIGGERS:

@@ -138,9 +138,8 @@ class BibWriter:
         """Match and write every entry; the caller's transaction holds them all."""
         db, report = self.db, self.report
         bulk = self.expected >= file_report.BULK_THRESHOLD
-        # A file that at least doubles the library: some indexes are built at the end.
-        loading = bulk and self.expected >= self.top
-        with store.bulk_index(db, loading=loading) if bulk else contextlib.nullcontext():
+        with (store.bulk_index(db, incoming=self.expected) if bulk
+              else contextlib.nullcontext()):
             stream = iter(papers)
             while chunk := list(itertools.islice(stream, self.CHUNK)):
                 self._write_chunk(chunk)

@@ -192,10 +192,8 @@ _INSERT_SIGHTINGS = (
 def _insert_rows(db: Database, rows: _Rows) -> None:
     """The new papers and the sightings; many at once with the triggers set aside."""
     bulk = len(rows.new_papers) >= file_report.BULK_THRESHOLD
-    before = rows.new_papers[0][0] - 1 if rows.new_papers else 0  # the largest id till now
-    # Papers that at least double the library: some of its indexes are built at the end.
-    loading = bulk and len(rows.new_papers) >= before
-    with store.bulk_index(db, loading=loading) if bulk else contextlib.nullcontext():
+    with (store.bulk_index(db, incoming=len(rows.new_papers)) if bulk
+          else contextlib.nullcontext()):
         db.conn.executemany(_INSERT_PAPERS, rows.new_papers)
         db.conn.executemany(_INSERT_SIGHTINGS, rows.sightings)
 
