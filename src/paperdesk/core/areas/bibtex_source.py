@@ -85,11 +85,24 @@ def seen_values(row: dict[str, Any]) -> dict[str, Any]:
 def edited_groups(source: dict[str, Any], current: dict[str, Any], tags: Sequence[str]) -> set[str]:
     """The groups of fields whose columns changed since the entry was imported."""
     seen = source.get("seen", {})
-    changed = {group for group, columns in _COLUMNS.items()
-               if any(_differs(current.get(c), seen.get(c)) for c in columns)}
-    if sorted({tag_key(t) for t in tags}) != seen.get("tags", []):
+    if not _unchanged(seen, current):
+        changed = {group for group, columns in _COLUMNS.items()
+                   if any(_differs(current.get(c), seen.get(c)) for c in columns)}
+    else:
+        changed = set()
+    then_tags = seen.get("tags", [])
+    if (tags or then_tags != []) and sorted({tag_key(t) for t in tags}) != then_tags:
         changed.add("keywords")
     return changed
+
+
+def _unchanged(seen: dict[str, Any], current: dict[str, Any]) -> bool:
+    """Whether every SEEN column is exactly as seen (authors: ``seen``'s list as the
+    column's JSON). Only a shortcut: False sends the caller to compare group by group."""
+    then = list(map(seen.get, SEEN))
+    if type(then[1]) is list:  # authors, SEEN[1]
+        then[1] = _JSON(then[1])
+    return then == list(map(current.get, SEEN))
 
 
 def _differs(now: Any, then: Any) -> bool:
@@ -118,12 +131,30 @@ def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags
     (``"\\tname = value,"``); ``note_lines(field)`` the lines of the user's notes.
     """
     edited = edited_groups(source, current, tags)
-    present = {_GROUP_OF.get(name.lower()) for name, _ in source["fields"]}
-    added = edited - present  # what the file lacked and the paper has now (a DOI found later)
-    fresh = written(edited) if edited else {}
+    fields = source["fields"]
     lines = [f"@{source['type']}{{{key},"]
+    if edited:
+        _edited_lines(lines, fields, edited, written(edited), ascii=ascii)
+    elif ascii:  # each field as written (repaired), in one pass
+        lines += [f"\t{name} = {fix_chars(repair(name, raw), True)}," for name, raw in fields]
+    else:
+        lines += [f"\t{name} = {repair(name, raw)}," for name, raw in fields]
+    if notes:
+        names = {name.lower() for name, _ in fields}
+        lines.extend(note_lines("paperdesk-notes" if "annote" in names else "annote"))
+    if len(lines) > 1:
+        lines[-1] = lines[-1][:-1]
+    return "\n".join(lines) + "\n}\n"
+
+
+def _edited_lines(lines: list[str], fields: Sequence[tuple[str, str]], edited: set[str],
+                  fresh: dict[str, list[str]], *, ascii: bool) -> None:
+    """The fields' lines added to ``lines``: the ``edited`` groups' from ``fresh``
+    (PaperDesk's), in place of the first of their fields, the others as written."""
+    present = {_GROUP_OF.get(name.lower()) for name, _ in fields}
+    added = edited - present  # what the file lacked and the paper has now (a DOI found later)
     done: set[str] = set()
-    for name, raw in source["fields"]:
+    for name, raw in fields:
         group = _GROUP_OF.get(name.lower())
         if group in edited:
             if group not in done:
@@ -136,12 +167,6 @@ def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags
     for group in GROUPS:
         if group in added and group not in done:
             lines.extend(fresh.get(group, ()))
-    if notes:
-        names = {name.lower() for name, _ in source["fields"]}
-        lines.extend(note_lines("paperdesk-notes" if "annote" in names else "annote"))
-    if len(lines) > 1:
-        lines[-1] = lines[-1][:-1]
-    return "\n".join(lines) + "\n}\n"
 
 
 # Fields styles print as text (BibTeX's standard styles, biblatex's data model):
