@@ -4,6 +4,7 @@ importer leave no process behind."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -304,3 +305,46 @@ def test_a_script_without_a_main_guard_is_not_run_again_by_the_readers(tmp_path)
     assert int(papers) > 20
     assert ends.strip() == "[(0, False), (0, False)]"  # each reader ended well, none replaced
     assert "Traceback" not in result.stderr
+
+
+def test_digests_made_on_demand_equal_the_readers_own():
+    """Read without digests (an import into a library with no .bib entries), each
+    entry's digest worked out later is the one the readers make when asked."""
+    from paperdesk.core.formats.bib_records import entry_sha_of
+
+    texts = [realbib.text_of(p) for p in realbib.corpus()] + [_text(60)]
+    checked = 0
+    for text in texts:
+        scan = BibReader(text, "t.bib")
+        with_sha = chunk_reader(scan.strings, scan.found.string_keys, "t.bib")
+        without = chunk_reader(scan.strings, scan.found.string_keys, "t.bib", False)
+        for chunk in bibtex_import._chunks(text, scan.found):
+            made, later = with_sha(chunk).entries, without(chunk).entries
+            assert [e.sha for e in made] == [entry_sha_of(e) for e in later]
+            assert all(e.sha == "" for e in later) and all(e.sha for e in made)
+            checked += len(made)
+    assert checked > 800
+
+
+def test_a_file_imported_again_through_the_readers_is_the_same_entry(tmp_path, in_processes,
+                                                                      monkeypatch):
+    """The first import (into an empty library) keeps no digests; importing the file
+    again finds the entries again, the digests worked out from the
+    kept entries, as when the first import kept them (read here, digests made)."""
+    lib, _ = _import(tmp_path, "again", _text(150))
+    kept = [json.loads(s) for (s,) in lib.db.execute(
+        "SELECT bib_source FROM papers WHERE bib_source IS NOT NULL")]
+    assert kept and not any("sha" in s for s in kept)
+    again = lib.import_paths([tmp_path / "in.bib"])[0]
+    assert sum(m["reason"] == "the same entry" for m in again.merges) > 90
+    monkeypatch.setattr(bib_pool, "reader_count", lambda size: 0)
+    monkeypatch.setattr(bib_pool, "chunk_reader",
+                        lambda strings, keys, name, shas: chunk_reader(strings, keys, name))
+    ref, _ = _import(tmp_path, "again-here", _text(150))
+    assert all("sha" in json.loads(s) for (s,) in ref.db.execute(
+        "SELECT bib_source FROM papers WHERE bib_source IS NOT NULL"))
+    ref_again = ref.import_paths([tmp_path / "in.bib"])[0]
+    assert (again.new_papers, again.merged, again.merges) == (
+        ref_again.new_papers, ref_again.merged, ref_again.merges)
+    lib.close()
+    ref.close()

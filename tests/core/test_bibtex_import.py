@@ -276,3 +276,24 @@ def test_a_string_with_an_unusable_name_is_skipped_not_kept(lib, tmp_path):
     exported = lib.bibtex.export()
     assert "@string{good" in exported.lower() or "@STRING{good" in exported
     assert "{=}" not in exported and "2bad" not in exported
+
+
+def test_a_digest_kept_with_an_entry_is_the_one_that_finds_it_again(lib, tmp_path):
+    """Entries kept before digests were made on demand carry their own: it is used
+    as it is (one changed to another entry's is not found again as the same entry)."""
+    from paperdesk.core.areas.bibtex_source import entry_sha
+
+    path = _write(tmp_path, "refs.bib", REAL)
+    lib.import_paths([path])
+    rows = lib.db.execute("SELECT id, bib_source FROM papers ORDER BY id").fetchall()
+    with lib.db.atomic():
+        for pid, text in rows:
+            source = json.loads(text)
+            sha = entry_sha(source["type"], source["key"], source["fields"])
+            source["sha"] = "0" * 32 if pid == rows[0][0] else sha
+            lib.db.execute("UPDATE papers SET bib_source = ? WHERE id = ?",
+                           [json.dumps(source), pid])
+    report = lib.import_paths([path])[0]
+    reasons = {m["paper_id"]: m["reason"] for m in report.merges}
+    assert reasons[rows[1][0]] == "the same entry"
+    assert reasons.get(rows[0][0]) != "the same entry"

@@ -10,7 +10,8 @@ An entry imported from a .bib file keeps, in ``papers.bib_source`` (JSON):
 - ``names``: each display name of the author list -> that name as written;
 - ``file``: the ``bib_files`` row holding the file's ``@string`` and
   ``@preamble`` definitions;
-- ``sha``: a digest of type, key and fields, which finds the same entry again.
+- ``sha``: a digest of type, key and fields, which finds the same entry again
+  (``source_sha``: an entry kept without it has it worked out when it is needed).
 
 On export a field is written as written unless the user changed what it was
 read into since (the column differs from ``seen``); only then does PaperDesk
@@ -61,18 +62,26 @@ def make_source(raw_type: str, key: str, fields: Sequence[tuple[str, str]], name
                 file_id: int | None, seen: dict[str, Any], tags: Sequence[str],
                 sha: str | None = None) -> str:
     """``sha``: the entry's ``entry_sha``, when the caller has it already."""
-    head, tail = source_parts(raw_type, key, fields, names, seen, tags, sha)
+    head, tail = source_parts(raw_type, key, fields, names, seen, tags,
+                              sha or entry_sha(raw_type, key, fields))
     return head + _JSON(file_id) + tail
+
+
+def source_sha(source: dict[str, Any]) -> str:
+    """The kept entry's ``entry_sha``: as stored, or worked out from its type, key and
+    fields (an entry imported into a library with no .bib entries keeps none)."""
+    return source.get("sha") or entry_sha(source["type"], source["key"], source["fields"])
 
 
 def source_parts(raw_type: str, key: str, fields: Sequence[tuple[str, str]],
                  names: dict[str, str], seen: dict[str, Any], tags: Sequence[str],
-                 sha: str | None = None) -> tuple[str, str]:
+                 sha: str | None) -> tuple[str, str]:
     """``make_source``'s JSON before and after the file's id, for a reader that does not
-    know the id yet (``head + json(file_id) + tail`` is the same text)."""
+    know the id yet (``head + json(file_id) + tail`` is the same text); ``sha``: the
+    entry's ``entry_sha``, or None to keep none (``source_sha`` works it out)."""
     head = _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays too
                   "names": names})
-    tail = _JSON({"sha": sha or entry_sha(raw_type, key, fields),
+    tail = _JSON({**({"sha": sha} if sha else {}),
                   "seen": {**seen, "tags": sorted({tag_key(t) for t in tags})}})
     return head[:-1] + ', "file": ', ", " + tail[1:]
 

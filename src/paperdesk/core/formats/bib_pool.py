@@ -182,9 +182,11 @@ class ReaderPool:
             reader.stop(now=now)
 
     def read(self, chunks: Iterable[Chunk], strings: dict[str, str], string_keys: set[str],
-             name: str, cancel: CancelFlag | None = None) -> Iterator[ChunkResult]:
-        """Each chunk's result, in order; the processes stop when the last one is read."""
-        args = (strings, string_keys, name)
+             name: str, cancel: CancelFlag | None = None,
+             shas: bool = True) -> Iterator[ChunkResult]:
+        """Each chunk's result, in order (``shas``: see ``read_chunk``); the processes stop
+        when the last one is read."""
+        args = (strings, string_keys, name, shas)
         here = chunk_reader(*args)
         if not self.readers:
             for chunk in chunks:

@@ -5,7 +5,8 @@ out in *chunks*: the text of a run of segments, with the slow segments' entries
 already read by the scan. ``read_chunk`` reads each entry's fields and prepares
 everything the database write needs that does not depend on the library: the
 title key, the JSON of the authors and of the extra fields, the kept entry
-(``bibtex_source.source_parts``, without the file's id) and its digest. It runs
+(``bibtex_source.source_parts``, without the file's id) and, when the library may
+hold the same entry already, its digest (``shas``). It runs
 in the importing process or in a reading process (``core/formats/bib_pool.py``);
 either way the same ``Entry`` tuples come out, in file order.
 """
@@ -32,7 +33,7 @@ class Entry(NamedTuple):
     """One readable entry, as the writer needs it (a tuple: cheap to send between processes)."""
     key: str
     line: int
-    sha: str
+    sha: str  # entry_sha, or "" when it was not asked for (``entry_sha_of``)
     title: str
     abstract: str
     title_key: str
@@ -88,16 +89,19 @@ def make_chunk(piece: str | bytes, found: Scan, first: int, last: int) -> Chunk:
     return Chunk(piece, segs[first].start, segs[first:last + 1], last - first, slow)
 
 
-def chunk_reader(strings: dict[str, str], string_keys: set[str],
-                 name: str) -> Callable[[Chunk], ChunkResult]:
+def chunk_reader(strings: dict[str, str], string_keys: set[str], name: str,
+                 shas: bool = True) -> Callable[[Chunk], ChunkResult]:
     """``read_chunk`` for the chunks of one file (its resolved values cached across them)."""
     read_value = value_reader(strings)
-    return lambda chunk: read_chunk(chunk, strings, string_keys, name, read_value)
+    return lambda chunk: read_chunk(chunk, strings, string_keys, name, read_value, shas)
 
 
 def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], name: str,
-               read_value: Callable[[str], tuple[str, str]] | None = None) -> ChunkResult:
-    """Every entry of the chunk in file order, as ``BibReader.papers`` reads them."""
+               read_value: Callable[[str], tuple[str, str]] | None = None,
+               shas: bool = True) -> ChunkResult:
+    """Every entry of the chunk in file order, as ``BibReader.papers`` reads them;
+    ``shas``: with each entry's digest (none is needed in a library without .bib
+    entries: the same entry cannot be there)."""
     out = ChunkResult([], [], [], [])
     text = chunk.text if isinstance(chunk.text, str) else chunk.text.decode("utf-8")
     at = chunk.offset
@@ -119,7 +123,7 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
         for raw in raws:
             paper = _paper(raw, strings, name, out, read_value)
             if paper is not None:
-                out.entries.append(_entry(paper))
+                out.entries.append(_entry(paper, shas))
     return out
 
 
@@ -132,8 +136,8 @@ def _paper(item: RawEntry, strings: dict[str, str], name: str, out: ChunkResult,
     return paper
 
 
-def _entry(paper: BibPaper) -> Entry:
-    sha = entry_sha(paper.raw_type, paper.key, paper.fields)
+def _entry(paper: BibPaper, shas: bool = True) -> Entry:
+    sha = entry_sha(paper.raw_type, paper.key, paper.fields) if shas else ""
     names = [a for a in paper.authors if a.lower() != "others"]
     count = len(names) if names and len(names) == len(paper.authors) else None
     seen = {"title": paper.title, "authors": paper.authors,
@@ -141,7 +145,7 @@ def _entry(paper: BibPaper) -> Entry:
             "published": paper.published, "arxiv_id": paper.arxiv_id, "doi": paper.doi,
             "url": paper.url, "abstract": paper.abstract}
     head, tail = source_parts(paper.raw_type, paper.key, paper.fields, paper.names, seen,
-                              [tag_name(t) for t in paper.tags if tag_ok(t)], sha=sha)
+                              [tag_name(t) for t in paper.tags if tag_ok(t)], sha or None)
     return Entry(paper.key, paper.line, sha, paper.title, paper.abstract,
                  title_key(paper.title), _JSON(paper.authors), count, paper.organization,
                  paper.published, paper.year, paper.arxiv_id, paper.doi, paper.url,
@@ -159,6 +163,14 @@ def tag_ok(name: str) -> bool:
 
 def authors_of(entry: Entry) -> list[str]:
     return json.loads(entry.authors)
+
+
+def entry_sha_of(entry: Entry) -> str:
+    """The entry's digest, worked out from its kept entry when it was read without."""
+    if entry.sha:
+        return entry.sha
+    source = json.loads(entry.source_head + "null" + entry.source_tail)
+    return entry_sha(source["type"], source["key"], source["fields"])
 
 
 def paper_of(entry: Entry) -> BibPaper:

@@ -93,8 +93,12 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
             reader.text = text = ""  # the bytes stay (the caller has them): the text goes
         else:
             chunks = _chunks(text, found)
+        # An entry's digest finds it again in a library holding .bib entries; in one
+        # without (checked here: the writer works it out if one comes in meanwhile)
+        # the readers need not make it.
+        shas = lib.db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is not None
         entries = _entries(pool.read(chunks, reader.strings, found.string_keys, path.name,
-                                     cancel), reader)
+                                     cancel, shas), reader)
         first = next(entries, None)  # none: the whole file is read, and nothing is written
         check_cancel(cancel)
         report.warnings = list(decode_warnings)

@@ -15,13 +15,13 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.areas.bibtex_source import entry_sha, make_source
+from paperdesk.core.areas.bibtex_source import entry_sha, make_source, source_sha
 from paperdesk.core.areas.citekey import KeyAllocator, ascii_text, last_name
 from paperdesk.core.areas.tags import tag_key, tag_name
 from paperdesk.core.db import schema, store
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.formats import file_report
-from paperdesk.core.formats.bib_records import Entry, authors_of, paper_of, tag_ok
+from paperdesk.core.formats.bib_records import Entry, authors_of, entry_sha_of, paper_of, tag_ok
 from paperdesk.core.formats.file_report import FileReport
 from paperdesk.core.model.bibtex_fields import BibPaper
 from paperdesk.core.model.clock import now
@@ -90,11 +90,11 @@ class BibWriter:
                     f"IN ({','.join('?' * len(part))}) AND deleted_at IS NULL AND id <= ?",
                     [*part, self.top]):
                 if source:
-                    self.by_sha[json.loads(source).get("sha", "")] = pid
+                    self.by_sha[source_sha(json.loads(source))] = pid
                 self.by_key[key] = (pid, title, year)
 
     def _match(self, paper: Entry) -> tuple[int, str] | None:
-        pid = self.by_sha.get(paper.sha) if self.by_sha else None
+        pid = self.by_sha.get(entry_sha_of(paper)) if self.by_sha else None
         if pid is not None and pid not in self.taken:
             self.taken.add(pid)
             return pid, "the same entry"
@@ -253,7 +253,7 @@ def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
                      "FROM papers WHERE id = ?", [pid]).fetchone()
     (abstract, authors, organization, published, year, inferred, arxiv_id, doi, url,
      bib_type, bib_fields, bib_source, citekey, title) = row
-    if bib_source and json.loads(bib_source).get("sha") == entry_sha(
+    if bib_source and source_sha(json.loads(bib_source)) == entry_sha(
             paper.raw_type, paper.key, paper.fields):
         return  # the same entry again: nothing to add
     if paper.year and (year is None or (inferred and paper.year != year)):
