@@ -175,9 +175,19 @@ def test_the_definitions_go_with_the_files_of_the_papers_out_of_the_trash(lib, t
     assert "@string{bb = {Binned}}" in lib.bibtex.export()
 
 
+def _old_layout(seen: dict, abstract: str) -> dict:
+    """``seen`` as entries imported before abstract digests keep it: the whole abstract
+    after the other columns, then the tags."""
+    from paperdesk.core.areas.bibtex_source import DIGEST
+
+    old = {name: value for name, value in seen.items() if name not in (DIGEST, "tags")}
+    return {**old, "abstract": abstract, "tags": seen["tags"]}
+
+
 def test_an_unedited_entry_is_written_as_the_field_by_field_way_writes_it(tmp_path):
     """The shortcut for an entry nobody edited gives the lines the general way gives
-    with no group edited, on every entry of the real .bib corpus, plain and ASCII."""
+    with no group edited, on every entry of the real .bib corpus, plain and ASCII, with
+    the abstract seen as its digest (as imported now) and whole (as imported before)."""
     from paperdesk.core.areas.bibtex_source import _edited_lines, source_entry
     from tests import realbib
 
@@ -185,21 +195,25 @@ def test_an_unedited_entry_is_written_as_the_field_by_field_way_writes_it(tmp_pa
     for path in realbib.corpus():
         with Library.open(tmp_path / f"{path.stem}.sqlite") as lib:
             lib.import_paths([path])
-            rows = lib.db.execute("SELECT citekey, bib_source FROM papers "
+            rows = lib.db.execute("SELECT citekey, bib_source, abstract FROM papers "
                                   "WHERE bib_source IS NOT NULL").fetchall()
-        for key, text in rows:
+        for key, text, abstract in rows:
             source = json.loads(text)
             seen = source["seen"]
-            current = {**seen, "authors": json.dumps(seen["authors"], ensure_ascii=False)}
+            assert "abstract" not in seen
+            current = {**seen, "authors": json.dumps(seen["authors"], ensure_ascii=False),
+                       "abstract": abstract}
             tags = source["seen"]["tags"]
+            old = {**source, "seen": _old_layout(seen, abstract)}
             for ascii in (False, True):
                 lines = [f"@{source['type']}{{{key},"]
                 _edited_lines(lines, source["fields"], set(), {}, ascii=ascii)
                 if len(lines) > 1:
                     lines[-1] = lines[-1][:-1]
                 general = "\n".join(lines) + "\n}\n"
-                assert source_entry(source, key, current, tags, [], None, None,
-                                    ascii=ascii) == general
+                for layout in (source, old):
+                    assert source_entry(layout, key, current, tags, [], None, None,
+                                        ascii=ascii) == general
             checked += 1
     assert checked > 800
 
@@ -223,3 +237,63 @@ def test_the_unchanged_shortcut_never_hides_an_edit():
             agreed += 1
             assert not any(_differs(current.get(c), seen.get(c)) for c in SEEN), (seen, current)
     assert agreed > 100
+
+
+_ABSTRACTS = [None, "", "[]", "[ ]", "a", "a ", "b", "[\"A\"]", "[ \"A\" ]", "[1", "[1, 2]",
+              "[1,2]", "{x}", "x" * 1200, "x" * 1199 + "y", "Über α", "Uber a"]
+
+
+def test_the_abstract_digest_decides_as_the_whole_abstract_did():
+    """Over generated columns (abstracts among blank, equal, JSON-looking, long and
+    near-equal texts): every layout's edited groups are the same, and ``_unchanged``
+    never hides an edit, with the abstract seen whole (imported before) or as its
+    digest (imported now)."""
+    import random
+
+    from paperdesk.core.areas.bibtex_source import (
+        DIGEST,
+        SEEN,
+        _differs,
+        _stored_seen,
+        _unchanged,
+        abstract_digest,
+        edited_groups,
+    )
+
+    rng = random.Random(11)
+    values = [None, "", "[]", "a", "b", "[\"A\"]", 2020, 2021, "2020", ["A"], [], ["A", "B"]]
+    agreed = edited = 0
+    for _ in range(50000):
+        whole = {c: rng.choice(values) for c in SEEN[:-1] if rng.random() < 0.9}
+        whole["abstract"] = rng.choice(_ABSTRACTS)
+        current = {c: whole.get(c) if rng.random() < 0.85 else rng.choice(values)
+                   for c in SEEN[:-1]}
+        current["abstract"] = whole["abstract"] if rng.random() < 0.5 else rng.choice(
+            _ABSTRACTS)
+        if isinstance(current["authors"], list) and rng.random() < 0.5:
+            current["authors"] = json.dumps(current["authors"])  # the column's form
+        tags = rng.choice([[], ["t"], ["t", "u"]])
+        seen_tags = rng.choice([[], ["t"], ["t", "u"]])
+        digested = _stored_seen(whole)
+        assert "abstract" not in digested
+        assert digested.get(DIGEST) == abstract_digest(whole["abstract"])
+        groups = edited_groups({"seen": {**whole, "tags": seen_tags}}, current, tags)
+        assert edited_groups({"seen": {**digested, "tags": seen_tags}}, current,
+                             tags) == groups, (whole, current)
+        edited += "abstract" in groups
+        if _unchanged(digested, current):
+            agreed += 1
+            assert not any(_differs(current.get(c), whole.get(c)) for c in SEEN), (
+                whole, current)
+    assert agreed > 1000 and 5000 < edited < 45000
+
+
+def test_blank_abstracts_share_no_digest_and_texts_differ_by_one_character():
+    from paperdesk.core.areas.bibtex_source import _differs, abstract_digest
+
+    assert abstract_digest(None) is abstract_digest("") is None
+    digests = {a: abstract_digest(a) for a in _ABSTRACTS}
+    for a in _ABSTRACTS:
+        for b in _ABSTRACTS:
+            assert (digests[a] != digests[b]) == _differs(a, b), (a, b)
+    assert all(len(d) == 16 and int(d, 16) >= 0 for d in digests.values() if d)

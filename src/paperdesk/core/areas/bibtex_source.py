@@ -6,7 +6,10 @@ An entry imported from a .bib file keeps, in ``papers.bib_source`` (JSON):
 - ``fields``: each field's name and raw value as written, delimiters, ``#``
   concatenations and ``@string`` names included, in the file's order;
 - ``seen``: the column values (title, authors, year, ...) and tags the entry was
-  read into when it was imported;
+  read into when it was imported; of the abstract, which its column and ``fields``
+  hold whole already, only ``abstract_digest``, a short digest (``abstract_digest()``;
+  none when blank). Entries imported before keep the whole ``abstract`` there
+  instead, which tells the two apart; both are read;
 - ``names``: each display name of the author list -> that name as written;
 - ``file``: the ``bib_files`` row holding the file's ``@string`` and
   ``@preamble`` definitions;
@@ -14,9 +17,10 @@ An entry imported from a .bib file keeps, in ``papers.bib_source`` (JSON):
   (``source_sha``: an entry kept without it has it worked out when it is needed).
 
 On export a field is written as written unless the user changed what it was
-read into since (the column differs from ``seen``); only then does PaperDesk
-write that field itself, encoded for LaTeX (``core/model/latex.py``). Columns that
-were empty and are now filled (a DOI found later) are added at the end.
+read into since (the column differs from ``seen``; the abstract: its digest from
+``abstract_digest``); only then does PaperDesk write that field itself, encoded
+for LaTeX (``core/model/latex.py``). Columns that were empty and are now filled (a
+DOI found later) are added at the end.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from paperdesk.core.model.latex import fix_chars
 
 SEEN = ("title", "authors", "organization", "year", "published", "arxiv_id", "doi", "url",
         "abstract")
+# in ``seen`` in place of the whole "abstract" that entries imported before keep
+DIGEST = "abstract_digest"
 # Which fields each group of columns was read from (and is written to when edited).
 GROUPS: dict[str, tuple[str, ...]] = {
     "title": ("title",),
@@ -82,23 +88,51 @@ def source_parts(raw_type: str, key: str, fields: Sequence[tuple[str, str]],
     head = _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays too
                   "names": names})
     tail = _JSON({**({"sha": sha} if sha else {}),
-                  "seen": {**seen, "tags": sorted({tag_key(t) for t in tags})}})
+                  "seen": {**_stored_seen(seen), "tags": sorted({tag_key(t) for t in tags})}})
     return head[:-1] + ', "file": ', ", " + tail[1:]
 
 
 def seen_values(row: dict[str, Any]) -> dict[str, Any]:
-    """The SEEN columns of a paper row, as stored in ``seen``."""
+    """The SEEN columns of a paper row, as given to ``make_source`` (which stores the
+    abstract as its digest)."""
     return {name: row.get(name) for name in SEEN}
+
+
+def abstract_digest(value: Any) -> str | None:
+    """What ``seen`` keeps of an abstract: None when blank (None, ""), else 16 hex
+    digits of a blake2b digest of its ``_norm`` form (as JSON text, where that is a
+    list). Digests compare as ``_differs`` compares abstracts, but for a collision
+    (1 in 2**64) and for JSON-looking abstracts whose numbers are equal only as Python
+    numbers ("[1]" and "[1.0]")."""
+    norm = _norm(value)
+    if norm is None:
+        return None
+    text = norm if type(norm) is str else _JSON(norm)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _stored_seen(seen: dict[str, Any]) -> dict[str, Any]:
+    """``seen`` as stored: the abstract as its digest (none when blank)."""
+    stored = {name: value for name, value in seen.items() if name != "abstract"}
+    digest = abstract_digest(seen.get("abstract"))
+    if digest is not None:
+        stored[DIGEST] = digest
+    return stored
 
 
 def edited_groups(source: dict[str, Any], current: dict[str, Any], tags: Sequence[str]) -> set[str]:
     """The groups of fields whose columns changed since the entry was imported."""
     seen = source.get("seen", {})
-    if not _unchanged(seen, current):
+    if _unchanged(seen, current):
+        changed = set()
+    elif "abstract" in seen:  # imported before digests: the whole abstract
         changed = {group for group, columns in _COLUMNS.items()
                    if any(_differs(current.get(c), seen.get(c)) for c in columns)}
     else:
-        changed = set()
+        changed = {group for group, columns in _COLUMNS.items() if group != "abstract"
+                   and any(_differs(current.get(c), seen.get(c)) for c in columns)}
+        if abstract_digest(current.get("abstract")) != seen.get(DIGEST):
+            changed.add("abstract")
     then_tags = seen.get("tags", [])
     if (tags or then_tags != []) and sorted({tag_key(t) for t in tags}) != then_tags:
         changed.add("keywords")
@@ -107,11 +141,15 @@ def edited_groups(source: dict[str, Any], current: dict[str, Any], tags: Sequenc
 
 def _unchanged(seen: dict[str, Any], current: dict[str, Any]) -> bool:
     """Whether every SEEN column is exactly as seen (authors: ``seen``'s list as the
-    column's JSON). Only a shortcut: False sends the caller to compare group by group."""
+    column's JSON; the abstract: its digest, unless ``seen`` has the whole abstract).
+    Only a shortcut: False sends the caller to compare group by group."""
     then = list(map(seen.get, SEEN))
     if type(then[1]) is list:  # authors, SEEN[1]
         then[1] = _JSON(then[1])
-    return then == list(map(current.get, SEEN))
+    now = list(map(current.get, SEEN))
+    if "abstract" not in seen:  # abstract, SEEN[8]
+        then[8], now[8] = seen.get(DIGEST), abstract_digest(now[8])
+    return then == now
 
 
 def _differs(now: Any, then: Any) -> bool:
