@@ -226,3 +226,25 @@ def test_a_first_import_leaves_the_planner_its_statistics(tmp_path, monkeypatch)
     analysed = {r[0] for r in conn.execute("SELECT idx FROM sqlite_stat1 WHERE tbl = 'papers'")}
     conn.close()
     assert {"papers_title_key", "papers_citekey_fold", "papers_year"} <= analysed
+
+
+def test_a_bulk_bib_import_stores_what_row_by_row_does(tmp_path, monkeypatch):
+    """A large .bib import writes each chunk's search rows from the values in hand:
+    rows, search rows, schema and the index's settings end as row by row (the
+    triggers), for a first import into an empty library and for later ones."""
+    from paperdesk.core.formats import file_report
+    from tests import realbib
+
+    files = sorted(realbib.corpus(), key=lambda p: -p.stat().st_size)[:4]
+    stored = {}
+    for threshold in (10**9, 1):
+        monkeypatch.setattr(file_report, "BULK_THRESHOLD", threshold)
+        path = tmp_path / f"lib-{threshold}.sqlite"
+        with Library.open(path) as lib:
+            reports = lib.import_paths(files)
+            assert [r.status for r in reports] == ["imported"] * len(files)
+            assert reports[0].new_papers > 50
+            word = lib.db.execute("SELECT title FROM papers WHERE id = 7").fetchone()[0].split()[0]
+            assert 7 in lib.search(word).ids
+        stored[threshold] = _stored(path)
+    assert stored[1] == stored[10**9]

@@ -12,7 +12,7 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from paperdesk.core.db import backup, schema, sessions
@@ -40,7 +40,8 @@ LARGE_WRITE_LOG_PAGES = 16384  # 64 MiB of 4 KiB pages
 
 # Kept importable from here: what opens a library also writes to it.
 __all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "checkpoint", "connect",
-           "large_write", "moved", "open_database", "pending_migrations", "translate", "write"]
+           "fts_rows", "large_write", "moved", "open_database", "pending_migrations",
+           "translate", "write"]
 
 
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
@@ -160,7 +161,8 @@ def _migrate(db: Database, path: Path) -> None:
 
 
 @contextlib.contextmanager
-def bulk_index(db: Database, *, incoming: int = 0) -> Iterator[None]:
+def bulk_index(db: Database, *, incoming: int = 0,
+               fts_written: bool = False) -> Iterator[None]:
     """Inside a write: suspend the per-row triggers for a bulk insert.
 
     Meant for inserting new papers (ids above the current maximum) and new
@@ -172,6 +174,10 @@ def bulk_index(db: Database, *, incoming: int = 0) -> Iterator[None]:
     the library, the indexes that new rows would enter out of order
     (``schema.LOAD_INDEXES``) are set aside too and built once afterwards, from
     sorted keys.
+
+    ``fts_written``: the caller writes the new papers' search rows itself, from the
+    values it has in hand (``fts_rows``, inside ``fts_hash``), so they are not read
+    back from the rows here.
     """
     assert db.conn.in_transaction, "bulk_index runs inside write()"
     first_paper = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
@@ -195,9 +201,18 @@ def bulk_index(db: Database, *, incoming: int = 0) -> Iterator[None]:
                [first_sighting])  # a row written with its values already is not rewritten
     for statement in indexes:
         db.execute(statement)
+    if fts_written:
+        return
     with fts_hash(db, "papers_fts", FTS_LOAD_HASH):
         db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) "
                    "SELECT id, title, abstract, '', '' FROM papers WHERE id > ?", [first_paper])
+
+
+def fts_rows(db: Database, rows: Iterable[tuple[int, str, str]]) -> None:
+    """Inside ``bulk_index(fts_written=True)``: the search rows of new papers
+    (id, title, abstract), as the insert trigger would write them."""
+    db.conn.executemany("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) "
+                        "VALUES (?, ?, ?, '', '')", rows)
 
 
 def _drop_indexes(db: Database, names: list[str]) -> list[str]:

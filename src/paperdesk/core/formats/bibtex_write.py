@@ -72,6 +72,7 @@ class BibWriter:
         self.new = 0
         self.reindex: set[int] = set()
         self.touched: list[int] = []
+        self.bulk = False  # many new papers: see write()
         for pid, arxiv, doi in self.db.execute(
                 "SELECT id, arxiv_id, doi FROM papers WHERE (arxiv_id IS NOT NULL "
                 "OR doi IS NOT NULL) AND deleted_at IS NULL ORDER BY id DESC"):
@@ -137,9 +138,13 @@ class BibWriter:
     def write(self, papers: Iterable[Entry]) -> None:
         """Match and write every entry; the caller's transaction holds them all."""
         db, report = self.db, self.report
-        bulk = self.expected >= file_report.BULK_THRESHOLD
-        with (store.bulk_index(db, incoming=self.expected) if bulk
-              else contextlib.nullcontext()):
+        self.bulk = bulk = self.expected >= file_report.BULK_THRESHOLD
+        # In bulk, each chunk's search rows are written from the values in hand, as the
+        # chunk goes in: not read back from the rows (the whole file) at the end.
+        with (store.bulk_index(db, incoming=self.expected, fts_written=True) if bulk
+              else contextlib.nullcontext()), \
+                (store.fts_hash(db, "papers_fts", store.FTS_LOAD_HASH) if bulk
+                 else contextlib.nullcontext()):
             stream = iter(papers)
             while chunk := list(itertools.islice(stream, self.CHUNK)):
                 self._write_chunk(chunk)
@@ -178,6 +183,8 @@ class BibWriter:
                     tags.extend((pid, t) for t in paper.tags)
             self.touched.append(pid)
         self.db.conn.executemany(_INSERT, rows)
+        if self.bulk:
+            store.fts_rows(self.db, [(row[0], row[1], row[2]) for row in rows])
         self.new += len(rows)
         self._extras(merges, tags)
         self.reindex.update(pid for pid, _ in merges)
