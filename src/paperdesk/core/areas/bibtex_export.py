@@ -229,28 +229,27 @@ class Bibtex:
         need: those of the .bib files they were imported from, and of imported files
         that held definitions only."""
         db = self.lib.db
-        if db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is None:
+        known = [r[0] for r in db.execute("SELECT id FROM bib_files ORDER BY id")]
+        if not known:
             return []  # no .bib file was imported: nothing defined (and no table scan)
-        # Each file with a paper, and whether one of its papers is out of the trash.
-        rows = db.execute("SELECT json_extract(bib_source, '$.file'), max(deleted_at IS NULL) "
-                          "FROM papers WHERE bib_source IS NOT NULL GROUP BY 1").fetchall()
-        used = {r[0] for r in rows}
+        # Each file's papers are found on the index of papers.bib_file (schema 0015).
         if chosen is None:
-            files = {r[0] for r in rows if r[1]}
+            # A file goes when one of its papers is out of the trash, or when it has
+            # none at all (definitions only, journal abbreviations: with every export).
+            files = [f for f in known if db.execute(
+                "SELECT NOT EXISTS (SELECT 1 FROM papers WHERE bib_file = ?1) OR EXISTS "
+                "(SELECT 1 FROM papers WHERE bib_file = ?1 AND deleted_at IS NULL)",
+                [f]).fetchone()[0]]
         else:
-            files = set()
-            for i in range(0, len(chosen), 900):
-                part = chosen[i:i + 900]
-                files.update(r[0] for r in db.execute(
-                    f"SELECT DISTINCT json_extract(bib_source, '$.file') FROM papers WHERE id IN "
-                    f"({','.join('?' * len(part))}) AND bib_source IS NOT NULL", part))
-        # A file of definitions only (journal abbreviations) goes with every export.
-        files |= {r[0] for r in db.execute("SELECT id FROM bib_files")} - used
-        files.discard(None)
+            wanted = set(chosen)
+            files = [f for f in known if not wanted.isdisjoint(
+                r[0] for r in db.execute("SELECT id FROM papers WHERE bib_file = ?", [f]))
+                or db.execute("SELECT 1 FROM papers WHERE bib_file = ? LIMIT 1",
+                              [f]).fetchone() is None]
         if not files:
             return []
         rows = db.execute(f"SELECT preambles, strings FROM bib_files WHERE id IN "
-                          f"({','.join('?' * len(files))}) ORDER BY id", sorted(files)).fetchall()
+                          f"({','.join('?' * len(files))}) ORDER BY id", files).fetchall()
         return header_blocks(rows, ascii=ascii)
 
     def export_to(self, path: str | os.PathLike[str], ids: Iterable[int] | None = None, *,

@@ -12,6 +12,7 @@ plain data (JSON-serialisable), so an undo can be stored in the library
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -252,6 +253,15 @@ def _keep_frozen_key(row: dict[str, Any], current: dict[str, Any] | None) -> dic
     return row
 
 
+def _with_bib_file(row: dict[str, Any]) -> dict[str, Any]:
+    """A paper's image taken before ``papers.bib_file`` existed (schema 0015; a merge's,
+    kept in ``merges.undo``) gets it from its ``bib_source``, as the migration did."""
+    if "bib_source" not in row or "bib_file" in row:
+        return row
+    source = row["bib_source"]
+    return {**row, "bib_file": json.loads(source).get("file") if source else None}
+
+
 def restore(db: Database, images: list[Image], *, before: bool) -> None:
     """Make each scope hold exactly its before (or after) rows. Call inside a write.
 
@@ -296,7 +306,8 @@ def _restore(db: Database, images: list[Image], before: bool, annotated: set[int
         if table in _ANNOTATIONS:
             annotated.update(r["paper_id"] for r in present.values())
         if table == "papers":
-            target = [_keep_frozen_key(r, present.get(_key(r, pks))) for r in target]
+            target = [_keep_frozen_key(_with_bib_file(r), present.get(_key(r, pks)))
+                      for r in target]
         wanted = {_key(r, pks) for r in target}
         if not image.scope.columns:  # a scope of some columns neither adds nor removes rows
             stale.append((table, pks, [k for k in present if k not in wanted]))

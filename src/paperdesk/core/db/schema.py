@@ -222,3 +222,19 @@ def _annotations_fts(db: Database) -> None:
     for statement in schema_0014.STATEMENTS:
         if statement.strip():
             db.execute(statement)
+
+
+@_step("0015_bib_file")
+def _bib_file(db: Database) -> None:
+    """``papers.bib_file``: the ``bib_files`` row an entry kept in ``bib_source`` came from
+    (its ``file``), indexed where there is one, so that an export finds the files whose
+    ``@string``/``@preamble`` blocks it needs without reading every paper's JSON.
+
+    A library into which no .bib file was ever imported has no such entry: its papers
+    are not read. (New papers from a .bib import enter the index at its end: their file
+    is the newest, their ids the highest.)"""
+    db.execute("ALTER TABLE papers ADD COLUMN bib_file INTEGER")
+    if db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is not None:
+        db.execute("UPDATE papers SET bib_file = json_extract(bib_source, '$.file') "
+                   "WHERE bib_source IS NOT NULL")
+    db.execute("CREATE INDEX papers_bib_file ON papers(bib_file) WHERE bib_file IS NOT NULL")

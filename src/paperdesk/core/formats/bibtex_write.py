@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 _INSERT = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
            "organization, published, year, arxiv_id, doi, url, citekey, citekey_frozen, bib_type, "
-           "bib_fields, bib_source, added, modified) "
-           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+           "bib_fields, bib_source, bib_file, added, modified) "
+           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 # Types that say nothing about the kind of work (a preprint may be cited as any of them).
 _LOOSE_TYPES = frozenset({None, "misc", "online", "electronic", "www", "unpublished",
@@ -205,7 +205,7 @@ class BibWriter:
                 paper.author_count, paper.organization, paper.published, paper.year,
                 paper.arxiv_id, paper.doi, paper.url, citekey, frozen, paper.bib_type,
                 paper.extra, paper.source_head + self.file_json + paper.source_tail,
-                self.stamp, self.stamp]
+                self.file_id, self.stamp, self.stamp]
 
     def _extras(self, merges: list[tuple[int, Entry]], tags: list[tuple[int, str]]) -> None:
         db = self.db
@@ -252,14 +252,14 @@ def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
                    allocator: KeyAllocator) -> None:
     """Fill what an existing paper lacked; a year from the file beats an inferred one.
 
-    A paper that came from no .bib file before takes this entry as its source and,
-    when it is free, the entry's key.
+    A paper that came from no .bib file before takes this entry as its source (and
+    this file as its ``bib_file``) and, when it is free, the entry's key.
     """
     row = db.execute("SELECT abstract, authors, organization, published, year, year_inferred, "
-                     "arxiv_id, doi, url, bib_type, bib_fields, bib_source, citekey, title "
-                     "FROM papers WHERE id = ?", [pid]).fetchone()
+                     "arxiv_id, doi, url, bib_type, bib_fields, bib_source, bib_file, citekey, "
+                     "title FROM papers WHERE id = ?", [pid]).fetchone()
     (abstract, authors, organization, published, year, inferred, arxiv_id, doi, url,
-     bib_type, bib_fields, bib_source, citekey, title) = row
+     bib_type, bib_fields, bib_source, bib_file, citekey, title) = row
     if bib_source and source_sha(json.loads(bib_source)) == entry_sha(
             paper.raw_type, paper.key, paper.fields):
         return  # the same entry again: nothing to add
@@ -290,16 +290,17 @@ def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
         seen = {**values, "title": paper.title or title}
         bib_source = make_source(paper.raw_type, paper.key, paper.fields, paper.names, file_id,
                                  seen, tags)
+        bib_file = file_id
         values["title"] = seen["title"]
     db.execute(
         "UPDATE papers SET abstract = ?, authors = ?, organization = ?, published = ?, "
         "year = ?, year_inferred = ?, arxiv_id = ?, doi = ?, url = ?, bib_type = ?, "
-        "bib_fields = ?, bib_source = ?, citekey = ?, modified = ? WHERE id = ?",
+        "bib_fields = ?, bib_source = ?, bib_file = ?, citekey = ?, modified = ? WHERE id = ?",
         [values["abstract"], json.dumps(values["authors"], ensure_ascii=False),
          values["organization"], values["published"], year, inferred, values["arxiv_id"],
          values["doi"], values["url"], bib_type or paper.bib_type,
-         json.dumps(extra, ensure_ascii=False) if extra else None, bib_source, citekey,
-         stamp, pid])
+         json.dumps(extra, ensure_ascii=False) if extra else None, bib_source, bib_file,
+         citekey, stamp, pid])
     if adopted:  # the key is in the user's files already: it never changes
         db.execute("UPDATE papers SET citekey_frozen = 1 WHERE id = ?", [pid])
 
