@@ -32,6 +32,7 @@ import sys
 import time
 from pathlib import Path
 
+import cache
 from common import OUT, ROOT, header, note, own_peak, process_peak, report
 from generate import VERSION, digest_text, plan_digest
 
@@ -166,16 +167,15 @@ def main() -> int:
     parser.add_argument("--skip-processes", action="store_true")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    from paperdesk.core.db import schema
-
-    latest = schema.known_migrations()[-1].split("_")[0]
+    # An older build is upgraded in place (cache.py): too large to copy.
+    latest = cache.latest()
     if args.fast:
         path = OUT / f"million-fast-v{VERSION}-m{latest}-{args.papers}.sqlite"
-        if args.rebuild or not path.exists():
+        if args.rebuild or not cache.ready(path, in_place=True):
             build_fast(path, args.papers)
     else:
         path = OUT / f"million-v{VERSION}-m{latest}-{args.papers}-d{args.digest}.sqlite"
-        if args.rebuild or not path.exists():
+        if args.rebuild or not cache.ready(path, in_place=True):
             build(path, args.papers, args.digest)
     note(f"library: {path.name}, {path.stat().st_size / 2**20:.0f} MiB")
 

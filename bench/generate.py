@@ -262,16 +262,15 @@ def make_library(path: str | Path, n_papers: int, *, retyped_share: float = 0.05
     Papers are ``paper(0..n-1, seed)`` apart from the near copies. Returns an
     open ``paperdesk.core.library.Library``.
     """
-    from paperdesk.core.db import schema
+    import cache
     from paperdesk.core.library import Library
 
     # A library built under an older schema would be upgraded on every open:
-    # the cache name carries the latest migration.
-    latest = schema.known_migrations()[-1].split("_")[0]
-    name = (f"lib-v{VERSION}-m{latest}-{n_papers}-r{retyped_share}-n{near_share}-s{seed}"
+    # the cache name carries the latest migration (an older build is upgraded: cache.py).
+    name = (f"lib-v{VERSION}-m{cache.latest()}-{n_papers}-r{retyped_share}-n{near_share}-s{seed}"
             f"-d{digest_size}.sqlite")
     cached = OUT / name
-    if not cached.exists():
+    if not cache.ready(cached):
         OUT.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=OUT) as tmp:
             _build(Path(tmp), cached, n_papers, retyped_share, near_share, seed, digest_size)
