@@ -12,7 +12,7 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from paperdesk.core.db import backup, schema, sessions
@@ -161,8 +161,8 @@ def _migrate(db: Database, path: Path) -> None:
 
 
 @contextlib.contextmanager
-def bulk_index(db: Database, *, incoming: int = 0,
-               fts_written: bool = False) -> Iterator[None]:
+def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
+               set_aside: Sequence[str] = schema.LOAD_INDEXES) -> Iterator[None]:
     """Inside a write: suspend the per-row triggers for a bulk insert.
 
     Meant for inserting new papers (ids above the current maximum) and new
@@ -172,8 +172,8 @@ def bulk_index(db: Database, *, incoming: int = 0,
 
     ``incoming``: how many new papers the block brings. When they at least double
     the library, the indexes that new rows would enter out of order
-    (``schema.LOAD_INDEXES``) are set aside too and built once afterwards, from
-    sorted keys.
+    (``set_aside``, by default ``schema.LOAD_INDEXES``) are set aside too and built
+    once afterwards, from sorted keys.
 
     ``fts_written``: the caller writes the new papers' search rows itself, from the
     values it has in hand (``fts_rows``, inside ``fts_hash``), so they are not read
@@ -185,7 +185,7 @@ def bulk_index(db: Database, *, incoming: int = 0,
     for name in schema.TRIGGER_NAMES + schema.MOMENTUM_TRIGGER_NAMES:
         db.execute(f"DROP TRIGGER {name}")
     loading = incoming >= first_paper  # at least doubles the library (ids from 1)
-    indexes = _drop_indexes(db, schema.LOAD_INDEXES) if loading else []
+    indexes = _drop_indexes(db, set_aside) if loading else []
     yield
     for statement in schema.TRIGGERS + schema.MOMENTUM_TRIGGERS:
         db.execute(statement)

@@ -36,6 +36,11 @@ _INSERT = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_
            "bib_fields, bib_source, bib_file, added, modified) "
            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
+# Indexes a large .bib import builds at its end rather than row by row: titles and
+# keys come in any order. Its papers have no upvotes and a few dozen years, which
+# their indexes take in order (set aside as well, 0.15 s more for 100,000 entries).
+_SET_ASIDE = ("papers_title_key", "papers_citekey_fold")
+
 # Types that say nothing about the kind of work (a preprint may be cited as any of them).
 _LOOSE_TYPES = frozenset({None, "misc", "online", "electronic", "www", "unpublished",
                           "preprint", "techreport", "report"})
@@ -141,7 +146,8 @@ class BibWriter:
         self.bulk = bulk = self.expected >= file_report.BULK_THRESHOLD
         # In bulk, each chunk's search rows are written from the values in hand, as the
         # chunk goes in: not read back from the rows (the whole file) at the end.
-        with (store.bulk_index(db, incoming=self.expected, fts_written=True) if bulk
+        with (store.bulk_index(db, incoming=self.expected, fts_written=True,
+                               set_aside=_SET_ASIDE) if bulk
               else contextlib.nullcontext()), \
                 (store.fts_hash(db, "papers_fts", store.FTS_LOAD_HASH) if bulk
                  else contextlib.nullcontext()):
