@@ -125,13 +125,12 @@ def edited_groups(source: dict[str, Any], current: dict[str, Any], tags: Sequenc
     seen = source.get("seen", {})
     if _unchanged(seen, current):
         changed = set()
-    elif "abstract" in seen:  # imported before digests: the whole abstract
-        changed = {group for group, columns in _COLUMNS.items()
-                   if any(_differs(current.get(c), seen.get(c)) for c in columns)}
     else:
-        changed = {group for group, columns in _COLUMNS.items() if group != "abstract"
+        whole = "abstract" in seen  # imported before digests: the whole abstract
+        changed = {group for group, columns in _COLUMNS.items()
+                   if (whole or group != "abstract")
                    and any(_differs(current.get(c), seen.get(c)) for c in columns)}
-        if abstract_digest(current.get("abstract")) != seen.get(DIGEST):
+        if not whole and abstract_digest(current.get("abstract")) != seen.get(DIGEST):
             changed.add("abstract")
     then_tags = seen.get("tags", [])
     if (tags or then_tags != []) and sorted({tag_key(t) for t in tags}) != then_tags:

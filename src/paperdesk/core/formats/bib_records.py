@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from paperdesk.core.areas.bibtex_source import entry_sha, source_parts
+from paperdesk.core.areas.bibtex_source import entry_sha, source_parts, source_sha
 from paperdesk.core.areas.tags import tag_name
 from paperdesk.core.model.bib_read import read_item
 from paperdesk.core.model.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
@@ -165,17 +165,19 @@ def authors_of(entry: Entry) -> list[str]:
     return json.loads(entry.authors)
 
 
+def _kept(entry: Entry) -> dict[str, Any]:
+    """The entry's kept JSON, read back (its file id, not known to a reader, as null)."""
+    return json.loads(entry.source_head + "null" + entry.source_tail)
+
+
 def entry_sha_of(entry: Entry) -> str:
     """The entry's digest, worked out from its kept entry when it was read without."""
-    if entry.sha:
-        return entry.sha
-    source = json.loads(entry.source_head + "null" + entry.source_tail)
-    return entry_sha(source["type"], source["key"], source["fields"])
+    return entry.sha or source_sha(_kept(entry))
 
 
 def paper_of(entry: Entry) -> BibPaper:
     """The entry as a BibPaper again (for the rare entry that merges into a paper)."""
-    source = json.loads(entry.source_head + "null" + entry.source_tail)
+    source = _kept(entry)
     seen = source["seen"]
     return BibPaper(key=entry.key, line=entry.line, title=entry.title,
                     abstract=entry.abstract, authors=seen["authors"],
