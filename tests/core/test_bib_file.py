@@ -14,7 +14,7 @@ from pathlib import Path
 
 from paperdesk.core.areas import import_undo
 from paperdesk.core.areas.bibtex_source import header_blocks
-from paperdesk.core.db import schema, store
+from paperdesk.core.db import migrations, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.library import Library
 
@@ -193,7 +193,7 @@ def test_the_upgrade_of_a_library_without_bib_files_reads_no_paper(tmp_path):
     conn.set_trace_callback(statements.append)
     db = Database(conn)
     with store.write(db):
-        schema.migrations.apply(db)
+        migrations.apply(conn)
     conn.set_trace_callback(None)
     assert db.execute("SELECT bib_file FROM papers").fetchall() == [(None,)]
     conn.close()

@@ -53,3 +53,32 @@ def test_known_migrations_come_from_the_schema_not_from_sqlite_utils_internals()
     assert names[:2] == ["0001_initial", "0002_list_and_trash_indexes"]
     assert [n.split("_")[0] for n in names] == [f"{i:04d}" for i in range(1, len(names) + 1)]
     assert not [p for p in SRC.rglob("*.py") if "._migrations" in p.read_text()]
+
+
+def test_the_steps_are_a_sqlite_utils_migration_set_in_the_named_order(tmp_path):
+    """The names ``schema`` reads at every open are the sqlite-utils steps that run."""
+    import sqlite_utils
+
+    from paperdesk.core.db import migrations
+
+    assert isinstance(migrations.migrations, sqlite_utils.Migrations)
+    empty = sqlite_utils.Database(tmp_path / "empty.sqlite")
+    assert [m.name for m in migrations.migrations.pending(empty)] == schema.known_migrations()
+
+
+def test_an_upgrade_is_recorded_by_sqlite_utils_and_an_open_loads_it_only_then(tmp_path):
+    import subprocess
+    import sys
+
+    old = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "library-0001.sqlite", old)
+    probe = ("import sys; from paperdesk.core.library import Library; "
+             "Library.open(sys.argv[1]).close(); print('sqlite_utils' in sys.modules)")
+    runs = [subprocess.run([sys.executable, "-c", probe, old], capture_output=True,
+                           text=True, check=True).stdout.strip() for _ in range(2)]
+    assert runs == ["True", "False"]  # the upgrade, then an open of an up-to-date library
+    import sqlite_utils
+
+    rows = list(sqlite_utils.Database(old)["_sqlite_migrations"].rows)
+    assert [r["name"] for r in rows] == schema.known_migrations()
+    assert {r["migration_set"] for r in rows} == {"paperdesk"}

@@ -1,22 +1,21 @@
 """A thin layer over one ``sqlite3`` connection: what PaperDesk uses of a database.
 
 ``execute``, ``query`` (rows as dicts), ``atomic`` (a transaction; nested blocks
-are savepoints), ``table_names`` and ``db[table].pks``, plus numbered
-``Migrations`` recorded in the ``_sqlite_migrations`` table, in the layout
-sqlite-utils uses, so libraries written before this module read the same.
+are savepoints), ``table_names`` and ``db[table].pks``.
 
 It imports nothing beyond the standard library: a command that only reads
 (``stats``, ``list``) starts in a few milliseconds instead of loading a
-general-purpose toolkit (sqlite-utils brings numpy, click and dateutil).
+general-purpose toolkit (sqlite-utils brings numpy, click and dateutil). The
+schema's migrations, which run only when a library needs an upgrade, are
+sqlite-utils' own (``migrations``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 Params = Sequence[Any] | dict[str, Any] | None
@@ -98,58 +97,3 @@ class Table:
     def exists(self) -> bool:
         return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                                [self.name]).fetchone() is not None
-
-
-@dataclass
-class Migration:
-    name: str
-    fn: Callable[[Database], None]
-
-
-class Migrations:
-    """Named steps applied in order, each in one transaction with its record."""
-
-    table = "_sqlite_migrations"
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.steps: list[Migration] = []
-
-    def __call__(self, *, name: str) -> Callable[[Callable[[Database], None]],
-                                                  Callable[[Database], None]]:
-        def register(fn: Callable[[Database], None]) -> Callable[[Database], None]:
-            if any(m.name == name for m in self.steps):
-                raise ValueError(f"migration {name!r} is registered twice")
-            self.steps.append(Migration(name, fn))
-            return fn
-        return register
-
-    def applied(self, db: Database) -> list[str]:
-        """Names of the applied migrations of this set, in the order they ran."""
-        if not db[self.table].exists():
-            return []
-        return [r[0] for r in db.execute(
-            f"SELECT name FROM {self.table} WHERE migration_set = ? ORDER BY rowid",
-            [self.name])]
-
-    def pending(self, db: Database) -> list[Migration]:
-        done = set(self.applied(db))
-        return [m for m in self.steps if m.name not in done]
-
-    def apply(self, db: Database) -> None:
-        self._ensure_table(db)
-        for migration in self.pending(db):
-            with db.atomic():
-                migration.fn(db)
-                db.execute(f"INSERT INTO {self.table} (migration_set, name, applied_at) "
-                           "VALUES (?, ?, ?)",
-                           [self.name, migration.name, str(datetime.now(UTC))])
-
-    def _ensure_table(self, db: Database) -> None:
-        if db[self.table].exists():
-            return
-        # The very text sqlite-utils writes, so new and upgraded libraries match.
-        db.execute(f'CREATE TABLE "{self.table}" (\n   "id" INTEGER PRIMARY KEY,\n'
-                   '   "migration_set" TEXT,\n   "name" TEXT,\n   "applied_at" TEXT\n)')
-        db.execute(f'CREATE UNIQUE INDEX "idx_{self.table}_migration_set_name"\n'
-                   f'    ON "{self.table}" ("migration_set", "name")')

@@ -46,7 +46,7 @@ def check_file(path: Path) -> bool:
 
 
 def applied(db: Database) -> list[str]:
-    return schema.migrations.applied(db)
+    return schema.applied(db)
 
 
 def check_identity(db: Database, path: Path) -> None:
@@ -67,7 +67,7 @@ def check_identity(db: Database, path: Path) -> None:
 
 
 def pending_migrations(db: Database) -> list[str]:
-    return [m.name for m in schema.migrations.pending(db)]
+    return schema.pending(db)
 
 
 def connect(path: Path, *, mode: str = "rwc", immutable: bool = False) -> connection.Connection:

@@ -1,10 +1,11 @@
 """The library schema: every version of it, as numbered migrations in one place.
 
-Each migration runs in one transaction together with the record that it ran
-(``database.Migrations``). A library whose record names a migration this
-version does not know was written by a newer PaperDesk and is refused. Each
-step's SQL is written out as it ran (the long first ones in ``schema_0001``
-and ``schema_0002``) and never edited: a change is a new step at the end.
+The steps are a sqlite-utils ``Migrations`` set in ``migrations`` (each in one
+transaction together with the record that it ran, in ``_sqlite_migrations``);
+this module names them in order, so that opening an up-to-date library reads
+that record without loading sqlite-utils. A library whose record names a
+migration this version does not know was written by a newer PaperDesk and is
+refused.
 
 The full-text index (``papers_fts``: titles and abstracts; ``annotations_fts``:
 the notes and tags of the papers that have some, migration 0014) and the
@@ -14,12 +15,10 @@ so every write path, undo included, leaves them right.
 
 from __future__ import annotations
 
-from paperdesk.core.db import schema_0001, schema_0002, schema_0010, schema_0014
-from paperdesk.core.db.database import Database, Migrations
+from paperdesk.core.db import schema_0002, schema_0010, schema_0014
+from paperdesk.core.db.database import Database
 
 APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
-
-migrations = Migrations("paperdesk")
 
 STATUSES = ("unread", "to-read", "reading", "read")
 
@@ -56,128 +55,46 @@ MOMENTUM_BULK = schema_0010.BULK
 # end (store.bulk_index) rather than entering each new row at a random place.
 LOAD_INDEXES = ["papers_title_key", "papers_citekey_fold", "papers_year", "papers_upvotes"]
 
-_names: list[str] = []
-
-
-def _step(name: str):
-    """Register a migration; ``known_migrations`` lists them in order."""
-    _names.append(name)
-    return migrations(name=name)
+# The migration set recorded in ``_sqlite_migrations`` (sqlite-utils' layout), and its
+# steps in order. The steps themselves are in ``migrations``, which loads sqlite-utils:
+# only a library that needs them pays for that.
+MIGRATION_SET = "paperdesk"
+MIGRATIONS = (
+    "0001_initial",
+    "0002_list_and_trash_indexes",
+    "0003_duplicate_candidates",
+    "0004_sort_index",
+    "0005_bibtex_fields",
+    "0006_citekey_fold_index",
+    "0007_citekey_frozen",
+    "0008_freeze_existing_keys",
+    "0009_paper_sources",
+    "0010_momentum",
+    "0011_syncs",
+    "0012_year_inferred_index",
+    "0013_bib_sources",
+    "0014_annotations_fts",
+    "0015_bib_file",
+)
+_TABLE = "_sqlite_migrations"
 
 
 def known_migrations() -> list[str]:
-    return list(_names)
+    return list(MIGRATIONS)
 
 
-@_step("0001_initial")
-def _initial(db: Database) -> None:
-    for statement in schema_0001.TABLES + schema_0001.TRIGGERS:
-        db.execute(statement)
+def applied(db: Database) -> list[str]:
+    """Names of the applied migrations of this set, in the order they ran."""
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                  [_TABLE]).fetchone() is None:
+        return []
+    return [r[0] for r in db.execute(
+        f"SELECT name FROM {_TABLE} WHERE migration_set = ? ORDER BY rowid", [MIGRATION_SET])]
 
 
-@_step("0002_list_and_trash_indexes")
-def _list_and_trash_indexes(db: Database) -> None:
-    """Reading-list order and the trash are filtered on; index them.
-
-    Also recreates the triggers: the first ones used INSERT OR REPLACE on the
-    index, which fails when an undo (an upsert) fires them.
-    """
-    for statement in schema_0001.TRIGGERS:
-        db.execute(f"DROP TRIGGER IF EXISTS {statement.split()[2]}")
-    for statement in schema_0002.TRIGGERS + schema_0002.INDEXES:
-        db.execute(statement)
-
-
-@_step("0003_duplicate_candidates")
-def _duplicate_candidates(db: Database) -> None:
-    """Papers in an open duplicate group, refreshed by each scan and import.
-
-    The search term ``is:duplicate-candidate`` reads it.
-    """
-    db.execute("CREATE TABLE duplicate_candidates (paper_id INTEGER PRIMARY KEY)")
-
-
-@_step("0004_sort_index")
-def _sort_index(db: Database) -> None:
-    """The table's "Digests" column sorts by seen_count: index it like its other columns."""
-    db.execute("CREATE INDEX IF NOT EXISTS papers_seen_count ON papers(seen_count)")
-
-
-
-@_step("0005_bibtex_fields")
-def _bibtex_fields(db: Database) -> None:
-    """What a .bib entry had that papers have no column for: its type and raw fields."""
-    db.execute("ALTER TABLE papers ADD COLUMN bib_type TEXT")
-    db.execute("ALTER TABLE papers ADD COLUMN bib_fields TEXT")
-
-
-@_step("0006_citekey_fold_index")
-def _citekey_fold_index(db: Database) -> None:
-    """Keys are unique ignoring case; new keys look up their base by lower(citekey)."""
-    db.execute("CREATE INDEX IF NOT EXISTS papers_citekey_fold ON papers(lower(citekey))")
-
-
-@_step("0007_citekey_frozen")
-def _citekey_frozen(db: Database) -> None:
-    """A key that has left PaperDesk (written to a kept-in-sync file...) is frozen."""
-    db.execute("ALTER TABLE papers ADD COLUMN citekey_frozen INTEGER NOT NULL DEFAULT 0")
-
-
-@_step("0008_freeze_existing_keys")
-def _freeze_existing_keys(db: Database) -> None:
-    """A key is provisional (it follows the paper's metadata) until it leaves PaperDesk.
-
-    Nothing recorded which keys of an existing library were already exported,
-    copied or dragged out, so all of them are taken as having left: frozen.
-    """
-    db.execute("UPDATE papers SET citekey_frozen = 1 WHERE citekey IS NOT NULL")
-
-
-@_step("0009_paper_sources")
-def _paper_sources(db: Database) -> None:
-    """Where each filled field came from and when (``sources``, JSON: field ->
-    {"source", "at"}), and what the Hugging Face Hub adds: code, project page, upvotes."""
-    db.execute("ALTER TABLE papers ADD COLUMN sources TEXT")
-    db.execute("ALTER TABLE papers ADD COLUMN github TEXT")
-    db.execute("ALTER TABLE papers ADD COLUMN project_page TEXT")
-    db.execute("ALTER TABLE papers ADD COLUMN hub_upvotes INTEGER")
-
-
-@_step("0010_momentum")
-def _momentum(db: Database) -> None:
-    """A sortable "momentum": upvotes gained per day across digests, kept by triggers."""
-    for statement in schema_0010.STATEMENTS:
-        db.execute(statement)
-
-
-@_step("0011_syncs")
-def _syncs(db: Database) -> None:
-    """Files kept in sync with the library: where, what goes in, and how the last write went.
-
-    ``written_sha256`` is the hash of the bytes PaperDesk last put there (a file
-    with other bytes was changed by someone else); ``pending_sha256`` the hash
-    of a write under way; ``layout`` the (paper id, length) of each entry then
-    written, valid for the ``layout_key`` (version, style, ASCII) it was made under.
-    """
-    db.execute("""CREATE TABLE syncs (
-        id INTEGER PRIMARY KEY,
-        path TEXT NOT NULL UNIQUE,
-        source TEXT NOT NULL CHECK (source IN ('all', 'query', 'search', 'tag',
-                                               'reading-list')),
-        value TEXT NOT NULL DEFAULT '',
-        style TEXT NOT NULL DEFAULT 'bibtex' CHECK (style IN ('bibtex', 'biblatex',
-                                                              'csl-json')),
-        ascii INTEGER NOT NULL DEFAULT 0,
-        state TEXT NOT NULL DEFAULT 'new',
-        message TEXT,
-        entries INTEGER,
-        written_sha256 TEXT,
-        pending_sha256 TEXT,
-        written_at TEXT,
-        layout_key TEXT,
-        layout BLOB,
-        created TEXT NOT NULL
-    )""")
+def pending(db: Database) -> list[str]:
+    done = set(applied(db))
+    return [name for name in MIGRATIONS if name not in done]
 
 
 def recreate_triggers(db: Database) -> None:
@@ -188,53 +105,3 @@ def recreate_triggers(db: Database) -> None:
         db.execute(statement)
 
 
-@_step("0012_year_inferred_index")
-def _year_inferred_index(db: Database) -> None:
-    """``stats`` counts papers whose year was inferred on this partial index instead of
-    reading every row (with its abstract) of a large library."""
-    db.execute("CREATE INDEX IF NOT EXISTS papers_year_inferred ON papers(year_inferred) "
-               "WHERE year_inferred = 1")
-
-
-@_step("0013_bib_sources")
-def _bib_sources(db: Database) -> None:
-    """A .bib entry as it was written, so that an export gives it back unchanged.
-
-    ``papers.bib_source`` holds the entry (type and key as written, each field's
-    name and raw value, and the column values it was read into); ``bib_files``
-    holds the ``@string`` and ``@preamble`` definitions of each imported file.
-    """
-    db.execute("ALTER TABLE papers ADD COLUMN bib_source TEXT")
-    db.execute("""CREATE TABLE bib_files (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL,
-        sha256 TEXT NOT NULL,
-        preambles TEXT NOT NULL DEFAULT '[]',
-        strings TEXT NOT NULL DEFAULT '[]',
-        imported_at TEXT NOT NULL
-    )""")
-
-
-@_step("0014_annotations_fts")
-def _annotations_fts(db: Database) -> None:
-    """Tags and notes in a full-text table of their own (``annotations_fts``), so that
-    tagging a paper rewrites a small row, never the one holding its abstract."""
-    for statement in schema_0014.STATEMENTS:
-        if statement.strip():
-            db.execute(statement)
-
-
-@_step("0015_bib_file")
-def _bib_file(db: Database) -> None:
-    """``papers.bib_file``: the ``bib_files`` row an entry kept in ``bib_source`` came from
-    (its ``file``), indexed where there is one, so that an export finds the files whose
-    ``@string``/``@preamble`` blocks it needs without reading every paper's JSON.
-
-    A library into which no .bib file was ever imported has no such entry: its papers
-    are not read. (New papers from a .bib import enter the index at its end: their file
-    is the newest, their ids the highest.)"""
-    db.execute("ALTER TABLE papers ADD COLUMN bib_file INTEGER")
-    if db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is not None:
-        db.execute("UPDATE papers SET bib_file = json_extract(bib_source, '$.file') "
-                   "WHERE bib_source IS NOT NULL")
-    db.execute("CREATE INDEX papers_bib_file ON papers(bib_file) WHERE bib_file IS NOT NULL")

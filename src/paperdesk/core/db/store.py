@@ -157,7 +157,10 @@ def _migrate(db: Database, path: Path) -> None:
             backup.before_upgrade(path, pending[0])
         else:
             db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-        schema.migrations.apply(db)
+        # Loads sqlite-utils: only a library with pending steps gets here.
+        from paperdesk.core.db import migrations
+
+        migrations.apply(db.conn)
 
 
 @contextlib.contextmanager

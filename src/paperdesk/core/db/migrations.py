@@ -1,0 +1,195 @@
+"""The frozen migrations, as steps of a sqlite-utils ``Migrations`` set.
+
+Each step runs in one transaction together with the record that it ran, in the
+``_sqlite_migrations`` table sqlite-utils keeps. A library whose record names a
+migration this version does not know was written by a newer PaperDesk and is
+refused (``dbfile.check_identity``). Each step's SQL is written out as it ran (the
+long first ones in ``schema_0001`` and ``schema_0002``) and never edited: a change
+is a new step at the end, and its name goes at the end of ``schema.MIGRATIONS``.
+
+This module loads sqlite-utils (and with it numpy): it is imported only when a
+library needs an upgrade, never by a program that merely opens one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from sqlite_utils import Database, Migrations
+
+from paperdesk.core.db import schema, schema_0001, schema_0002, schema_0010, schema_0014
+
+migrations = Migrations(schema.MIGRATION_SET)
+
+
+def apply(conn: sqlite3.Connection) -> None:
+    """Apply the pending steps on ``conn`` (a write the caller holds)."""
+    # No recursive triggers and no plugins: the connection goes on serving the
+    # library exactly as it was set up.
+    db = Database(conn, recursive_triggers=False, execute_plugins=False)
+    names = [m.name for m in migrations.pending(db)]
+    if names != schema.pending(db):
+        raise RuntimeError(f"the migration steps and schema.MIGRATIONS disagree: {names}")
+    migrations.apply(db)
+
+
+@migrations(name="0001_initial")
+def _initial(db: Database) -> None:
+    for statement in schema_0001.TABLES + schema_0001.TRIGGERS:
+        db.execute(statement)
+
+
+@migrations(name="0002_list_and_trash_indexes")
+def _list_and_trash_indexes(db: Database) -> None:
+    """Reading-list order and the trash are filtered on; index them.
+
+    Also recreates the triggers: the first ones used INSERT OR REPLACE on the
+    index, which fails when an undo (an upsert) fires them.
+    """
+    for statement in schema_0001.TRIGGERS:
+        db.execute(f"DROP TRIGGER IF EXISTS {statement.split()[2]}")
+    for statement in schema_0002.TRIGGERS + schema_0002.INDEXES:
+        db.execute(statement)
+
+
+@migrations(name="0003_duplicate_candidates")
+def _duplicate_candidates(db: Database) -> None:
+    """Papers in an open duplicate group, refreshed by each scan and import.
+
+    The search term ``is:duplicate-candidate`` reads it.
+    """
+    db.execute("CREATE TABLE duplicate_candidates (paper_id INTEGER PRIMARY KEY)")
+
+
+@migrations(name="0004_sort_index")
+def _sort_index(db: Database) -> None:
+    """The table's "Digests" column sorts by seen_count: index it like its other columns."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_seen_count ON papers(seen_count)")
+
+
+@migrations(name="0005_bibtex_fields")
+def _bibtex_fields(db: Database) -> None:
+    """What a .bib entry had that papers have no column for: its type and raw fields."""
+    db.execute("ALTER TABLE papers ADD COLUMN bib_type TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN bib_fields TEXT")
+
+
+@migrations(name="0006_citekey_fold_index")
+def _citekey_fold_index(db: Database) -> None:
+    """Keys are unique ignoring case; new keys look up their base by lower(citekey)."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_citekey_fold ON papers(lower(citekey))")
+
+
+@migrations(name="0007_citekey_frozen")
+def _citekey_frozen(db: Database) -> None:
+    """A key that has left PaperDesk (written to a kept-in-sync file...) is frozen."""
+    db.execute("ALTER TABLE papers ADD COLUMN citekey_frozen INTEGER NOT NULL DEFAULT 0")
+
+
+@migrations(name="0008_freeze_existing_keys")
+def _freeze_existing_keys(db: Database) -> None:
+    """A key is provisional (it follows the paper's metadata) until it leaves PaperDesk.
+
+    Nothing recorded which keys of an existing library were already exported,
+    copied or dragged out, so all of them are taken as having left: frozen.
+    """
+    db.execute("UPDATE papers SET citekey_frozen = 1 WHERE citekey IS NOT NULL")
+
+
+@migrations(name="0009_paper_sources")
+def _paper_sources(db: Database) -> None:
+    """Where each filled field came from and when (``sources``, JSON: field ->
+    {"source", "at"}), and what the Hugging Face Hub adds: code, project page, upvotes."""
+    db.execute("ALTER TABLE papers ADD COLUMN sources TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN github TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN project_page TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN hub_upvotes INTEGER")
+
+
+@migrations(name="0010_momentum")
+def _momentum(db: Database) -> None:
+    """A sortable "momentum": upvotes gained per day across digests, kept by triggers."""
+    for statement in schema_0010.STATEMENTS:
+        db.execute(statement)
+
+
+@migrations(name="0011_syncs")
+def _syncs(db: Database) -> None:
+    """Files kept in sync with the library: where, what goes in, and how the last write went.
+
+    ``written_sha256`` is the hash of the bytes PaperDesk last put there (a file
+    with other bytes was changed by someone else); ``pending_sha256`` the hash
+    of a write under way; ``layout`` the (paper id, length) of each entry then
+    written, valid for the ``layout_key`` (version, style, ASCII) it was made under.
+    """
+    db.execute("""CREATE TABLE syncs (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        source TEXT NOT NULL CHECK (source IN ('all', 'query', 'search', 'tag',
+                                               'reading-list')),
+        value TEXT NOT NULL DEFAULT '',
+        style TEXT NOT NULL DEFAULT 'bibtex' CHECK (style IN ('bibtex', 'biblatex',
+                                                              'csl-json')),
+        ascii INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT 'new',
+        message TEXT,
+        entries INTEGER,
+        written_sha256 TEXT,
+        pending_sha256 TEXT,
+        written_at TEXT,
+        layout_key TEXT,
+        layout BLOB,
+        created TEXT NOT NULL
+    )""")
+
+
+@migrations(name="0012_year_inferred_index")
+def _year_inferred_index(db: Database) -> None:
+    """``stats`` counts papers whose year was inferred on this partial index instead of
+    reading every row (with its abstract) of a large library."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_year_inferred ON papers(year_inferred) "
+               "WHERE year_inferred = 1")
+
+
+@migrations(name="0013_bib_sources")
+def _bib_sources(db: Database) -> None:
+    """A .bib entry as it was written, so that an export gives it back unchanged.
+
+    ``papers.bib_source`` holds the entry (type and key as written, each field's
+    name and raw value, and the column values it was read into); ``bib_files``
+    holds the ``@string`` and ``@preamble`` definitions of each imported file.
+    """
+    db.execute("ALTER TABLE papers ADD COLUMN bib_source TEXT")
+    db.execute("""CREATE TABLE bib_files (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        preambles TEXT NOT NULL DEFAULT '[]',
+        strings TEXT NOT NULL DEFAULT '[]',
+        imported_at TEXT NOT NULL
+    )""")
+
+
+@migrations(name="0014_annotations_fts")
+def _annotations_fts(db: Database) -> None:
+    """Tags and notes in a full-text table of their own (``annotations_fts``), so that
+    tagging a paper rewrites a small row, never the one holding its abstract."""
+    for statement in schema_0014.STATEMENTS:
+        if statement.strip():
+            db.execute(statement)
+
+
+@migrations(name="0015_bib_file")
+def _bib_file(db: Database) -> None:
+    """``papers.bib_file``: the ``bib_files`` row an entry kept in ``bib_source`` came from
+    (its ``file``), indexed where there is one, so that an export finds the files whose
+    ``@string``/``@preamble`` blocks it needs without reading every paper's JSON.
+
+    A library into which no .bib file was ever imported has no such entry: its papers
+    are not read. (New papers from a .bib import enter the index at its end: their file
+    is the newest, their ids the highest.)"""
+    db.execute("ALTER TABLE papers ADD COLUMN bib_file INTEGER")
+    if db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is not None:
+        db.execute("UPDATE papers SET bib_file = json_extract(bib_source, '$.file') "
+                   "WHERE bib_source IS NOT NULL")
+    db.execute("CREATE INDEX papers_bib_file ON papers(bib_file) WHERE bib_file IS NOT NULL")
