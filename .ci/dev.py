@@ -117,7 +117,16 @@ def test(args: list[str]) -> int:
     failed = 0
     failed |= run(BIN / "ruff", "check", ROOT, check=False)
     failed |= run(BIN / "lint-imports", check=False, env=env)
-    failed |= run(PY, "-m", "pytest", *args, check=False, env=env)
+    # Two tiers: the fast one (pytest's default selection), then the slow one. With
+    # arguments, pytest runs just what they name.
+    tiers = [("fast", []), ("slow", ["-m", "slow or tex"])] if not args else [("given", args)]
+    times = []
+    for name, tier in tiers:
+        start = time.monotonic()
+        code = run(PY, "-m", "pytest", *tier, check=False, env=env)
+        times.append(f"{name} tier {time.monotonic() - start:.0f} s")
+        failed |= 0 if code == 5 else code  # 5: the tier selected no test
+    print("; ".join(times), flush=True)
     return 1 if failed else 0
 
 

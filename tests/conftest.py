@@ -49,17 +49,34 @@ def seeds(tmp_path) -> list[Path]:
     return [Path(shutil.copy2(p, folder / p.name)) for p in SEEDS]
 
 
+@pytest.fixture(scope="session")
+def _seed_template(tmp_path_factory, _session_data) -> Path:
+    """The seeds imported once per run into a closed library file; ``seed_lib`` copies it
+    (a copy takes a few milliseconds, an import of the seeds a few tenths of a second)."""
+    folder = tmp_path_factory.mktemp("seed-template")
+    seeds = [Path(shutil.copy2(p, folder / p.name)) for p in SEEDS]
+    library = Library.open(folder / "library.sqlite")
+    reports = library.import_paths(seeds)
+    library.close()
+    assert [r.status for r in reports] == ["imported"] * 5
+    assert not Path(f"{folder / 'library.sqlite'}-wal").exists()
+    return folder / "library.sqlite"
+
+
 @pytest.fixture
-def lib(tmp_path):
-    library = Library.open(tmp_path / "library.sqlite")
+def lib(tmp_path, request):
+    """The test's library: empty, or (for a test that asks for ``seed_lib``) the seeds'."""
+    path = tmp_path / "library.sqlite"
+    if "seed_lib" in request.fixturenames:
+        shutil.copyfile(request.getfixturevalue("_seed_template"), path)
+    library = Library.open(path)
     yield library
     library.close()
 
 
 @pytest.fixture
 def seed_lib(lib, seeds):
-    reports = lib.import_paths(seeds)
-    assert [r.status for r in reports] == ["imported"] * 5
+    """A library holding the five seed digests, imported from the test's own copies."""
     return lib
 
 
