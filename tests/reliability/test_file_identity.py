@@ -207,6 +207,9 @@ def test_wal_and_shm_removed_under_a_running_program(library):
         assert "kept" in lib.paper(1)["tags"]
         notes = [n["text"] for n in lib.paper(1)["notes"]]
         assert "after the removal" not in notes
+        # The running program's WAL, orphaned by the removal, was not checkpointed over
+        # the library when it closed: what it held is only in the rescued copy.
+        assert "before the removal" not in notes
     [copy] = rescued(library)
     with Library.open(copy, create=False) as saved:
         assert [n["text"] for n in saved.paper(1)["notes"]] == ["before the removal"]

@@ -150,13 +150,9 @@ def refuse_destination(dest: Path, shown: Path | None = None) -> None:
 def _pid_alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    import psutil  # portable: signal 0 through os.kill would end the process on Windows
+
+    return psutil.pid_exists(pid)
 
 
 def clean_leftovers(folder: Path, pattern: str, *, stale_after: float = 3600.0) -> list[Path]:

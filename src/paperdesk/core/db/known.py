@@ -8,7 +8,6 @@ a lock, so two programs remembering at once both count).
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,14 +62,12 @@ def _missing(path: Path) -> bool:
 
 @contextlib.contextmanager
 def _locked() -> Iterator[None]:
+    from filelock import FileLock  # portable (flock here, msvcrt on Windows)
+
     folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / f"{RECORD}.lock", os.O_CREAT | os.O_RDWR, 0o666)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with FileLock(folder / f"{RECORD}.lock", mode=0o666):
         yield
-    finally:
-        os.close(fd)
 
 
 def remember(path: Path) -> None:

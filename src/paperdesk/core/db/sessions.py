@@ -43,8 +43,9 @@ def folder(library: Path) -> Path:
 
 
 def _start_time(pid: int) -> str | None:
-    """When process ``pid`` started (clock ticks since boot, Linux); "0" where the
-    system does not say; None when there is no such process."""
+    """When process ``pid`` started (clock ticks since boot on Linux, hundredths of a
+    second since the epoch elsewhere); "0" where the system does not say; None when
+    there is no such process."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             stat = handle.read()
@@ -54,13 +55,14 @@ def _start_time(pid: int) -> str | None:
             return None
     except (OSError, IndexError):
         pass
+    import psutil  # elsewhere than Linux: the portable way (no signal is sent)
+
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return str(round(psutil.Process(pid).create_time() * 100))
+    except psutil.NoSuchProcess:
         return None
-    except OSError:
-        pass  # it exists, owned by someone else
-    return "0"
+    except psutil.Error:
+        return "0"  # it exists, and the system does not say more
 
 
 _mine: tuple[int, str] | None = None

@@ -111,15 +111,22 @@ def _refuse_hard_links(path: Path) -> None:
                            "a library under one name only (copy it instead of linking it)")
 
 
+def _read_only_filesystem(folder: Path) -> bool:
+    """Whether ``folder`` is on a filesystem mounted read-only (False where the system
+    cannot say: ``statvfs`` is POSIX only)."""
+    statvfs = getattr(os, "statvfs", None)
+    if statvfs is None:
+        return False
+    try:
+        return bool(statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def _read_only_folder(path: Path) -> bool:
     """Whether the library's folder cannot be written (a read-only filesystem or folder),
     so SQLite cannot make the -wal and -shm files it needs."""
-    try:
-        if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
-            return True
-    except OSError:
-        return False
-    return not os.access(path.parent, os.W_OK)
+    return _read_only_filesystem(path.parent) or not os.access(path.parent, os.W_OK)
 
 
 def _open_read_only(path: Path) -> Database:
@@ -128,7 +135,7 @@ def _open_read_only(path: Path) -> Database:
     wal = Path(f"{path}-wal")
     # Immutable (no locks, no -shm) only where nothing can change the file, and only
     # when there is no -wal with changes it would miss.
-    immutable = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY) and not (
+    immutable = _read_only_filesystem(path.parent) and not (
         wal.exists() and wal.stat().st_size > 0)
     try:
         conn = connect(path, mode="ro", immutable=immutable)
