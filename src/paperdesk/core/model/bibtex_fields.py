@@ -19,6 +19,7 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 
+from paperdesk.core.model import identifiers
 from paperdesk.core.model.latex_read import decode
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -287,23 +288,43 @@ def _read_date(paper: BibPaper, values: dict[str, Any]) -> None:
 
 
 def _read_ids(paper: BibPaper, values: dict[str, str]) -> None:
+    """arXiv id, DOI and URL into PaperDesk's columns, each only when it matches its
+    grammar (``identifiers``): one that does not stays in the entry as written and is
+    reported."""
     eprint = values.get("eprint", "").strip()
     prefix = (values.get("archiveprefix") or values.get("eprinttype") or "").strip().lower()
     if eprint and (prefix == "arxiv" or (not prefix and BARE_ARXIV.match(eprint))):
-        paper.arxiv_id = _ARXIV_PREFIX.sub("", eprint)
+        arxiv = _ARXIV_PREFIX.sub("", eprint)
+        if _checked(paper, "eprint", "arxiv_id", arxiv):
+            paper.arxiv_id = arxiv
+        else:  # kept as an eprint PaperDesk does not read
+            paper.extra["eprint"] = "{" + eprint + "}"
+            paper.extra["archiveprefix"] = "{" + (prefix or "arXiv") + "}"
     elif eprint:
         paper.extra["eprint"] = "{" + eprint + "}"
         if prefix:
             paper.extra["archiveprefix"] = "{" + prefix + "}"
-    doi = _DOI_PREFIX.sub("", values.get("doi", "").strip())
-    paper.doi = doi or None
-    paper.url = values.get("url", "").strip() or None
+    doi = identifiers.from_latex(_DOI_PREFIX.sub("", values.get("doi", "").strip()))
+    paper.doi = doi if doi and _checked(paper, "doi", "doi", doi) else None
+    url = identifiers.from_latex(values.get("url", ""))
+    paper.url = url if url and _checked(paper, "url", "url", url) else None
     if paper.arxiv_id is None:
         for source in (values.get("url", ""), paper.doi or "", values.get("journal", ""),
                        values.get("note", ""), values.get("howpublished", "")):
             m = ("x" in source or "X" in source) and ARXIV_ID.search(source)  # "arxiv"
-            if m:
+            if m and identifiers.valid("arxiv_id", m.group(1)):
                 paper.arxiv_id = m.group(1)
                 break
     if paper.arxiv_id and paper.url == f"https://arxiv.org/abs/{paper.arxiv_id}":
         paper.url = None
+
+
+_COLUMN_NAMES = {"arxiv_id": "arXiv id", "doi": "DOI", "url": "URL"}
+
+
+def _checked(paper: BibPaper, field_name: str, kind: str, value: str) -> bool:
+    why = identifiers.problem(kind, value)
+    if why is not None:
+        paper.warnings.append(f"entry {paper.key!r} field {field_name}: {why}; kept as written "
+                              f"in the entry, not used as the paper's {_COLUMN_NAMES[kind]}")
+    return why is None

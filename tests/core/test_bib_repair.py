@@ -1,0 +1,70 @@
+"""Bare specials in a .bib file's printed fields, by TeX's rules of math and verbatim
+(core/model/bib_repair.py), counted in the export's report, and off with --as-written."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperdesk.core.areas.export_report import ExportReport
+from paperdesk.core.model.bib_repair import repair
+
+
+@pytest.mark.parametrize(("raw", "written"), [
+    (r"{a_b and x^2}", r"{a\_b and x\^{}2}"),
+    (r"{$x_1^2$ and $$y_2$$}", r"{$x_1^2$ and $$y_2$$}"),
+    (r"{\(x_1^2\) and \[y_2\]}", r"{\(x_1^2\) and \[y_2\]}"),
+    (r"{\ensuremath{x_1^{2}} then a_b}", r"{\ensuremath{x_1^{2}} then a\_b}"),
+    (r"{\begin{equation}x_1\end{equation} a_b}", r"{\begin{equation}x_1\end{equation} a\_b}"),
+    (r"{\begin{align*}x_1 &= y^2\end{align*}}", r"{\begin{align*}x_1 &= y^2\end{align*}}"),
+    (r"{\begin{itemize}x_1\end{itemize}}", r"{\begin{itemize}x\_1\end{itemize}}"),
+    (r"{IoPP \path=IoPP_SISSA.html= a_b}", r"{IoPP \path=IoPP_SISSA.html= a\_b}"),
+    (r"{\path{a_b} \url{c_d#e} \verb|f_g&h| i&j}", r"{\path{a_b} \url{c_d#e} \verb|f_g&h| i\&j}"),
+    (r"{\href{http://x/a_b}{see a_b} c_d}", r"{\href{http://x/a_b}{see a_b} c\_d}"),
+    (r'"q_r # s"', r'"q\_r \# s"'),
+    (r"{already a\_b \& c}", r"{already a\_b \& c}"),
+])
+def test_tex_rules_for_math_and_verbatim(raw, written):
+    assert repair("title", raw) == written
+
+
+def test_fields_not_printed_as_text_are_never_touched():
+    assert repair("url", "{a_b#c}") == "{a_b#c}"
+    assert repair("file", "{:a_b.pdf:PDF}") == "{:a_b.pdf:PDF}"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "a", " ",
+                                 "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
+                                 "\\[", "\\]", "\\ensuremath{", "\\begin{equation}",
+                                 "\\end{equation}", "\\href{"]), max_size=20).map("".join))
+def test_repair_only_escapes_bare_specials(raw):
+    """Whatever the value, repair adds escapes and nothing else."""
+    written = repair("title", raw)
+    assert written.replace("\\^{}", "^").replace("\\#", "#").replace("\\&", "&").replace(
+        "\\_", "_") == raw.replace("\\^{}", "^").replace("\\#", "#").replace(
+        "\\&", "&").replace("\\_", "_")
+    assert written.count("{") - written.count("}") == raw.count("{") - raw.count("}")
+
+
+FILE = r"""@article{dblp1, title = {Bounds for \(n_k^2\) and \ensuremath{x_i} in \[a_b\]},
+  journal = {J_1 & Co}, year = 2020}
+@misc{plain, title = {Nothing to do}, note = {see \path=a_b=}}
+"""
+
+
+def test_export_counts_the_fields_it_touched_and_as_written_keeps_them(lib, tmp_path):
+    path = tmp_path / "f.bib"
+    path.write_text(FILE, encoding="utf-8")
+    lib.import_paths([path])
+    report = ExportReport()
+    text = lib.bibtex.export(report=report)
+    assert "journal = {J\\_1 \\& Co}" in text
+    assert "title = {Bounds for \\(n_k^2\\) and \\ensuremath{x_i} in \\[a_b\\]}" in text
+    assert "note = {see \\path=a_b=}" in text
+    assert (report.repaired, report.repaired_fields) == (1, ["dblp1.journal"])
+    assert "1 field of .bib entries written with bare # & _ ^ escaped" in report.lines()[0]
+    report = ExportReport()
+    text = lib.bibtex.export(report=report, as_written=True)
+    assert "journal = {J_1 & Co}" in text and report.repaired == 0
