@@ -82,3 +82,26 @@ def test_export_reports_repaired_fields_and_as_written_keeps_them(tmp_path):
     kept = paperdesk("--library", library, "export", "--as-written", check_rc=0)
     assert "title = {Bounds for \\(n_k^2\\) and a_b}" in kept.stdout
     assert "journal = {R & D}" in kept.stdout and "escaped" not in kept.stderr
+
+
+def test_sync_add_reports_repaired_fields_and_as_written_keeps_them(tmp_path):
+    bib = tmp_path / "r.bib"
+    bib.write_text("@article{r, title = {a_b and \\(x_1\\)}, journal = {R & D}}\n",
+                   encoding="utf-8")
+    library = tmp_path / "lib.sqlite"
+    paperdesk("--library", library, "import", bib, check_rc=0)
+    fixed, kept = tmp_path / "fixed.bib", tmp_path / "kept.bib"
+    out = paperdesk("--library", library, "sync", "add", fixed, check_rc=0)
+    assert "(1 entries; 2 fields of .bib entries with bare # & _ ^ escaped" in out.stderr
+    assert "title = {a\\_b and \\(x_1\\)}" in fixed.read_text(encoding="utf-8")
+    out = paperdesk("--library", library, "sync", "add", kept, "--as-written", check_rc=0)
+    assert "(bibtex, as written)" in out.stderr and "escaped" not in out.stderr
+    assert "title = {a_b and \\(x_1\\)},\n\tjournal = {R & D}" in kept.read_text(
+        encoding="utf-8")
+    listed = json.loads(paperdesk("--library", library, "sync", "list", "--json",
+                                  check_rc=0).stdout)
+    assert [(s["as_written"], s["ascii"]) for s in listed] == [(False, False), (True, False)]
+    # a later change rewrites both files, each in its own way
+    paperdesk("--library", library, "tag", "1", "+new", check_rc=0)
+    assert "journal = {R \\& D}" in fixed.read_text(encoding="utf-8")
+    assert "journal = {R & D}" in kept.read_text(encoding="utf-8")
