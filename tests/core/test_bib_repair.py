@@ -68,3 +68,17 @@ def test_export_counts_the_fields_it_touched_and_as_written_keeps_them(lib, tmp_
     report = ExportReport()
     text = lib.bibtex.export(report=report, as_written=True)
     assert "journal = {J_1 & Co}" in text and report.repaired == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="{}\\ab", max_size=12), st.booleans())
+def test_every_field_written_has_braces_that_pair_up(raw, as_written):
+    """Whatever a damaged entry holds, no value written can end its entry early."""
+    from paperdesk.core.areas.export_report import field_writer, paired
+
+    report = ExportReport()
+    written = field_writer("k", as_written, report)("title", raw)
+    assert paired(written)
+    assert bool(report.balanced) == (not paired(raw))
+    if paired(raw) and as_written:
+        assert written == raw

@@ -4,6 +4,9 @@
   (``bib_repair.repair``: a bare ``#``, ``&``, ``_`` or ``^`` that LaTeX rejects
   wherever a style prints the field); none with ``as_written``, which writes every
   field exactly as the .bib file did.
+- ``balanced``: fields of .bib entries whose braces did not pair up (a damaged
+  entry read as BibTeX reads it), written with the unmatched braces dropped or
+  closed, so that no value can end its entry early, with or without ``as_written``.
 - ``left_out``: identifiers (arXiv id, DOI, URL) of the library that do not match
   their grammar (``core/model/identifiers.py``: a library written before the check,
   or by hand), left out of the entry rather than written.
@@ -11,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +31,7 @@ class ExportReport:
     repaired: int = 0
     repaired_fields: list[str] = field(default_factory=list)  # "key.field", the first few
     left_out: list[str] = field(default_factory=list)  # "key: why"
+    balanced: list[str] = field(default_factory=list)  # "key.field"
 
     def lines(self) -> list[str]:
         out = []
@@ -37,11 +42,13 @@ class ExportReport:
                        f"written): {', '.join(self.repaired_fields)}"
                        + (f" and {more} more" if more > 0 else ""))
         out += [f"left out: {line}" for line in self.left_out]
+        out += [f"braces that did not pair up dropped or closed: {name}"
+                for name in self.balanced]
         return out
 
     def to_json(self) -> dict[str, Any]:
         return {"repaired": self.repaired, "repaired_fields": self.repaired_fields,
-                "left_out": self.left_out}
+                "left_out": self.left_out, "balanced": self.balanced}
 
 
 def checked_row(row: Sequence[Any], report: ExportReport | None) -> Sequence[Any]:
@@ -62,11 +69,15 @@ def checked_row(row: Sequence[Any], report: ExportReport | None) -> Sequence[Any
 def field_writer(key: str, as_written: bool,
                  report: ExportReport | None) -> Callable[[str, str], str]:
     """How the fields of one .bib entry are written: ``repair``ed (and counted in
-    ``report``), or exactly as written."""
-    if as_written:
-        return lambda name, raw: raw
+    ``report``), or exactly as written; either way with braces that pair up."""
 
     def write(name: str, raw: str) -> str:
+        if not paired(raw):
+            raw = balance(raw)
+            if report is not None:
+                report.balanced.append(f"{key}.{name}")
+        if as_written:
+            return raw
         value = repair(name, raw)
         if report is not None and value is not raw and value != raw:
             report.repaired += 1
@@ -75,3 +86,33 @@ def field_writer(key: str, as_written: bool,
         return value
 
     return write
+
+
+_BRACE = re.compile("[{}]")
+
+
+def paired(raw: str) -> bool:
+    """Whether every brace of ``raw`` pairs up, as BibTeX counts them (escaped or not)."""
+    if raw.count("{") != raw.count("}"):
+        return False
+    depth = 0
+    for m in _BRACE.finditer(raw):
+        depth += 1 if m.group() == "{" else -1
+        if depth < 0:
+            return False
+    return True
+
+
+def balance(raw: str) -> str:
+    """``raw`` with each closing brace that closes nothing dropped and the groups left
+    open closed at the end."""
+    out, depth = [], 0
+    for ch in raw:
+        if ch == "}":
+            if depth == 0:
+                continue
+            depth -= 1
+        elif ch == "{":
+            depth += 1
+        out.append(ch)
+    return "".join(out) + "}" * depth
