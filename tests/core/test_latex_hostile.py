@@ -106,22 +106,29 @@ def test_hostile_digest_and_hub_export_runs_and_reads_nothing(tmp_path, backend)
     assert "is not an arXiv id" in enrich.stderr and "is not a GitHub repository" in enrich.stderr
     assert "completed 1 of 3" in enrich.stderr, enrich.stderr
     assert "is not an arXiv id" in fetch.stderr, fetch.stderr
+    # the user's own text: a tag (keywords) and a note (annote)
+    p = payloads(str(made), str(secret))
+    paperdesk("--library", library, "tag", "1", "+" + p["input"], "+x}" + p["write18"],
+              check_rc=0)
+    paperdesk("--library", library, "note", "2", p["close"] + " " + p["hat"], check_rc=0)
     folder = tmp_path / backend
     folder.mkdir()
     style = "bibtex" if backend == "bibtex" else "biblatex"
     paperdesk("--library", library, "export", "-o", folder / "refs.bib", "--style", style,
-              check_rc=0)
+              "--notes", check_rc=0)
     written = (folder / "refs.bib").read_text(encoding="utf-8")
     entries_out = bibtexparser.parse_string(written).entries
     assert len(entries_out) == 4
     for entry in entries_out:
         assert set(entry.fields_dict) <= {"author", "title", "year", "month", "date", "eprint",
                                           "archivePrefix", "url", "abstract", "howpublished",
-                                          "addendum", "key"}, entry.fields_dict
+                                          "addendum", "key", "keywords", "annote"}, (
+            entry.fields_dict)
         for field in entry.fields:
             assert_inert(field.value)
     assert "2410.00001" not in written and "2511.00001" not in written
     assert "eprint = {2410.00003}" in written  # the good record was taken
+    assert "keywords = {" in written and "annote = {" in written
     build, text = _compile(folder, backend)
     assert not made.exists()
     for where in (build.bbl, build.log, build.final, text):
