@@ -13,13 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.model.bib_scan import Failure, RawEntry, iter_entries, scan
-from paperdesk.core.model.bibtex_fields import (
-    BibPaper,
-    definition_warnings,
-    read_entry,
-    resolve,
-    value_reader,
-)
+from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, resolve, value_reader
+from paperdesk.core.model.tex_safe import definition_warnings
 
 
 @dataclass

@@ -21,7 +21,7 @@ from bibtexparser.middlewares.names import (
 
 from paperdesk.core.model import identifiers
 from paperdesk.core.model.latex_read import decode
-from paperdesk.core.model.tex_safe import dangerous
+from paperdesk.core.model.tex_safe import danger_text, dangerous
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 ARXIV_ID = re.compile(r"(?:arxiv(?:\.org)?[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4,5}(?:v\d+)?|"
@@ -215,38 +215,11 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     return paper
 
 
-_DANGER_NOTE = ("kept as written; LaTeX runs it where a style prints the field (see "
-                "docs/latex-safety.md)")
-
-
 def _warn_dangerous(paper: BibPaper, name: str, raw: str) -> None:
     found = dangerous(raw)
     if found:
-        paper.warnings.append(f"entry {paper.key!r} field {name}: holds {_named(found)}, "
-                              f"which can run programs or read files; {_DANGER_NOTE}")
-
-
-def _named(found: list[str]) -> str:
-    return " ".join("^^ (TeX's notation for any character)" if f == "^^" else f
-                    for f in found)
-
-
-def definition_warnings(file_name: str, preambles: list[str],
-                        strings: list[tuple[str, str, str]]) -> list[str]:
-    """The import report's warnings about a file's ``@preamble`` and ``@string``
-    definitions holding commands that can run programs or read files."""
-    out = []
-    for text in preambles:
-        if found := dangerous(text):
-            out.append(f"{file_name}: @preamble holds {_named(found)}, which can run "
-                       "programs or read files; kept as written; LaTeX runs it in every "
-                       "document citing the file (see docs/latex-safety.md)")
-    for macro, value, _word in strings:
-        if found := dangerous(value):
-            out.append(f"{file_name}: @string {macro!r} holds {_named(found)}, which can "
-                       f"run programs or read files; kept as written (see "
-                       "docs/latex-safety.md)")
-    return out
+        paper.warnings.append(f"entry {paper.key!r} field {name}: "
+                              f"{danger_text(found, 'wherever a style prints the field')}")
 
 
 def _read_people(paper: BibPaper, text: str) -> None:

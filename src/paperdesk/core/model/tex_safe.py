@@ -118,3 +118,22 @@ def dangerous(text: str) -> list[str]:
         return []
     found = [m.group() for m in _DANGER.finditer(text)]
     return list(dict.fromkeys(found))
+
+
+def danger_text(found: list[str], where: str) -> str:
+    """What the import report says of the ``dangerous`` commands a value holds."""
+    named = " ".join("^^ (TeX's notation for any character)" if f == "^^" else f
+                     for f in found)
+    return (f"holds {named}, which can run programs or read files {where}; kept as "
+            "written (see docs/latex-safety.md)")
+
+
+def definition_warnings(file_name: str, preambles: list[str],
+                        strings: list[tuple[str, str, str]]) -> list[str]:
+    """The import report's warnings about a file's ``@preamble`` and ``@string``
+    definitions holding ``dangerous`` commands."""
+    out = [f"{file_name}: @preamble {danger_text(found, 'in every document citing the file')}"
+           for text in preambles if (found := dangerous(text))]
+    out += [f"{file_name}: @string {macro!r} {danger_text(found, 'wherever it is used')}"
+            for macro, value, _word in strings if (found := dangerous(value))]
+    return out
