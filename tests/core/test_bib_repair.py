@@ -82,3 +82,11 @@ def test_every_field_written_has_braces_that_pair_up(raw, as_written):
     assert bool(report.balanced) == (not paired(raw))
     if paired(raw) and as_written:
         assert written == raw
+
+
+def test_paired_counts_deep_nesting_too():
+    from paperdesk.core.areas.export_report import paired
+
+    assert paired("{" * 30 + "x" + "}" * 30)
+    assert not paired("{" * 30 + "}" * 29 + "}{")
+    assert not paired("}{") and paired("a{b}c") and paired("") and not paired("{")

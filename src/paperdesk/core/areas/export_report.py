@@ -88,19 +88,27 @@ def field_writer(key: str, as_written: bool,
     return write
 
 
-_BRACE = re.compile("[{}]")
+_NOT_BRACE = re.compile("[^{}]+")
 
 
 def paired(raw: str) -> bool:
     """Whether every brace of ``raw`` pairs up, as BibTeX counts them (escaped or not)."""
-    if raw.count("{") != raw.count("}"):
+    opens = raw.count("{")
+    if opens != raw.count("}"):
         return False
-    depth = 0
-    for m in _BRACE.finditer(raw):
-        depth += 1 if m.group() == "{" else -1
+    if opens <= 1:  # most values: {Title}, or a number or a macro
+        return opens == 0 or raw.index("{") < raw.index("}")
+    braces = _NOT_BRACE.sub("", raw)
+    for _ in range(8):  # pairs taken out from the inside, a level a pass
+        if "{}" not in braces:
+            return not braces
+        braces = braces.replace("{}", "")
+    depth = 0  # nested deeper: counted one by one
+    for ch in braces:
+        depth += 1 if ch == "{" else -1
         if depth < 0:
             return False
-    return True
+    return depth == 0
 
 
 def balance(raw: str) -> str:
