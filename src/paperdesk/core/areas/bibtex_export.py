@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.bibtex_source import header_blocks, source_entry
 from paperdesk.core.areas.citekey import freeze, set_citekey
-from paperdesk.core.areas.export_report import ExportReport, checked_row, field_writer
+from paperdesk.core.areas.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
 from paperdesk.core.model.errors import BibtexError as BibtexError
@@ -98,7 +98,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
                      "\thowpublished = {" + INFERRED_NOTE + "},")
     for name, value in extra.items():
         if name not in _WRITTEN:
-            lines.append(f"\t{name} = {value},")
+            lines.append(f"\t{name} = {balanced(value)},")
     lines[-1] = lines[-1][:-1]  # no comma after the last field, as bibtexparser writes it
     return "\n".join(lines) + "\n}\n"
 

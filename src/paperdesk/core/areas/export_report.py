@@ -4,9 +4,10 @@
   (``bib_repair.repair``: a bare ``#``, ``&``, ``_`` or ``^`` that LaTeX rejects
   wherever a style prints the field); none with ``as_written``, which writes every
   field exactly as the .bib file did.
-- ``balanced``: fields of .bib entries whose braces did not pair up (a damaged
-  entry read as BibTeX reads it), written with the unmatched braces dropped or
-  closed, so that no value can end its entry early, with or without ``as_written``.
+- ``balanced``: fields of .bib entries that were not one value whose braces pair up
+  (a damaged entry read as BibTeX reads it), written with the unmatched braces
+  dropped or closed (and braced whole when a comma was left outside), so that no
+  value can end its entry early, with or without ``as_written``.
 - ``left_out``: identifiers (arXiv id, DOI, URL) of the library that do not match
   their grammar (``core/model/identifiers.py``: a library written before the check,
   or by hand), left out of the entry rather than written.
@@ -72,8 +73,8 @@ def field_writer(key: str, as_written: bool,
     ``report``), or exactly as written; either way with braces that pair up."""
 
     def write(name: str, raw: str) -> str:
-        if not paired(raw):
-            raw = balance(raw)
+        if (value := balanced(raw)) is not raw:
+            raw = value
             if report is not None:
                 report.balanced.append(f"{key}.{name}")
         if as_written:
@@ -109,6 +110,42 @@ def paired(raw: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
+
+
+def balanced(raw: str) -> str:
+    """``raw`` (a value as written, with its delimiters) when it is one value whose
+    braces pair up; else the same with unmatched braces dropped or closed and, if a
+    comma, ``=``, ``@`` or an open quote is then left outside braces (where BibTeX would
+    end the field or the entry), the whole in braces."""
+    if well_formed(raw):
+        return raw
+    value = raw if paired(raw) else balance(raw)
+    return value if well_formed(value) else "{" + value + "}"
+
+
+_TOP = re.compile('[{}",=@]')
+
+
+def well_formed(raw: str) -> bool:
+    """Whether ``raw`` is one value BibTeX reads to its end: braces that pair up, quotes
+    that close, and no comma, ``=`` or ``@`` outside braces and quotes; it starts as a
+    value does (a brace, a quote, a number or a macro's name)."""
+    if not (paired(raw) and (raw[:1] in ('{', '"') or raw[:1].isalnum())):
+        return False
+    if not ("," in raw or "=" in raw or '"' in raw or "@" in raw):
+        return True
+    depth, quoted = 0, False
+    for m in _TOP.finditer(raw):
+        mark = m.group()
+        if mark == "{":
+            depth += 1
+        elif mark == "}":
+            depth -= 1
+        elif mark == '"':
+            quoted = not quoted if depth == 0 else quoted
+        elif depth == 0 and not quoted:
+            return False
+    return not quoted
 
 
 def balance(raw: str) -> str:
