@@ -116,3 +116,11 @@ def test_kept_fields_of_a_paper_without_its_entry_are_written_paired(lib, tmp_pa
     assert "journal = {{J}, howpublished = {x}}" in text
     assert bibtexparser.parse_string(text).entries[0].fields_dict.keys() == {
         "key", "title", "journal"}
+
+
+@pytest.mark.parametrize("raw", ['{A} # {B}', 'jan # " 1"', '"a, b"', "1984", "{x, y = z}",
+                                 'macro # {, @}'])
+def test_values_as_written_are_well_formed(raw):
+    from paperdesk.core.areas.export_report import balanced
+
+    assert balanced(raw) is raw

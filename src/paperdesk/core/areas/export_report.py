@@ -130,6 +130,8 @@ def well_formed(raw: str) -> bool:
     """Whether ``raw`` is one value BibTeX reads to its end: braces that pair up, quotes
     that close, and no comma, ``=`` or ``@`` outside braces and quotes; it starts as a
     value does (a brace, a quote, a number or a macro's name)."""
+    if raw[:1] == "{" and raw[-1:] == "}" and paired(raw[1:-1]):
+        return True  # most values: one group, everything inside it
     if not (paired(raw) and (raw[:1] in ('{', '"') or raw[:1].isalnum())):
         return False
     if not ("," in raw or "=" in raw or '"' in raw or "@" in raw):
