@@ -105,3 +105,38 @@ def test_sync_add_reports_repaired_fields_and_as_written_keeps_them(tmp_path):
     paperdesk("--library", library, "tag", "1", "+new", check_rc=0)
     assert "journal = {R \\& D}" in fixed.read_text(encoding="utf-8")
     assert "journal = {R & D}" in kept.read_text(encoding="utf-8")
+
+
+def test_hub_records_with_identifiers_that_are_not_refused_and_never_asked(tmp_path):
+    from tests.fake_hub import FakeHub, record
+
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{one, title = {Paper One}, abstract = {Alpha beta gamma delta.}}\n"
+                   "@misc{two, title = {Paper Two}, abstract = {Epsilon zeta eta theta.}}\n"
+                   "@misc{six, title = {Paper Six}, abstract = {Iota kappa lambda mu.}}\n",
+                   encoding="utf-8")
+    library = tmp_path / "lib.sqlite"
+    paperdesk("--library", library, "import", bib, check_rc=0)
+    with FakeHub() as hub:
+        hub.add(record("2401.00001}, note = {x", "Paper One", "Alpha beta gamma delta.",
+                       ["A B"], "2024-01-01"))
+        hub.add(record("2401.00002", "Paper Two", "Epsilon zeta eta theta.", ["C D"],
+                       "2024-01-02", github="https://github.com/a/b}{x"))
+        hub.add(record("2401.00006", "Paper Six", "Iota kappa lambda mu.", ["E F"],
+                       "2024-01-06", github="https://github.com/good/repo",
+                       project="https://example.org/six"))
+        out = paperdesk("--library", library, "enrich", "--json",
+                        env={"HF_ENDPOINT": hub.url}, check_rc=0)
+        asked = [r for r in hub.requests if r.startswith("/api/papers/2")]
+    result = json.loads(out.stdout)
+    assert len(result["completed"]) == 1
+    why = {title: reason for _pid, title, reason in result["failed"]}
+    assert why["Paper One"] == ("the Hub's '2401.00001}, note = {x' is not an arXiv id "
+                                "(2401.12345, 2401.12345v2 or hep-th/9901001); refused")
+    assert "'https://github.com/a/b}{x' is not a GitHub repository" in why["Paper Two"]
+    assert sorted(asked) == ["/api/papers/2401.00002", "/api/papers/2401.00006"]
+    with sqlite3.connect(library) as db:
+        rows = db.execute("SELECT citekey, arxiv_id, github, authors FROM papers "
+                          "ORDER BY id").fetchall()
+    assert rows == [("one", None, None, "[]"), ("two", None, None, "[]"),
+                    ("six", "2401.00006", "https://github.com/good/repo", '["E F"]')]
