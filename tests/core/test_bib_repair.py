@@ -124,3 +124,16 @@ def test_values_as_written_are_well_formed(raw):
     from paperdesk.core.areas.export_report import balanced
 
     assert balanced(raw) is raw
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet='{}ab,="@ ', max_size=14).map(lambda t: '"' + t if t[:1] == " " else t))
+def test_well_formed_by_groups_agrees_with_the_mark_by_mark_reading(raw):
+    from paperdesk.core.areas.export_report import _PLAIN_VALUE, _well_formed_deep, well_formed
+
+    starts = raw[:1] in ("{", '"') or raw[:1].isalnum()
+    assert well_formed(raw) == (starts and _well_formed_deep(raw))
+    if _PLAIN_VALUE.fullmatch(raw):  # the glance never takes what the reading refuses
+        assert well_formed(raw)
+    deep = "{" * 12 + raw + "}" * 12
+    assert well_formed(deep) == _well_formed_deep(deep)

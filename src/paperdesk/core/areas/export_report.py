@@ -72,15 +72,17 @@ def field_writer(key: str, as_written: bool,
     """How the fields of one .bib entry are written: ``repair``ed (and counted in
     ``report``), or exactly as written; either way with braces that pair up."""
 
+    plain = _PLAIN_VALUE.fullmatch
+
     def write(name: str, raw: str) -> str:
-        if (value := balanced(raw)) is not raw:
+        if not plain(raw) and (value := balanced(raw)) is not raw:
             raw = value
             if report is not None:
                 report.balanced.append(f"{key}.{name}")
-        if as_written:
-            return raw
+        if as_written or not ("#" in raw or "&" in raw or "_" in raw or "^" in raw):
+            return raw  # (nothing for repair to do: most fields)
         value = repair(name, raw)
-        if report is not None and value is not raw and value != raw:
+        if report is not None and value != raw:
             report.repaired += 1
             if len(report.repaired_fields) < _SHOWN:
                 report.repaired_fields.append(f"{key}.{name}")
@@ -123,7 +125,13 @@ def balanced(raw: str) -> str:
     return value if well_formed(value) else "{" + value + "}"
 
 
-_TOP = re.compile('[{}",=@]')
+# Values well formed at a glance (most of them): a group or a quoted string with groups
+# at most two deep inside, or a number or a macro's name; others are read by well_formed.
+_GROUP2 = r"\{(?:[^{}]++|\{[^{}]*+\})*+\}"  # a group with groups one deep inside
+_PLAIN_VALUE = re.compile(r"\{(?:[^{}]++|" + _GROUP2 + r")*+\}"
+                          r'|"(?:[^"{}]++|' + _GROUP2 + r')*+"|[A-Za-z0-9][^\s{}",=@#]*+')
+_GROUP = re.compile(r"\{[^{}]*\}")  # an innermost brace group
+_BREAKS = re.compile("[,=@]")
 
 
 def well_formed(raw: str) -> bool:
@@ -132,10 +140,28 @@ def well_formed(raw: str) -> bool:
     value does (a brace, a quote, a number or a macro's name)."""
     if raw[:1] == "{" and raw[-1:] == "}" and paired(raw[1:-1]):
         return True  # most values: one group, everything inside it
-    if not (paired(raw) and (raw[:1] in ('{', '"') or raw[:1].isalnum())):
+    if not (raw[:1] in ("{", '"') or raw[:1].isalnum()):
         return False
-    if not ("," in raw or "=" in raw or '"' in raw or "@" in raw):
-        return True
+    top = raw
+    for _ in range(8):  # brace groups taken out from the inside, a level a pass
+        top, found = _GROUP.subn("", top)
+        if not found:
+            break
+    else:
+        return _well_formed_deep(raw)
+    if "{" in top or "}" in top:
+        return False  # braces that do not pair up
+    outside = top.split('"')[::2]  # what is left outside quotes
+    return top.count('"') % 2 == 0 and not any(map(_BREAKS.search, outside))
+
+
+_TOP = re.compile('[{}",=@]')
+
+
+def _well_formed_deep(raw: str) -> bool:
+    """``well_formed`` of a value nested more than eight deep, mark by mark."""
+    if not paired(raw):
+        return False
     depth, quoted = 0, False
     for m in _TOP.finditer(raw):
         mark = m.group()
