@@ -43,13 +43,9 @@ class ExportReport:
                        f"written): {', '.join(self.repaired_fields)}"
                        + (f" and {more} more" if more > 0 else ""))
         out += [f"left out: {line}" for line in self.left_out]
-        out += [f"braces that did not pair up dropped or closed: {name}"
+        out += [f"not one value as BibTeX reads it, its braces balanced: {name}"
                 for name in self.balanced]
         return out
-
-    def to_json(self) -> dict[str, Any]:
-        return {"repaired": self.repaired, "repaired_fields": self.repaired_fields,
-                "left_out": self.left_out, "balanced": self.balanced}
 
 
 def checked_row(row: Sequence[Any], report: ExportReport | None) -> Sequence[Any]:
