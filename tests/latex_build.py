@@ -49,8 +49,9 @@ def run(args: list[str], cwd: Path) -> str:
     return output
 
 
-def latex(cwd: Path, name: str) -> str:
-    return run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", name], cwd)
+def latex(cwd: Path, name: str, *, shell_escape: bool = False) -> str:
+    escape = ["-shell-escape"] if shell_escape else []
+    return run(["pdflatex", *escape, "-interaction=nonstopmode", "-halt-on-error", name], cwd)
 
 
 def complaints(text: str) -> list[str]:
@@ -87,9 +88,12 @@ def plain_complaints_of_original(tmp_path: Path) -> set[str]:
     return found
 
 
-def document(backend: str, *, fontenc: bool = False) -> str:
-    """A document citing every entry of refs.bib, for ``backend`` (bibtex or biber)."""
+def document(backend: str, *, fontenc: bool = False, uncompressed: bool = False) -> str:
+    """A document citing every entry of refs.bib, for ``backend`` (bibtex or biber);
+    ``uncompressed``: its PDF's text can be read from the file (``pdf_strings``)."""
     head = "\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n"
+    if uncompressed:
+        head = "\\pdfcompresslevel=0\n" + head
     if fontenc:
         head += "\\usepackage[T1]{fontenc}\n"
     if backend == "bibtex":
@@ -107,14 +111,25 @@ class Build:
     bbl: str      # doc.bbl
 
 
-def build(folder: Path, backend: str, *, fontenc: bool = False) -> Build:
-    """pdflatex, the back end, then pdflatex twice, on ``folder``'s refs.bib."""
-    (folder / "doc.tex").write_text(document(backend, fontenc=fontenc), encoding="utf-8")
-    latex(folder, "doc.tex")
+def build(folder: Path, backend: str, *, fontenc: bool = False,
+          shell_escape: bool = False) -> Build:
+    """pdflatex, the back end, then pdflatex twice, on ``folder``'s refs.bib;
+    ``shell_escape``: pdflatex may run programs (\\write18), and the PDF is left
+    uncompressed so that its text can be searched."""
+    (folder / "doc.tex").write_text(document(backend, fontenc=fontenc,
+                                             uncompressed=shell_escape), encoding="utf-8")
+    latex(folder, "doc.tex", shell_escape=shell_escape)
     output = run([backend, "doc"], folder)
     if backend == "bibtex":
         output += (folder / "doc.blg").read_text(errors="replace")
-    latex(folder, "doc.tex")
-    final = latex(folder, "doc.tex")
+    latex(folder, "doc.tex", shell_escape=shell_escape)
+    final = latex(folder, "doc.tex", shell_escape=shell_escape)
     return Build(output, final, (folder / "doc.log").read_text(errors="replace"),
                  (folder / "doc.bbl").read_text(errors="replace"))
+
+
+def pdf_strings(path: Path) -> str:
+    """The text strings of an uncompressed PDF's pages, joined (kerning breaks words into
+    several strings: they are joined without spaces)."""
+    data = path.read_bytes().decode("latin-1")
+    return "".join(re.findall(r"\((.*?)(?<!\\)\)", data))

@@ -79,7 +79,7 @@ def test_escaping_text_fields_only_and_never_twice(seed_lib):
     pid = _row(seed_lib, "abstract LIKE '%\\%%' ESCAPE '!'")["id"]
     seed_lib.db.execute(
         "UPDATE papers SET title = ?, arxiv_id = ?, doi = ?, url = ? WHERE id = ?",
-        ["R&D of C# at 100% for x_1 {and} $5: GPT-4 in LLMs", "2401.00001", "10.1000/a_b%c",
+        ["R&D of C# at 100% for x_1 {and} $5: GPT-4 in LLMs", "2401.00001", "10.1000/a_b%2Fc",
          "https://example.org/a_b?x=1%20&y=#z", pid])
     seed_lib.curation.add_tags([pid], ["C++ & ML", "deep_rl"])
     seed_lib.curation.add_note(pid, "Read §3; 50% faster #fast")
@@ -88,7 +88,7 @@ def test_escaping_text_fields_only_and_never_twice(seed_lib):
     assert entry["title"] == ("{{R\\&D} of {C\\#} at 100\\% for x\\_1 \\{and\\} \\$5: "
                               "{GPT-4} in {LLMs}}")
     assert entry["eprint"] == "{2401.00001}" and entry["archivePrefix"] == "{arXiv}"
-    assert entry["doi"] == "{10.1000/a_b%c}"
+    assert entry["doi"] == "{10.1000/a_b%2Fc}"
     assert entry["url"] == "{https://example.org/a_b?x=1%20&y=#z}"
     assert "\\%" in entry["abstract"] and "\\\\%" not in entry["abstract"]
     assert "\\textbackslash" not in entry["abstract"]

@@ -111,52 +111,6 @@ def test_ascii_export_of_fields_as_written(lib, tmp_path):
     assert entry["author"] == "{J{\\\"u}rgen M{\\\"u}ller}"
 
 
-def _repair_by_character(raw: str) -> str:
-    """repair() for a printed field as it was first written: one character at a time."""
-    from paperdesk.core.areas.bibtex_source import _REPAIRS, _URL_MACROS
-
-    out, depth, quoted, math, skip_depth, i = [], 0, False, False, None, 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\":
-            if skip_depth is None and raw.startswith(_URL_MACROS, i):
-                skip_depth = depth
-            out.append(raw[i:i + 2])
-            i += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if skip_depth == depth and not raw.startswith("{", i + 1):
-                skip_depth = None
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif ch == "$" and (depth or quoted):
-            math = not math
-        elif ch in _REPAIRS and (depth or quoted) and not math and skip_depth is None:
-            out.append(_REPAIRS[ch])
-            i += 1
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def test_repair_steps_from_mark_to_mark_as_it_read_by_character():
-    import random
-
-    from paperdesk.core.areas.bibtex_source import repair
-
-    rng = random.Random(5)
-    pieces = ["\\", "{", "}", '"', "$", "#", "&", "_", "^", "a", " ", "\\url{", "\\href{",
-              "\\verb", "x_y"]
-    for _ in range(20000):
-        raw = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
-        assert repair("title", raw) == _repair_by_character(raw), raw
-        assert repair("url", raw) == raw
-
-
 def test_the_definitions_go_with_the_files_of_the_papers_out_of_the_trash(lib, tmp_path):
     _import(lib, tmp_path, "@string{aa = {Kept}}\n@misc{a, title = {A}, note = aa}\n", "a.bib")
     _import(lib, tmp_path, "@string{bb = {Binned}}\n@misc{b, title = {B}, note = bb}\n",

@@ -12,6 +12,7 @@ from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say
 from paperdesk.core.areas.bibtex_export import STYLES, layout
 from paperdesk.core.areas.citekey import key_status
+from paperdesk.core.areas.export_report import ExportReport
 from paperdesk.core.library import Library
 
 
@@ -35,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a}); "
                         "in CSL-JSON, as \\u escapes")
     p.add_argument("--notes", action="store_true", help="export your notes in the annote field")
+    p.add_argument("--as-written", action="store_true",
+                   help="write the fields of entries from .bib files exactly as written, "
+                        "without escaping their bare # & _ ^ (see docs/latex-safety.md)")
     p.add_argument("--ids", type=ids.paper_id_list, metavar="1,2,3",
                    help="only these papers, in this order (with a query: those that match)")
     p.set_defaults(func=cmd_export)
@@ -59,11 +63,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_export(args: argparse.Namespace, lib: Library) -> int:
     style = "csl-json" if args.format == "csl-json" else args.style
-    options = {"query": " ".join(args.query) or None, "style": style,
-               "ascii": args.ascii, "notes": args.notes}
+    report = ExportReport()
+    options = {"query": " ".join(args.query) or None, "style": style, "ascii": args.ascii,
+               "notes": args.notes, "as_written": args.as_written, "report": report}
     if args.output:
         count = lib.bibtex.export_to(args.output, args.ids, **options)
         say(f"exported {count} entries to {args.output}")
+        for line in report.lines():
+            say(f"  {line}")
         return 0
     head, sep, tail, empty = layout(style)
     count = 0
@@ -76,6 +83,8 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
     sys.stdout.write(tail if count or header else empty)
     sys.stdout.flush()
     say(f"exported {count} entries")
+    for line in report.lines():
+        say(f"  {line}")
     return 0
 
 

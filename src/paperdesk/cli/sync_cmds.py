@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="bibtex (@misc), biblatex (@online) or csl-json (default: bibtex)")
     a.add_argument("--ascii", action="store_true",
                    help="write non-ASCII characters as LaTeX (or JSON) escapes")
+    a.add_argument("--as-written", action="store_true",
+                   help="write the fields of entries from .bib files exactly as written, "
+                        "without escaping their bare # & _ ^ (see docs/latex-safety.md)")
     a.add_argument("--overwrite", action="store_true",
                    help="replace FILE even if PaperDesk did not write it")
     a.set_defaults(func=cmd_add)
@@ -92,8 +95,10 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         source, value = "query", " ".join(args.query)
     else:
         source, value = "all", ""
-    sync = lib.syncs.add(args.file, source, value, style=args.style, ascii=args.ascii)
-    say(f"keeping {sync.path} in sync with {sync.describe()} ({sync.style})")
+    sync = lib.syncs.add(args.file, source, value, style=args.style, ascii=args.ascii,
+                         as_written=args.as_written)
+    say(f"keeping {sync.path} in sync with {sync.describe()} ({sync.style}"
+        f"{', as written' if sync.as_written else ''})")
     return _report([lib.syncs.write(sync, overwrite=args.overwrite)])
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.bibtex_source import header_blocks, source_entry
 from paperdesk.core.areas.citekey import freeze, set_citekey
+from paperdesk.core.areas.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
 from paperdesk.core.model.errors import BibtexError as BibtexError
@@ -56,16 +57,19 @@ def layout(style: str) -> tuple[str, str, str, str]:
 
 
 def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
-                ascii: bool) -> str:
+                ascii: bool, as_written: bool = False, report: ExportReport | None = None) -> str:
     """One row of ``_COLUMNS`` as an entry, laid out as bibtexparser's writer does.
 
     A paper imported from a .bib file is written as it was written
-    (``core/areas/bibtex_source.py``), with PaperDesk's own text only where it changed.
+    (``core/areas/bibtex_source.py``; ``as_written``: without even its bare specials
+    escaped), with PaperDesk's own text only where it changed. What was repaired or
+    left out is counted in ``report`` (``export_report``).
     """
     (pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      bib_type, bib_fields, year_inferred, _sources) = row[:15]
     bib_source = row[15] if len(row) > 15 else None
     key = key or f"paper{pid}"
+    mine = checked_row(row, report)  # identifiers PaperDesk writes itself: checked again
     if bib_source:
         source = json.loads(bib_source)
         # authors as stored (JSON): compared with what was seen without decoding it
@@ -73,10 +77,10 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
                                         published, arxiv_id, doi, url, abstract), strict=True))
         return source_entry(
             source, key, current, tags, notes,
-            lambda groups: _groups(row, tags, json.loads(bib_fields) if bib_fields else {},
+            lambda groups: _groups(mine, tags, json.loads(bib_fields) if bib_fields else {},
                                    source.get("names", {}), groups, style=style, ascii=ascii),
             lambda name: [f"\t{name} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},"],
-            ascii=ascii)
+            ascii=ascii, field=field_writer(key, as_written, report))
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
@@ -84,7 +88,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         entry_type = bib_type
     lines = [f"@{entry_type}{{{key},"]
     # every group's lines go straight to the entry's, in the order of _GROUPS
-    _group_lines(dict.fromkeys(_GROUPS, lines).get, True, row, tags, extra, {}, style, ascii)
+    _group_lines(dict.fromkeys(_GROUPS, lines).get, True, mine, tags, extra, {}, style, ascii)
     if notes:  # the user's own notes: never in a note field, which is the entry's
         field = "paperdesk-notes" if "annote" in extra else "annote"
         lines.append(f"\t{field} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},")
@@ -94,7 +98,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
                      "\thowpublished = {" + INFERRED_NOTE + "},")
     for name, value in extra.items():
         if name not in _WRITTEN:
-            lines.append(f"\t{name} = {value},")
+            lines.append(f"\t{name} = {balanced(value)},")
     lines[-1] = lines[-1][:-1]  # no comma after the last field, as bibtexparser writes it
     return "\n".join(lines) + "\n}\n"
 
@@ -203,26 +207,31 @@ class Bibtex:
     def export(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                style: str = "bibtex", ascii: bool = False, notes: bool = False,
                progress: Progress = no_progress, cancel: CancelFlag | None = None,
-               freeze: bool = False) -> str:
+               freeze: bool = False, as_written: bool = False,
+               report: ExportReport | None = None) -> str:
         """The entries as one string (BibTeX: empty when there are none); ``freeze``:
-        their keys are leaving PaperDesk, so they stop following the metadata."""
+        their keys are leaving PaperDesk, so they stop following the metadata;
+        ``as_written`` and ``report``: as for ``paper_entry``."""
         head, sep, tail, empty = layout(style)
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
-                                      progress=progress, cancel=cancel, freeze=freeze)
+                                      progress=progress, cancel=cancel, freeze=freeze,
+                                      as_written=as_written, report=report)
         blocks = header + list(entries)
         return head + sep.join(blocks) + tail if blocks else empty
 
     def stream(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                style: str = "bibtex", ascii: bool = False, notes: bool = False,
                progress: Progress = no_progress, cancel: CancelFlag | None = None,
-               freeze: bool = False) -> tuple[list[str], Iterator[str]]:
+               freeze: bool = False, as_written: bool = False,
+               report: ExportReport | None = None) -> tuple[list[str], Iterator[str]]:
         """The ``@preamble``/``@string`` blocks the entries need (those of the .bib files
         they came from; none for CSL-JSON), and the entries one at a time."""
         if style not in FORMATS:
             raise BibtexError(f"unknown style {style!r}: use bibtex, biblatex or csl-json")
         chosen = self._chosen(ids, query)
         header = self.header(chosen, ascii=ascii) if style in STYLES else []
-        return header, self._generate(chosen, style, ascii, notes, progress, cancel, freeze)
+        return header, self._generate(chosen, style, ascii, notes, progress, cancel, freeze,
+                                      as_written, report)
 
     def header(self, chosen: list[int] | None, *, ascii: bool = False) -> list[str]:
         """The ``@preamble`` and ``@string`` blocks the entries of ``chosen`` (None: all)
@@ -255,13 +264,15 @@ class Bibtex:
     def export_to(self, path: str | os.PathLike[str], ids: Iterable[int] | None = None, *,
                   query: str | None = None, style: str = "bibtex", ascii: bool = False,
                   notes: bool = False, progress: Progress = no_progress,
-                  cancel: CancelFlag | None = None) -> int:
+                  cancel: CancelFlag | None = None, as_written: bool = False,
+                  report: ExportReport | None = None) -> int:
         """Write the entries to ``path`` (whole or not at all); the number written.
         The keys written have left PaperDesk: they are frozen."""
         path = Path(path)
         _refuse_database(path)
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
-                                      progress=progress, cancel=cancel, freeze=True)
+                                      progress=progress, cancel=cancel, freeze=True,
+                                      as_written=as_written, report=report)
         head, sep, tail, empty = layout(style)
         count = 0
         try:
@@ -303,8 +314,9 @@ class Bibtex:
         return None
 
     def _generate(self, chosen: list[int] | None, style: str, ascii: bool, notes: bool,
-                  progress: Progress, cancel: CancelFlag | None,
-                  freeze: bool = False) -> Iterator[str]:
+                  progress: Progress, cancel: CancelFlag | None, freeze: bool = False,
+                  as_written: bool = False,
+                  report: ExportReport | None = None) -> Iterator[str]:
         written: list[int] = []
         rows = export_rows(self.lib, chosen, notes, progress, cancel)
         if style == "csl-json":
@@ -313,12 +325,13 @@ class Bibtex:
             for row, tags, texts in rows:
                 if not row[16]:
                     written.append(row[0])
-                yield item_text(row, tags, texts, ascii=ascii)
+                yield item_text(row, tags, texts, ascii=ascii, report=report)
         else:
             for row, tags, texts in rows:
                 if not row[16]:  # keys frozen already need no write
                     written.append(row[0])
-                yield paper_entry(row, tags, texts, style=style, ascii=ascii)
+                yield paper_entry(row, tags, texts, style=style, ascii=ascii,
+                                  as_written=as_written, report=report)
         if freeze and written:
             self.freeze(written)
 

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from paperdesk.core.areas.tags import tag_key
+from paperdesk.core.model.bib_repair import repair
 from paperdesk.core.model.latex import fix_chars
 
 SEEN = ("title", "authors", "organization", "year", "published", "arxiv_id", "doi", "url",
@@ -170,21 +170,23 @@ def _norm(value: Any) -> Any:
 
 def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags: list[str],
                  notes: list[str], written: Callable[[set[str]], dict[str, list[str]]],
-                 note_lines: Callable[[str], list[str]], *, ascii: bool) -> str:
+                 note_lines: Callable[[str], list[str]], *, ascii: bool,
+                 field: Callable[[str, str], str] = repair) -> str:
     """The entry as written, with the groups the user edited written by PaperDesk.
 
     ``written(groups)`` gives, for each group, the lines PaperDesk writes for it
-    (``"\\tname = value,"``); ``note_lines(field)`` the lines of the user's notes.
+    (``"\\tname = value,"``); ``note_lines(field)`` the lines of the user's notes;
+    ``field(name, raw)`` each field of the file as it goes out (``repair``ed).
     """
     edited = edited_groups(source, current, tags)
     fields = source["fields"]
     lines = [f"@{source['type']}{{{key},"]
     if edited:
-        _edited_lines(lines, fields, edited, written(edited), ascii=ascii)
+        _edited_lines(lines, fields, edited, written(edited), ascii=ascii, field=field)
     elif ascii:  # each field as written (repaired), in one pass
-        lines += [f"\t{name} = {fix_chars(repair(name, raw), True)}," for name, raw in fields]
+        lines += [f"\t{name} = {fix_chars(field(name, raw), True)}," for name, raw in fields]
     else:
-        lines += [f"\t{name} = {repair(name, raw)}," for name, raw in fields]
+        lines += [f"\t{name} = {field(name, raw)}," for name, raw in fields]
     if notes:
         names = {name.lower() for name, _ in fields}
         lines.extend(note_lines("paperdesk-notes" if "annote" in names else "annote"))
@@ -194,7 +196,8 @@ def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags
 
 
 def _edited_lines(lines: list[str], fields: Sequence[tuple[str, str]], edited: set[str],
-                  fresh: dict[str, list[str]], *, ascii: bool) -> None:
+                  fresh: dict[str, list[str]], *, ascii: bool,
+                  field: Callable[[str, str], str] = repair) -> None:
     """The fields' lines added to ``lines``: the ``edited`` groups' from ``fresh``
     (PaperDesk's), in place of the first of their fields, the others as written."""
     present = {_GROUP_OF.get(name.lower()) for name, _ in fields}
@@ -207,63 +210,12 @@ def _edited_lines(lines: list[str], fields: Sequence[tuple[str, str]], edited: s
                 done.add(group)
                 lines.extend(fresh.get(group, ()))
             continue
-        value = repair(name, raw)
+        value = field(name, raw)
         value = fix_chars(value, True) if ascii else value
         lines.append(f"\t{name} = {value},")
     for group in GROUPS:
         if group in added and group not in done:
             lines.extend(fresh.get(group, ()))
-
-
-# Fields styles print as text (BibTeX's standard styles, biblatex's data model):
-# the only ones repaired. Others (comment, file, url...) are never touched.
-_PRINTED = frozenset(
-    "abstract addendum annotation annote booksubtitle booktitle booktitleaddon chapter "
-    "edition eventtitle eventtitleaddon howpublished indextitle issuesubtitle issuetitle "
-    "journal journaltitle journalsubtitle mainsubtitle maintitle maintitleaddon nameaddon "
-    "note origtitle part reprinttitle series shorttitle subtitle title titleaddon venue "
-    "address location institution school publisher organization type pages volume number "
-    "issue".split())
-_URL_MACROS = ("\\url{", "\\href{", "\\path{", "\\nolinkurl{", "\\doi{", "\\verb")
-_REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}"}
-# What changes repair's state; a set first, which the regular expression engine skips to fast.
-_REPAIR_MARKS = re.compile(r'[\\{}"$#&_^](?:(?<=\\)[\s\S])?')
-
-
-def repair(name: str, raw: str) -> str:
-    """The raw value, with LaTeX specials that cannot be meant as written escaped.
-
-    A bare ``#``, ``&``, ``_`` or ``^`` in text (inside the value's braces
-    or quotes, outside math and outside ``\\url{...}``) is an error wherever a
-    style prints the field; the original file fails there too. Everything else
-    is left exactly as written.
-    """
-    if not ("#" in raw or "&" in raw or "_" in raw or "^" in raw) or (
-            name.lower() not in _PRINTED):
-        return raw
-    out: list[str] = []
-    depth, quoted, math, skip_depth, last = 0, False, False, None, 0
-    for m in _REPAIR_MARKS.finditer(raw):  # from mark to mark; a backslash takes the next
-        i, ch = m.start(), m.group()
-        if ch[0] == "\\":
-            if skip_depth is None and raw.startswith(_URL_MACROS, i):
-                skip_depth = depth
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if skip_depth == depth and not raw.startswith("{", i + 1):
-                skip_depth = None
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif ch == "$" and (depth or quoted):
-            math = not math
-        elif (ch in _REPAIRS and (depth or quoted) and not math and skip_depth is None):
-            out.append(raw[last:i])
-            out.append(_REPAIRS[ch])
-            last = i + 1
-    out.append(raw[last:])
-    return "".join(out)
 
 
 def header_blocks(files: Sequence[tuple[str, str]], *, ascii: bool) -> list[str]:

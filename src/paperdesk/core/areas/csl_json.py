@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from paperdesk.core.areas.export_report import ExportReport, checked_row
 from paperdesk.core.model.latex_read import decode
 
 # .bib entry types and the CSL types that fit them; anything else is an article.
@@ -62,8 +63,12 @@ def _raw_value(raw: str) -> str:
     return " ".join(decode(raw).split())
 
 
-def item(row: Sequence[Any], tags: list[str], notes: list[str]) -> dict[str, Any]:
-    """A CSL-JSON item for one row of ``bibtex_export._COLUMNS``."""
+def item(row: Sequence[Any], tags: list[str], notes: list[str],
+         report: ExportReport | None = None) -> dict[str, Any]:
+    """A CSL-JSON item for one row of ``bibtex_export._COLUMNS``; an arXiv id, DOI or
+    URL that does not match its grammar is left out (and named in ``report``), as in
+    BibTeX."""
+    row = checked_row(row, report)
     (pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      bib_type, bib_fields, year_inferred) = row[:14]
     out: dict[str, Any] = {"id": key or f"paper{pid}",
@@ -104,7 +109,8 @@ def item(row: Sequence[Any], tags: list[str], notes: list[str]) -> dict[str, Any
     return out
 
 
-def item_text(row: Sequence[Any], tags: list[str], notes: list[str], *, ascii: bool) -> str:
+def item_text(row: Sequence[Any], tags: list[str], notes: list[str], *, ascii: bool,
+              report: ExportReport | None = None) -> str:
     """The item as JSON, indented to sit inside the file's array."""
-    return "  " + json.dumps(item(row, tags, notes), ensure_ascii=ascii,
+    return "  " + json.dumps(item(row, tags, notes, report), ensure_ascii=ascii,
                              indent=2).replace("\n", "\n  ")

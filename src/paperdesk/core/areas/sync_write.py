@@ -24,7 +24,7 @@ import os
 import time
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ from paperdesk.core.areas.bibtex_export import export_rows, layout, paper_entry
 from paperdesk.core.areas.citekey import freeze
 from paperdesk.core.areas.csl_json import item_text
 from paperdesk.core.areas.edits import now
+from paperdesk.core.areas.export_report import ExportReport
 from paperdesk.core.areas.sync_states import CONFLICT, FAILED, OK
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
@@ -52,6 +53,12 @@ class Outcome:
     written: bool = False  # False: failed, stopped, or the bytes were already there
     entries: int = 0
     seconds: float = 0.0
+    # .bib fields of the entries made now written with bare specials escaped
+    report: ExportReport = field(default_factory=ExportReport)
+
+    @property
+    def repaired(self) -> int:
+        return self.report.repaired
 
     def text(self) -> str:
         name = self.path
@@ -59,13 +66,17 @@ class Outcome:
             return f"{name}: sync failed: {self.message}"
         if self.state == CONFLICT:
             return f"{name}: sync stopped: {self.message}"
-        return f"{name}: {'written' if self.written else 'up to date'} ({self.entries} entries)"
+        fixed = (f"; {self.repaired} field{'s' * (self.repaired != 1)} of .bib entries with "
+                 "bare # & _ ^ escaped (--as-written keeps them)") if self.repaired else ""
+        return (f"{name}: {'written' if self.written else 'up to date'} "
+                f"({self.entries} entries{fixed})")
 
 
 def layout_key(sync: Sync) -> str:
     """What the recorded layout is valid for: entries made by another version or
     in another style are made again."""
-    return f"{__version__}/{sync.style}/{int(sync.ascii)}"
+    return f"{__version__}/{sync.style}/{int(sync.ascii)}" + ("/as-written" if sync.as_written
+                                                              else "")
 
 
 _READ_CHUNK = 1 << 20
@@ -141,7 +152,7 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
         if ours or overwrite:
             _freeze(lib, members)
         text, entry_layout = render(lib, sync, members, old if reuse else None,
-                                    sync.layout if reuse else None, changed)
+                                    sync.layout if reuse else None, changed, out.report)
         out.entries = len(entry_layout) // 2
         new_hash = text.sha256()
         if text.equals(old):
@@ -196,19 +207,23 @@ def _freeze(lib: Library, members: list[int] | None) -> None:
             freeze(lib.db, loose)
 
 
-def _entries(lib: Library, sync: Sync, ids: list[int] | None) -> Iterator[tuple[int, bytes]]:
+def _entries(lib: Library, sync: Sync, ids: list[int] | None,
+             report: ExportReport | None = None) -> Iterator[tuple[int, bytes]]:
     for row, tags, _notes in export_rows(lib, ids, False, lambda f, m: None, None):
         if sync.style == "csl-json":
             text = item_text(row, tags, [], ascii=sync.ascii)
         else:
-            text = paper_entry(row, tags, [], style=sync.style, ascii=sync.ascii)
+            text = paper_entry(row, tags, [], style=sync.style, ascii=sync.ascii,
+                               as_written=sync.as_written, report=report)
         yield row[0], text.encode("utf-8")
 
 
 def render(lib: Library, sync: Sync, members: list[int] | None,
            old: bytes | bytearray | None, old_layout: bytes | None,
-           changed: set[int] | None) -> tuple[Text, array]:
-    """The file's bytes and its layout (paper id, entry length, ...)."""
+           changed: set[int] | None,
+           report: ExportReport | None = None) -> tuple[Text, array]:
+    """The file's bytes and its layout (paper id, entry length, ...); ``report``
+    counts what the entries made now repaired."""
     head, sep, tail, empty = (part.encode() for part in layout(sync.style))
     reused: dict[int, memoryview] = {}
     if old is not None and old_layout:
@@ -221,12 +236,13 @@ def render(lib: Library, sync: Sync, members: list[int] | None,
         skip = changed or set()
         reused = {pid: text for pid, text in reused.items() if pid not in skip}
     if members is None and not reused:
-        made = list(_entries(lib, sync, None))
+        made = list(_entries(lib, sync, None, report))
     else:
         if members is None:
             members = [r[0] for r in lib.db.execute(
                 "SELECT id FROM papers WHERE deleted_at IS NULL ORDER BY id")]
-        fresh = dict(_entries(lib, sync, [pid for pid in members if pid not in reused]))
+        fresh = dict(_entries(lib, sync, [pid for pid in members if pid not in reused],
+                              report))
         made = [(pid, fresh.get(pid) or reused[pid]) for pid in members
                 if pid in fresh or pid in reused]
     entry_layout = array("q")

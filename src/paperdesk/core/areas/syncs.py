@@ -51,6 +51,7 @@ class Sync:
     written_at: str | None
     layout_key: str | None
     layout: bytes | None
+    as_written: bool = False  # .bib fields exactly as written, bare specials and all
 
     def describe(self) -> str:
         return {"all": "the whole library", "query": f"papers matching “{self.value}”",
@@ -69,7 +70,8 @@ class Sync:
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "path": self.path, "source": self.source, "value": self.value,
-                "style": self.style, "ascii": self.ascii, "state": self.state,
+                "style": self.style, "ascii": self.ascii, "as_written": self.as_written,
+                "state": self.state,
                 "message": self.message, "entries": self.entries,
                 "written_at": self.written_at, "describe": self.describe()}
 
@@ -106,7 +108,7 @@ class Syncs:
         return _sync(row) if row else None
 
     def add(self, path: str | os.PathLike[str], source: str = "all", value: str = "", *,
-            style: str = "bibtex", ascii: bool = False) -> Sync:
+            style: str = "bibtex", ascii: bool = False, as_written: bool = False) -> Sync:
         """Record a new sync (it is written by ``write``); refuses what cannot work."""
         where = normal_path(path)
         if source not in SOURCES:
@@ -129,7 +131,8 @@ class Syncs:
         with self.lib.write(f"Keep {Path(where).name} in sync", [ch.SYNCS]):
             self.lib.db.execute(
                 "INSERT INTO syncs (path, source, value, style, ascii, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)", [where, source, value, style, int(ascii), now()])
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [where, source, value, style, _options(ascii, as_written), now()])
         return self.get(where)
 
     def remove(self, path: str | os.PathLike[str]) -> Sync:
@@ -179,5 +182,13 @@ class Syncs:
 def _sync(row: Any) -> Sync:
     (sid, path, source, value, style, ascii, state, message, entries, written, pending,
      written_at, layout_key, layout) = row
-    return Sync(sid, path, source, value, style, bool(ascii), state, message, entries, written,
-                pending, written_at, layout_key, layout)
+    return Sync(sid, path, source, value, style, bool(ascii & 1), state, message, entries,
+                written, pending, written_at, layout_key, layout, bool(ascii & _AS_WRITTEN))
+
+
+# The ``ascii`` column holds the sync's writing options as bits: 1 ASCII, 2 as written.
+_AS_WRITTEN = 2
+
+
+def _options(ascii: bool, as_written: bool) -> int:
+    return int(ascii) | (_AS_WRITTEN if as_written else 0)

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 from paperdesk.core.areas.citekey import refresh
 from paperdesk.core.db import changes as ch
 from paperdesk.core.formats.digest_import import import_digest
-from paperdesk.core.formats.enrich import apply
+from paperdesk.core.formats.enrich import apply, record_problems
 from paperdesk.core.formats.file_report import ALREADY, FileReport
 from paperdesk.core.formats.hub import Hub, HubError, HubPaper, HubUnavailable
+from paperdesk.core.model import identifiers
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.digest import MARKER
 from paperdesk.core.model.errors import PaperDeskError
@@ -99,7 +100,8 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
     for paper in listed:
         check_cancel(cancel)
         try:
-            records.append(hub.paper(paper.arxiv_id) or paper)
+            records.append((hub.paper(paper.arxiv_id) if identifiers.valid(
+                "arxiv_id", paper.arxiv_id) else None) or paper)
         except HubUnavailable:
             raise
         except HubError as exc:  # the list's record will do, without links
@@ -107,6 +109,7 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
             records.append(paper)
     for paper, record in zip(listed, records, strict=True):
         record.title, record.abstract = paper.title, paper.abstract or record.abstract
+        report.warnings += [f"{paper.title[:60]!r}: {why}" for why in record_problems(record)]
         if paper.upvotes is not None:
             record.upvotes = paper.upvotes
     data = digest_text(day, records).encode("utf-8")

@@ -30,6 +30,7 @@ from paperdesk.core.areas.citekey import refresh
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.formats.hub import Hub, HubError, HubPaper, HubUnavailable
+from paperdesk.core.model import identifiers
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.model.sources import marked, parse
@@ -127,9 +128,23 @@ def _ask(hub: Hub, paper: dict[str, Any]) -> _Outcome:
             out.verdict = "not_found" if why == "not_found" else "unsure"
             out.why = why
             return out
-        record = hub.paper(chosen.arxiv_id) or chosen
+        # an id that is not one never goes into a request (it is refused below)
+        record = (hub.paper(chosen.arxiv_id) if identifiers.valid("arxiv_id", chosen.arxiv_id)
+                  else None) or chosen
+    refused = record_problems(record)
+    if refused:  # an identifier that is not one: nothing of the record is taken
+        out.verdict, out.why = "failed", "; ".join(refused)
+        return out
     out.record, out.verdict = record, "completed"
     return out
+
+
+def record_problems(record: HubPaper) -> list[str]:
+    """Why a Hub record is refused: each of its identifiers that does not match its
+    grammar (``core/model/identifiers.py``); none for a good record."""
+    found = identifiers.problems({"arxiv_id": record.arxiv_id, "github": record.github,
+                                  "project_page": record.project_page})
+    return [f"the Hub's {why}; refused" for why in found.values()]
 
 
 def ask_hub(papers: Sequence[dict[str, Any]], hub: Hub, progress: Progress = no_progress,
@@ -175,7 +190,10 @@ def _keeps(sources: dict[str, Any], name: str, *, bib_too: bool = False) -> bool
 
 
 def apply(db: Any, pid: int, record: HubPaper, stamp: str) -> bool:
-    """Fill one paper from its Hub record (inside the caller's write); True if changed."""
+    """Fill one paper from its Hub record (inside the caller's write); True if changed.
+    A record with an identifier that is not one (``record_problems``) changes nothing."""
+    if record_problems(record):
+        return False
     cursor = db.execute("SELECT * FROM papers WHERE id = ?", [pid])
     row = dict(zip([d[0] for d in cursor.description], cursor.fetchone(), strict=True))
     sources = parse(row["sources"])

@@ -14,6 +14,7 @@ from typing import Any
 
 from paperdesk.core.model.bib_scan import Failure, RawEntry, iter_entries, scan
 from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, resolve, value_reader
+from paperdesk.core.model.tex_safe import definition_warnings
 
 
 @dataclass
@@ -38,7 +39,8 @@ class BibReader:
         self.read_value = value_reader(self.strings)
         self.failures: list[Failure] = list(self.found.failures)
         self.late: list[Failure] = []  # entries whose fields could not be read
-        self.entry_warnings: list[str] = []
+        self.entry_warnings: list[str] = definition_warnings(  # then the entries'
+            name, self.found.preambles, self.found.strings)
         self.read = 0
 
     @property

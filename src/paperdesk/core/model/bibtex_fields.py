@@ -19,7 +19,9 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 
+from paperdesk.core.model import identifiers
 from paperdesk.core.model.latex_read import decode
+from paperdesk.core.model.tex_safe import danger_text, dangerous
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 ARXIV_ID = re.compile(r"(?:arxiv(?:\.org)?[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4,5}(?:v\d+)?|"
@@ -180,6 +182,8 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     written: dict[str, str] = {}
     extra = paper.extra
     for name, raw in fields:
+        if "\\" in raw or "^^" in raw:
+            _warn_dangerous(paper, name, raw)
         name = name.lower()
         last = raw[-1:]
         if "#" in raw or not ((last == "}" and raw[:1] == "{")
@@ -209,6 +213,13 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
         if tag and tag not in paper.tags:
             paper.tags.append(tag)
     return paper
+
+
+def _warn_dangerous(paper: BibPaper, name: str, raw: str) -> None:
+    found = dangerous(raw)
+    if found:
+        paper.warnings.append(f"entry {paper.key!r} field {name}: "
+                              f"{danger_text(found, 'wherever a style prints the field')}")
 
 
 def _read_people(paper: BibPaper, text: str) -> None:
@@ -287,23 +298,43 @@ def _read_date(paper: BibPaper, values: dict[str, Any]) -> None:
 
 
 def _read_ids(paper: BibPaper, values: dict[str, str]) -> None:
+    """arXiv id, DOI and URL into PaperDesk's columns, each only when it matches its
+    grammar (``identifiers``): one that does not stays in the entry as written and is
+    reported."""
     eprint = values.get("eprint", "").strip()
     prefix = (values.get("archiveprefix") or values.get("eprinttype") or "").strip().lower()
     if eprint and (prefix == "arxiv" or (not prefix and BARE_ARXIV.match(eprint))):
-        paper.arxiv_id = _ARXIV_PREFIX.sub("", eprint)
+        arxiv = _ARXIV_PREFIX.sub("", eprint)
+        if _checked(paper, "eprint", "arxiv_id", arxiv):
+            paper.arxiv_id = arxiv
+        else:  # kept as an eprint PaperDesk does not read
+            paper.extra["eprint"] = "{" + eprint + "}"
+            paper.extra["archiveprefix"] = "{" + (prefix or "arXiv") + "}"
     elif eprint:
         paper.extra["eprint"] = "{" + eprint + "}"
         if prefix:
             paper.extra["archiveprefix"] = "{" + prefix + "}"
-    doi = _DOI_PREFIX.sub("", values.get("doi", "").strip())
-    paper.doi = doi or None
-    paper.url = values.get("url", "").strip() or None
+    doi = identifiers.from_latex(_DOI_PREFIX.sub("", values.get("doi", "").strip()))
+    paper.doi = doi if doi and _checked(paper, "doi", "doi", doi) else None
+    url = identifiers.from_latex(values.get("url", ""))
+    paper.url = url if url and _checked(paper, "url", "url", url) else None
     if paper.arxiv_id is None:
         for source in (values.get("url", ""), paper.doi or "", values.get("journal", ""),
                        values.get("note", ""), values.get("howpublished", "")):
             m = ("x" in source or "X" in source) and ARXIV_ID.search(source)  # "arxiv"
-            if m:
+            if m and identifiers.valid("arxiv_id", m.group(1)):
                 paper.arxiv_id = m.group(1)
                 break
     if paper.arxiv_id and paper.url == f"https://arxiv.org/abs/{paper.arxiv_id}":
         paper.url = None
+
+
+_COLUMN_NAMES = {"arxiv_id": "arXiv id", "doi": "DOI", "url": "URL"}
+
+
+def _checked(paper: BibPaper, field_name: str, kind: str, value: str) -> bool:
+    why = identifiers.problem(kind, value)
+    if why is not None:
+        paper.warnings.append(f"entry {paper.key!r} field {field_name}: {why}; kept as written "
+                              f"in the entry, not used as the paper's {_COLUMN_NAMES[kind]}")
+    return why is None

@@ -15,6 +15,8 @@ import functools
 import re
 import unicodedata
 
+from paperdesk.core.model.tex_safe import math_ok
+
 SPECIALS = "%&#_$"
 _ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
 _TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
@@ -45,14 +47,16 @@ def escape(text: str, *, ascii: bool = False) -> str:
     """Field text for a text field (title, abstract, note...).
 
     Math stays math: a ``$...$`` span (opening ``$`` before a non-space, closing
-    ``$`` after one) is written as it is, so ``$O(n^2)$`` is not turned into
-    ``\\$O(n\\^{}2)\\$``; a lone ``$`` (``$5``) is escaped.
+    ``$`` after one) whose braces balance and whose every control sequence is on
+    the allowlist of ``tex_safe`` is written as it is, so ``$O(n^2)$`` is not
+    turned into ``\\$O(n\\^{}2)\\$``; a lone ``$`` (``$5``) is escaped, and so is
+    any other span (``$\\input{x}$`` is text: ``\\$\\textbackslash{}input\\{x\\}\\$``).
     """
     if "$" not in text:
         return _escape_text(text, ascii)
     out, start = [], 0
     for m in _MATH.finditer(text):
-        if _balanced(m.group()):
+        if _balanced(m.group()) and math_ok(m.group()[1:-1]):
             out += [_escape_text(text[start:m.start()], ascii), fix_chars(m.group(), ascii)]
             start = m.end()
     return "".join(out) + _escape_text(text[start:], ascii)
@@ -99,7 +103,7 @@ def fix_chars(text: str, ascii: bool) -> str:
     for ch in text:
         if kept(ch):
             out.append(ch)
-        elif ch in ACCENTS and out and len(out[-1]) == 1:
+        elif ch in ACCENTS and _accent_base(out):
             out[-1] = _accent_macro(out[-1], ACCENTS[ch])  # a base with a combining accent
         else:
             out.append(_ascii_char(ch))
@@ -110,6 +114,17 @@ def fix_chars(text: str, ascii: bool) -> str:
 _INPUTENC = frozenset("\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021"
                       "\u2022\u2026\u2030\u2039\u203a\u20ac\u2122\u02c6\u02dc\u0218\u0219"
                       "\u021a\u021b")
+
+
+def _accent_base(out: list[str]) -> bool:
+    """Whether the last character written is a letter a combining accent may go on:
+    not a special (``\\%``) nor a letter of a control word (``\\alpha``)."""
+    if not (out and len(out[-1]) == 1 and out[-1].isalpha()):
+        return False
+    i = len(out) - 1
+    while i > 0 and len(out[i - 1]) == 1 and out[i - 1].isalpha():
+        i -= 1
+    return not (i > 0 and out[i - 1] == "\\")
 
 
 def _accent_macro(base: str, accent: str) -> str:
@@ -163,7 +178,10 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
     letter (``GPT``, ``C#``, ``Part I``). Capitalised words (``Scaling Laws
     for Neural ...``) are left to the style, so sentence-case styles work.
     Neighbouring protected words share braces; math spans are left alone.
+    The control characters \x02 and \x03, which mark the words to brace, are dropped.
     """
+    if "\x02" in title or "\x03" in title:
+        title = title.replace("\x02", "").replace("\x03", "")
     if title.isascii():
         first = _CAPITALS.search(title)
         if first is None:
