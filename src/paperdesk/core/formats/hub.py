@@ -8,7 +8,8 @@ deadline per request, a cap on the size of an answer, every wait cancellable),
 and this module adds what a program asking about thousands of papers needs: a
 ceiling on requests per second shared by all threads, HTTP 429 answered by
 waiting as long as ``Retry-After`` says (and every thread waiting with it), 5xx
-and timeouts retried with back-off, and each failure turned into a one-line
+retried with back-off (a request past its deadline is not: three in a
+row stop the run), and each failure turned into a one-line
 ``HubError``. Each record is checked field by field (``core/formats/hub_record.py``).
 The packages are imported only when a request is about to be made.
 """
@@ -23,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import date
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import quote
 
 from paperdesk.core.formats import hub_http
@@ -61,6 +62,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+TIMEOUTS_TO_STOP = 3  # requests in a row past their deadline: the run stops
 
 
 def offline() -> bool:
@@ -82,6 +84,7 @@ class Hub:
     limits: Limits = field(default_factory=lambda: DEFAULT_LIMITS)
     cancel: CancelFlag | None = None
     requests: int = 0
+    _timeouts_in_a_row: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _stopped: threading.Event = field(default_factory=threading.Event)
     _next_slot: float = 0.0
@@ -117,6 +120,16 @@ class Hub:
         with self._lock:
             self._next_slot = max(self._next_slot, time.monotonic() + seconds)
 
+    def _timed_out(self, what: str) -> NoReturn:
+        with self._lock:
+            self._timeouts_in_a_row += 1
+            many = self._timeouts_in_a_row >= TIMEOUTS_TO_STOP
+        text = f"the Hub did not answer within {self.limits.timeout:g} s"
+        if many:
+            raise HubUnavailable(f"could not reach the Hub at {endpoint()}: {text}, "
+                                 f"{TIMEOUTS_TO_STOP} times in a row")
+        raise HubError(f"{what}: {text}")
+
     def _get(self, what: str, path: str, params: dict[str, Any] | None = None) -> Any:
         """The JSON of one GET (None for a 404), retried as the limits say."""
         import httpx2
@@ -130,12 +143,7 @@ class Hub:
                 answer = hub_http.get(http, endpoint() + path, params, deadline=lim.timeout,
                                       max_bytes=lim.max_bytes, stop=self.check)
             except (hub_http.DeadlineExceeded, httpx2.TimeoutException):
-                if last:
-                    raise HubError(f"{what}: the Hub did not answer within "
-                                   f"{lim.timeout:g} s") from None
-                hub_http.wait(delay, self.check)
-                delay *= 2
-                continue
+                self._timed_out(what)  # not retried: a slow server stays slow
             except hub_http.TooLarge:
                 raise HubError(f"{what}: the Hub's answer is larger than "
                                f"{lim.max_bytes / 2**20:g} MB; not read") from None
@@ -144,6 +152,7 @@ class Hub:
                                      f"{_first_line(exc)}") from None
             except httpx2.HTTPError as exc:
                 raise HubError(f"{what}: {_first_line(exc)}") from None
+            self._timeouts_in_a_row = 0
             status = answer.status
             if status == 404:
                 return None
