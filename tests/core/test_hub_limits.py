@@ -168,3 +168,27 @@ def test_fetch_matches_records_by_id_not_by_position(lib, hub):
     assert sorted(rows) == [(f"Ordered Paper {n}", f"2508.0000{n}",
                              json.dumps([f"Author {n}"])) for n in range(6)]
     assert any("answered with the record of '2508.00004'" in w for w in report.warnings)
+
+
+@pytest.mark.parametrize(("body", "why"), [
+    (b"[" * 100_000, "not the JSON it should be"),           # nested past the stack
+    (b"[" + b"{}," * 600_000 + b"{}]", "more than 500,000 values"),  # 2 MB, 300 MB parsed
+])
+def test_answers_that_would_blow_up_when_parsed_fail_their_day_with_one_line(lib, hub, body,
+                                                                            why):
+    hub.fail("/api/daily_papers", 200, times=1, body=body)
+    report = _fetch(lib)
+    assert report.status == "failed" and why in report.error and "\n" not in report.error
+
+
+def test_huggingface_hubs_shared_client_is_left_as_it_is(lib, hub):
+    from huggingface_hub.utils import get_session
+
+    shared = get_session()
+    timeout, hooks = shared.timeout, dict(shared.event_hooks)
+    pid = _add_paper(lib, "Shared Client Paper")
+    hub.add(record("2509.00001", "Shared Client Paper", ABSTRACT, ["Ann Lee"], "2025-09-01"))
+    assert lib.enrich(hub=fast()).result.completed == [pid]
+    assert get_session() is shared
+    assert (shared.timeout, dict(shared.event_hooks)) == (timeout, hooks)
+    assert timeout.read is None  # huggingface_hub's own default, not PaperDesk's

@@ -171,11 +171,7 @@ class Hub:
                 continue
             if status >= 300:
                 raise HubError(f"{what}: the Hub answered HTTP {status}")
-            try:
-                return json.loads(answer.body.decode("utf-8", "replace"))
-            except ValueError:
-                raise HubError(f"{what}: the Hub's answer is not the JSON it should "
-                               "be") from None
+            return _json(what, answer.body)
         raise HubError(f"{what}: no answer")  # not reached
 
     # -- the three questions ------------------------------------------------------
@@ -217,6 +213,23 @@ class Hub:
             if len(found) < page_size:
                 break
         return out, problems
+
+
+# Parsed JSON costs far more memory than its text: 20 MB of "{}," is 550 MB of dicts.
+# A day's page of 100 papers holds some 20,000 values; an answer with more than this
+# many separators and containers is refused before it is parsed.
+MAX_VALUES = 500_000
+
+
+def _json(what: str, body: bytes) -> Any:
+    """The answer's JSON; bytes that are not UTF-8 become U+FFFD."""
+    if body.count(b",") + body.count(b"{") + body.count(b"[") > MAX_VALUES:
+        raise HubError(f"{what}: the Hub's answer holds more than {MAX_VALUES:,} values; "
+                       "not read")
+    try:
+        return json.loads(body.decode("utf-8", "replace"))
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's stack
+        raise HubError(f"{what}: the Hub's answer is not the JSON it should be") from None
 
 
 def _items(what: str, found: Any) -> list[Any]:
