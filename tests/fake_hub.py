@@ -9,8 +9,10 @@ It speaks the JSON that ``huggingface_hub`` parses (``PaperInfo``/``PaperAuthor`
   "publishedAt", "numComments", "submittedBy", ...}`` items, best matches first.
 - ``GET /api/daily_papers?date=&p=&limit=``: the same items, for one day.
 
-Faults are set per test: ``fail(path_prefix, status, times, headers)``, ``slow``,
-``malformed``. Every request is counted and logged.
+Faults are set per test: ``fail(path_prefix, status, times, headers, body, delay)``;
+a hostile server also has ``trickle`` (the body one byte per that many seconds: a
+slow-loris) and ``stream`` (a body of that many bytes sent chunked, without a
+``Content-Length``). Every request is counted and logged.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b'{"error": "fault"}'
     delay: float = 0.0
+    trickle: float = 0.0   # seconds between the body's bytes
+    stream: int = 0        # bytes of a huge chunked body of spaces after "["
 
 
 def record(arxiv_id: str, title: str, summary: str, authors: list[str], published: str,
@@ -152,6 +156,8 @@ class FakeHub:
         if fault is not None:
             if fault.delay:
                 time.sleep(fault.delay)
+            if fault.trickle or fault.stream:
+                return self._hostile(handler, fault)
             if fault.status:
                 return self._send(handler, fault.status, fault.body, fault.headers)
         if path == "/api/papers/search":
@@ -181,6 +187,34 @@ class FakeHub:
 
     def _json(self, handler: BaseHTTPRequestHandler, data: Any) -> None:
         self._send(handler, 200, json.dumps(data).encode("utf-8"))
+
+    @staticmethod
+    def _hostile(handler: BaseHTTPRequestHandler, fault: Fault) -> None:
+        """A slow-loris (one byte per ``trickle`` s) or a chunked body of ``stream`` bytes."""
+        try:
+            handler.send_response(fault.status or 200)
+            handler.send_header("Content-Type", "application/json")
+            for key, value in fault.headers.items():
+                handler.send_header(key, value)
+            if fault.trickle:
+                handler.send_header("Content-Length", str(len(fault.body)))
+                handler.end_headers()
+                for byte in fault.body:
+                    handler.wfile.write(bytes([byte]))
+                    handler.wfile.flush()
+                    time.sleep(fault.trickle)
+                return
+            handler.send_header("Transfer-Encoding", "chunked")
+            handler.end_headers()
+            chunk = b"[" + b" " * (2**20 - 1)
+            sent = 0
+            while sent < fault.stream:
+                handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += len(chunk)
+                chunk = b" " * 2**20
+            handler.wfile.write(b"1\r\n]\r\n0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     @staticmethod
     def _send(handler: BaseHTTPRequestHandler, status: int, body: bytes,

@@ -69,7 +69,7 @@ def test_enrich_server_down_and_offline_give_one_line_and_change_nothing(small, 
     before = Library.open(small).papers([1, 2])
     down = paperdesk("--library", small, "enrich", env={"HF_ENDPOINT": f"http://127.0.0.1:{port}"},
                      check_rc=1)
-    assert "cannot reach the Hub" in down.stderr.splitlines()[-1]
+    assert "could not reach the Hub" in down.stderr.splitlines()[-1]
     offline = paperdesk("--library", small, "enrich", env={"HF_HUB_OFFLINE": "1"}, check_rc=1)
     assert "offline" in offline.stderr.splitlines()[-1]
     with Library.open(small) as lib:

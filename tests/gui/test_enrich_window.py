@@ -90,6 +90,18 @@ def test_fetch_daily_papers_from_the_file_menu(window, server, qtbot):
     qtbot.waitUntil(lambda: window.model.rowCount() == before + 1)
 
 
+def test_a_fetch_that_failed_says_so_instead_of_counting_nothing(window, server, qtbot,
+                                                               monkeypatch):
+    from paperdesk.gui import enrich_action
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    before = window.lib.stats()["papers"]
+    enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 4))
+    text = _wait_report(qtbot, window).summary.text()
+    assert text.startswith("Fetch failed for 1 of 1 day: offline") and "0 papers" not in text
+    assert window.lib.stats()["papers"] == before
+
+
 def test_offline_gives_a_report_line_and_changes_nothing(window, server, qtbot, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     ids = select_rows(window, [0])

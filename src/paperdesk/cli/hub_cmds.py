@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from dataclasses import replace
+from typing import Any
 
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.library import Library
@@ -18,6 +20,30 @@ def _day(text: str) -> dt.date:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"not a number of seconds from 0 to 3600: {text!r}")
+    return value
+
+
+def _limits(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                        help="the longest one request to the Hub may take, every byte of "
+                             "its answer included (default 30)")
+
+
+def _hub(args: argparse.Namespace) -> Any:
+    from paperdesk.core.formats.hub import DEFAULT_LIMITS, Hub
+
+    limits = DEFAULT_LIMITS if args.timeout is None else replace(DEFAULT_LIMITS,
+                                                                 timeout=args.timeout)
+    return Hub(limits)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "nothing.")
     p.add_argument("query", nargs="*", help="search query (words, \"phrases\"); default: all")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _limits(p)
     p.set_defaults(func=cmd_enrich)
 
     p = sub.add_parser(
@@ -45,11 +72,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the (first) day")
     p.add_argument("--to", type=_day, metavar="YYYY-MM-DD", help="the last day (default: --date)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _limits(p)
     p.set_defaults(func=cmd_fetch)
 
 
 def cmd_enrich(args: argparse.Namespace, lib: Library) -> int:
-    changes = lib.enrich(query=" ".join(args.query) or None)
+    changes = lib.enrich(query=" ".join(args.query) or None, hub=_hub(args))
     result = changes.result
     if args.json:
         emit_json({**dict(result), "rekeyed": {str(k): list(v) for k, v in
@@ -63,12 +91,14 @@ def cmd_enrich(args: argparse.Namespace, lib: Library) -> int:
             say(f"  failed: {pid} {short(title, 40)}: {why}")
         if len(result.failed) > 20:
             say(f"  ... and {len(result.failed) - 20} more failed")
+        for warning in result.warnings:
+            say(f"  warning: {warning}")
         say(result.summary())
     return 1 if result.stopped or (result.failed and not result.completed) else 0
 
 
 def cmd_fetch(args: argparse.Namespace, lib: Library) -> int:
-    reports = lib.fetch_daily(args.date, args.to)
+    reports = lib.fetch_daily(args.date, args.to, hub=_hub(args))
     if args.json:
         emit_json([r.to_json() for r in reports])
     for r in reports:

@@ -135,6 +135,10 @@ def fetch(owner: Any, first: dt.date, last: dt.date) -> int | None:
         imported = sum(r.papers for r in reports if r.status == "imported")
         summary = (f"Fetched {len(reports)} day{'s' * (len(reports) != 1)}: "
                    f"{imported} papers, {sum(r.new_papers for r in reports)} new")
+        failed = [r for r in reports if r.status == "failed"]
+        if failed:  # never a count of nothing as if all were well
+            summary = (f"Fetch failed for {len(failed)} of {len(reports)} "
+                       f"day{'s' * (len(reports) != 1)}: {failed[0].error or 'failed'}")
         lines = [f"{r.day}: {r.error or r.status}" for r in reports]
         lines += [f"  {w}" for r in reports for w in r.warnings]
         context.show_message(summary, 10000)

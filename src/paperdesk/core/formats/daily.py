@@ -27,6 +27,7 @@ from paperdesk.core.model.clock import now
 from paperdesk.core.model.digest import MARKER
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.model.text import title_key
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -83,6 +84,55 @@ def digest_text(day: dt.date, papers: list[HubPaper]) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
+def _records(hub: Hub, listed: list[HubPaper], report: DayReport,
+             cancel: CancelFlag | None) -> list[HubPaper]:
+    """Each listed paper's own record (the list's lack the links), asked for by its id;
+    the list's record where that fails. Titles, abstracts and upvotes are the list's."""
+    records: list[HubPaper] = []
+    for paper in listed:
+        check_cancel(cancel)
+        try:
+            asked = identifiers.valid("arxiv_id", paper.arxiv_id)
+            record = (hub.paper(paper.arxiv_id) if asked else None) or paper
+        except HubUnavailable:
+            raise
+        except HubError as exc:  # the list's record will do, without links
+            report.warnings.append(str(exc))
+            record = paper
+        record.title, record.abstract = paper.title, paper.abstract or record.abstract
+        if paper.upvotes is not None:
+            record.upvotes = paper.upvotes
+        report.warnings += [f"{paper.arxiv_id}: {p}" for p in
+                            dict.fromkeys(paper.problems + record.problems)]
+        report.warnings += [f"{paper.title[:60]!r}: {why}" for why in record_problems(record)]
+        records.append(record)
+    return records
+
+
+def _matched(lib: Library, digest_id: int, records: list[HubPaper],
+             report: DayReport) -> list[tuple[int, HubPaper]]:
+    """(paper id, record) for each paper the saved page gave: found by its title among
+    the records (the page has no ids), and never one whose arXiv id is another's."""
+    by_title: dict[str, list[HubPaper]] = {}
+    for record in records:
+        by_title.setdefault(title_key(record.title), []).append(record)
+    out = []
+    for pid, raw_title, arxiv_id in lib.db.execute(
+            "SELECT s.paper_id, s.raw_title, p.arxiv_id FROM sightings s JOIN papers p "
+            "ON p.id = s.paper_id WHERE s.digest_id = ? ORDER BY s.position", [digest_id]):
+        found = by_title.get(title_key(raw_title or ""), [])
+        if len(found) != 1:
+            report.warnings.append(f"{(raw_title or '')[:60]!r}: " + (
+                "not a paper of the Hub's list; not completed" if not found else
+                "more than one paper of the Hub's list has this title; not completed"))
+        elif arxiv_id and arxiv_id != found[0].arxiv_id:
+            report.warnings.append(f"{(raw_title or '')[:60]!r}: already has arXiv id {arxiv_id}, "
+                                   f"the Hub's record is {found[0].arxiv_id}; not completed")
+        else:
+            out.append((pid, found[0]))
+    return out
+
+
 def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = None
               ) -> DayReport:
     report = DayReport(day.isoformat(), "failed")
@@ -91,27 +141,12 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
         report.status = ALREADY
         report.warnings = [f"{day.isoformat()}: already fetched; nothing changed"]
         return report
-    listed = [p for p in hub.daily(day) if p.title]
+    listed, report.warnings = hub.daily(day)
+    listed = [p for p in listed if p.title]
     if not listed:
         report.status = "no papers"
         return report
-    # The list's records lack the links: each paper's own record has them.
-    records: list[HubPaper] = []
-    for paper in listed:
-        check_cancel(cancel)
-        try:
-            records.append((hub.paper(paper.arxiv_id) if identifiers.valid(
-                "arxiv_id", paper.arxiv_id) else None) or paper)
-        except HubUnavailable:
-            raise
-        except HubError as exc:  # the list's record will do, without links
-            report.warnings.append(f"{paper.arxiv_id}: {exc}")
-            records.append(paper)
-    for paper, record in zip(listed, records, strict=True):
-        record.title, record.abstract = paper.title, paper.abstract or record.abstract
-        report.warnings += [f"{paper.title[:60]!r}: {why}" for why in record_problems(record)]
-        if paper.upvotes is not None:
-            record.upvotes = paper.upvotes
+    records = _records(hub, listed, report, cancel)
     data = digest_text(day, records).encode("utf-8")
     imported: FileReport = import_digest(lib, Path(name), data, cancel=cancel)
     report.status = imported.status
@@ -121,12 +156,10 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
     if imported.digest_id is None:
         report.error = imported.error
         return report
-    positions = dict(lib.db.execute("SELECT position, paper_id FROM sightings "
-                                    "WHERE digest_id = ?", [imported.digest_id]).fetchall())
+    pairs = _matched(lib, imported.digest_id, records, report)
     with lib.write(f"Complete the daily papers of {day.isoformat()}", [ch.PAPERS]) as w:
         stamp = now()
-        changed = [positions[n] for n, record in enumerate(records)
-                   if n in positions and apply(lib.db, positions[n], record, stamp)]
+        changed = [pid for pid, record in pairs if apply(lib.db, pid, record, stamp)]
         refresh(lib.db, changed)
         w.paper_ids = set(changed)
     report.completed = len(changed)
@@ -143,7 +176,9 @@ def fetch_days(lib: Library, first: dt.date, last: dt.date, *, hub: Hub | None =
     days = (last - first).days + 1
     if days > MAX_DAYS:
         raise FetchError(f"{days} days asked for; fetch at most {MAX_DAYS} at a time")
-    hub = hub or Hub()
+    hub = hub or Hub(cancel=cancel)
+    if hub.cancel is None:
+        hub.cancel = cancel
     reports: list[DayReport] = []
     for n in range(days):
         day = first + dt.timedelta(days=n)

@@ -32,6 +32,7 @@ from paperdesk.core.db.idlists import select_in
 from paperdesk.core.formats.hub import Hub, HubError, HubPaper, HubUnavailable
 from paperdesk.core.model import identifiers
 from paperdesk.core.model.clock import now
+from paperdesk.core.model.errors import Cancelled
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.model.sources import marked, parse
 from paperdesk.core.model.text import ABSTRACT_MATCH, abstract_similarity, title_key
@@ -57,6 +58,7 @@ class EnrichResult(ch.Result):
     cancelled: bool
     requests: int
     rekeyed: dict[int, tuple[str, str]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # fields of records refused
 
     def summary(self) -> str:
         parts = [f"completed {len(self.completed)} of {self.asked} papers"]
@@ -160,6 +162,8 @@ def ask_hub(papers: Sequence[dict[str, Any]], hub: Hub, progress: Progress = no_
             return _Outcome(paper["id"], paper["title"])
         try:
             out = _ask(hub, paper)
+        except Cancelled:
+            return _Outcome(paper["id"], paper["title"])
         except HubUnavailable as exc:
             if not stop.is_set():
                 stopped.append(str(exc))
@@ -178,7 +182,12 @@ def ask_hub(papers: Sequence[dict[str, Any]], hub: Hub, progress: Progress = no_
 
     with ThreadPoolExecutor(max_workers=max(1, hub.limits.workers),
                             thread_name_prefix="hub") as pool:
-        outcomes = list(pool.map(one, papers))
+        try:
+            outcomes = list(pool.map(one, papers))
+        except BaseException:  # Ctrl-C: every thread's wait ends within a tenth of a second
+            hub.stop()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     cancelled = cancel is not None and cancel.is_set()
     return outcomes, (stopped[0] if stopped else None), cancelled
 
@@ -249,7 +258,9 @@ def write_outcomes(lib: Library, outcomes: Sequence[_Outcome], label: str,
 def enrich(lib: Library, ids: Iterable[int] | None = None, *, hub: Hub | None = None,
            progress: Progress = no_progress, cancel: CancelFlag | None = None) -> ch.Changes:
     """Complete the papers of ``ids`` (else every paper) that still lack something."""
-    hub = hub or Hub()
+    hub = hub or Hub(cancel=cancel)
+    if hub.cancel is None:
+        hub.cancel = cancel
     papers = candidates(lib, ids)
     progress(0.0, f"Asking the Hub about {len(papers)} papers")
     outcomes, stopped, cancelled = ask_hub(papers, hub, progress, cancel) if papers else (
@@ -263,7 +274,9 @@ def enrich(lib: Library, ids: Iterable[int] | None = None, *, hub: Hub | None = 
             not_found=[(o.pid, o.title) for o in by["not_found"]],
             unsure=[(o.pid, o.title, o.why) for o in by["unsure"]],
             failed=[(o.pid, o.title, o.why) for o in by["failed"]],
-            stopped=stopped, cancelled=cancelled, requests=hub.requests, rekeyed=rekeyed)
+            stopped=stopped, cancelled=cancelled, requests=hub.requests, rekeyed=rekeyed,
+            warnings=[f"{o.pid} {o.record.arxiv_id}: {p}" for o in by["completed"]
+                      if o.record is not None for p in o.record.problems])
 
     n = len(by["completed"])
     changes = write_outcomes(lib, outcomes, f"Complete {n} paper{'s' * (n != 1)} from "

@@ -1,0 +1,112 @@
+"""One GET to the Hub with hard limits: a total deadline, a size cap, and waits that stop.
+
+``huggingface_hub``'s ``HfApi`` reads every answer whole through one client
+shared by the whole process (``get_session()``), with no timeout; changing that
+client would change it for every other user of the package in the process. So
+PaperDesk keeps its own ``httpx2`` client (the HTTP package ``huggingface_hub``
+itself is built on) and asks the same endpoints with it:
+
+- the deadline is for the whole request (connect, headers, every byte of the
+  body), not for one read: a server trickling a byte every second is cut at it;
+- the answer is streamed and reading stops past ``max_bytes`` (a ``Content-Length``
+  over it is refused before the body is read), so a huge answer costs at most
+  the cap in memory;
+- the transfer runs on a thread of its own while the asking thread waits in
+  slices of ``SLICE`` seconds, looking at the cancel flag (and Ctrl-C reaching
+  it) between them: nothing waits longer than that for the network. A transfer
+  given up on is told to stop and ends at its next read.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+SLICE = 0.1  # seconds between looks at the cancel flag in every wait
+USER_AGENT = "paperdesk (+https://github.com/paperdesk)"
+
+
+class TooLarge(Exception):
+    """The answer is larger than the cap; it was not read to its end."""
+
+
+class DeadlineExceeded(Exception):
+    """The whole request took longer than its deadline."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+
+def client(read_timeout: float) -> Any:
+    """A client of PaperDesk's own (never huggingface_hub's shared one)."""
+    import httpx2
+
+    return httpx2.Client(timeout=httpx2.Timeout(read_timeout), follow_redirects=True,
+                         headers={"user-agent": USER_AGENT, "accept": "application/json"})
+
+
+def wait(seconds: float, stop: Callable[[], None]) -> None:
+    """Sleep ``seconds`` in slices, calling ``stop()`` (which raises to end it) between."""
+    end = time.monotonic() + max(0.0, seconds)
+    while True:
+        stop()
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        time.sleep(min(SLICE, left))
+
+
+def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: float,
+        max_bytes: int, stop: Callable[[], None]) -> Answer:
+    """The answer to one GET, within ``deadline`` seconds and ``max_bytes`` bytes;
+    raises DeadlineExceeded, TooLarge, the client's own errors, or what ``stop`` raises."""
+    ends = time.monotonic() + deadline
+    box: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    given_up = threading.Event()
+    worker = threading.Thread(target=_transfer, name="hub-transfer", daemon=True,
+                              args=(http, url, params, ends, max_bytes, given_up, box))
+    worker.start()
+    try:
+        while True:
+            try:
+                ok, value = box.get(timeout=min(SLICE, max(0.001, ends - time.monotonic())))
+            except queue.Empty:
+                stop()
+                if time.monotonic() >= ends:
+                    raise DeadlineExceeded() from None
+                continue
+            if ok:
+                return value
+            raise value
+    finally:
+        given_up.set()
+
+
+def _transfer(http: Any, url: str, params: Mapping[str, Any] | None, ends: float,
+              max_bytes: int, given_up: threading.Event,
+              box: queue.SimpleQueue[tuple[bool, Any]]) -> None:
+    try:
+        with http.stream("GET", url, params=params) as response:
+            length = response.headers.get("content-length", "")
+            if length.isascii() and length.isdigit() and int(length) > max_bytes:
+                raise TooLarge()
+            body = bytearray()
+            for chunk in response.iter_bytes():
+                if given_up.is_set():
+                    return
+                body += chunk
+                if len(body) > max_bytes:
+                    raise TooLarge()
+                if time.monotonic() >= ends:
+                    raise DeadlineExceeded()
+            box.put((True, Answer(response.status_code, response.headers, bytes(body))))
+    except BaseException as exc:  # handed to the asking thread, which decides
+        box.put((False, exc))

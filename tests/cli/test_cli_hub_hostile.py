@@ -1,0 +1,138 @@
+"""paperdesk enrich / fetch against a hostile local Hub: real processes, real signals,
+the time a Ctrl-C takes and the memory a huge answer costs, measured."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from paperdesk.core.library import Library
+from tests.cli.test_cli_hub import BIB
+from tests.cli.test_cli_library import paperdesk
+from tests.fake_hub import FakeHub, record
+
+DAY = "2025-06-02"
+
+
+@pytest.fixture
+def server():
+    with FakeHub() as hub:
+        yield hub
+
+
+@pytest.fixture
+def small(tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    path = tmp_path / "lib.sqlite"
+    paperdesk("--library", path, "import", bib, check_rc=0)
+    return path
+
+
+def _start(path, *args, url):
+    env = {**os.environ, "HF_ENDPOINT": url}
+    env.pop("HF_HUB_OFFLINE", None)
+    return subprocess.Popen([sys.executable, "-m", "paperdesk", "--library", str(path), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _when_asked(server: FakeHub, prefix: str, proc: subprocess.Popen) -> float:
+    """The moment the server saw the first request under ``prefix``."""
+    deadline = time.monotonic() + 30
+    while server.count(prefix) < 1:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    return time.monotonic()
+
+
+def _interrupt(proc: subprocess.Popen) -> tuple[float, str]:
+    """SIGINT now; (seconds until the process ended, its stderr)."""
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    return time.monotonic() - sent, err
+
+
+def test_ctrl_c_ends_enrich_within_half_a_second_in_a_429_storm(small, server):
+    server.fail("/api/papers/search", 429, times=10**6, headers={"Retry-After": "30"})
+    before = Library.open(small).papers([1, 2])
+    proc = _start(small, "enrich", url=server.url)
+    _when_asked(server, "/api/papers/search", proc)
+    time.sleep(0.5)  # inside the 30 s wait the Hub asked for
+    elapsed, err = _interrupt(proc)
+    print(f"enrich, 429 storm: SIGINT to exit {elapsed:.3f} s")
+    assert elapsed < 0.5
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    with Library.open(small) as lib:
+        assert lib.papers([1, 2]) == before
+
+
+def test_ctrl_c_ends_enrich_within_half_a_second_during_slow_reads(small, server):
+    # Every answer trickles a byte a second: the threads asking are all inside a read.
+    server.fail("/api/papers/search", 200, times=99, body=b"[" + b" " * 600 + b"]",
+                trickle=1.0)
+    proc = _start(small, "enrich", url=server.url)
+    _when_asked(server, "/api/papers/search", proc)
+    time.sleep(1.0)
+    elapsed, err = _interrupt(proc)
+    print(f"enrich, slow reads: SIGINT to exit {elapsed:.3f} s")
+    assert elapsed < 0.5
+    assert proc.returncode == 130 and "Traceback" not in err
+
+
+def test_a_slow_loris_fetch_ends_at_its_deadline_with_one_line(tmp_path, server):
+    server.fail("/api/daily_papers", 200, times=9, body=b"[" + b" " * 600 + b"]", trickle=1.0)
+    proc = _start(tmp_path / "lib.sqlite", "fetch", "--date", DAY, "--timeout", "3",
+                  url=server.url)
+    asked = _when_asked(server, "/api/daily_papers", proc)
+    _, err = proc.communicate(timeout=60)
+    elapsed = time.monotonic() - asked
+    print(f"slow-loris fetch: first request to exit {elapsed:.2f} s (deadline 3 s)")
+    assert elapsed < 3.0 + 2.0
+    assert proc.returncode == 1
+    assert err.splitlines() == [f"{DAY}: daily papers of {DAY}: the Hub did not answer "
+                                "within 3 s"]
+
+
+def _peak_rss_mb(proc: subprocess.Popen) -> tuple[float, int, str]:
+    """Wait for the process; (its own peak RSS in MB, exit code, stderr)."""
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss / 1024, proc.returncode, err
+
+
+def test_a_400_mb_answer_is_cut_at_the_cap_and_memory_stays_small(tmp_path, server):
+    server.add(record("2506.00001", "A Normal Paper", "Its abstract.", ["A B"], "2025-06-01"),
+               day=DAY)
+    normal = _start(tmp_path / "a.sqlite", "fetch", "--date", DAY, url=server.url)
+    baseline, code, err = _peak_rss_mb(normal)
+    assert code == 0, err
+    server.fail("/api/daily_papers", 200, times=9, stream=400 * 2**20)
+    started = time.monotonic()
+    huge = _start(tmp_path / "b.sqlite", "fetch", "--date", DAY, url=server.url)
+    peak, code, err = _peak_rss_mb(huge)
+    print(f"400 MB answer: peak RSS {peak:.0f} MB (a normal fetch: {baseline:.0f} MB), "
+          f"{time.monotonic() - started:.2f} s")
+    assert code == 1 and "Traceback" not in err
+    assert err.splitlines() == [f"{DAY}: daily papers of {DAY}: the Hub's answer is larger "
+                                "than 20 MB; not read"]
+    assert peak < baseline + 60
+
+
+def test_fetch_from_an_unreachable_hub_says_so_in_one_line(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    down = paperdesk("--library", tmp_path / "lib.sqlite", "fetch", "--date", DAY,
+                     env={"HF_ENDPOINT": f"http://127.0.0.1:{port}"}, check_rc=1)
+    (line,) = down.stderr.splitlines()
+    assert line.startswith(f"{DAY}: could not reach the Hub at http://127.0.0.1:{port}: ")
+    assert "0 papers" not in down.stderr
