@@ -119,3 +119,21 @@ def test_not_a_digest_is_refused_with_a_clear_message(data, message):
     with pytest.raises(DigestError, match=message) as info:
         parse_digest(data, "bad.txt", 2026)
     assert "\n" not in str(info.value)
+
+
+def test_counts_past_what_sqlite_holds_are_left_empty_with_their_line(lib, tmp_path):
+    """Upvotes of 2**63 or more, or a 26-digit author count: that field is left empty and
+    named with its line; the papers import (SQLite's integers end at 2**63 - 1)."""
+    text = ("new\n\nGet trending papers in your email inbox!\n\nSubscribe\n\nDaily Papers\n\n"
+            "byAK and the research community\n\nOct 30\n\n"
+            "First Paper\n\nAbstract one.\n\n  • 7 authors\n·\nOct 1, 2024 9223372036854775808\n\n"
+            f"Second Paper\n\nAbstract two.\n\n  • {'9' * 26} authors\n·\nOct 2, 2024 5\n")
+    parsed = parse_digest(text.encode(), "big.txt", 2025)
+    assert [(e.upvotes, e.author_count) for e in parsed.entries] == [(None, 7), (5, None)]
+    assert any(w.startswith("line 19: upvote count 9223372036854775808") for w in parsed.warnings)
+    assert any(w.startswith("line 25: author count 99999999999999999999...")
+               for w in parsed.warnings)
+    path = tmp_path / "big.txt"
+    path.write_text(text)
+    [report] = lib.import_paths([path])
+    assert report.status == "imported" and lib.stats()["papers"] == 2

@@ -97,6 +97,10 @@ class _Block:
 CANCEL_EVERY = 4096  # lines or blocks between looks at the cancel flag
 
 
+# The largest author or upvote count read from a digest (SQLite's integers end at 2**63 - 1).
+MAX_COUNT = 10**9
+
+
 def _blocks(text: str, cancel: CancelFlag | None = None) -> list[_Block]:
     blocks: list[_Block] = []
     current: _Block | None = None
@@ -116,13 +120,12 @@ def _blocks(text: str, cancel: CancelFlag | None = None) -> list[_Block]:
     return blocks
 
 
-def _parse_date(text: str) -> tuple[int, int, int | None, int | None] | None:
+def _parse_date(text: str) -> tuple[int, int, int | None, str | None] | None:
     m = _DATE.match(text)
     if not m or m["mon"] not in MONTHS:
         return None
     year = int(m["year"]) if m["year"] else None
-    upvotes = int(m["upvotes"]) if m["upvotes"] else None
-    return MONTHS[m["mon"]], int(m["day"]), year, upvotes
+    return MONTHS[m["mon"]], int(m["day"]), year, m["upvotes"]
 
 
 def _split_header(blocks: list[_Block], name: str) -> tuple[int, bool]:
@@ -145,7 +148,7 @@ def _apply_metadata(entry: Entry, block: _Block, warnings: list[str]) -> None:
     entry.meta_raw = "\n".join(block.lines)
     m = _AUTHORS.match(who)
     if m:
-        entry.author_count = int(m["n"])
+        entry.author_count = _count(m["n"], "author count", block.line, warnings)
     else:
         handle, _, display = who.lstrip("• ").partition(" ")
         entry.organization_handle = handle
@@ -155,10 +158,21 @@ def _apply_metadata(entry: Entry, block: _Block, warnings: list[str]) -> None:
     if parsed is None:
         warnings.append(f"line {block.line + 2}: cannot read the date {when!r}; kept as text")
         return
-    month, day, year, entry.upvotes = parsed
+    month, day, year, upvotes = parsed
+    if upvotes is not None:
+        entry.upvotes = _count(upvotes, "upvote count", block.line + 2, warnings)
     entry._month_day = (month, day)
     if year is not None:
         entry.published = _make_date(year, month, day, block.line + 2, warnings)
+
+
+def _count(digits: str, what: str, line: int, warnings: list[str]) -> int | None:
+    """A count read from a digest, or None (with a warning) past ``MAX_COUNT``."""
+    if len(digits) > len(str(MAX_COUNT)) or int(digits) > MAX_COUNT:
+        shown = digits if len(digits) <= 24 else f"{digits[:20]}... ({len(digits)} digits)"
+        warnings.append(f"line {line}: {what} {shown} is out of range; left empty")
+        return None
+    return int(digits)
 
 
 def _make_date(year: int, month: int, day: int, line: int, warnings: list[str]) -> date | None:
