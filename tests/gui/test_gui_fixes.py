@@ -85,3 +85,37 @@ def test_tab_in_the_note_moves_focus_and_saves_no_tab(window, seed_lib, qtbot):
     window.detail.flush_note()
     assert "\t" not in note.toPlainText()
     assert [n["text"] for n in seed_lib.paper(pid)["notes"]] == ["first"]
+
+
+def test_delete_and_undo_keep_the_next_paper_selected_and_in_view(window, seed_lib, qtbot):
+    active(window, qtbot)
+    window.resize(1200, 600)
+    row = 60
+    gone = select_row(window, row)
+    window.table.scrollTo(window.model.index(row, 0))
+    bar = window.table.verticalScrollBar()
+    scroll = bar.value()
+    assert scroll > 0
+    following = window.model.paper_id(row + 1)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: window.model.row_of(gone) is None)
+    assert window.selected_ids() == [following]
+    assert window.table.currentIndex().row() == row
+    assert abs(bar.value() - scroll) <= 2
+    assert window.detail.ids == [following]
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: window.model.row_of(gone) is not None)
+    assert window.selected_ids() == [following]
+    assert abs(bar.value() - scroll) <= 2
+
+
+def test_the_detail_pane_starts_at_the_top_for_a_new_paper(window, seed_lib, qtbot):
+    active(window, qtbot)
+    window.resize(1000, 420)
+    select_row(window, 0)
+    detail = window.detail
+    qtbot.waitUntil(lambda: detail.verticalScrollBar().maximum() > 0)
+    detail.verticalScrollBar().setValue(detail.verticalScrollBar().maximum())
+    select_row(window, 1)
+    assert detail.verticalScrollBar().value() == 0

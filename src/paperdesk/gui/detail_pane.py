@@ -138,6 +138,7 @@ class DetailPane(QScrollArea):
         same = [p["id"] for p in papers] == self.ids
         if not same:
             self.flush_note()
+            self.verticalScrollBar().setValue(0)  # a new paper shows from its title
         self.ids = [p["id"] for p in papers]
         single = len(papers) == 1
         for widget in (self.stars, self.status, self.tag_entry):
@@ -170,6 +171,7 @@ class DetailPane(QScrollArea):
         """Several papers, summed up by the caller (``reads.summary``): any number."""
         if ids != self.ids:
             self.flush_note()
+            self.verticalScrollBar().setValue(0)
         self.ids = list(ids)
         for widget in (self.stars, self.status, self.tag_entry):
             widget.setEnabled(True)
