@@ -3,11 +3,14 @@ the selection after a delete, the detail pane's scroll."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QStyleOptionViewItem
 
 from paperdesk.core.areas import triage
+from paperdesk.core.formats.file_report import IMPORTED, FileReport
 from paperdesk.gui import keyboard, triage_view
+from paperdesk.gui.geometry import first_size, share_panes
+from paperdesk.gui.import_report import ImportReport
 
 from .conftest import select_row
 
@@ -119,3 +122,48 @@ def test_the_detail_pane_starts_at_the_top_for_a_new_paper(window, seed_lib, qtb
     detail.verticalScrollBar().setValue(detail.verticalScrollBar().maximum())
     select_row(window, 1)
     assert detail.verticalScrollBar().value() == 0
+
+
+def test_the_table_keeps_most_of_a_narrow_window(window, seed_lib, qtbot):
+    """At QT_SCALE_FACTOR=2 a 1600x1000 screen is 800x500: the table keeps its room."""
+    screen = window.screen().availableGeometry()
+    assert first_size(window).width() == min(screen.width(), 1440)  # all of a small screen
+    window.resize(800, 480)
+    qtbot.waitUntil(lambda: sum(window.splitter.sizes()) < 800)
+    window.splitter.setSizes([300, 100, 500])  # restored from a wide screen
+    share_panes(window.splitter)
+    side, table, detail = window.splitter.sizes()
+    assert table >= 0.45 * (side + table + detail)
+    assert side >= 140 and detail >= 200
+
+
+def test_sidebar_shortens_the_name_not_the_count(window, seed_lib, qtbot):
+    sidebar = window.sidebar
+    item = next(i for i in sidebar.entries() if i.text(0).startswith("20"))
+    index = sidebar.indexFromItem(item)
+    option = QStyleOptionViewItem()
+    option.initFrom(sidebar)
+    option.rect = QRect(0, 0, 130, 20)
+    sidebar.itemDelegate().initStyleOption(option, index)
+    count = item.text(0).rpartition("  (")[2]
+    assert option.text.endswith(f"  ({count}") and "…" in option.text
+    assert option.fontMetrics.horizontalAdvance(option.text) <= 130
+
+
+def test_import_report_fits_the_screen_and_names_known_papers(qtbot, tmp_path):
+    long = "2026-03-14_" + "very_long_digest_file_name_" * 6 + ".txt"
+    reports = [FileReport(str(tmp_path / long), long, IMPORTED, entries=40, new_papers=12,
+                          merged=28, warnings=["line 3: " + "a warning that goes on " * 12])
+               for _ in range(3)]
+    report = ImportReport(reports)
+    qtbot.addWidget(report)
+    report.show()
+    qtbot.waitExposed(report)
+    screen = report.screen().availableGeometry()
+    assert screen.contains(report.frameGeometry())
+    close = report.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    assert report.rect().contains(QRect(close.mapTo(report, close.rect().topLeft()),
+                                        close.size()))
+    assert report.summary.text() == "3 files, 36 new papers, 84 already known"
+    assert report.table.horizontalHeaderItem(3).text() == "Already known"
+    assert report.table.columnWidth(0) <= 240

@@ -24,7 +24,7 @@ from paperdesk.gui.context import Context
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
 from paperdesk.gui.features import FEATURES
-from paperdesk.gui.geometry import first_size, fit_to_screen
+from paperdesk.gui.geometry import PANES, first_size, fit_to_screen, share_panes
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, local_paths
 from paperdesk.gui.menus import Menus
@@ -95,7 +95,7 @@ class MainWindow(QMainWindow):
         for widget in (self.sidebar, self.table, self.detail):
             self.splitter.addWidget(widget)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([210, 870, 360])
+        self.splitter.setSizes(list(PANES))
         self.empty = EmptyPage()
         self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
         self.empty.open_demo.connect(self.open_demo)
@@ -315,6 +315,7 @@ class MainWindow(QMainWindow):
         if not self._fitted:  # the frame's size is known once shown
             self._fitted = True
             fit_to_screen(self)
+            share_panes(self.splitter)  # the table's room, at any size and scale
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.context.ops.close()  # no new jobs; an import running is cancelled
