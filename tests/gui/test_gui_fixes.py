@@ -10,7 +10,7 @@ from paperdesk.core.areas import triage
 from paperdesk.core.formats.file_report import IMPORTED, FileReport
 from paperdesk.gui import keyboard, triage_view
 from paperdesk.gui.geometry import first_size, share_panes
-from paperdesk.gui.import_report import ImportReport
+from paperdesk.gui.import_report import ImportReport, details
 
 from .conftest import select_row
 
@@ -167,3 +167,8 @@ def test_import_report_fits_the_screen_and_names_known_papers(qtbot, tmp_path):
     assert report.summary.text() == "3 files, 36 new papers, 84 already known"
     assert report.table.horizontalHeaderItem(3).text() == "Already known"
     assert report.table.columnWidth(0) <= 240
+
+
+def test_import_report_counts_one_entry_in_the_singular(tmp_path):
+    report = FileReport(str(tmp_path / "a.bib"), "a.bib", IMPORTED, entries=1, new_papers=1)
+    assert details(report) == "1 entry"

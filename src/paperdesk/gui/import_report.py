@@ -53,7 +53,8 @@ def summary(reports: Sequence[FileReport]) -> str:
 def details(report: FileReport) -> str:
     if report.error:
         return report.error
-    lines = [f"{report.entries} entries"] if report.status == IMPORTED else []
+    lines = [f"{report.entries} entr{'y' if report.entries == 1 else 'ies'}"] if (
+        report.status == IMPORTED) else []
     merged = [f"merged {line}" for line in report.merge_lines()]
     return "; ".join(lines + merged + list(report.warnings))
 
