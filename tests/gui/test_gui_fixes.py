@@ -11,6 +11,7 @@ from paperdesk.core.formats.file_report import IMPORTED, FileReport
 from paperdesk.gui import keyboard, triage_view
 from paperdesk.gui.geometry import first_size, share_panes
 from paperdesk.gui.import_report import ImportReport, details
+from tests.digest_files import growing_digests
 
 from .conftest import select_row
 
@@ -172,3 +173,15 @@ def test_import_report_fits_the_screen_and_names_known_papers(qtbot, tmp_path):
 def test_import_report_counts_one_entry_in_the_singular(tmp_path):
     report = FileReport(str(tmp_path / "a.bib"), "a.bib", IMPORTED, entries=1, new_papers=1)
     assert details(report) == "1 entry"
+
+
+def test_the_undo_of_an_import_is_named_once(window, seed_lib, qtbot, tmp_path):
+    files = growing_digests(tmp_path / "g", papers=3, days=1)
+    window.import_paths(files)
+    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    window.importer.report.close()
+    window.undo_last_import()
+    undo_text = window.actions_by_name["undo"].text().replace("&", "")
+    assert undo_text.startswith("Undo import") and "Undo Undo" not in undo_text
+    window.actions_by_name["undo"].trigger()
+    assert window.actions_by_name["redo"].text().replace("&", "").startswith("Redo import")
