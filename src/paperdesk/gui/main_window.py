@@ -34,6 +34,18 @@ from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.table_feed import TableFeed
 
 
+def _copy_in(event) -> bool:
+    """Accept a drop of files as a copy (or a link), never a move: the file manager
+    that offered them must not delete its files because PaperDesk read them."""
+    for action in (Qt.DropAction.CopyAction, Qt.DropAction.LinkAction):
+        if event.possibleActions() & action:
+            event.setDropAction(action)
+            event.accept()
+            return True
+    event.ignore()
+    return False
+
+
 class MainWindow(QMainWindow):
     def __init__(self, lib: Library) -> None:
         super().__init__()
@@ -269,16 +281,15 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self._dropped_files(event):
-            event.acceptProposedAction()
+            _copy_in(event)
 
     def dragMoveEvent(self, event) -> None:
         if self._dropped_files(event):
-            event.acceptProposedAction()
+            _copy_in(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
         paths = self._dropped_files(event)
-        if paths:
-            event.acceptProposedAction()
+        if paths and _copy_in(event):
             self.import_paths(paths)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -288,7 +299,7 @@ class MainWindow(QMainWindow):
             if event.type() == QEvent.Type.Drop:
                 self.dropEvent(event)
             else:
-                event.acceptProposedAction()
+                _copy_in(event)
             return True
         return super().eventFilter(watched, event)
 
