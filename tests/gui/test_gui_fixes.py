@@ -11,6 +11,7 @@ from paperdesk.core.formats.file_report import IMPORTED, FileReport
 from paperdesk.gui import keyboard, triage_view
 from paperdesk.gui.geometry import first_size, share_panes
 from paperdesk.gui.import_report import ImportReport, details
+from paperdesk.gui.upvote_chart import UpvoteChart
 from tests.digest_files import growing_digests
 
 from .conftest import select_row
@@ -185,3 +186,25 @@ def test_the_undo_of_an_import_is_named_once(window, seed_lib, qtbot, tmp_path):
     assert undo_text.startswith("Undo import") and "Undo Undo" not in undo_text
     window.actions_by_name["undo"].trigger()
     assert window.actions_by_name["redo"].text().replace("&", "").startswith("Redo import")
+
+
+def test_the_charts_labels_line_up_with_its_points(qtbot):
+    chart = UpvoteChart()
+    qtbot.addWidget(chart)
+    chart.resize(280, 120)
+    for days in ([("2025-03-01", 5)], [("2025-03-01", 5), ("2025-03-08", 41),
+                                       ("2025-03-15", 30)]):
+        chart.set_sightings([{"digest_date": d, "upvotes": v} for d, v in days])
+        spots = chart.positions()
+        labels = chart.labels()
+        values = [v for _d, v in chart.data]
+        for kind, text, rect in labels:
+            if kind == "value":
+                point = spots[values.index(int(text))]
+                assert abs(rect.center().y() - point.y()) < 1
+            else:
+                point = spots[0] if text == "Mar 01" else spots[-1]
+                assert rect.left() <= point.x() <= rect.right()
+                assert rect.left() >= 0 and rect.right() <= chart.width()
+        assert {t for k, t, _r in labels if k == "value"} == {str(max(values)),
+                                                               str(min(values))}
