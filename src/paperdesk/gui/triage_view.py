@@ -137,6 +137,12 @@ class TriageView(QDialog):
     def _key(self) -> str:
         return _place_key(self.context.lib.path, self.digest_ids)
 
+    def narrow(self, ids: list[int]) -> None:
+        """Triage only ``ids`` (e.g. the papers new to the library), from the first."""
+        self.ids = list(ids)
+        self.index = 0
+        self.show_current()
+
     def current(self) -> int | None:
         return self.ids[self.index] if self.ids else None
 
