@@ -208,3 +208,18 @@ def test_the_charts_labels_line_up_with_its_points(qtbot):
                 assert rect.left() >= 0 and rect.right() <= chart.width()
         assert {t for k, t, _r in labels if k == "value"} == {str(max(values)),
                                                                str(min(values))}
+
+
+def test_a_warning_put_right_leaves_the_status_bar(window, seed_lib, qtbot):
+    bar = window.statusBar()
+    window.set_query("rating:>>")
+    assert bar.currentMessage().startswith("⚠")
+    window.set_query("scaling")
+    assert bar.currentMessage() == ""
+    window.context.notify("the file is gone")
+    pid = select_row(window, 0)
+    window.edit(seed_lib.curation.set_rating, [pid], 3)  # an edit that went in
+    assert bar.currentMessage() == ""
+    window.context.show_message("Copied it")
+    window.set_query("")
+    assert bar.currentMessage() == "Copied it"  # only warnings go

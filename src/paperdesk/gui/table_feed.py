@@ -191,6 +191,7 @@ class TableFeed(QObject):
             self.context.notify(str(exc))
             return
         self.search_bar.show_error(None)
+        self.context.clear_warning()  # a query error of before is put right
         self._update_count()
 
     def _before_reset(self) -> None:
