@@ -192,3 +192,15 @@ def test_opening_another_library_scans_that_one(repeats, lib, make_window, qtbot
     view = scanned(window, qtbot)
     assert view.groups == [] and view.heading.text() == "No duplicates to review"
     assert sidebar_counts(window)["Duplicates"] == "0"
+
+
+def test_the_merge_history_counts_one_merge_in_the_singular(repeats, lib, make_window, qtbot):
+    window = make_window(lib)
+    view = open_review(window, qtbot)
+    original = repeats[0][0]
+    assert view.select_paper(original)
+    view.compare.set_keep(original)
+    view.merge.click()
+    history = MergeHistory(window)
+    qtbot.addWidget(history)
+    assert history.summary.text() == "1 merge"

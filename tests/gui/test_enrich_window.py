@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from PySide6.QtCore import QPoint, Qt
 
 from paperdesk.core.formats import hub as hub_module
 from paperdesk.core.formats.hub import Limits
+from paperdesk.gui.enrich_action import FetchDialog
 from tests.fake_hub import FakeHub, populate_from, record
 from tests.gui.conftest import select_rows
 from tests.gui.screenshots import save_screenshot
@@ -85,21 +87,9 @@ def test_fetch_daily_papers_from_the_file_menu(window, server, qtbot):
     before = window.lib.stats()["papers"]
     enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 4))
     report = _wait_report(qtbot, window)
-    assert "1 papers, 1 new" in report.summary.text()
+    assert "1 paper, 1 new" in report.summary.text()
     assert window.lib.stats()["papers"] == before + 1
     qtbot.waitUntil(lambda: window.model.rowCount() == before + 1)
-
-
-def test_a_fetch_that_failed_says_so_instead_of_counting_nothing(window, server, qtbot,
-                                                               monkeypatch):
-    from paperdesk.gui import enrich_action
-
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    before = window.lib.stats()["papers"]
-    enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 4))
-    text = _wait_report(qtbot, window).summary.text()
-    assert text.startswith("Fetch failed for 1 of 1 day: offline") and "0 papers" not in text
-    assert window.lib.stats()["papers"] == before
 
 
 def test_offline_gives_a_report_line_and_changes_nothing(window, server, qtbot, monkeypatch):
@@ -131,3 +121,65 @@ def test_completing_after_import_is_off_until_turned_on(window, server, qtbot, t
     assert report.summary.text().startswith("completed 1 of 1 papers")
     (pid,) = window.lib.search('"After Import Paper"').ids
     assert window.lib.paper(pid)["authors"] == ["Ida Import"]
+
+
+def test_the_year_of_a_fetch_date_can_be_typed_after_a_click(qtbot):
+    dialog = FetchDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    line = dialog.first.lineEdit()
+    inside_year = QPoint(line.fontMetrics().horizontalAdvance("20") + 3, line.height() // 2)
+    qtbot.mouseClick(line, Qt.MouseButton.LeftButton, pos=inside_year)
+    qtbot.waitUntil(line.hasSelectedText)
+    qtbot.keyClicks(line, "2024")
+    assert dialog.first.date().year() == 2024
+    month = QPoint(line.fontMetrics().horizontalAdvance("2024-0") + 3, line.height() // 2)
+    qtbot.mouseClick(line, Qt.MouseButton.LeftButton, pos=month)
+    qtbot.waitUntil(lambda: len(line.selectedText()) == 2)
+    qtbot.keyClicks(line, "03")
+    assert dialog.first.date().month() == 3 and dialog.first.date().year() == 2024
+    assert dialog.first.calendarPopup()
+
+
+def test_a_fetch_offers_to_triage_its_new_papers(window, server, qtbot):
+    from PySide6.QtWidgets import QPushButton
+
+    from paperdesk.gui import enrich_action
+
+    server.add(record("2511.09998", "Fetched And Triaged", "An abstract to triage.",
+                      ["Ada Lovelace"], "2025-11-03"), day="2025-11-04")
+    enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 4))
+    qtbot.waitUntil(lambda: window.context.features["hub"].report is not None, timeout=60000)
+    report = window.context.features["hub"].report
+    assert report.summary.text() == "Fetched 1 day: 1 paper, 1 new"
+    button = report.findChild(QPushButton, "triage-new-button")
+    assert button is not None and button.text() == "Triage the 1 new paper…"
+    button.click()
+    view = window.context.features["triage"].view
+    qtbot.addWidget(view)
+    assert view.title.text() == "Fetched And Triaged" and len(view.ids) == 1
+
+
+def test_a_fetch_that_cannot_reach_the_hub_says_so(window, server, qtbot, monkeypatch):
+    from paperdesk.gui import enrich_action
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 5))
+    report = _wait_report(qtbot, window)
+    text = report.summary.text()
+    assert text.startswith("Nothing fetched: offline") and "0 papers" not in text
+
+
+def test_a_fetch_from_a_hub_that_is_not_there_says_so(window, server, qtbot, monkeypatch):
+    import socket
+
+    from paperdesk.gui import enrich_action
+
+    with socket.socket() as spare:  # a port nobody listens on
+        spare.bind(("127.0.0.1", 0))
+        port = spare.getsockname()[1]
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 4))
+    report = _wait_report(qtbot, window)
+    assert report.summary.text().startswith("Nothing fetched: could not reach the Hub")

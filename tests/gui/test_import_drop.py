@@ -89,3 +89,31 @@ def test_dropping_an_already_imported_file_says_so(window, seeds, qtbot):
     assert window.importer.report.rows()[0][1] == "Already imported"
     assert window.model.rowCount() == 193
     assert mime.hasUrls()
+
+
+def test_a_drop_is_taken_as_a_copy_never_a_move(four_seeds, make_window, seeds, qtbot):
+    window = make_window(four_seeds)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(seeds[4]))])
+    point = QPointF(window.width() / 2, window.height() / 2)
+    move, copy = Qt.DropAction.MoveAction, Qt.DropAction.CopyAction
+    only_move = QDragEnterEvent(point.toPoint(), move, mime, Qt.MouseButton.LeftButton,
+                                Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, only_move)
+    assert not only_move.isAccepted()
+    dropped = QDropEvent(point, move, mime, Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, dropped)
+    assert not dropped.isAccepted() and window.importer.report is None
+    enter = QDragEnterEvent(point.toPoint(), move | copy, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    enter.setDropAction(move)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted() and enter.dropAction() == copy
+    either = QDropEvent(point, move | copy, mime, Qt.MouseButton.LeftButton,
+                        Qt.KeyboardModifier.NoModifier)
+    either.setDropAction(move)
+    QApplication.sendEvent(window, either)
+    assert either.isAccepted() and either.dropAction() == copy
+    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    assert seeds[4].exists()

@@ -230,3 +230,20 @@ def test_an_overwrite_asked_for_while_the_writer_thread_ends_is_written(
     _written(window, qtbot)
     assert out.read_text(encoding="utf-8") == seed_lib.bibtex.export()
     assert _menu_texts(window) == ["refs.bib — up to date"]
+
+
+def test_write_now_on_a_stopped_sync_is_disabled_and_says_why(window, seed_lib, qtbot,
+                                                              tmp_path):
+    out = tmp_path / "refs.bib"
+    seed_lib.syncs.add(out)
+    writer(window).write_all()
+    _written(window, qtbot)
+    out.write_text(out.read_text() + "\n% mine\n")
+    window.edit(seed_lib.curation.add_tags, [1], ["x"])
+    qtbot.waitUntil(lambda: seed_lib.syncs.get(out).state == CONFLICT, timeout=WAIT_MS)
+    _written(window, qtbot)
+    panel(window).refresh()
+    sub = panel(window).menu.actions()[0].menu()
+    write = next(a for a in sub.actions() if a.text().startswith("Write now"))
+    assert not write.isEnabled() and "changed elsewhere" in write.text()
+    assert any(a.text().startswith("Overwrite") and a.isEnabled() for a in sub.actions())

@@ -95,6 +95,8 @@ class Context(QObject):
         self.sidebar: Sidebar | None = None
         self.importer: Importer | None = None
         self.close_hooks: list[Callable[[], None]] = []
+        self._warning: str | None = None  # the warning the status bar shows, if any
+        self.changed.connect(lambda *_: self.clear_warning())
         lib.add_listener(self.ops.hear)
 
     @property
@@ -127,8 +129,16 @@ class Context(QObject):
         return self.selection.selected_ids() if self.selection is not None else []
 
     def notify(self, message: str) -> None:
-        """Show an error as a readable line."""
-        self.show_message(f"⚠ {message}", 15000)
+        """Show an error as a readable line (until it is put right, or 15 s)."""
+        self._warning = f"⚠ {message}"
+        self.show_message(self._warning, 15000)
+
+    def clear_warning(self) -> None:
+        """A warning no longer true (the search is put right, an edit went in) goes."""
+        bar = self.widget.statusBar()
+        if self._warning is not None and bar.currentMessage() == self._warning:
+            bar.clearMessage()
+        self._warning = None
 
     def show_message(self, text: str, ms: int = 5000) -> None:
         self.widget.statusBar().showMessage(text, ms)

@@ -70,7 +70,7 @@ class DetailPane(QScrollArea):
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setMinimumWidth(280)
+        self.setMinimumWidth(200)
         body = QWidget()
         self.setWidget(body)
         layout = QVBoxLayout(body)
@@ -138,6 +138,7 @@ class DetailPane(QScrollArea):
         same = [p["id"] for p in papers] == self.ids
         if not same:
             self.flush_note()
+            self.verticalScrollBar().setValue(0)  # a new paper shows from its title
         self.ids = [p["id"] for p in papers]
         single = len(papers) == 1
         for widget in (self.stars, self.status, self.tag_entry):
@@ -170,6 +171,7 @@ class DetailPane(QScrollArea):
         """Several papers, summed up by the caller (``reads.summary``): any number."""
         if ids != self.ids:
             self.flush_note()
+            self.verticalScrollBar().setValue(0)
         self.ids = list(ids)
         for widget in (self.stars, self.status, self.tag_entry):
             widget.setEnabled(True)
@@ -226,14 +228,13 @@ class DetailPane(QScrollArea):
         # Lines, not a table: QLabel misjudges the height of a table whose cells wrap.
         rows.insert(0, ("Authors", html.escape(authors)))
         self.meta.setText("<br>".join(f"<b>{k}</b>&nbsp;&nbsp;{v}" for k, v in rows))
+        # Lines that wrap at spaces, so a narrow pane needs only the longest file name.
         seen = "".join(
-            f"<tr><td>{html.escape(s['digest'])}&nbsp;&nbsp;</td>"
-            f"<td>{html.escape(s['digest_date'] or '')}&nbsp;&nbsp;</td>"
-            f"<td align='right'>{s['upvotes'] if s['upvotes'] is not None else '—'} ▲</td></tr>"
+            f"<br>{html.escape(s['digest'])} &nbsp;{html.escape(s['digest_date'] or '')}"
+            f"&nbsp; {s['upvotes'] if s['upvotes'] is not None else '—'}&nbsp;▲"
             for s in sightings)
         self.sources.setText(f"<b>Seen in {len(sightings)} digest"
-                             f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then)"
-                             f"<table>{seen}</table>")
+                             f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then){seen}")
         self.chart.set_sightings(sightings)
         self.abstract.setText(f"<b>Abstract</b><br>{html.escape(p['abstract'] or 'none')}")
         notes = p.get("notes") or []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QDate
+from PySide6.QtCore import QDate, QEvent, QTimer
 from PySide6.QtWidgets import (
     QDateEdit,
     QDialog,
@@ -90,6 +90,29 @@ def complete(owner: Any, scope: str, ids: list[int] | None = None) -> int | None
     return context.ops.run("Completing from Hugging Face", job, done, undo=True)
 
 
+class DayEdit(QDateEdit):
+    """A date typed part by part: a click in the year, month or day selects that part,
+    so typing replaces it (a click left the cursor inside "2026", where every digit
+    typed was refused); the calendar pops up from the arrow."""
+
+    def __init__(self, day: QDate) -> None:
+        super().__init__(day)
+        self.setCalendarPopup(True)
+        self.setDisplayFormat("yyyy-MM-dd")
+        self.setMaximumDate(QDate.currentDate())
+        self.lineEdit().installEventFilter(self)  # the clicks land on the line edit
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.lineEdit() and event.type() == QEvent.Type.MouseButtonRelease \
+                and not self.lineEdit().hasSelectedText():
+            QTimer.singleShot(0, lambda: self.setSelectedSection(self.currentSection()))
+        return super().eventFilter(watched, event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.setSelectedSection(self.currentSection())
+
+
 class FetchDialog(QDialog):
     """From and to dates for File > Fetch daily papers…."""
 
@@ -97,12 +120,8 @@ class FetchDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Fetch daily papers")
         today = QDate.currentDate()
-        self.first = QDateEdit(today.addDays(-1))
-        self.last = QDateEdit(today.addDays(-1))
-        for edit in (self.first, self.last):
-            edit.setCalendarPopup(True)
-            edit.setDisplayFormat("yyyy-MM-dd")
-            edit.setMaximumDate(today)
+        self.first = DayEdit(today.addDays(-1))
+        self.last = DayEdit(today.addDays(-1))
         note = QLabel("Imports the Hugging Face daily papers of these days as digests, "
                       "complete with authors and arXiv ids. This asks the Hub over the "
                       "network.")
@@ -124,6 +143,46 @@ class FetchDialog(QDialog):
         return self.first.date().toPython(), self.last.date().toPython()
 
 
+def fetch_summary(reports: list) -> str:
+    """One line for a fetch: what came in, and why a day failed (the Hub unreachable
+    is said as such, never as "0 papers")."""
+    failed = [r for r in reports if r.status == "failed"]
+    if failed and len(failed) == len(reports):
+        return f"Nothing fetched: {failed[0].error or 'the Hub did not answer'}"
+    imported = sum(r.papers for r in reports if r.status == "imported")
+    new = sum(r.new_papers for r in reports)
+    days = len(reports) - len(failed)
+    text = (f"Fetched {days} day{'s' * (days != 1)}: {imported} paper"
+            f"{'s' * (imported != 1)}, {new} new")
+    if failed:
+        text += (f"; {len(failed)} day{'s' * (len(failed) != 1)} failed: "
+                 f"{failed[0].error or 'the Hub did not answer'}")
+    return text
+
+
+def offer_triage(context: Context, report: QDialog, digest_ids: list[int]) -> None:
+    """A "Triage the N new papers" button under a fetch's report: the papers first
+    seen in the fetched days, one at a time."""
+    from PySide6.QtWidgets import QPushButton
+
+    from paperdesk.core.areas import triage
+    from paperdesk.gui.triage_view import open_triage
+
+    new = triage.digest_papers(context.lib, digest_ids, only_new=True)
+    if not new:
+        return
+    button = QPushButton(f"Triage the {len(new)} new paper{'s' * (len(new) != 1)}…")
+    button.setObjectName("triage-new-button")
+
+    def go() -> None:
+        report.accept()
+        if (view := open_triage(context, digest_ids)) is not None:
+            view.narrow(new)
+
+    button.clicked.connect(go)
+    report.layout().insertWidget(1, button)
+
+
 def fetch(owner: Any, first: dt.date, last: dt.date) -> int | None:
     """Start fetching the daily papers of ``first``..``last`` on the worker."""
     context = context_of(owner)
@@ -132,18 +191,13 @@ def fetch(owner: Any, first: dt.date, last: dt.date) -> int | None:
         return lib.fetch_daily(first, last, progress=progress, cancel=cancel)
 
     def done(reports: list) -> None:
-        imported = sum(r.papers for r in reports if r.status == "imported")
-        summary = (f"Fetched {len(reports)} day{'s' * (len(reports) != 1)}: "
-                   f"{imported} papers, {sum(r.new_papers for r in reports)} new")
-        failed = [r for r in reports if r.status == "failed"]
-        if failed:  # never a count of nothing as if all were well
-            summary = (f"Fetch failed for {len(failed)} of {len(reports)} "
-                       f"day{'s' * (len(reports) != 1)}: {failed[0].error or 'failed'}")
+        summary = fetch_summary(reports)
         lines = [f"{r.day}: {r.error or r.status}" for r in reports]
         lines += [f"  {w}" for r in reports for w in r.warnings]
         context.show_message(summary, 10000)
-        context.features["hub"].show_report(
-            HubReport("Fetch daily papers", summary, lines, context.widget))
+        report = HubReport("Fetch daily papers", summary, lines, context.widget)
+        offer_triage(context, report, [r.digest_id for r in reports if r.digest_id])
+        context.features["hub"].show_report(report)
 
     return context.ops.run("Fetching daily papers", job, done)
 

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QSplitter, QWidget
 
 FIRST_RUN = QSize(1440, 820)
 SHARE = 0.9  # of the screen a first window takes at most
 
 
 def first_size(window: QWidget) -> QSize:
-    """Roomy on a big screen, never larger than most of a small one."""
+    """Roomy on a big screen, never larger than most of it; all of a small screen
+    (one narrower than the roomy size, e.g. 1600 pixels at QT_SCALE_FACTOR=2)."""
     screen = window.screen().availableGeometry()
-    return QSize(min(FIRST_RUN.width(), int(screen.width() * SHARE)),
-                 min(FIRST_RUN.height(), int(screen.height() * SHARE)))
+    small = screen.width() * SHARE < FIRST_RUN.width()
+    share = 1.0 if small else SHARE
+    return QSize(min(FIRST_RUN.width(), int(screen.width() * share)),
+                 min(FIRST_RUN.height(), int(screen.height() * share)))
 
 
 def fit_to_screen(window: QWidget) -> None:
@@ -37,3 +40,24 @@ def fit_to_screen(window: QWidget) -> None:
     y = min(max(frame.y(), area.top()), area.bottom() + 1 - size.height() - extra_h)
     if (x, y) != (frame.x(), frame.y()):
         window.move(x, y)
+
+
+PANES = (210, 870, 360)  # sidebar, table, detail pane on a roomy window
+TABLE_SHARE = 0.45  # of the panes' width the table keeps at least
+
+
+def share_panes(splitter: QSplitter) -> None:
+    """Give the sidebar, table and detail pane widths that fit the splitter.
+
+    On a roomy window they are ``PANES``; on a narrow one (a small screen, or
+    QT_SCALE_FACTOR=2, where a 1600-pixel screen is 800 wide) all three shrink
+    in proportion down to the side panes' minimums, so that the table keeps
+    the most room. Sizes restored from another screen or scale that leave the
+    table less than ``TABLE_SHARE`` of the width are shared again.
+    """
+    total = sum(splitter.sizes())
+    if total <= 0 or splitter.sizes()[1] >= TABLE_SHARE * total:
+        return
+    scale = min(1.0, total / sum(PANES))
+    side = [max(splitter.widget(i).minimumWidth(), round(PANES[i] * scale)) for i in (0, 2)]
+    splitter.setSizes([side[0], max(0, total - sum(side)), side[1]])

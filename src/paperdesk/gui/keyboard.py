@@ -58,7 +58,8 @@ def clear_search(window: MainWindow) -> None:
 
 class TextKeys(QObject):
     """Ctrl+Z / Ctrl+Shift+Z stay in the text box that has focus; Esc in the search
-    box clears it; a pending note is saved when its box loses focus."""
+    box clears it; Enter or Esc in the tag box goes back to the table (the next
+    T/N/J is a command again); a pending note is saved when its box loses focus."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -66,6 +67,10 @@ class TextKeys(QObject):
         self.boxes = [window.search_bar.edit, window.detail.note, window.detail.tag_entry]
         for box in self.boxes:
             box.installEventFilter(self)
+        window.detail.tag_entry.returnPressed.connect(self.back_to_table)
+
+    def back_to_table(self) -> None:
+        self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
@@ -76,6 +81,11 @@ class TextKeys(QObject):
         if kind == QEvent.Type.KeyPress and watched is self.window.search_bar.edit \
                 and event.key() == Qt.Key.Key_Escape:
             clear_search(self.window)
+            return True
+        if kind == QEvent.Type.KeyPress and watched is self.window.detail.tag_entry \
+                and event.key() == Qt.Key.Key_Escape:
+            self.window.detail.tag_entry.clear()
+            self.back_to_table()
             return True
         if kind == QEvent.Type.FocusOut and watched is self.window.detail.note:
             self.window.detail.flush_note()

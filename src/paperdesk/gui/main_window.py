@@ -24,7 +24,7 @@ from paperdesk.gui.context import Context
 from paperdesk.gui.detail_pane import DetailPane
 from paperdesk.gui.empty_page import EmptyPage
 from paperdesk.gui.features import FEATURES
-from paperdesk.gui.geometry import first_size, fit_to_screen
+from paperdesk.gui.geometry import PANES, first_size, fit_to_screen, share_panes
 from paperdesk.gui.icons import icon
 from paperdesk.gui.importing import Importer, local_paths
 from paperdesk.gui.menus import Menus
@@ -32,6 +32,18 @@ from paperdesk.gui.reader import Reader
 from paperdesk.gui.search_bar import SearchBar
 from paperdesk.gui.sidebar import Sidebar
 from paperdesk.gui.table_feed import TableFeed
+
+
+def _copy_in(event) -> bool:
+    """Accept a drop of files as a copy (or a link), never a move: the file manager
+    that offered them must not delete its files because PaperDesk read them."""
+    for action in (Qt.DropAction.CopyAction, Qt.DropAction.LinkAction):
+        if event.possibleActions() & action:
+            event.setDropAction(action)
+            event.accept()
+            return True
+    event.ignore()
+    return False
 
 
 class MainWindow(QMainWindow):
@@ -95,7 +107,7 @@ class MainWindow(QMainWindow):
         for widget in (self.sidebar, self.table, self.detail):
             self.splitter.addWidget(widget)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([210, 870, 360])
+        self.splitter.setSizes(list(PANES))
         self.empty = EmptyPage()
         self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
         self.empty.open_demo.connect(self.open_demo)
@@ -269,16 +281,15 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self._dropped_files(event):
-            event.acceptProposedAction()
+            _copy_in(event)
 
     def dragMoveEvent(self, event) -> None:
         if self._dropped_files(event):
-            event.acceptProposedAction()
+            _copy_in(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
         paths = self._dropped_files(event)
-        if paths:
-            event.acceptProposedAction()
+        if paths and _copy_in(event):
             self.import_paths(paths)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -288,7 +299,7 @@ class MainWindow(QMainWindow):
             if event.type() == QEvent.Type.Drop:
                 self.dropEvent(event)
             else:
-                event.acceptProposedAction()
+                _copy_in(event)
             return True
         return super().eventFilter(watched, event)
 
@@ -315,6 +326,7 @@ class MainWindow(QMainWindow):
         if not self._fitted:  # the frame's size is known once shown
             self._fitted = True
             fit_to_screen(self)
+            share_panes(self.splitter)  # the table's room, at any size and scale
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.context.ops.close()  # no new jobs; an import running is cancelled

@@ -76,8 +76,9 @@ class MergeHistory(QDialog):
                 item.setToolTip(e.get("label") or value)
                 self.table.setItem(row, col, item)
         undone = sum(e["undone"] for e in self.entries)
-        self.summary.setText(f"{len(self.entries)} merges" + (f", {undone} undone" if undone
-                                                               else ""))
+        count = len(self.entries)
+        self.summary.setText(f"{count} merge{'' if count == 1 else 's'}"
+                             + (f", {undone} undone" if undone else ""))
         self._update_button()
 
     def select(self, merge_id: int) -> bool:

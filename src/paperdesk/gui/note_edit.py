@@ -4,7 +4,8 @@ Qt's text undo merges all consecutive typing into one step, so Ctrl+Z after
 an autosave took the note back to empty (and the autosave then deleted it).
 Here each pause that saves the note (and each save) is a step: Ctrl+Z goes
 back to the text of the previous step, never past the text the note had when
-it was shown; Ctrl+Shift+Z (or Ctrl+Y) goes forward again.
+it was shown; Ctrl+Shift+Z (or Ctrl+Y) goes forward again. Tab moves focus
+on (Shift+Tab back) instead of typing a tab character.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ class NoteEdit(QPlainTextEdit):
     def __init__(self) -> None:
         super().__init__()
         self.setUndoRedoEnabled(False)
+        self.setTabChangesFocus(True)  # Tab moves on; a note never holds tab characters
         self.history: list[str] = [""]
         self.at = 0
 

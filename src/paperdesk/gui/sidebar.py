@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QMenu, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QMenu, QStyledItemDelegate, QTreeWidget, QTreeWidgetItem
 
 from paperdesk.gui import reads
 from paperdesk.gui.icons import icon
@@ -18,6 +18,24 @@ SOURCE_ROLE = Qt.ItemDataRole.UserRole
 
 def _key(source: Source) -> str:
     return f"{source[0]}\x1f{source[1]}"
+
+
+class CountKeeper(QStyledItemDelegate):
+    """Draws "label  (count)" with the label shortened when the sidebar is narrow:
+    the count stays whole ("2026-03-14 · 004_fa5…  (41)", never "2026-03-14 · 0…")."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        label, sep, count = option.text.rpartition("  (")
+        if not sep:
+            return
+        tail = f"  ({count}"
+        metrics = option.fontMetrics
+        room = option.rect.width() - option.decorationSize.width() - 2 * metrics.averageCharWidth()
+        if metrics.horizontalAdvance(option.text) > room:
+            short = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
+                                       max(0, room - metrics.horizontalAdvance(tail)))
+            option.text = short + tail
 
 
 class Sidebar(QTreeWidget):
@@ -32,7 +50,8 @@ class Sidebar(QTreeWidget):
         self.setRootIsDecorated(False)
         self.setIndentation(10)
         self.setUniformRowHeights(True)
-        self.setMinimumWidth(170)
+        self.setMinimumWidth(140)
+        self.setItemDelegate(CountKeeper(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         self.currentItemChanged.connect(self._changed)

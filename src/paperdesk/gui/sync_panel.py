@@ -188,10 +188,13 @@ class SyncPanel:
             sub = self.menu.addMenu(f"{Path(sync.path).name} — {self.state_text(sync)}")
             sub.setToolTip(f"{sync.path}\n{sync.describe()}, {sync.style}")
             sub.addAction(f"{sync.path}").setEnabled(False)
-            sub.addAction("Write now", lambda s=sync: self.writer.run([s.id]))
-            if sync.state == CONFLICT:
+            if sync.state == CONFLICT:  # stopped: a plain write would change nothing
+                sub.addAction("Write now: stopped, the file was changed elsewhere; "
+                              "overwrite it or stop syncing").setEnabled(False)
                 sub.addAction("Overwrite with the library's papers",
                               lambda s=sync: self.writer.run([s.id], overwrite=True))
+            else:
+                sub.addAction("Write now", lambda s=sync: self.writer.run([s.id]))
             sub.addAction("Stop syncing", lambda s=sync: self.stop(s))
         self._show_status(syncs)
 

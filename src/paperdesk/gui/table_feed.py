@@ -64,6 +64,7 @@ class TableFeed(QObject):
         self._base: tuple[reads.Source, list[int] | None] | None = None
         self.query = ""
         self._want: int | None = None  # a paper to select once the full list is in
+        self._near: tuple[int, int] | None = None  # row and scroll before a reload
         self._column_sort = (ADDED, Qt.SortOrder.DescendingOrder)
         self.model = PaperModel(context.lib, self.fetch_ids, self.fetch_rest, self)
         self.model.active = False  # no queries while the window is being set up
@@ -107,6 +108,9 @@ class TableFeed(QObject):
     def reload(self) -> None:
         """Everything may have changed: list the papers again."""
         self._base = None
+        index = self.view.currentIndex()
+        if index.isValid():  # a paper gone (trashed, merged) leaves its next one selected
+            self._near = (index.row(), self.view.verticalScrollBar().value())
         self.model.forget()
         self.refresh_table()
 
@@ -187,6 +191,7 @@ class TableFeed(QObject):
             self.context.notify(str(exc))
             return
         self.search_bar.show_error(None)
+        self.context.clear_warning()  # a query error of before is put right
         self._update_count()
 
     def _before_reset(self) -> None:
@@ -197,18 +202,25 @@ class TableFeed(QObject):
     def _after_reset(self) -> None:
         """Keep the current paper selected and in view across searches, sorts, sidebar
         switches, refreshes and imports, if it is still listed; otherwise select the
-        first row and scroll to the top. The detail pane follows the selection."""
+        first row and scroll to the top; after a reload (a paper trashed, merged or
+        brought back), the row where it was, the scroll kept. The detail pane follows
+        the selection."""
         row = self.model.row_of(self._want) if self._want is not None else None
+        near, rows = self._near, self.model.rowCount()
+        if row is not None or self.model.complete:
+            self._want = self._near = None
+        if near is not None and (row is not None or rows):
+            self.view.verticalScrollBar().setValue(near[1])
         if row is not None:
-            self._want = None
             self.select_row(row)
         elif self.model.complete:
-            self._want = None
-            if self.model.rowCount():
+            if near is not None and rows:
+                self.select_row(min(near[0], rows - 1))
+            elif rows:
                 self.select_row(0)
+                self.view.scrollToTop()
             else:
                 self.view.clearSelection()
-            self.view.scrollToTop()
             self.selection_changed.emit()
         self.show_empty()
 

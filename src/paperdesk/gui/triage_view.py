@@ -2,9 +2,10 @@
 
 The view shows one paper large (title, abstract, what the digests say about
 it: "seen in 3 digests, upvotes 5 → 41"), the progress ("12 of 41"), and
-takes single keys: T to read, S skip (marks it read: seen, not wanted),
-0-5 stars, G tag, N / → / J next, P / ← / K previous, Esc close. Every
-decision is an edit on the window's undo stack. Where the user stopped is
+takes single keys: T to read, S skip (leaves the paper as it is, unread, and
+moves on), 0-5 stars, G tag, N / → / J next, P / ← / K previous, Ctrl+Z undo
+(Ctrl+Shift+Z or Ctrl+Y redo), Esc close. Every decision is an edit on the
+window's undo stack; undoing one goes back to its paper. Where the user stopped is
 remembered per library and digest, and the next triage of it starts there.
 """
 
@@ -37,10 +38,13 @@ from paperdesk.gui.upvote_chart import UpvoteChart
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
 
-KEYS = [("T", "To read"), ("S", "Skip"), ("0–5", "Stars"), ("G", "Tag"),
-        ("N →", "Next"), ("P ←", "Previous"), ("Esc", "Close")]
+KEYS = [("T", "To read"), ("S", "Skip (stays unread)"), ("0–5", "Stars"), ("G", "Tag"),
+        ("N →", "Next"), ("P ←", "Previous"), ("Ctrl+Z", "Undo"),
+        ("Ctrl+Shift+Z / Ctrl+Y", "Redo"), ("Esc", "Close")]
 _NEXT = {Qt.Key.Key_N, Qt.Key.Key_Right, Qt.Key.Key_J, Qt.Key.Key_Space}
 _PREVIOUS = {Qt.Key.Key_P, Qt.Key.Key_Left, Qt.Key.Key_K}
+_CTRL = Qt.KeyboardModifier.ControlModifier
+_SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
 def _place_key(lib_path: Any, digest_ids: list[int]) -> str:
@@ -62,6 +66,7 @@ class TriageView(QDialog):
         self.resize(960, 680)
         fit_to_screen(self)
         self.index = 0
+        self.places: dict[int, int] = {}  # undo stack index after a decision -> its paper
         remembered = settings.settings().value(self._key())
         if remembered is not None and int(remembered) in self.ids:
             self.index = self.ids.index(int(remembered))
@@ -132,6 +137,12 @@ class TriageView(QDialog):
     def _key(self) -> str:
         return _place_key(self.context.lib.path, self.digest_ids)
 
+    def narrow(self, ids: list[int]) -> None:
+        """Triage only ``ids`` (e.g. the papers new to the library), from the first."""
+        self.ids = list(ids)
+        self.index = 0
+        self.show_current()
+
     def current(self) -> int | None:
         return self.ids[self.index] if self.ids else None
 
@@ -167,7 +178,40 @@ class TriageView(QDialog):
             self.show_current()
 
     def _edit(self, fn, *args) -> None:
+        stack = self.context.undo_stack
+        before = stack.index()
         self.context.ops.edit(fn, *args, initiator=self)
+        if stack.index() != before:  # the decision is on the stack: undo comes back here
+            self.places[stack.index()] = self.index
+
+    def undo(self) -> None:
+        """Take back the last edit (Ctrl+Z) and show the paper it was made on."""
+        stack = self.context.undo_stack
+        at = stack.index()
+        if stack.canUndo():
+            stack.undo()
+            if (place := self.places.get(at)) is not None and place < len(self.ids):
+                self.index = place
+            self.show_current()
+
+    def redo(self) -> None:
+        stack = self.context.undo_stack
+        if stack.canRedo():
+            stack.redo()
+            self.show_current()
+
+    def _undo_key(self, event: QKeyEvent) -> bool:
+        """Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo (the window's undo stack)."""
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        key = event.key()
+        if mods == _CTRL and key == Qt.Key.Key_Z:
+            self.undo()
+        elif (mods == _CTRL | _SHIFT and key == Qt.Key.Key_Z) or (
+                mods == _CTRL and key == Qt.Key.Key_Y):
+            self.redo()
+        else:
+            return False
+        return True
 
     def set_status(self, status: str) -> None:
         if (pid := self.current()) is not None:
@@ -205,6 +249,8 @@ class TriageView(QDialog):
                 return
             super().keyPressEvent(event)
             return
+        if self._undo_key(event):
+            return
         if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             super().keyPressEvent(event)
             return
@@ -215,7 +261,7 @@ class TriageView(QDialog):
         elif key == Qt.Key.Key_T:
             self.set_status("to-read")
         elif key == Qt.Key.Key_S:
-            self.set_status("read")
+            self.go(1)  # skip: the paper stays as it is (unread), on to the next
         elif key == Qt.Key.Key_G:
             self.ask_tag()
         elif Qt.Key.Key_0 <= key <= Qt.Key.Key_5:

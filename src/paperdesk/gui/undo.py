@@ -20,7 +20,9 @@ class EditCommand(QUndoCommand):
     """
 
     def __init__(self, lib: Library, undo: Undo, fail: Callable[[str], None]) -> None:
-        super().__init__(undo.label)
+        # The menu adds "Undo"/"Redo" itself: "Undo import of x", not "Undo Undo import of x".
+        label = undo.label
+        super().__init__(label[5:] if label.startswith("Undo ") else label)
         self.lib = lib
         self.undo_data = undo
         self.fail = fail

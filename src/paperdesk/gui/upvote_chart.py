@@ -1,7 +1,8 @@
 """A small chart of a paper's upvotes across the digests that showed it.
 
 Drawn with QPainter: a line through one point per digest (its date, the
-upvotes it printed), the first and last values and dates labelled. A painter
+upvotes it printed), the highest and lowest values labelled level with their
+points and the first and last dates under theirs. A painter
 of our own rather than QtCharts: QtCharts ships in PySide6-Addons, a second
 package of well over 100 MB, for one small line chart.
 """
@@ -71,6 +72,28 @@ class UpvoteChart(QWidget):
             out.append(QPointF(x, y))
         return out
 
+    def labels(self) -> list[tuple[str, str, QRectF]]:
+        """The axis labels ("value" or "date", text, where): the highest and lowest
+        upvotes level with their points, the first and last dates centred under
+        theirs (kept inside the chart). A lone point sits mid-plot; so do its labels."""
+        spots = self.positions()
+        if not spots:
+            return []
+        fm = self.fontMetrics()
+        area = self._plot()
+        tall = fm.height()
+        values = [v for _d, v in self.data]
+        out = []
+        for value in sorted({max(values), min(values)}, reverse=True):
+            y = spots[values.index(value)].y()
+            out.append(("value", str(value), QRectF(0, y - tall / 2, area.left() - 6, tall)))
+        for i in sorted({0, len(spots) - 1}):
+            label = self.data[i][0].strftime("%b %d")
+            wide = fm.horizontalAdvance(label) + 4
+            x = min(max(spots[i].x() - wide / 2, 0.0), self.width() - wide)
+            out.append(("date", label, QRectF(x, area.bottom() + 4, wide, tall)))
+        return out
+
     def _plot(self) -> QRectF:
         fm = self.fontMetrics()
         return QRectF(self.rect()).adjusted(fm.horizontalAdvance("0000") + 8, fm.height() + 4,
@@ -101,23 +124,12 @@ class UpvoteChart(QWidget):
         painter.setBrush(accent)
         for p in spots:
             painter.drawEllipse(p, 3.5, 3.5)
-        painter.setPen(pal.color(pal.ColorRole.WindowText))
-        low = min(v for _d, v in self.data)
-        high = max(v for _d, v in self.data)
+        text = pal.color(pal.ColorRole.WindowText)
+        centre = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        for value, y in ((high, area.top()), (low, area.bottom())):
-            painter.drawText(QRectF(0, y - fm.height() / 2, area.left() - 4, fm.height()),
-                             right, str(value))
-            if high == low:
-                break
-        first, last = self.data[0][0], self.data[-1][0]
-        painter.setPen(muted)
-        bottom = area.bottom() + 4
-        painter.drawText(QRectF(area.left(), bottom, area.width(), fm.height()),
-                         int(Qt.AlignmentFlag.AlignLeft), first.strftime("%b %d"))
-        if last != first:
-            painter.drawText(QRectF(area.left(), bottom, area.width(), fm.height()),
-                             int(Qt.AlignmentFlag.AlignRight), last.strftime("%b %d"))
+        for kind, label, rect in self.labels():
+            painter.setPen(text if kind == "value" else muted)
+            painter.drawText(rect, right if kind == "value" else centre, label)
         painter.setPen(pal.color(pal.ColorRole.WindowText))
         painter.drawText(QRectF(area.left(), 0, area.width(), fm.height() + 2),
                          int(Qt.AlignmentFlag.AlignLeft), "Upvotes")
