@@ -18,6 +18,7 @@ from paperdesk.core.areas.edits import now
 from paperdesk.core.areas.sync_states import CONFLICT, FAILED, NEW, OK, WRITING
 from paperdesk.core.areas.tags import tag_key
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import files
 from paperdesk.core.model.errors import PaperDeskError
 
 if TYPE_CHECKING:
@@ -124,6 +125,8 @@ class Syncs:
             raise SyncError(f"{where} is a folder; name the file to keep in sync")
         if Path(where) in (self.lib.path, *self.lib.path.parent.glob(self.lib.path.name + "-*")):
             raise SyncError(f"{where} is the library itself")
+        # Never a database, whichever program has it, nor a FIFO, device or socket.
+        files.refuse_destination(Path(where))
         if self.lib.db.execute("SELECT 1 FROM syncs WHERE path = ?", [where]).fetchone():
             raise SyncError(f"{where} is already kept in sync")
         with self.lib.write(f"Keep {Path(where).name} in sync", [ch.SYNCS]):
