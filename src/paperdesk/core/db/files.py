@@ -30,7 +30,7 @@ import re
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from paperdesk.core.db.paths import data_dir
@@ -297,15 +297,62 @@ def fsync_folder(folder: Path) -> None:
         fsync_path(folder)
 
 
+_RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
+
+
+def _renameat2(src: Path, dst: Path, flags: int) -> bool:
+    """Linux's renameat2; False when this system or filesystem cannot."""
+    import ctypes
+    import errno
+
+    try:
+        call = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_cwd = -100
+    if call(at_cwd, os.fsencode(src), at_cwd, os.fsencode(dst), flags) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(dst))
+
+
+def swap_in(temp: Path, dest: Path) -> bool:
+    """Put ``temp`` at ``dest`` in one step; True when a file was at ``dest`` and is
+    now at ``temp`` (exchanged atomically, so a version written by someone else at
+    any moment is never unlinked unseen). Where the system cannot exchange, a plain
+    rename (False)."""
+    for _ in range(100):
+        try:
+            if _renameat2(temp, dest, _RENAME_EXCHANGE):
+                return True
+            break
+        except FileNotFoundError:  # nothing at dest: put it there unless one appears
+            pass
+        try:
+            if _renameat2(temp, dest, _RENAME_NOREPLACE):
+                return False
+            break
+        except FileExistsError:
+            continue
+    os.replace(temp, dest)
+    return False
+
+
 @contextlib.contextmanager
 def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777,
-                 database: bool = False) -> Iterator[Path]:
+                 database: bool = False,
+                 replaced: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``dest`` to write; on success it becomes ``dest``.
 
     The temporary file exists (empty) when yielded, with its final mode: ``dest``'s
     if it exists, else the umask's, limited to ``max_mode``.
     On an error it is removed and ``dest`` is untouched. ``dest`` is never a
     database (``refuse_database``) unless ``database`` (restore putting a library back).
+    ``replaced``: the file is exchanged with ``dest`` (``swap_in``) and this is called
+    with the temporary path, which holds the file replaced; what it leaves there is
+    removed.
     """
     dest = Path(os.path.abspath(dest))
     folder = Path(os.path.realpath(dest.parent))
@@ -335,7 +382,10 @@ def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777,
             os.chmod(temp, existing & max_mode)
         yield temp
         fsync_path(temp)
-        os.replace(temp, real_dest)
+        if replaced is None:
+            os.replace(temp, real_dest)
+        elif swap_in(temp, real_dest):
+            replaced(temp)
         fsync_folder(folder)
     finally:
         for leftover in (temp, Path(f"{temp}-journal")):
