@@ -230,3 +230,32 @@ def test_an_overwrite_asked_for_while_the_writer_thread_ends_is_written(
     _written(window, qtbot)
     assert out.read_text(encoding="utf-8") == seed_lib.bibtex.export()
     assert _menu_texts(window) == ["refs.bib — up to date"]
+
+
+def test_the_status_bar_shows_what_is_on_disk_and_what_others_recorded(window, seed_lib,
+                                                                        qtbot, tmp_path):
+    """Edited on disk (no write since), or failed in another program: the status bar
+    says so on its next look at the files, never nothing."""
+    from paperdesk.core.library import Library
+
+    out = tmp_path / "refs.bib"
+    seed_lib.syncs.add(out)
+    writer(window).write_all()
+    _written(window, qtbot)
+    panel(window).look()
+    qtbot.waitUntil(lambda: out.exists() and not writer(window)._looking.is_alive(),
+                    timeout=WAIT_MS)
+    QApplication.sendPostedEvents()
+    assert not panel(window).status.isVisible()
+    out.write_text(out.read_text(encoding="utf-8") + "% mine\n", encoding="utf-8")
+    panel(window).look()
+    qtbot.waitUntil(lambda: "changed" in panel(window).status.text(), timeout=WAIT_MS)
+    assert panel(window).status.text().startswith("⚠ refs.bib: changed: the file is not")
+    assert _menu_texts(window)[0].startswith("refs.bib — changed")
+    out.unlink()
+    os.mkfifo(out)
+    with Library.open(seed_lib.path, create=False) as other:  # another program's write
+        assert other.syncs.write(other.syncs.get(out)).state == "failed"
+    panel(window).look()
+    qtbot.waitUntil(lambda: "failed" in panel(window).status.text(), timeout=WAIT_MS)
+    assert "not a regular file (a FIFO)" in panel(window).status.text()
