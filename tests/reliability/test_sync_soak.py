@@ -164,15 +164,15 @@ def test_a_sync_written_by_everyone_at_once_never_loses_an_edit_nor_lies(tmp_pat
     fresh = subprocess.run(cli_command("--library", library, "export"), capture_output=True,
                            env=cli_env(), timeout=120, check=True).stdout
     final = synced.read_bytes()
+    conflicts = sorted(tmp_path.glob("refs.conflict-*.bib"))
+    kept = {int(m) for p in [synced, *conflicts] for m in MARK.findall(p.read_bytes())}
+    lost = sorted(set(edits) - kept)
+    assert not lost, f"edits lost: {lost} of {len(edits)}"
     assert final == fresh, "the synced file is not a fresh export of the same papers"
     listed = json.loads(cli("--library", library, "sync", "list", "--json").stdout)[0]
     assert listed["state"] == "up to date"
     assert listed["written_sha256"] == hashlib.sha256(final).hexdigest()
 
-    conflicts = sorted(tmp_path.glob("refs.conflict-*.bib"))
-    kept = {int(m) for p in [synced, *conflicts] for m in MARK.findall(p.read_bytes())}
-    lost = sorted(set(edits) - kept)
-    assert not lost, f"edits lost: {lost} of {len(edits)}"
     window_writes = sum(1 for line in said if line.startswith("ok "))
     window_rounds = [line.split() for line in said if line.startswith("sync ")]
     print(f"\nsync soak {time.monotonic() - start:.0f}s: cli commands {tally.cli}, window "
