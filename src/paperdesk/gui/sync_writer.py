@@ -41,6 +41,7 @@ class SyncWriter(QObject):
         self.timer.timeout.connect(self.run)
         self._thread: threading.Thread | None = None
         self._looking: threading.Thread | None = None
+        self._seen: dict[str, tuple] = {}  # path -> (stat key, SHA-256) of the last look
         self._round = False  # from run() to _done(): a write whose news is not in yet
         self._again = False  # changes came while a write ran
         self.writing: set[int] = set()
@@ -123,8 +124,23 @@ class SyncWriter(QObject):
         if self.closed or (self._looking is not None and self._looking.is_alive()):
             return
 
+        seen = self._seen
+
+        def hashed(path: str) -> str | None:
+            # Hashed again only when the file's identity, size or time changed.
+            try:
+                st = os.stat(path)
+                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            except OSError:
+                key = None
+            if key is not None and seen.get(path, (None,))[0] == key:
+                return seen[path][1]
+            found = sync_disk.sha256(Path(path))
+            seen[path] = (key, found)
+            return found
+
         def work() -> None:
-            self.looked.emit({i: sync_disk.sha256(Path(p)) for i, p in files.items()})
+            self.looked.emit({i: hashed(p) for i, p in files.items()})
 
         self._looking = threading.Thread(target=work, name="paperdesk-sync-look", daemon=True)
         self._looking.start()
