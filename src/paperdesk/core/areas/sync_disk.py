@@ -53,8 +53,9 @@ def read(path: Path) -> OnDisk | None:
             return OnDisk(None, f"larger than {MAX_READ} bytes", size)
         data = bytearray(size)
         view, pos = memoryview(data), 0
-        while pos < size and (n := os.readv(fd, [view[pos:pos + _CHUNK]])):
-            pos += n
+        with open(fd, "rb", buffering=0, closefd=False) as handle:
+            while pos < size and (n := handle.readinto(view[pos:pos + _CHUNK])):
+                pos += n
     finally:
         os.close(fd)
     del data[pos:]  # shrunk while read: these bytes are not the ones written

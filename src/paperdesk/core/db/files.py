@@ -90,7 +90,7 @@ def read_header(path: Path, size: int = 16) -> bytes | None:
         ident = identity(path)
         if ident in _open:
             return None
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
             return os.read(fd, size)
         finally:
@@ -225,7 +225,7 @@ def open_regular(path: Path) -> int | None:
     without waiting (a FIFO put there after a check cannot hang it); None if there is
     no file; LibraryError for anything that is not a regular file."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except (FileNotFoundError, NotADirectoryError):
         return None
     except IsADirectoryError:
