@@ -258,4 +258,4 @@ def test_the_status_bar_shows_what_is_on_disk_and_what_others_recorded(window, s
         assert other.syncs.write(other.syncs.get(out)).state == "failed"
     panel(window).look()
     qtbot.waitUntil(lambda: "failed" in panel(window).status.text(), timeout=WAIT_MS)
-    assert "not a regular file (a FIFO)" in panel(window).status.text()
+    assert "a FIFO, not a regular file" in panel(window).status.text()

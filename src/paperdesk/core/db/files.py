@@ -201,7 +201,7 @@ def _not_writable_kind(real: str, how: str, where: str) -> str | None:
     if stat.S_ISDIR(st.st_mode):
         return f"{how} a folder{where}"
     if not stat.S_ISREG(st.st_mode):
-        return f"{how} not a regular file ({file_kind(st.st_mode)}){where}"
+        return f"{how} {file_kind(st.st_mode)}{where}, not a regular file"
     try:
         head = read_header(Path(real))
     except OSError:
@@ -233,7 +233,7 @@ def open_regular(path: Path) -> int | None:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise LibraryError(f"{path}: is not a regular file ({file_kind(mode)}); "
+        raise LibraryError(f"{path}: is {file_kind(mode)}, not a regular file; "
                            "nothing was read or written")
     return fd
 
