@@ -176,6 +176,7 @@ class SyncPanel:
         # every write, the files are hashed (on the writer's side) and the states shown
         # follow them; written by another program, failed or stopped there, it shows.
         self.disk: dict[int, str | None] = {}
+        self.round = 0  # writes finished here: a look begun before the last one is stale
         self.writer.looked.connect(self._looked)
         self.look_timer = QTimer(context.widget, interval=LOOK_MS)
         self.look_timer.timeout.connect(self.look)
@@ -195,9 +196,12 @@ class SyncPanel:
 
     def look(self) -> None:
         if not self.writer.busy and not self.writer.closed:
-            self.writer.look({s.id: s.path for s in self.context.lib.syncs.all()})
+            self.writer.look({s.id: s.path for s in self.context.lib.syncs.all()}, self.round)
 
-    def _looked(self, hashes: dict[int, str | None]) -> None:
+    def _looked(self, looked: tuple[int, dict[int, str | None]]) -> None:
+        token, hashes = looked
+        if token != self.round:
+            return  # hashed before the last write: what it saw has been replaced
         self.disk = hashes
         self.refresh()
 
@@ -246,6 +250,8 @@ class SyncPanel:
 
     def _finished(self, outcomes) -> None:
         self.writer._done()
+        self.round += 1
+        self.disk = {}  # the state just recorded, until the files are looked at again
         self.refresh()
         self.look()
         for outcome in outcomes:

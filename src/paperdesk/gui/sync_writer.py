@@ -31,7 +31,7 @@ class SyncWriter(QObject):
     started = Signal(object)    # list of sync ids being written
     finished = Signal(object)   # list of sync_write.Outcome
     listed = Signal()           # syncs added, removed or their state changed here
-    looked = Signal(object)     # {sync id: the file's SHA-256 on disk, None if missing}
+    looked = Signal(object)     # (token, {sync id: the file's SHA-256 on disk or None})
 
     def __init__(self, lib: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -118,7 +118,7 @@ class SyncWriter(QObject):
         self._thread.start()
         return True
 
-    def look(self, files: dict[int, str]) -> None:
+    def look(self, files: dict[int, str], token: object = None) -> None:
         """Hash the synced files ({id: path}) on a thread of their own (a large file
         never holds up the window); ``looked`` brings the hashes back."""
         if self.closed or (self._looking is not None and self._looking.is_alive()):
@@ -140,7 +140,7 @@ class SyncWriter(QObject):
             return found
 
         def work() -> None:
-            self.looked.emit({i: hashed(p) for i, p in files.items()})
+            self.looked.emit((token, {i: hashed(p) for i, p in files.items()}))
 
         self._looking = threading.Thread(target=work, name="paperdesk-sync-look", daemon=True)
         self._looking.start()
