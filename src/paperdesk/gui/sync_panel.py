@@ -182,6 +182,7 @@ class SyncPanel:
         self.look_timer.timeout.connect(self.look)
         self.look_timer.start()
         context.library_changed.connect(self.writer.set_library)
+        context.library_changed.connect(self._forget_disk)
         context.close_hooks.append(self.close)
         self.refresh()
 
@@ -193,6 +194,11 @@ class SyncPanel:
     def close(self) -> None:
         self.look_timer.stop()
         self.writer.close()
+
+    def _forget_disk(self, *_args) -> None:
+        """Another library: the hashes looked at were of its files."""
+        self.round += 1
+        self.disk = {}
 
     def look(self) -> None:
         if not self.writer.busy and not self.writer.closed:
