@@ -71,6 +71,11 @@ def test_someone_elses_edit_stops_the_sync_until_overwritten(library, tmp_path):
     refs = tmp_path / "refs.bib"
     paperdesk("--library", library, "sync", "add", refs, check_rc=0)
     refs.write_text(refs.read_text() + "\n% mine\n")
+    # Before any write notices it, the list says what is on disk.
+    listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
+    assert listed.startswith("changed: the file is not what PaperDesk last wrote")
+    shown = json.loads(paperdesk("--library", library, "sync", "list", "--json").stdout)
+    assert shown[0]["state"] == "changed"
     stopped = paperdesk("--library", library, "tag", "1", "+x", check_rc=0)
     assert "changed by someone else" in stopped.stderr
     assert f"paperdesk sync now --overwrite {refs}" in stopped.stderr
@@ -78,12 +83,19 @@ def test_someone_elses_edit_stops_the_sync_until_overwritten(library, tmp_path):
     assert "added 1 tag" in stopped.stderr  # the command's own work is done
     listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
     assert listed.startswith("stopped: the file was changed by someone else")
-    paperdesk("--library", library, "tag", "2", "+x", check_rc=0)  # stopped: quiet
+    # Every command says it until it is resolved, even one that changes nothing in it.
+    for args in (["tag", "2", "+x"], ["stats"], ["list", "--limit", "1"]):
+        said = paperdesk("--library", library, *args, check_rc=0).stderr
+        assert f"paperdesk: {refs}: sync stopped: the file was changed" in said, args
     assert refs.read_text().endswith("% mine\n")
     paperdesk("--library", library, "sync", "now", check_rc=1)
     assert refs.read_text().endswith("% mine\n")
-    paperdesk("--library", library, "sync", "now", "--overwrite", refs, check_rc=0)
+    mine = refs.read_bytes()
+    over = paperdesk("--library", library, "sync", "now", "--overwrite", refs, check_rc=0)
     assert refs.read_text() == _export(library)
+    [kept] = tmp_path.glob("refs.conflict-*.bib")
+    assert kept.read_bytes() == mine and f"kept as {kept}" in over.stderr
+    assert "sync" not in paperdesk("--library", library, "stats", check_rc=0).stderr
 
 
 def test_failures_are_one_line_and_leave_the_library_alone(library, tmp_path):

@@ -166,7 +166,7 @@ def test_a_full_disk_fails_cleanly(seed_lib, feed, tmp_path, monkeypatch):
     def full(_fd):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(sync_write.os, "fsync", full)
+    monkeypatch.setattr(os, "fsync", full)
     seed_lib.curation.add_tags([1], ["x"])
     (out,) = catch_up(seed_lib, feed)
     assert (out.state, out.message) == (FAILED, "No space left on device")

@@ -247,3 +247,32 @@ def test_write_now_on_a_stopped_sync_is_disabled_and_says_why(window, seed_lib, 
     write = next(a for a in sub.actions() if a.text().startswith("Write now"))
     assert not write.isEnabled() and "changed elsewhere" in write.text()
     assert any(a.text().startswith("Overwrite") and a.isEnabled() for a in sub.actions())
+
+
+def test_the_status_bar_shows_what_is_on_disk_and_what_others_recorded(window, seed_lib,
+                                                                        qtbot, tmp_path):
+    """Edited on disk (no write since), or failed in another program: the status bar
+    says so on its next look at the files, never nothing."""
+    from paperdesk.core.library import Library
+
+    out = tmp_path / "refs.bib"
+    seed_lib.syncs.add(out)
+    writer(window).write_all()
+    _written(window, qtbot)
+    panel(window).look()
+    qtbot.waitUntil(lambda: out.exists() and not writer(window)._looking.is_alive(),
+                    timeout=WAIT_MS)
+    QApplication.sendPostedEvents()
+    assert not panel(window).status.isVisible()
+    out.write_text(out.read_text(encoding="utf-8") + "% mine\n", encoding="utf-8")
+    panel(window).look()
+    qtbot.waitUntil(lambda: "changed" in panel(window).status.text(), timeout=WAIT_MS)
+    assert panel(window).status.text().startswith("⚠ refs.bib: changed: the file is not")
+    assert _menu_texts(window)[0].startswith("refs.bib — changed")
+    out.unlink()
+    os.mkfifo(out)
+    with Library.open(seed_lib.path, create=False) as other:  # another program's write
+        assert other.syncs.write(other.syncs.get(out)).state == "failed"
+    panel(window).look()
+    qtbot.waitUntil(lambda: "failed" in panel(window).status.text(), timeout=WAIT_MS)
+    assert "a FIFO, not a regular file" in panel(window).status.text()

@@ -124,7 +124,11 @@ def test_cli_backup_default_and_named(curated, tmp_path):
     again = cli("--library", curated, "backup", named)
     assert again.returncode == 1 and "already exists" in again.stderr
     assert len(again.stderr.strip().splitlines()) == 1 and named.stat().st_mtime_ns == stamp
-    assert cli("--library", curated, "backup", named, "--overwrite").returncode == 0
+    # --overwrite replaces other files, never a database (this backup included).
+    kept = named.read_bytes()
+    again = cli("--library", curated, "backup", named, "--overwrite")
+    assert again.returncode == 1 and "is a database" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1 and named.read_bytes() == kept
 
     missing = cli("--library", curated, "backup", tmp_path / "no" / "x.sqlite")
     assert missing.returncode == 1 and "does not exist" in missing.stderr

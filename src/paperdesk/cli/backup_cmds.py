@@ -18,7 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "the copy goes to a new timestamped file in the backups "
                                    "folder beside the library.")
     p.add_argument("file", nargs="?", metavar="FILE", help="where to write the copy")
-    p.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace FILE if it exists (never a database: a library, "
+                        "a backup, an SQLite file or its -wal/-shm/-journal)")
     p.set_defaults(func=cmd_backup)
 
     p = sub.add_parser("restore", help="put a backup back as the library",

@@ -133,7 +133,12 @@ def _sync(syncing: AfterCommand) -> int:
     from paperdesk.core.areas.syncs import OK
 
     code = 0
-    for outcome in syncing.flush():
+    outcomes = syncing.flush()
+    told = {o.sync_id for o in outcomes if o.state != OK}
+    for sync in syncing.unresolved():  # said after every command until resolved
+        if sync.id not in told:
+            fail(f"{sync.path}: sync {sync.state_text()}")
+    for outcome in outcomes:
         if outcome.state != OK:
             fail(outcome.text())
             if outcome.state != "failed":

@@ -51,7 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     a = actions.add_parser("list", help="the synced files and their state",
                            description="Each synced file, what goes in it, and its state: "
-                                       "up to date, failed (and why) or stopped.")
+                                       "up to date, failed (and why), stopped, or changed "
+                                       "(the file on disk is not what PaperDesk last "
+                                       "wrote, or is missing).")
     a.add_argument("--json", action="store_true", help="print the syncs as JSON")
     a.set_defaults(func=cmd_list)
 
@@ -108,7 +110,8 @@ def _row(sync: Sync) -> str:
 
 
 def cmd_list(args: argparse.Namespace, lib: Library) -> int:
-    syncs = lib.syncs.all()
+    # The state the files on disk have, not only the one recorded.
+    syncs = [lib.syncs.on_disk(s) for s in lib.syncs.all()]
     if args.json:
         emit_json([s.to_json() for s in syncs])
         return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.areas.syncs import CONFLICT, FAILED, OK, WRITING, Sync
+from paperdesk.core.areas.syncs import CHANGED, CONFLICT, FAILED, OK, WRITING, Sync
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import file_form
 from paperdesk.gui.sync_writer import SyncWriter
@@ -36,6 +37,8 @@ from paperdesk.gui.sync_writer import SyncWriter
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
     from paperdesk.gui.context import Context
+
+LOOK_MS = 3000  # how often the synced files on disk are looked at
 
 
 class SyncDialog(QDialog):
@@ -169,8 +172,18 @@ class SyncPanel:
         self.writer.started.connect(self._started)
         self.writer.finished.connect(self._finished)
         self.writer.listed.connect(self.refresh)
+        # What is on disk, not only what was recorded: every few seconds, and after
+        # every write, the files are hashed (on the writer's side) and the states shown
+        # follow them; written by another program, failed or stopped there, it shows.
+        self.disk: dict[int, str | None] = {}
+        self.round = 0  # writes finished here: a look begun before the last one is stale
+        self.writer.looked.connect(self._looked)
+        self.look_timer = QTimer(context.widget, interval=LOOK_MS)
+        self.look_timer.timeout.connect(self.look)
+        self.look_timer.start()
         context.library_changed.connect(self.writer.set_library)
-        context.close_hooks.append(self.writer.close)
+        context.library_changed.connect(self._forget_disk)
+        context.close_hooks.append(self.close)
         self.refresh()
 
     # -- the list -------------------------------------------------------------------
@@ -178,9 +191,36 @@ class SyncPanel:
     def state_text(self, sync: Sync) -> str:
         return WRITING if sync.id in self.writer.writing else sync.state_text()
 
+    def close(self) -> None:
+        self.look_timer.stop()
+        self.writer.close()
+
+    def _forget_disk(self, *_args) -> None:
+        """Another library: the hashes looked at were of its files."""
+        self.round += 1
+        self.disk = {}
+
+    def look(self) -> None:
+        if not self.writer.busy and not self.writer.closed:
+            self.writer.look({s.id: s.path for s in self.context.lib.syncs.all()}, self.round)
+
+    def _looked(self, looked: tuple[int, dict[int, str | None]]) -> None:
+        token, hashes = looked
+        if token != self.round:
+            return  # hashed before the last write: what it saw has been replaced
+        self.disk = hashes
+        self.refresh()
+
+    def syncs(self) -> list[Sync]:
+        """The syncs as recorded (by any program), with the state their files on disk
+        have (as last hashed)."""
+        syncs = self.context.lib.syncs
+        return [syncs.on_disk(s, self.disk[s.id]) if s.id in self.disk else s
+                for s in syncs.all()]
+
     def refresh(self) -> None:
         self.menu.clear()
-        syncs = self.context.lib.syncs.all()
+        syncs = self.syncs()
         if not syncs:
             none = self.menu.addAction("No file is kept in sync")
             none.setEnabled(False)
@@ -200,7 +240,7 @@ class SyncPanel:
 
     def _show_status(self, syncs: list[Sync]) -> None:
         writing = [s for s in syncs if s.id in self.writer.writing]
-        bad = [s for s in syncs if s.state in (FAILED, CONFLICT) and s.id not in
+        bad = [s for s in syncs if s.state in (FAILED, CONFLICT, CHANGED) and s.id not in
                self.writer.writing]
         if writing:
             text = f"Writing {', '.join(Path(s.path).name for s in writing)}…"
@@ -219,7 +259,10 @@ class SyncPanel:
 
     def _finished(self, outcomes) -> None:
         self.writer._done()
+        self.round += 1
+        self.disk = {}  # the state just recorded, until the files are looked at again
         self.refresh()
+        self.look()
         for outcome in outcomes:
             if outcome.state == CONFLICT and outcome.sync_id not in self.asked:
                 self.asked.add(outcome.sync_id)

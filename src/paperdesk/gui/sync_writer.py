@@ -14,9 +14,11 @@ import contextlib
 import os
 import sys
 import threading
+from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from paperdesk.core.areas import sync_disk
 from paperdesk.core.areas.sync_feed import Pending, catch_up
 from paperdesk.core.db import changes as ch
 from paperdesk.core.library import Library
@@ -29,6 +31,7 @@ class SyncWriter(QObject):
     started = Signal(object)    # list of sync ids being written
     finished = Signal(object)   # list of sync_write.Outcome
     listed = Signal()           # syncs added, removed or their state changed here
+    looked = Signal(object)     # (token, {sync id: the file's SHA-256 on disk or None})
 
     def __init__(self, lib: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -37,6 +40,8 @@ class SyncWriter(QObject):
         self.timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self.timer.timeout.connect(self.run)
         self._thread: threading.Thread | None = None
+        self._looking: threading.Thread | None = None
+        self._seen: dict[str, tuple] = {}  # path -> (stat key, SHA-256) of the last look
         self._round = False  # from run() to _done(): a write whose news is not in yet
         self._again = False  # changes came while a write ran
         self.writing: set[int] = set()
@@ -113,6 +118,33 @@ class SyncWriter(QObject):
         self._thread.start()
         return True
 
+    def look(self, files: dict[int, str], token: object = None) -> None:
+        """Hash the synced files ({id: path}) on a thread of their own (a large file
+        never holds up the window); ``looked`` brings the hashes back."""
+        if self.closed or (self._looking is not None and self._looking.is_alive()):
+            return
+
+        seen = self._seen
+
+        def hashed(path: str) -> str | None:
+            # Hashed again only when the file's identity, size or time changed.
+            try:
+                st = os.stat(path)
+                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            except OSError:
+                key = None
+            if key is not None and seen.get(path, (None,))[0] == key:
+                return seen[path][1]
+            found = sync_disk.sha256(Path(path))
+            seen[path] = (key, found)
+            return found
+
+        def work() -> None:
+            self.looked.emit((token, {i: hashed(p) for i, p in files.items()}))
+
+        self._looking = threading.Thread(target=work, name="paperdesk-sync-look", daemon=True)
+        self._looking.start()
+
     def write_all(self, *, overwrite: bool = False) -> bool:
         """Write every synced file now, whole."""
         return self.run([s.id for s in self.lib.syncs.all()], overwrite=overwrite)
@@ -139,6 +171,8 @@ class SyncWriter(QObject):
         self.closed = True
         self.timer.stop()
         self.wait()
+        if self._looking is not None:
+            self._looking.join(30.0)
         if self.pending.dirty:
             with contextlib.suppress(PaperDeskError):
                 catch_up(self.lib, self.pending)

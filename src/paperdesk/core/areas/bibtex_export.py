@@ -25,6 +25,7 @@ from paperdesk.core.areas.export_report import ExportReport, balanced, checked_r
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
 from paperdesk.core.model.errors import BibtexError as BibtexError
+from paperdesk.core.model.errors import LibraryError
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
 from paperdesk.core.model.latex import escape, protect_title
 from paperdesk.core.model.names import bibtex_name, looks_like_organisation
@@ -269,7 +270,10 @@ class Bibtex:
         """Write the entries to ``path`` (whole or not at all); the number written.
         The keys written have left PaperDesk: they are frozen."""
         path = Path(path)
-        _refuse_database(path)
+        try:  # before any key is frozen (atomic_write checks again as it writes)
+            files.refuse_destination(path)
+        except LibraryError as exc:
+            raise BibtexError(str(exc)) from None
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
                                       progress=progress, cancel=cancel, freeze=True,
                                       as_written=as_written, report=report)
@@ -376,19 +380,6 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
         pid = row[0]
         yield row, tags.get(pid, empty), texts.get(pid, empty)
     progress(1.0, f"Exported {total} papers")
-
-
-def _refuse_database(path: Path) -> None:
-    """An export never replaces a database (a library, a backup) with BibTeX."""
-    if files.in_use(path):
-        return  # atomic_write names what it is
-    try:
-        head = files.read_header(path) if path.is_file() else b""
-    except OSError:
-        return
-    if head is None or head.startswith(b"SQLite format 3"):
-        raise BibtexError(f"{path}: is a database (a PaperDesk library or backup?), not a "
-                          "BibTeX file; choose another file; nothing was written")
 
 
 def _grouped(db: Any, sql: str) -> dict[int, list[str]]:

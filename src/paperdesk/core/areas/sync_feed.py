@@ -9,11 +9,13 @@ it and writes on a thread of its own (``gui/sync_panel.py``).
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from typing import TYPE_CHECKING
 
 from paperdesk.core.areas.syncs import Sync
 from paperdesk.core.db import changes as ch
+from paperdesk.core.model.errors import PaperDeskError
 
 if TYPE_CHECKING:
     from paperdesk.core.areas.sync_write import Outcome
@@ -85,6 +87,13 @@ class AfterCommand:
         self.lib = lib
         self.pending = Pending()
         lib.add_listener(self.pending.hear)
+
+    def unresolved(self) -> list[Sync]:
+        """The syncs that failed or stopped (said after every command until resolved)."""
+        try:
+            return self.lib.syncs.stopped()
+        except (PaperDeskError, sqlite3.Error):  # a library that cannot be read says so
+            return []
 
     def flush(self) -> list[Outcome]:
         self.lib.remove_listener(self.pending.hear)

@@ -5,3 +5,4 @@ OK = "up to date"
 FAILED = "failed"        # a missing folder, a read-only file, a full disk: retried
 CONFLICT = "conflict"    # changed by someone else: stopped until the user says
 WRITING = "writing"      # only in a window, while its thread writes
+CHANGED = "changed"      # the file on disk is not what PaperDesk last wrote (shown, not stored)

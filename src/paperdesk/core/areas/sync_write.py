@@ -1,9 +1,15 @@
 """Writing one kept-in-sync file: whole, atomically, only when its bytes change.
 
-1. What goes in is read (``Syncs.members``); the file there now is read too.
-   A file whose bytes are not the ones PaperDesk last wrote was changed by
-   someone else: it is left alone and the sync stops (state ``conflict``)
-   until the user overwrites it or stops syncing. A missing folder, a
+0. Everything below happens under the file's lock (``sync_disk.lock``), shared
+   by every program syncing it, with the sync as the last writer recorded it.
+   The destination must be a regular file that is no database (a FIFO, device,
+   socket or library is refused before a byte is read or written).
+1. What goes in is read (``Syncs.members``); the file there now is read too
+   (bounded, ``sync_disk.read``). A file whose bytes (SHA-256) are not the ones
+   PaperDesk last wrote was changed by someone else: it is left alone and the
+   sync stops (state ``conflict``) until the user overwrites it or stops
+   syncing; overwritten, that version is kept beside it as
+   ``NAME.conflict-YYYYMMDD-HHMMSS.EXT``. A missing folder, a
    read-only file, a full disk: state ``failed`` with the reason, and the next
    change tries again. The library's papers are never touched by a failure.
 2. The keys of the papers going in are frozen (``citekey.freeze``): they have
@@ -13,14 +19,15 @@
    byte from the file (``layout`` records each entry's paper and length), so a
    change to one paper of 100,000 costs one entry, not 100,000.
 4. Equal bytes: nothing is written (LaTeX tools watching the file sleep on).
-   Otherwise a temporary file in the same folder, fsync, rename.
+   Otherwise a temporary file in the same folder, fsync, and an atomic exchange
+   with the file there: the replaced file is checked once more, so a version a
+   person saved at the last moment is kept as a conflict file, never unlinked.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import time
 from array import array
 from collections.abc import Iterator
@@ -29,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk import __version__
+from paperdesk.core.areas import sync_disk
 from paperdesk.core.areas.bibtex_export import export_rows, layout, paper_entry
 from paperdesk.core.areas.citekey import freeze
 from paperdesk.core.areas.csl_json import item_text
@@ -59,6 +67,7 @@ class Outcome:
     @property
     def repaired(self) -> int:
         return self.report.repaired
+    kept: str | None = None  # someone else's version replaced, kept under this name
 
     def text(self) -> str:
         name = self.path
@@ -68,8 +77,11 @@ class Outcome:
             return f"{name}: sync stopped: {self.message}"
         fixed = (f"; {self.repaired} field{'s' * (self.repaired != 1)} of .bib entries with "
                  "bare # & _ ^ escaped (--as-written keeps them)") if self.repaired else ""
-        return (f"{name}: {'written' if self.written else 'up to date'} "
+        said = (f"{name}: {'written' if self.written else 'up to date'} "
                 f"({self.entries} entries{fixed})")
+        if self.kept:
+            said += f"; the version someone else saved there is kept as {self.kept}"
+        return said
 
 
 def layout_key(sync: Sync) -> str:
@@ -77,26 +89,6 @@ def layout_key(sync: Sync) -> str:
     in another style are made again."""
     return f"{__version__}/{sync.style}/{int(sync.ascii)}" + ("/as-written" if sync.as_written
                                                               else "")
-
-
-_READ_CHUNK = 1 << 20
-
-
-def _read(path: Path) -> bytearray | None:
-    """The file's bytes, read a megabyte at a time (other threads run in between)."""
-    # Never a library file this process has open (reading it would drop its locks),
-    # and never written over one.
-    files.refuse_destination(path)
-    try:
-        with path.open("rb", buffering=0) as handle:
-            data = bytearray(os.fstat(handle.fileno()).st_size)
-            view, pos = memoryview(data), 0
-            while pos < len(data) and (n := handle.readinto(view[pos:pos + _READ_CHUNK])):
-                pos += n
-            rest = handle.read()
-    except FileNotFoundError:
-        return None
-    return data[:pos] + rest if pos < len(data) or rest else data
 
 
 class Text:
@@ -138,43 +130,18 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
     path = Path(sync.path)
     out = Outcome(sync.id, sync.path, OK)
     try:
-        members = lib.syncs.members(sync)
         if not path.parent.is_dir():
             raise _Failed(f"the folder {path.parent} does not exist")
-        old = _read(path)
-        if old is not None and not path.stat().st_mode & 0o222:  # (root may write anyway)
-            raise _Failed("the file is read-only")
-        old_hash = hashlib.sha256(old).hexdigest() if old is not None else None
-        ours = old is None or old_hash in (sync.written_sha256, sync.pending_sha256)
-        # The layout describes the bytes of the last finished write only.
-        reuse = old_hash == sync.written_sha256 and changed is not None \
-            and sync.layout_key == layout_key(sync) and bool(sync.layout)
-        if ours or overwrite:
-            _freeze(lib, members)
-        text, entry_layout = render(lib, sync, members, old if reuse else None,
-                                    sync.layout if reuse else None, changed, out.report)
-        out.entries = len(entry_layout) // 2
-        new_hash = text.sha256()
-        if text.equals(old):
-            if not (ours or overwrite):
-                _freeze(lib, members)
-            if (sync.state, sync.written_sha256, sync.layout_key) != (OK, new_hash,
-                                                                     layout_key(sync)):
-                _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
-                        entry_layout=entry_layout)
-        elif not (ours or overwrite):
-            out.state = CONFLICT
-            out.message = ("the file was changed by someone else since PaperDesk last "
-                           "wrote it; overwrite it, or stop syncing it")
-            if (sync.state, sync.message) != (CONFLICT, out.message):
-                _record(lib, sync, CONFLICT, out.message)
-        else:
-            _record(lib, sync, sync.state, sync.message, pending=new_hash)
-            _replace(path, text, old is not None, lib.path)
-            out.written = True
-            _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
-                    entry_layout=entry_layout)
-    except _Failed as exc:
+        # Never a database, a FIFO, a device: refused before a byte is read or written.
+        files.refuse_destination(path)
+        with sync_disk.lock(path):
+            # What the last writer (any program) recorded, read under the lock.
+            fresh = lib.syncs.get_id(sync.id)
+            if fresh is None:
+                raise _Failed("it is no longer kept in sync")
+            sync = fresh
+            _write_locked(lib, sync, path, out, overwrite, changed)
+    except (_Failed, sync_disk.Busy) as exc:
         out.state, out.message = FAILED, str(exc)
     except OSError as exc:
         out.state, out.message = FAILED, exc.strerror or str(exc)
@@ -188,6 +155,50 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
             _record(lib, sync, FAILED, out.message, forget_layout=True)
     out.seconds = time.perf_counter() - start
     return out
+
+
+def _write_locked(lib: Library, sync: Sync, path: Path, out: Outcome, overwrite: bool,
+                  changed: set[int] | None) -> None:
+    """``write_sync`` under the file's lock: the check of the bytes there and the
+    rename that replaces them are one step for every program syncing the file."""
+    members = lib.syncs.members(sync)
+    old = sync_disk.read(path)
+    if old is not None and not path.stat().st_mode & 0o222:  # (root may write anyway)
+        raise _Failed("the file is read-only")
+    mine = (sync.written_sha256, sync.pending_sha256)
+    # Ours: the very bytes PaperDesk last wrote (or was writing when stopped).
+    ours = old is None or old.sha256 in mine
+    # The layout describes the bytes of the last finished write only.
+    reuse = old is not None and old.data is not None and old.sha256 == sync.written_sha256 \
+        and changed is not None and sync.layout_key == layout_key(sync) and bool(sync.layout)
+    if ours or overwrite:
+        _freeze(lib, members)
+    text, entry_layout = render(lib, sync, members, old.data if reuse and old else None,
+                                sync.layout if reuse else None, changed, out.report)
+    out.entries = len(entry_layout) // 2
+    new_hash = text.sha256()
+    if old is not None and text.equals(old.data):
+        if not (ours or overwrite):
+            _freeze(lib, members)
+        if (sync.state, sync.written_sha256, sync.layout_key) != (OK, new_hash,
+                                                                 layout_key(sync)):
+            _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
+                    entry_layout=entry_layout)
+    elif not (ours or overwrite):
+        out.state = CONFLICT
+        out.message = ("the file was changed by someone else since PaperDesk last "
+                       "wrote it; overwrite it (their version is kept beside it), or "
+                       "stop syncing it")
+        if (sync.state, sync.message) != (CONFLICT, out.message):
+            _record(lib, sync, CONFLICT, out.message)
+    else:
+        _record(lib, sync, sync.state, sync.message, pending=new_hash)
+        kept = _replace(path, text, mine)
+        out.written = True
+        if kept is not None:
+            out.kept = str(kept)
+        _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
+                entry_layout=entry_layout)
 
 
 class _Failed(Exception):
@@ -257,12 +268,22 @@ def render(lib: Library, sync: Sync, members: list[int] | None,
     return Text([p for p in parts if len(p)]), entry_layout
 
 
-def _replace(path: Path, data: Text, existed: bool, library: Path) -> None:
-    """Written whole (``files.atomic_write``: temp file in the same folder, fsync, rename,
-    fsync of the folder); the file it replaces keeps its mode, a new one follows the
-    umask."""
-    with files.atomic_write(path, kind="tmp") as temp, open(temp, "wb") as handle:
+def _replace(path: Path, data: Text, mine: tuple[str | None, ...]) -> Path | None:
+    """Written whole (``files.atomic_write``: temp file in the same folder, fsync, then
+    exchanged with the file there in one step, fsync of the folder); the file it
+    replaces keeps its mode, a new one follows the umask. The file replaced, when its
+    bytes are not ones PaperDesk wrote (someone saved over it, even at the last
+    moment), is kept beside it as a conflict file: its name is returned."""
+    kept: list[Path] = []
+
+    def replaced(old_at: Path) -> None:
+        if sync_disk.sha256(old_at) not in mine:
+            kept.append(sync_disk.keep_theirs(old_at, path))
+
+    with files.atomic_write(path, kind="tmp", replaced=replaced) as temp, \
+            open(temp, "wb") as handle:
         handle.writelines(data.parts)
+    return kept[0] if kept else None
 
 
 def _record(lib: Library, sync: Sync, state: str, message: str | None, *,

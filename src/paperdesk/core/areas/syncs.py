@@ -9,22 +9,25 @@ writing itself is ``core/areas/sync_write.py``; when to write, ``core/areas/sync
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdesk.core.areas import sync_disk
 from paperdesk.core.areas.edits import now
-from paperdesk.core.areas.sync_states import CONFLICT, FAILED, NEW, OK, WRITING
+from paperdesk.core.areas.sync_states import CHANGED, CONFLICT, FAILED, NEW, OK, WRITING
 from paperdesk.core.areas.tags import tag_key
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import files
 from paperdesk.core.model.errors import PaperDeskError
 
 if TYPE_CHECKING:
     from paperdesk.core.areas.sync_write import Outcome
     from paperdesk.core.library import Library
 
-__all__ = ["CONFLICT", "FAILED", "NEW", "OK", "SOURCES", "STYLES", "WRITING", "Sync",
+__all__ = ["CHANGED", "CONFLICT", "FAILED", "NEW", "OK", "SOURCES", "STYLES", "WRITING", "Sync",
            "SyncError", "Syncs"]
 
 SOURCES = ("all", "query", "search", "tag", "reading-list")
@@ -64,6 +67,8 @@ class Sync:
             return f"failed: {self.message}"
         if self.state == CONFLICT:
             return f"stopped: {self.message}"
+        if self.state == CHANGED:
+            return f"changed: {self.message}"
         if self.state == NEW:
             return "not written yet"
         return self.state
@@ -73,7 +78,8 @@ class Sync:
                 "style": self.style, "ascii": self.ascii, "as_written": self.as_written,
                 "state": self.state,
                 "message": self.message, "entries": self.entries,
-                "written_at": self.written_at, "describe": self.describe()}
+                "written_at": self.written_at, "written_sha256": self.written_sha256,
+                "describe": self.describe()}
 
 
 _COLUMNS = ("id, path, source, value, style, ascii, state, message, entries, written_sha256, "
@@ -102,6 +108,27 @@ class Syncs:
                             "(see `paperdesk sync list`)")
         return _sync(row)
 
+    def on_disk(self, sync: Sync, found: str | bool | None = True) -> Sync:
+        """``sync`` with the state its file on disk has: one recorded "up to date" whose
+        file is missing or no longer holds the bytes written is "changed" (``found``:
+        the file's SHA-256 if already known, None if there is none)."""
+        if sync.state != OK:
+            return sync
+        if found is True:
+            found = sync_disk.sha256(Path(sync.path))
+        if found in (sync.written_sha256, sync.pending_sha256) and found is not None:
+            return sync
+        why = ("the file is missing; it is written again at the next change (or sync now)"
+               if found is None else "the file is not what PaperDesk last wrote (someone "
+               "else changed it); the next write stops unless you overwrite it")
+        return dataclasses.replace(sync, state=CHANGED, message=why)
+
+    def stopped(self) -> list[Sync]:
+        """The syncs that failed or stopped and are not resolved yet."""
+        return [_sync(r) for r in self.lib.db.execute(
+            f"SELECT {_COLUMNS} FROM syncs WHERE state IN (?, ?) ORDER BY id",
+            [FAILED, CONFLICT])]
+
     def get_id(self, sync_id: int) -> Sync | None:
         row = self.lib.db.execute(f"SELECT {_COLUMNS} FROM syncs WHERE id = ?",
                                   [sync_id]).fetchone()
@@ -126,6 +153,8 @@ class Syncs:
             raise SyncError(f"{where} is a folder; name the file to keep in sync")
         if Path(where) in (self.lib.path, *self.lib.path.parent.glob(self.lib.path.name + "-*")):
             raise SyncError(f"{where} is the library itself")
+        # Never a database, whichever program has it, nor a FIFO, device or socket.
+        files.refuse_destination(Path(where))
         if self.lib.db.execute("SELECT 1 FROM syncs WHERE path = ?", [where]).fetchone():
             raise SyncError(f"{where} is already kept in sync")
         with self.lib.write(f"Keep {Path(where).name} in sync", [ch.SYNCS]):

@@ -314,7 +314,8 @@ def _keep_aside(library: Path, what: str) -> Path | None:
     try:
         for path in present:
             suffix = path.name[len(library.name):]
-            with files.atomic_write(Path(f"{kept}{suffix}"), kind=PARTIAL,
+            # (new files in the backups folder, some named -wal/-shm: allowed here)
+            with files.atomic_write(Path(f"{kept}{suffix}"), kind=PARTIAL, database=True,
                                     max_mode=library_mode(library)) as temp:
                 shutil.copyfile(path, temp)
         for path in present:
@@ -328,7 +329,8 @@ def _keep_aside(library: Path, what: str) -> Path | None:
 def _replace_file(backup: Path, library: Path) -> None:
     """Where there is no usable library: copy the backup in whole, then rename it into place."""
     try:
-        with files.atomic_write(library, kind=PARTIAL) as temp:
+        # The one writer allowed over a database: the damaged one was kept aside first.
+        with files.atomic_write(library, kind=PARTIAL, database=True) as temp:
             shutil.copyfile(backup, temp)
     except OSError as exc:
         raise _disk_error(library, exc) from None

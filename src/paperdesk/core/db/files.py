@@ -13,10 +13,13 @@ exists. Other readers of files (imports) ask ``in_use`` first.
 backups, its list of libraries): a temporary file in the same folder, synced,
 renamed over the destination, and the folder synced. It refuses any
 destination that is, or links to, an open library, its ``-wal``/``-shm``, or a
-file being written at that moment. A file replaced keeps its mode; a new one
-follows the umask (and may be made less readable, e.g. a backup never more
-readable than its library). Temporary files left by a killed run are removed
-by the next run that writes beside them.
+file being written at that moment; and any database at all, whichever program
+holds it (``refuse_database``: an SQLite file, a library PaperDesk has had, a
+``-wal``/``-shm``/``-journal`` name) and anything that is not a regular file,
+so no export, sync or backup can replace a library, a backup or a rescued copy.
+A file replaced keeps its mode; a new one follows the umask (and may be made
+less readable, e.g. a backup never more readable than its library). Temporary
+files left by a killed run are removed by the next run that writes beside them.
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from paperdesk.core.db.paths import data_dir
 from paperdesk.core.model.errors import LibraryError
 
 Identity = tuple[int, int]
@@ -85,7 +90,7 @@ def read_header(path: Path, size: int = 16) -> bytes | None:
         ident = identity(path)
         if ident in _open:
             return None
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
             return os.read(fd, size)
         finally:
@@ -126,10 +131,13 @@ def in_use(path: str | os.PathLike[str]) -> bool:
     return _library_file_named(Path(path)) is not None
 
 
-def refuse_destination(dest: Path, shown: Path | None = None) -> None:
+def refuse_destination(dest: Path, shown: Path | None = None, *,
+                       database: bool = False) -> None:
     """LibraryError when writing ``dest`` would overwrite an open library, one of
     its -wal/-shm/-journal files, or a file being written at this moment
-    (``shown``: the path as the user gave it)."""
+    (``shown``: the path as the user gave it); and, unless ``database`` (restore
+    putting a library back), when ``dest`` is or links to any database
+    (``refuse_database``) or is not a regular file."""
     shown = shown or dest
     found = _library_file_named(dest)
     if found is not None:
@@ -143,6 +151,91 @@ def refuse_destination(dest: Path, shown: Path | None = None) -> None:
         if os.path.realpath(dest) in _writing:
             raise LibraryError(f"{dest}: is being written by another job; choose another file; "
                                "nothing was written")
+    if not database:
+        refuse_database(dest, shown)
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+KNOWN_RECORD = "libraries.txt"  # the libraries PaperDesk has had (``known.py``)
+
+
+def _known_libraries() -> set[str]:
+    """The libraries PaperDesk has had, as written and with links resolved."""
+    try:
+        text = (data_dir() / KNOWN_RECORD).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    names = {line for line in text.splitlines() if line}
+    return names | {os.path.realpath(n) for n in names}
+
+
+def refuse_database(dest: Path, shown: Path | None = None) -> None:
+    """LibraryError when ``dest`` (or what it links to) is a database or one of its
+    files, whichever program has it: a name ending -wal, -shm or -journal, a library
+    PaperDesk has had, an SQLite file (a library, a backup, a rescued copy, another
+    program's), or anything that is not a regular file (a FIFO, a device, a socket,
+    a folder). Reads at most the first 16 bytes, never waiting."""
+    shown = shown or dest
+    real = os.path.realpath(dest)
+    how = "links to" if os.path.islink(shown) else "is"
+    where = f" ({real})" if os.path.abspath(shown) != real else ""
+    names = (os.path.basename(os.path.abspath(shown)), os.path.basename(real))
+    side = next((s for s in SIDE_SUFFIXES for n in names if n.endswith(s)), None)
+    if side:
+        why = f"a name ending {side} (an SQLite database's own file)"
+    elif {os.path.abspath(shown), real} & _known_libraries():
+        why = f"{how} a PaperDesk library{where}"
+    else:
+        why = _not_writable_kind(real, how, where)
+    if why:
+        raise LibraryError(f"{shown}: {why}; choose another file; nothing was written")
+
+
+def _not_writable_kind(real: str, how: str, where: str) -> str | None:
+    try:
+        st = os.stat(real)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return f"cannot be checked ({exc.strerror})"
+    if stat.S_ISDIR(st.st_mode):
+        return f"{how} a folder{where}"
+    if not stat.S_ISREG(st.st_mode):
+        return f"{how} {file_kind(st.st_mode)}{where}, not a regular file"
+    try:
+        head = read_header(Path(real))
+    except OSError:
+        return None  # unreadable: not read, and the write itself will say why
+    if head is None or head.startswith(SQLITE_MAGIC):
+        return f"{how} a database (an SQLite file: a library, a backup?){where}"
+    return None
+
+
+def file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def open_regular(path: Path) -> int | None:
+    """A read-only descriptor of the regular file at ``path`` (links followed), opened
+    without waiting (a FIFO put there after a check cannot hang it); None if there is
+    no file; LibraryError for anything that is not a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except IsADirectoryError:
+        raise LibraryError(f"{path}: is a folder, not a file") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise LibraryError(f"{path}: is {file_kind(mode)}, not a regular file; "
+                           "nothing was read or written")
+    return fd
 
 
 # -- writing a file whole ---------------------------------------------------------------
@@ -200,13 +293,62 @@ def fsync_folder(folder: Path) -> None:
         fsync_path(folder)
 
 
+_RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
+
+
+def _renameat2(src: Path, dst: Path, flags: int) -> bool:
+    """Linux's renameat2; False when this system or filesystem cannot."""
+    import ctypes
+    import errno
+
+    try:
+        call = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_cwd = -100
+    if call(at_cwd, os.fsencode(src), at_cwd, os.fsencode(dst), flags) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(dst))
+
+
+def swap_in(temp: Path, dest: Path) -> bool:
+    """Put ``temp`` at ``dest`` in one step; True when a file was at ``dest`` and is
+    now at ``temp`` (exchanged atomically, so a version written by someone else at
+    any moment is never unlinked unseen). Where the system cannot exchange, a plain
+    rename (False)."""
+    for _ in range(100):
+        try:
+            if _renameat2(temp, dest, _RENAME_EXCHANGE):
+                return True
+            break
+        except FileNotFoundError:  # nothing at dest: put it there unless one appears
+            pass
+        try:
+            if _renameat2(temp, dest, _RENAME_NOREPLACE):
+                return False
+            break
+        except FileExistsError:
+            continue
+    os.replace(temp, dest)
+    return False
+
+
 @contextlib.contextmanager
-def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777) -> Iterator[Path]:
+def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777,
+                 database: bool = False,
+                 replaced: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``dest`` to write; on success it becomes ``dest``.
 
     The temporary file exists (empty) when yielded, with its final mode: ``dest``'s
     if it exists, else the umask's, limited to ``max_mode``.
-    On an error it is removed and ``dest`` is untouched.
+    On an error it is removed and ``dest`` is untouched. ``dest`` is never a
+    database (``refuse_database``) unless ``database`` (restore putting a library back).
+    ``replaced``: the file is exchanged with ``dest`` (``swap_in``) and this is called
+    with the temporary path, which holds the file replaced; what it leaves there is
+    removed.
     """
     dest = Path(os.path.abspath(dest))
     folder = Path(os.path.realpath(dest.parent))
@@ -214,7 +356,7 @@ def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777) -> It
     if os.path.islink(dest):
         real_dest = Path(os.path.realpath(dest))
         folder = real_dest.parent
-    refuse_destination(real_dest, dest)
+    refuse_destination(real_dest, dest, database=database)
     clean_leftovers(folder, temp_pattern(real_dest.name, kind))
     if kind == "tmp":  # older PaperDesk's exports: ".NAME.RANDOM.tmp", no process id
         clean_leftovers(folder, rf"\.{re.escape(real_dest.name)}\.[a-z0-9_]{{8}}\.tmp")
@@ -236,7 +378,10 @@ def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777) -> It
             os.chmod(temp, existing & max_mode)
         yield temp
         fsync_path(temp)
-        os.replace(temp, real_dest)
+        if replaced is None:
+            os.replace(temp, real_dest)
+        elif swap_in(temp, real_dest):
+            replaced(temp)
         fsync_folder(folder)
     finally:
         for leftover in (temp, Path(f"{temp}-journal")):
