@@ -197,8 +197,11 @@ class Library:
         """What other programs committed to the library since the last call (a
         command, a sync, a restore), as a change of every kind (``how`` is
         ``OUTSIDE``); None when nothing was. Cheap: one ``PRAGMA data_version``."""
-        if not self._watch.changed():
-            return None
+        try:
+            if not self._watch.changed():
+                return None
+        except sqlite3.Error as exc:
+            raise store.translate(exc, self.path) from None
         return ch.Changes("outside", ch.ALL_KINDS, how=ch.OUTSIDE)
 
     # -- writing: one kernel -----------------------------------------------------

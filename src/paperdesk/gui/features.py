@@ -18,6 +18,7 @@ from paperdesk.gui.clipboard import Clipboard
 from paperdesk.gui.context import Feature
 from paperdesk.gui.enrich_action import Hub
 from paperdesk.gui.library_files import LibraryFiles
+from paperdesk.gui.outside_feed import OutsideWrites
 from paperdesk.gui.queue_view import Queue
 from paperdesk.gui.review import Review
 
@@ -78,4 +79,4 @@ class Triage(Feature):
 
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 Queue]
+                                 Queue, OutsideWrites]
