@@ -198,11 +198,10 @@ class Library:
         command, a sync, a restore), as a change of every kind (``how`` is
         ``OUTSIDE``); None when nothing was. Cheap: one ``PRAGMA data_version``."""
         try:
-            if not self._watch.changed():
-                return None
+            outside_write = self._watch.changed()
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
-        return ch.Changes("outside", ch.ALL_KINDS, how=ch.OUTSIDE)
+        return ch.Changes("outside", ch.ALL_KINDS, how=ch.OUTSIDE) if outside_write else None
 
     # -- writing: one kernel -----------------------------------------------------
 
