@@ -21,6 +21,7 @@ from paperdesk.gui.library_files import LibraryFiles
 from paperdesk.gui.outside_feed import OutsideWrites
 from paperdesk.gui.queue_view import Queue
 from paperdesk.gui.review import Review
+from paperdesk.gui.today import Today
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
@@ -79,4 +80,4 @@ class Triage(Feature):
 
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 Queue, OutsideWrites]
+                                 Today, Queue, OutsideWrites]
