@@ -17,6 +17,7 @@ from paperdesk.gui import export_dialog, sync_panel, triage_view
 from paperdesk.gui.clipboard import Clipboard
 from paperdesk.gui.context import Feature
 from paperdesk.gui.enrich_action import Hub
+from paperdesk.gui.key_check import KeyCheck
 from paperdesk.gui.library_files import LibraryFiles
 from paperdesk.gui.outside_feed import OutsideWrites
 from paperdesk.gui.queue_view import Queue
@@ -80,4 +81,4 @@ class Triage(Feature):
 
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 Today, Queue, OutsideWrites]
+                                 KeyCheck, Today, Queue, OutsideWrites]
