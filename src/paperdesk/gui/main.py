@@ -88,11 +88,13 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
     if os.environ.get(BENCH_STARTUP):
         _FirstPaint(window)
     window.show()
-    # A second `paperdesk` on this library hands over (named now that the file exists).
-    listener = single_instance.Listener(single_instance.server_name(lib.path), window)
+    # A second `paperdesk` on this library hands over (named now that the file exists),
+    # once the window is up: its QtNetwork loads after the start.
+    listener = single_instance.Listener(parent=window)
     listener.received.connect(lambda m: single_instance.deliver(window, m))
     window.context.library_changed.connect(
         lambda lib: listener.listen(single_instance.server_name(lib.path)))
+    QTimer.singleShot(0, lambda: listener.listen(single_instance.server_name(window.lib.path)))
     single_instance.deliver(window, message)  # `paperdesk FILE...`: as a drop
     try:
         return app.exec()

@@ -74,18 +74,22 @@ class Listener(QObject):
 
     received = Signal(dict)
 
-    def __init__(self, name: str, parent: QObject | None = None) -> None:
-        from PySide6.QtNetwork import QLocalServer
-
+    def __init__(self, name: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.server = QLocalServer(self)
-        self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
-        self.server.newConnection.connect(self._connection)
+        self.server: Any = None
+        self.name: str | None = None
         self._buffers: dict[Any, bytes] = {}  # QLocalSocket -> what it sent so far
-        self.listen(name)
+        if name is not None:
+            self.listen(name)
 
     def listen(self, name: str) -> None:
         """Listen as ``name`` (again, when the window opened another library)."""
+        if self.server is None:
+            from PySide6.QtNetwork import QLocalServer
+
+            self.server = QLocalServer(self)
+            self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
+            self.server.newConnection.connect(self._connection)
         self.server.close()
         self.name = name
         if not self.server.listen(name) and not _answers(name):
@@ -94,7 +98,7 @@ class Listener(QObject):
 
     @property
     def listening(self) -> bool:
-        return self.server.isListening()
+        return self.server is not None and self.server.isListening()
 
     def _connection(self) -> None:
         while (socket := self.server.nextPendingConnection()) is not None:
@@ -124,7 +128,8 @@ class Listener(QObject):
         socket.deleteLater()
 
     def close(self) -> None:
-        self.server.close()
+        if self.server is not None:
+            self.server.close()
 
 
 def deliver(window, message: dict[str, Any]) -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperdesk.core.formats.today import TodayResult, fetch_today
 from paperdesk.gui.context import Feature
 from paperdesk.gui.triage_view import TriageView
 
 if TYPE_CHECKING:
+    from paperdesk.core.formats.today import TodayResult
     from paperdesk.gui.context import Context
 
 KEY = "Ctrl+T"
@@ -50,6 +50,9 @@ class Today(Feature):
                                f"complete them, and triage the new ones ({KEY})")
 
     def start(self) -> int | None:
+        # The Hub's client and the digest importer load when asked: not at start-up.
+        from paperdesk.core.formats.today import fetch_today
+
         ctx = self.context
         return ctx.ops.run("Today", lambda lib, progress, cancel: fetch_today(
             lib, progress=progress, cancel=cancel), self._done,
