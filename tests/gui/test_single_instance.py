@@ -89,3 +89,14 @@ def test_a_socket_left_by_a_crash_is_replaced(tmp_path, seeds):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_handed_search_is_shown_and_files_are_imported_as_a_drop(make_window, lib, seeds,
+                                                                  qtbot):
+    from paperdesk.gui.single_instance import deliver
+
+    window = make_window(lib)
+    deliver(window, {"files": [str(seeds[2])], "search": "scaling"})
+    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    assert [d["name"] for d in lib.digests()] == [seeds[2].name]
+    assert window.search_bar.text() == "scaling" and window.feed.query == "scaling"
