@@ -74,3 +74,23 @@ def test_offline_says_so_and_triages_the_untriaged_new_papers(window, server, qt
     assert message.startswith("The Hub could not be reached") and "\n" not in message
     qtbot.addWidget(feature.view)
     assert sorted(feature.view.ids) == sorted(new_here[1:])
+
+
+def test_a_second_today_fetches_nothing_again_and_says_so(window, server, qtbot):
+    today = dt.date.today().isoformat()
+    server.add(record("2611.00009", "Only Paper Today", "Its abstract.", ["Ada"], today,
+                      upvotes=5), day=today)
+    feature = window.context.features["today"]
+    feature.start()
+    _today_view(window, qtbot)
+    first = feature.view
+    qtbot.addWidget(first)
+    assert len(first.ids) == 1
+    feature.result = None
+    asked = len(server.requests)
+    feature.start()
+    _today_view(window, qtbot)
+    assert len(server.requests) == asked  # today's list was fetched already: not asked again
+    assert window.statusBar().currentMessage().startswith("Today: nothing new on the Hub")
+    qtbot.addWidget(feature.view)
+    assert feature.view.ids == first.ids  # still untriaged: offered again

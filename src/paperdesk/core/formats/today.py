@@ -45,6 +45,9 @@ class TodayResult:
         span = (self.first.isoformat() if self.first == self.last
                 else f"{self.first.isoformat()} to {self.last.isoformat()}")
         papers = sum(r.papers for r in self.days)
+        if not any(r.digest_id is not None for r in self.days):
+            return (f"Today: nothing new on the Hub for {span}: triaging the "
+                    f"{len(self.new_ids)} untriaged new papers already here")
         return (f"Today: fetched {span}: {papers} papers, {len(self.new_ids)} new to this "
                 f"library")
 
