@@ -1,8 +1,8 @@
-"""The window hears other programs: what a command from a terminal or cron, a sync, a
-restore or another program committed to the library reaches the window within a second.
+"""The window hears other programs: a command run in a terminal or by cron, a sync, a
+restore, any other program's committed write reaches the window within a second.
 
 Twice a second the window asks its library for writes made outside
-(``Library.external_changes``: one ``PRAGMA data_version``) and passes what it
+(``Library.external_changes``: one look at SQLite's data version) and passes what it
 finds to the same change feed its own edits use, so the table, the detail pane and
 the sidebar repaint as after an import. The current paper stays selected, and the
 table stays where it was scrolled to.
