@@ -20,7 +20,7 @@ def _files_to_open(parser: argparse.ArgumentParser, argv: list[str]) -> list[str
         if isinstance(action, argparse._SubParsersAction):
             commands.update(action.choices)
     words = [w for i, w in enumerate(argv)
-             if not w.startswith("-") and (i == 0 or argv[i - 1] != "--library")]
+             if not w.startswith("-") and (i == 0 or argv[i - 1] not in ("--library", "--search"))]
     if not words or words[0] in commands or not Path(words[0]).exists():
         return []
     return words
@@ -32,6 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--self-test", action="store_true",
                         help="open the main window offscreen on a temporary demo library, "
                              "then quit (exit 0 when this installation works)")
+    parser.add_argument("--search", metavar="QUERY",
+                        help="open the window showing this search (a window already open "
+                             "on the library shows it instead)")
     files = _files_to_open(parser, argv)
     args = parser.parse_args([w for w in argv if w not in files])
     if args.self_test:
@@ -48,11 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     from paperdesk.gui.main import run_gui  # Qt loads only when the window is wanted
 
-    if files:
-        return run_gui(resolve_library_path(args), demo=args.demo, argv=sys.argv[:1],
-                       files=[Path(f) for f in files], new=args.create)
+    # A window already open on the library is handed the files and the search instead.
     return run_gui(resolve_library_path(args), demo=args.demo, argv=sys.argv[:1],
-                   new=args.create)
+                   files=[Path(f) for f in files], new=args.create, search=args.search)
 
 
 if __name__ == "__main__":

@@ -60,3 +60,12 @@ def select_rows(window: MainWindow, rows: list[int]) -> list[int]:
         model.select(window.model.index(row, 0),
                      model.SelectionFlag.Select | model.SelectionFlag.Rows)
     return window.selected_ids()
+
+
+@pytest.fixture(autouse=True)
+def _weak_keys_as_they_are(monkeypatch):
+    """Copying or exporting a paper with a weak provisional key asks first (a modal
+    question, ``gui/key_check.py``); tests that do not test that answer "as they are"."""
+    from paperdesk.gui import key_check
+
+    monkeypatch.setattr(key_check, "ask", lambda _context, _weak: key_check.AS_THEY_ARE)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.search import SearchResult, search
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import known, records, store
+from paperdesk.core.db import known, outside, records, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.model.errors import NotFound
@@ -70,6 +70,8 @@ class Library:
         self.path = path
         self._listeners: list[Listener] = []
         self._queued: list[ch.Changes] = []  # changes of writes nested in the open one
+        self._file = outside.key(path)
+        self._watch = outside.Watch(db, self._file)  # writes by other programs
 
     # -- opening and closing -------------------------------------------------
 
@@ -106,6 +108,7 @@ class Library:
                 # What an import left in the write-ahead log goes into the main file
                 # now, on this connection, not at another's next commit.
                 store.checkpoint(self.db)
+                outside.committed(self._file)  # the statistics written just now
         self.db.close()
 
     def backup(self, dest: str | os.PathLike[str] | None = None) -> Path:
@@ -190,6 +193,16 @@ class Library:
             except Exception:  # the write is committed: a listener cannot take it back
                 _log.exception("change listener %r failed", fn)
 
+    def external_changes(self) -> ch.Changes | None:
+        """What other programs committed to the library since the last call (a
+        command, a sync, a restore), as a change of every kind (``how`` is
+        ``OUTSIDE``); None when nothing was. Cheap: one ``PRAGMA data_version``."""
+        try:
+            outside_write = self._watch.changed()
+        except sqlite3.Error as exc:
+            raise store.translate(exc, self.path) from None
+        return ch.Changes("outside", ch.ALL_KINDS, how=ch.OUTSIDE) if outside_write else None
+
     # -- writing: one kernel -----------------------------------------------------
 
     @contextlib.contextmanager
@@ -214,6 +227,9 @@ class Library:
             nested = self._queued if outer else []
             if outer:
                 self._queued = []
+        if outer:  # committed: not a write from outside (outside.Watch)
+            outside.committed(self._file)
+            self._watch.own += 1
         changed_rows = self.db.conn.total_changes != before
         if w.changes is None and (w.kinds or w.paper_ids) and changed_rows:
             w.changes = ch.Changes(label, frozenset(w.kinds), frozenset(w.paper_ids),

@@ -28,6 +28,7 @@ from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.gui import queue_view
 from paperdesk.gui.context import Feature, context_of
+from paperdesk.gui.key_check import keys_ready
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
@@ -65,38 +66,45 @@ def references_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
 
 
 def copy_bibtex(owner: Any) -> int:
-    """Put the selected papers' BibTeX on the clipboard; how many entries."""
+    """Put the selected papers' BibTeX on the clipboard (once their keys are ready:
+    ``key_check``); how many entries (0 while a completion goes first)."""
     context = context_of(owner)
     ids = context.selected_ids()
     if not ids:
         context.notify("Select the papers to copy first")
         return 0
-    QGuiApplication.clipboard().setMimeData(bibtex_mime(context.lib, ids))
-    context.show_message(
-        f"Copied {len(ids)} BibTeX entr{'y' if len(ids) == 1 else 'ies'}", 5000)
-    return len(ids)
+
+    def copy() -> None:
+        QGuiApplication.clipboard().setMimeData(bibtex_mime(context.lib, ids))
+        context.show_message(
+            f"Copied {len(ids)} BibTeX entr{'y' if len(ids) == 1 else 'ies'}", 5000)
+
+    return len(ids) if keys_ready(context, ids, copy) else 0
+
+
+def _copy_citation(owner: Any, make: Any) -> str:
+    context = context_of(owner)
+    ids = context.selected_ids()
+    copied: list[str] = []
+
+    def copy() -> None:
+        text = make(context.lib, ids)
+        context.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
+        QGuiApplication.clipboard().setText(text)
+        context.show_message(f"Copied {text}", 5000)
+        copied.append(text)
+
+    if ids and make(context.lib, ids):
+        keys_ready(context, ids, copy)
+    return copied[0] if copied else ""
 
 
 def copy_cite(owner: Any) -> str:
-    context = context_of(owner)
-    ids = context.selected_ids()
-    text = cite_command(context.lib, ids) if ids else ""
-    if text:
-        context.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
-        QGuiApplication.clipboard().setText(text)
-        context.show_message(f"Copied {text}", 5000)
-    return text
+    return _copy_citation(owner, cite_command)
 
 
 def copy_pandoc(owner: Any) -> str:
-    context = context_of(owner)
-    ids = context.selected_ids()
-    text = pandoc_citation(context.lib, ids) if ids else ""
-    if text:
-        context.lib.bibtex.freeze(ids)  # the keys leave PaperDesk
-        QGuiApplication.clipboard().setText(text)
-        context.show_message(f"Copied {text}", 5000)
-    return text
+    return _copy_citation(owner, pandoc_citation)
 
 
 def copy_reference(owner: Any) -> str:
@@ -185,6 +193,10 @@ class DragOut(QObject):
         if queue_view.in_queue(self.context):  # a reorder inside the queue: no export
             drag.setMimeData(queue_view.ids_mime(self.context, ids))
             drag.exec(Qt.DropAction.MoveAction)
+            return
+        if not keys_ready(self.context, ids, lambda: None):  # completing first: drag again
+            self.context.show_message("Drag the papers again once their keys are complete",
+                                      8000)
             return
         drag.setMimeData(queue_view.ids_mime(self.context, ids, drag_mime(self.context.lib, ids)))
         drag.exec(Qt.DropAction.CopyAction)

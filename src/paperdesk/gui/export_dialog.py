@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from paperdesk.gui import file_form, operations, settings
 from paperdesk.gui.context import context_of
+from paperdesk.gui.key_check import keys_ready
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
@@ -152,15 +153,27 @@ class ExportDialog(QDialog):
         style, ascii, notes = (self.style.currentData(), self.ascii.isChecked(),
                                self.notes.isChecked())
         count = len(ids) if ids is not None else self.context.lib.stats()["papers"]
-        self.message.setText(f"Exporting {count} papers…")
         self.buttons.setEnabled(False)
 
         def job(lib, progress, cancel):
             return lib.bibtex.export_to(path, ids, style=style, ascii=ascii, notes=notes,
                                         progress=progress, cancel=cancel)
 
-        self.context.ops.run("Exporting BibTeX", job, lambda n: self._done(path, n),
-                             self._failed, inline=count < operations.LARGE)
+        def export() -> None:
+            self.message.setText(f"Exporting {count} papers…")
+            self.context.ops.run("Exporting BibTeX", job, lambda n: self._done(path, n),
+                                 self._failed, inline=count < operations.LARGE)
+
+        # Weak provisional keys are offered a completion first (the whole library is
+        # exported as it is: completing thousands of papers is a job of its own).
+        if ids is None:
+            export()
+            return
+        ready = keys_ready(self.context, ids, export)
+        if ready is None:
+            self.buttons.setEnabled(True)
+        elif ready is False:
+            self.message.setText("Completing the weak keys from Hugging Face first…")
 
     def _done(self, path: Path, count: int) -> None:
         self.written, self.path_written = count, path

@@ -17,9 +17,12 @@ from paperdesk.gui import export_dialog, sync_panel, triage_view
 from paperdesk.gui.clipboard import Clipboard
 from paperdesk.gui.context import Feature
 from paperdesk.gui.enrich_action import Hub
+from paperdesk.gui.key_check import KeyCheck
 from paperdesk.gui.library_files import LibraryFiles
+from paperdesk.gui.outside_feed import OutsideWrites
 from paperdesk.gui.queue_view import Queue
 from paperdesk.gui.review import Review
+from paperdesk.gui.today import Today
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
@@ -78,4 +81,4 @@ class Triage(Feature):
 
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 Queue]
+                                 KeyCheck, Today, Queue, OutsideWrites]

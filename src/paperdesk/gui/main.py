@@ -15,6 +15,7 @@ from paperdesk.core.db.paths import APP_NAME
 from paperdesk.core.demo import open_demo
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.gui import single_instance
 
 # Set to any value, the app prints "first-rows <unix time>" once the table has
 # painted its first rows, and quits (bench/bench_gui.py measures start-up so).
@@ -66,12 +67,16 @@ class _FirstPaint(QObject):
 
 
 def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
-            files: list[Path] | None = None, new: bool = False) -> int:
+            files: list[Path] | None = None, new: bool = False,
+            search: str | None = None) -> int:
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("org.paperdesk.PaperDesk")  # matches packaging/linux's entry
     sys.excepthook = show_error
+    message = {"files": [str(f.absolute()) for f in files or []], "search": search}
+    if single_instance.hand_over(single_instance.server_name(path), message):
+        return 0
     try:
         lib = open_demo() if demo else Library.open(path, new=new)
     except PaperDeskError as exc:
@@ -83,11 +88,18 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
     if os.environ.get(BENCH_STARTUP):
         _FirstPaint(window)
     window.show()
-    if files:  # `paperdesk FILE...`: what the desktop opened with PaperDesk
-        window.import_paths(files)
+    # A second `paperdesk` on this library hands over (named now that the file exists),
+    # once the window is up: its QtNetwork loads after the start.
+    listener = single_instance.Listener(parent=window)
+    listener.received.connect(lambda m: single_instance.deliver(window, m))
+    window.context.library_changed.connect(
+        lambda lib: listener.listen(single_instance.server_name(lib.path)))
+    QTimer.singleShot(0, lambda: listener.listen(single_instance.server_name(window.lib.path)))
+    single_instance.deliver(window, message)  # `paperdesk FILE...`: as a drop
     try:
         return app.exec()
     finally:
         window.worker.stop()
         window.reader.stop()
+        listener.close()
         window.lib.close()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.bibtex_source import header_blocks, source_entry
-from paperdesk.core.areas.citekey import freeze, set_citekey
+from paperdesk.core.areas.citekey import freeze, set_citekey, weak_provisional
 from paperdesk.core.areas.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
@@ -198,6 +198,10 @@ class Bibtex:
 
     def set_citekey(self, paper_id: int, key: str) -> ch.Changes:
         return set_citekey(self.lib, paper_id, key)
+
+    def weak_keys(self, ids: Iterable[int]) -> list[int]:
+        """The papers among ``ids`` whose provisional key lacks a name or a year."""
+        return weak_provisional(self.lib.db, ids)
 
     def freeze(self, ids: Iterable[int]) -> int:
         """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them."""

@@ -284,6 +284,23 @@ def refresh(db: Database, paper_ids: Iterable[int]) -> dict[int, tuple[str, str]
     return rekeyed
 
 
+def weak_provisional(db: Database, paper_ids: Iterable[int]) -> list[int]:
+    """Of ``paper_ids``, those whose key would freeze weak: provisional (it still follows
+    the metadata) and made without a name (no author, no organisation) or without a
+    year, like ``actions`` or ``deepa``; completing them first may make them better."""
+    weak: list[int] = []
+    for part in chunks(list(dict.fromkeys(int(i) for i in paper_ids))):
+        cursor = db.execute(
+            "SELECT id, citekey_frozen, sources, authors, organization, year FROM papers "
+            f"WHERE id IN ({marks(len(part))}) AND citekey_frozen = 0 AND (year IS NULL OR "
+            "((authors IS NULL OR authors IN ('', '[]')) AND coalesce(organization, '') = ''))",
+            part)
+        names = [d[0] for d in cursor.description]
+        weak += [row["id"] for row in (dict(zip(names, v, strict=True)) for v in cursor)
+                 if follows_metadata(row)]
+    return weak
+
+
 def key_status(lib: Library, paper_id: int) -> dict[str, Any]:
     """A paper's key and whether it may still change: frozen, set by the user, provisional."""
     (pid,) = lib.require([paper_id])

@@ -39,7 +39,12 @@ class Pending:
         self.ids: set[int] = set()
 
     def hear(self, changes: ch.Changes) -> bool:
-        """Take in ``changes``; True when a synced file may have to change."""
+        """Take in ``changes``; True when a synced file may have to change.
+
+        Writes by other programs are not taken in: the program that made them
+        writes the syncs they concern (as every command does when it ends)."""
+        if changes.how == ch.OUTSIDE:
+            return self.dirty
         kinds = changes.kinds
         content = bool(kinds & CONTENT)
         with self._lock:

@@ -69,6 +69,7 @@ _GROUP_COLUMNS = ("title_key", "abstract", "published", "author_count", "organiz
 DONE = "done"
 UNDONE = "undone"
 REDONE = "redone"
+OUTSIDE = "outside"  # committed by another program (Library.external_changes)
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ class Changes:
     undo: Undo | None = None
     # The operation's own result (new ids, counts) for the caller.
     result: Result = field(default_factory=NoResult)
-    how: str = DONE  # DONE, UNDONE or REDONE
+    how: str = DONE  # DONE, UNDONE, REDONE or OUTSIDE
 
     def __bool__(self) -> bool:
         return bool(self.kinds)

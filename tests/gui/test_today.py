@@ -1,0 +1,96 @@
+"""Today (Ctrl+T) against a local stand-in Hub: the days since the last fetch are
+fetched and completed, and triage opens on exactly the papers new to the library, the
+fastest-rising first; offline, one line, and triage of what is already there."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from PySide6.QtCore import Qt
+
+from paperdesk.core.formats import hub as hub_module
+from paperdesk.core.formats.hub import Limits
+from paperdesk.core.formats.today import days_to_fetch
+from paperdesk.gui.today import KEY
+from tests.fake_hub import FakeHub, populate_from, record
+
+
+@pytest.fixture
+def server(seed_lib, monkeypatch):
+    monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))
+    with FakeHub() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        populate_from(seed_lib, hub)
+        yield hub
+
+
+def _today_view(window, qtbot):
+    feature = window.context.features["today"]
+    qtbot.waitUntil(lambda: feature.result is not None, timeout=60000)
+    return feature
+
+
+def test_today_triages_exactly_the_new_papers_by_momentum(window, server, qtbot):
+    lib = window.lib
+    today = dt.date.today().isoformat()
+    known = lib.paper(lib.search("").ids[0])  # a paper the library has: not new
+    known_record = next(p for p in server.papers.values() if p["title"] == known["title"])
+    server.add(known_record, day=today)
+    for n, votes in ((1, 3), (2, 40), (3, 12)):
+        server.add(record(f"2611.0000{n}", f"Fresh Paper Number {n}", f"Abstract {n} here.",
+                          [f"Author {n}"], today, upvotes=votes), day=today)
+    before = lib.stats()["papers"]
+    assert window.actions_by_name["today"].shortcut().toString() == KEY
+    window.activateWindow()
+    qtbot.keyClick(window.table, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    feature = _today_view(window, qtbot)
+    assert lib.stats()["papers"] == before + 3
+    view = feature.view
+    qtbot.addWidget(view)
+    titles = [lib.paper(i)["title"] for i in view.ids]
+    assert titles == ["Fresh Paper Number 2", "Fresh Paper Number 3", "Fresh Paper Number 1"]
+    assert all(lib.paper(i)["authors"] for i in view.ids)  # completed from the Hub
+    assert view.title.text() == "Fresh Paper Number 2"
+    assert "3 new to this library" in window.statusBar().currentMessage()
+    qtbot.keyClick(view, Qt.Key.Key_T)  # triage as ever: to read, and on
+    assert lib.paper(view.ids[0])["status"] == "to-read" and view.index == 1
+    assert days_to_fetch(lib, dt.date.today()) == (dt.date.today(), dt.date.today())
+
+
+def test_offline_says_so_and_triages_the_untriaged_new_papers(window, server, qtbot,
+                                                              monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    lib = window.lib
+    newest = lib.digests()[0]
+    from paperdesk.core.areas import triage
+    new_here = triage.digest_papers(lib, [newest["id"]], only_new=True)
+    lib.curation.set_status(new_here[:1], "read")  # decided on already: not again
+    before = lib.stats()
+    window.context.features["today"].start()
+    feature = _today_view(window, qtbot)
+    assert server.requests == [] and lib.stats() == before
+    message = window.statusBar().currentMessage()
+    assert message.startswith("The Hub could not be reached") and "\n" not in message
+    qtbot.addWidget(feature.view)
+    assert sorted(feature.view.ids) == sorted(new_here[1:])
+
+
+def test_a_second_today_fetches_nothing_again_and_says_so(window, server, qtbot):
+    today = dt.date.today().isoformat()
+    server.add(record("2611.00009", "Only Paper Today", "Its abstract.", ["Ada"], today,
+                      upvotes=5), day=today)
+    feature = window.context.features["today"]
+    feature.start()
+    _today_view(window, qtbot)
+    first = feature.view
+    qtbot.addWidget(first)
+    assert len(first.ids) == 1
+    feature.result = None
+    asked = len(server.requests)
+    feature.start()
+    _today_view(window, qtbot)
+    assert len(server.requests) == asked  # today's list was fetched already: not asked again
+    assert window.statusBar().currentMessage().startswith("Today: nothing new on the Hub")
+    qtbot.addWidget(feature.view)
+    assert feature.view.ids == first.ids  # still untriaged: offered again
