@@ -48,3 +48,26 @@ def test_own_writes_and_other_connections_of_this_process_are_not_heard(seed_lib
     assert seed_lib.external_changes() is None  # the second, and the statistics at close
     _cli(seed_lib, "tag", str(paper), "+later")  # and one from outside after them
     assert seed_lib.external_changes() is not None
+
+
+def test_a_command_between_two_writes_of_this_process_is_heard(seed_lib):
+    """Another program's commit that lands between the same two looks as commits of
+    this process's own connections (the worker, the sync writer) is still heard."""
+    paper = seed_lib.search("").ids[0]
+    with Library.open(seed_lib.path, create=False) as worker:
+        assert seed_lib.external_changes() is None
+        worker.curation.set_rating([paper], 5)
+        _cli(seed_lib, "tag", str(paper), "+between")
+        worker.curation.set_rating([paper], 4)
+        seed_lib.curation.set_rating([paper], 2)
+        assert seed_lib.external_changes() is not None
+        worker.curation.set_rating([paper], 1)
+        assert seed_lib.external_changes() is None
+
+
+def test_a_program_that_is_not_paperdesk_writing_is_heard(seed_lib):
+    import sqlite3
+
+    with sqlite3.connect(seed_lib.path) as other:
+        other.execute("UPDATE papers SET rating = 5 WHERE id = 1")
+    assert seed_lib.external_changes() is not None

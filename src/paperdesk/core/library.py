@@ -108,7 +108,6 @@ class Library:
                 # What an import left in the write-ahead log goes into the main file
                 # now, on this connection, not at another's next commit.
                 store.checkpoint(self.db)
-                outside.committed(self._file)  # the statistics written just now
         self.db.close()
 
     def backup(self, dest: str | os.PathLike[str] | None = None) -> Path:
@@ -227,9 +226,6 @@ class Library:
             nested = self._queued if outer else []
             if outer:
                 self._queued = []
-        if outer:  # committed: not a write from outside (outside.Watch)
-            outside.committed(self._file)
-            self._watch.own += 1
         changed_rows = self.db.conn.total_changes != before
         if w.changes is None and (w.kinds or w.paper_ids) and changed_rows:
             w.changes = ch.Changes(label, frozenset(w.kinds), frozenset(w.paper_ids),

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
-from paperdesk.core.db import connection, files, schema
+from paperdesk.core.db import connection, files, outside, schema
 from paperdesk.core.db.connection import moved
 from paperdesk.core.db.database import Database
 from paperdesk.core.model.errors import LibraryBusy, LibraryError
@@ -118,15 +118,30 @@ def write(db: Database) -> Iterator[Database]:
             db.conn.execute("ROLLBACK")
             raise LibraryError(reason + _rescue(db.conn))
         yield db
+        # Counts PaperDesk's commits in the file itself: a window tells another
+        # program's writes from its own by it (``outside``).
+        db.conn.execute("PRAGMA user_version = "
+                        f"{(db.conn.execute('PRAGMA user_version').fetchone()[0] + 1) % 2**31}")
     except BaseException:
         if db.conn.in_transaction:
             db.conn.execute("ROLLBACK")
         raise
-    db.conn.execute("COMMIT")
+    _commit(db.conn)
     reason = moved(db.conn)
     if reason is not None:  # moved during the transaction: it went to the old file
         raise LibraryError(reason.replace("this change was not saved",
                                           "this change went to the old file"))
+
+
+def _commit(conn: sqlite3.Connection) -> None:
+    library = getattr(conn, "library", None)
+    if library is None:
+        conn.execute("COMMIT")
+        return
+    file = outside.key(library)
+    with outside.commit_lock(file):
+        conn.execute("COMMIT")
+        outside.committed(file)
 
 
 def _rescue(conn: sqlite3.Connection) -> str:

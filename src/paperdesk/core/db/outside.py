@@ -1,18 +1,18 @@
 """Writes made by other programs to a library this process holds open.
 
-SQLite's ``PRAGMA data_version`` on a connection changes whenever another
-connection has committed to the file since the last time it was read: another
-process (a command from a terminal or cron, a sync, a restore, another window)
-or another connection of this process (the window's worker, its sync writer).
-The second kind is heard already, through the change feed of the one who made
-it, so this process counts the commits of its own connections per library file
-(``committed``); a change of ``data_version`` while that count did not move is
-a write from outside.
+Every PaperDesk write transaction, in any program, adds one to the file's
+``PRAGMA user_version`` before it commits (``dbfile.write``), and this process
+counts the commits of its own connections per library file, under a lock that
+the commit holds too. A look reads that count and ``user_version`` under the
+same lock, so the two always describe the same commits: when ``user_version``
+moved by more than this process's commits, another program wrote.
 
-A commit of this process and one from outside that land between the same two
-looks are taken together as this process's own: the outside one is heard at the
-next change from outside. A look between a commit of this process and its
-counting takes it for one from outside: one refresh too many, nothing lost.
+SQLite's ``PRAGMA data_version`` catches what does not count itself: a program
+that is not PaperDesk writing to the file. When it moved while this process
+committed nothing, the change is taken as one from outside too (at worst a
+refresh too many, as after another program's statistics at its close).
+A look never waits for a commit under way: it is skipped, and the next one
+sees it.
 """
 
 from __future__ import annotations
@@ -25,14 +25,23 @@ from paperdesk.core.db.database import Database
 
 _lock = threading.Lock()
 _commits: dict[str, int] = {}  # library file -> commits by this process's connections
+_committing: dict[str, threading.Lock] = {}
+_WRAP = 1 << 31  # user_version: a signed 32-bit field of the header, kept positive
 
 
 def key(path: Path) -> str:
     return os.path.realpath(path)
 
 
+def commit_lock(file: str) -> threading.Lock:
+    """Held by every connection of this process while it commits to ``file``."""
+    with _lock:
+        return _committing.setdefault(file, threading.Lock())
+
+
 def committed(file: str) -> None:
-    """A connection of this process has committed a write to ``file``."""
+    """A connection of this process has committed a write to ``file`` (called with
+    ``commit_lock(file)`` held)."""
     with _lock:
         _commits[file] = _commits.get(file, 0) + 1
 
@@ -44,22 +53,30 @@ def commits(file: str) -> int:
 
 class Watch:
     """Tells whether a program other than this one has committed to the library since
-    the last look; ``own`` counts the commits of the watching connection itself (its
-    own writes do not move its ``data_version``)."""
+    the last look."""
 
     def __init__(self, db: Database, file: str) -> None:
         self.db, self.file = db, file
-        self.own = 0
-        self.version = self._version()
-        self.others = commits(file)
+        with commit_lock(file):
+            self.mine, self.version, self.count = self._read()
 
-    def _version(self) -> int:
-        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+    def _read(self) -> tuple[int, int, int]:
+        mine = commits(self.file)
+        version = int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        count = int(self.db.execute("PRAGMA user_version").fetchone()[0])
+        return mine, version, count
 
     def changed(self) -> bool:
         """True when someone outside this process committed since the last call."""
-        version = self._version()
-        others = commits(self.file) - self.own
-        outside = version != self.version and others == self.others
-        self.version, self.others = version, others
-        return outside
+        lock = commit_lock(self.file)
+        if not lock.acquire(blocking=False):
+            return False  # a commit of ours is under way: the next look sees it
+        try:
+            mine, version, count = self._read()
+        finally:
+            lock.release()
+        ours = mine - self.mine
+        counted = (count - self.count) % _WRAP
+        moved = version != self.version
+        self.mine, self.version, self.count = mine, version, count
+        return counted > ours or (moved and ours == 0 and counted == 0)
