@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import generate
 from bench_bibfile import arxiv_file, tugboat_file
 from common import OUT, ROOT, header, note, report
 
@@ -56,7 +57,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", choices=("real", "arxiv"))
     parser.add_argument("--src", type=Path, default=ROOT / "src")
+    parser.add_argument("--shape", choices=generate.SHAPES, default="real",
+                        help="the arXiv-style file's shape (generate.py)")
     args = parser.parse_args()
+    generate.set_shape(args.shape)
     OUT.mkdir(parents=True, exist_ok=True)
     for label, make in (("real-world (tugboat.bib replicated)", tugboat_file),
                         ("arXiv-style with abstracts", arxiv_file)):
