@@ -1,10 +1,11 @@
 """Titles and abstracts shaped like real ones, for ``generate.py``'s ``real`` shape.
 
 Title words are drawn from the seeds' own titles (seeds/*.txt) as often as they occur
-there, title lengths (in words) from theirs; a fifth of the titles open with one of a few
-shared openings and differ only in their last words ("Scaling Laws for X"). Abstracts
-are 1,500 to 2,600 characters of words drawn from the seeds' abstracts, with inline math,
-``\\emph{}``, ``{\\em }`` and ``\\%`` here and there, and a number that makes each unique.
+there, a quarter from a long Zipf tail of made-up terms; title lengths (in words) from
+the seeds' titles; a fifth of the titles open with one of a few shared openings and
+differ only in their last words ("Scaling Laws for X"). Abstracts are 1,500 to 2,600
+characters of words drawn from the seeds' abstracts, with inline math, ``\\emph{}``,
+``{\\em }`` and ``\\%`` here and there, and a number that makes each unique.
 """
 
 from __future__ import annotations
@@ -40,13 +41,38 @@ def _seeds() -> tuple[list[str], list[int], list[str], list[str]]:
     return words, lengths, names, body
 
 
+@cache
+def _tail() -> tuple[list[str], list[float]]:
+    """A long tail of 40,000 made-up terms (model, method and dataset names) with Zipf
+    weights: a large library's titles use tens of thousands of words, most of them rare."""
+    rng = random.Random(12345)
+    syllables = "ka lo mi ra te su no vi de za po li fe gu xa bo re ti an el or um".split()
+    words = sorted({"".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))).capitalize()
+                    + rng.choice(["", "", "-LM", "Net", "Bench", "-2", "Former"])
+                    for _ in range(44_000)})[:40_000]
+    rng.shuffle(words)
+    total, cum = 0.0, []
+    for rank in range(len(words)):
+        total += 1 / (rank + 10)
+        cum.append(total)
+    return words, cum
+
+
+def _words(rng: random.Random, k: int) -> list[str]:
+    """``k`` title words: three in four from the seeds' titles, the rest from the tail."""
+    seeds = _seeds()[0]
+    tail, cum = _tail()
+    return [rng.choice(seeds) if rng.random() < 0.75 else rng.choices(tail, cum_weights=cum)[0]
+            for _ in range(k)]
+
+
 def title(rng: random.Random) -> str:
-    words, lengths, names, _ = _seeds()
+    _, lengths, names, _ = _seeds()
     n = max(5, rng.choice(lengths))
     if rng.random() < 0.2:
         head = rng.choice(SHARED)
-        return f"{head} {' '.join(rng.choices(words, k=max(3, n - len(head.split()))))}"
-    text = " ".join(rng.choices(words, k=n))
+        return f"{head} {' '.join(_words(rng, max(3, n - len(head.split()))))}"
+    text = " ".join(_words(rng, n))
     if rng.random() < 0.3:
         text = f"{rng.choice(names)}{rng.randint(2, 99)}: {text}"
     return text
