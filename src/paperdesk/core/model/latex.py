@@ -58,8 +58,10 @@ def escape(text: str, *, ascii: bool = False) -> str:
     return "".join(out) + _escape_text(text[start:], ascii)
 
 
-# $...$ with no space just inside either dollar, no lone dollar inside.
-_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
+# $...$ with no space just inside either dollar, no lone dollar inside. The pattern
+# starts with the dollar itself (the test of the character before it comes after), so
+# the search skips to each dollar instead of trying every position of an abstract.
+_MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
 
 
 def _escape_text(text: str, ascii: bool) -> str:
