@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import generate
+import real_shape
 from common import OUT, header, note, process_usage, report
 from generate import paper
 
@@ -74,11 +76,17 @@ def tugboat_file(n: int) -> Path:
 
 
 def arxiv_file(n: int) -> Path:
-    path = OUT / f"bib-arxiv-{n}.bib"
+    """arXiv-style entries: in the real shape (generate.SHAPE), real_shape.bib_entry's
+    (accented names, particles, math, 150-word abstracts); else the first file's."""
+    real = generate.SHAPE == "real"
+    path = OUT / f"bib-arxiv{'-real' if real else ''}-{n}.bib"
     if path.exists():
         return path
     with path.open("w", encoding="utf-8") as f:
         for i in range(n):
+            if real:
+                f.write(real_shape.bib_entry(i, random.Random(i)))
+                continue
             p = paper(i, seed=3)
             year = 2015 + i % 10
             f.write(f"@misc{{arxiv{i},\n  title = {{{p.title}}},\n"
@@ -109,7 +117,10 @@ def main() -> int:
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--only", choices=("real", "arxiv"))
+    parser.add_argument("--shape", choices=generate.SHAPES, default="real",
+                        help="the arXiv-style file's shape (generate.py)")
     args = parser.parse_args()
+    generate.set_shape(args.shape)
     OUT.mkdir(parents=True, exist_ok=True)
     ok = True
     with tempfile.TemporaryDirectory(dir=OUT) as name:

@@ -25,6 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import generate
 from common import OUT, header, note, process_usage, report
 from generate import make_library
 
@@ -94,7 +95,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--papers", type=int, default=100_000, help="library size")
     parser.add_argument("--only", choices=["stats", "words", "duplicates", "list", "export"])
+    parser.add_argument("--shape", choices=generate.SHAPES, default="real",
+                        help="the generated library's shape (generate.py)")
     args = parser.parse_args()
+    generate.set_shape(args.shape)
     OUT.mkdir(parents=True, exist_ok=True)
     ok = True
     with tempfile.TemporaryDirectory(dir=OUT) as name:
@@ -104,7 +108,8 @@ def main() -> int:
         lib.close()
         bare = [sys.executable, "-c", "pass"]
         lib_args = [*EXE, "--library", path]
-        header(f"Whole processes on {args.papers:,} papers (runs: {args.runs})")
+        header(f"Whole processes on {args.papers:,} papers, {args.shape} shape "
+               f"(runs: {args.runs})")
         cases = {
             "stats": lambda: figure("stats --json", [*lib_args, "stats", "--json"], bare,
                                     0.15, args.runs),

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from statistics import median
 
+import generate
 from common import OUT, ROOT, header, median_of, median_time, note, report
 from generate import VERSION, make_library, same_title_digest, write_digest
 from paperdesk.core.db import schema
@@ -47,7 +48,8 @@ DIGEST_COLUMNS = ("id, name, path, sha256, digest_date, year, year_source, daily
 
 def digest_file(entries: int, **options: int) -> Path:
     suffix = "-".join(f"{k}{v}" for k, v in sorted(options.items()))
-    path = OUT / f"digest-v{VERSION}-{entries}-{suffix}.txt"
+    shape = "" if generate.SHAPE == "friendly" else f"-{generate.SHAPE}"
+    path = OUT / f"digest-v{VERSION}{shape}-{entries}-{suffix}.txt"
     if not path.exists():
         write_digest(path, entries, **options)
     return path

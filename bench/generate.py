@@ -13,7 +13,15 @@ and are what a duplicate scan should find.
 ``make_library(path, n_papers)`` builds a library of exactly ``n_papers``
 papers by importing generated digests, and caches it under bench/out/.
 
-    python bench/generate.py --entries 1000 -o digest.txt
+Two shapes (``--shape``, or ``set_shape``): ``real`` (the default) draws title words and
+lengths from the seeds' own titles (seeds/*.txt), gives a fifth of the titles one of a few
+shared openings ("Scaling Laws for X", "A Survey of X"), writes long abstracts with LaTeX
+(``$...$``, ``\\emph``, ``{\\em}``, ``\\%``), and re-types its repeats with a typo as well
+as case and punctuation changes, so that they stay separate papers for the duplicate scan
+to find (they share the abstract); ``friendly`` is the first generator, kept for the old
+figures. Cache names carry the shape.
+
+    python bench/generate.py --entries 1000 -o digest.txt [--shape friendly]
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import real_shape
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 sys.path.insert(0, str(ROOT / "src"))
@@ -34,6 +44,16 @@ MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 HEADER = ["new", "Get trending papers in your email inbox!", "Subscribe"]
 DIGEST_YEAR = 2025
 VERSION = 2  # of the generator: part of the cache names
+SHAPES = ("real", "friendly")
+SHAPE = "real"
+
+
+def set_shape(shape: str) -> None:
+    """Choose the generator's shape for the papers made from here on."""
+    global SHAPE
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}")
+    SHAPE = shape
 
 ADJ = ("Scalable Efficient Robust Sparse Adaptive Multimodal Multilingual Hierarchical Causal "
        "Contrastive Generative Discriminative Federated Differentiable Probabilistic Bayesian "
@@ -132,16 +152,20 @@ def _sentence(rng: random.Random) -> str:
 
 
 def paper(i: int, seed: int = 0) -> Paper:
-    """Paper number ``i`` of the universe ``seed``: always the same."""
+    """Paper number ``i`` of the universe ``seed`` (in the current shape): always the same."""
     rng = random.Random(seed * 1_000_003 + i)
-    title = _title(rng)
-    sentences: list[str] = []
-    while sum(len(s) + 1 for s in sentences) < rng.randint(900, 1500):
-        sentences.append(_sentence(rng))
+    if SHAPE == "real":
+        title, abstract = real_shape.title(rng), real_shape.abstract(rng, i)
+    else:
+        title = _title(rng)
+        sentences: list[str] = []
+        while sum(len(s) + 1 for s in sentences) < rng.randint(900, 1500):
+            sentences.append(_sentence(rng))
+        abstract = " ".join(sentences)
     authors, org = (None, rng.choice(ORGS)) if rng.random() < 0.12 else (rng.randint(1, 40), None)
     year = rng.choices([2021, 2022, 2023, 2024, 2025], [1, 2, 4, 6, 8])[0]
     upvotes = rng.randint(1, 300) if rng.random() < 0.6 else None
-    return Paper(title, " ".join(sentences), authors, org, year, rng.randint(1, 12),
+    return Paper(title, abstract, authors, org, year, rng.randint(1, 12),
                  rng.randint(1, 28), upvotes)
 
 
@@ -163,8 +187,12 @@ def near(title: str, rng: random.Random) -> str:
     """A typo in a word of six letters or more: a possible, not certain, duplicate."""
     words = title.split(" ")
     long_words = [k for k, w in enumerate(words) if len(w) >= 6 and w.isalpha()]
-    k = rng.choice(long_words) if long_words else 0
+    k = rng.choice(long_words) if long_words else max(range(len(words)),
+                                                       key=lambda n: len(words[n]))
     w = words[k]
+    if len(w) < 2:
+        words[k] = w + w
+        return " ".join(words)
     j = rng.randrange(1, len(w) - 2) if len(w) > 3 else 0
     if w[j].lower() != w[j + 1].lower():
         w = w[:j] + w[j + 1] + w[j] + w[j + 2:]
@@ -223,9 +251,13 @@ def plan_digest(n_entries: int, *, seed: int = 0, first: int = 0, older: int = 0
             return cache.setdefault(i, paper(i, seed))
         return rng.choice(fresh)
 
-    repeats = [(p, retype(p.title, rng)) for p in (pick() for _ in range(n_retyped))]
+    if SHAPE == "real":  # re-typed with a typo: new papers the duplicate scan should find
+        repeats = [(p, retype(near(p.title, rng), rng)) for p in (pick() for _ in range(n_retyped))]
+    else:
+        repeats = [(p, retype(p.title, rng)) for p in (pick() for _ in range(n_retyped))]
     repeats += [(p, p.title) for p in (pick() for _ in range(n_exact))]
     repeats += [(p, near(p.title, rng)) for p in (rng.choice(fresh) for _ in range(n_near))]
+    n_near += n_retyped if SHAPE == "real" else 0
     for item in repeats:
         entries.insert(rng.randrange(len(entries) + 1), item)
     return entries, n_new, n_near
@@ -267,8 +299,9 @@ def make_library(path: str | Path, n_papers: int, *, retyped_share: float = 0.05
 
     # A library built under an older schema would be upgraded on every open:
     # the cache name carries the latest migration (an older build is upgraded: cache.py).
-    name = (f"lib-v{VERSION}-m{cache.latest()}-{n_papers}-r{retyped_share}-n{near_share}-s{seed}"
-            f"-d{digest_size}.sqlite")
+    shape = "" if SHAPE == "friendly" else f"-{SHAPE}"
+    name = (f"lib-v{VERSION}{shape}-m{cache.latest()}-{n_papers}-r{retyped_share}"
+            f"-n{near_share}-s{seed}-d{digest_size}.sqlite")
     cached = OUT / name
     if not cache.ready(cached):
         OUT.mkdir(parents=True, exist_ok=True)
@@ -291,10 +324,11 @@ def _build(tmp: Path, target: Path, n: int, retyped_share: float, near_share: fl
         entries, fresh, copies = plan_digest(size, near_share=near_share, **options)
         if have + fresh + copies != n and n - have <= digest_size:
             # The last digest: no near copies, and as many entries as land exactly on n.
-            guess = max(1, int((n - have) / (1 - retyped_share - 0.02)) - 3)
+            merged = 0.02 + (retyped_share if SHAPE == "friendly" else 0)  # per entry
+            guess = max(1, int((n - have) / (1 - merged)) - 3)
             for size in range(guess, guess + 20):
                 entries, fresh, copies = plan_digest(size, **options)
-                if have + fresh == n:
+                if have + fresh + copies == n:
                     break
         day = f"Dec {29 + number % 3}"
         file = tmp / f"digest-{number:04d}.txt"
@@ -302,9 +336,10 @@ def _build(tmp: Path, target: Path, n: int, retyped_share: float, near_share: fl
         report = lib.import_paths([file])[0]
         if report.failed:
             raise RuntimeError(report.error)
-        have += fresh + copies
         first += fresh
         number += 1
+        # Two typo'd copies of one paper may come out alike and merge: count what went in.
+        have = lib.stats()["papers"]
     papers = lib.stats()["papers"]
     lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     lib.close()
@@ -325,7 +360,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exact", type=float, default=0.02, help="share of exact repeats")
     parser.add_argument("--near", type=float, default=0.0, help="share of near copies (typos)")
     parser.add_argument("--plain", action="store_true", help="no 'Daily Papers', no metadata")
+    parser.add_argument("--shape", choices=SHAPES, default="real",
+                        help="real: seed-like titles, LaTeX abstracts, typo'd repeats; "
+                             "friendly: the first generator")
     args = parser.parse_args(argv)
+    set_shape(args.shape)
     write_digest(Path(args.output), args.entries, seed=args.seed, first=args.first,
                  older=args.older, retyped_share=args.retyped, exact_share=args.exact,
                  near_share=args.near, daily=not args.plain)

@@ -83,3 +83,12 @@ def test_bad_requests_exit_1_with_one_line_and_change_nothing(library, args, mes
     out = paperdesk("--library", path, *args, check_rc=1)
     assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert content(path) == before
+
+
+def test_duplicates_stats_says_how_many_title_pairs_were_compared(library):
+    path, (s, certain), _ = library
+    run = paperdesk("--library", path, "duplicates", "--json", "--stats", check_rc=0)
+    assert sorted(json.loads(run.stdout)[0]["ids"]) == sorted([s, certain])
+    line = run.stderr.strip().splitlines()[-1]
+    assert line.startswith("compared ") and line.endswith(" candidate pairs of titles")
+    assert int(line.split()[1]) > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say, short
@@ -19,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "score and the evidence; the first id is the suggested keeper.")
     p.add_argument("--tier", choices=TIERS, help="only groups of this tier")
     p.add_argument("--json", action="store_true", help="print the groups as JSON")
+    p.add_argument("--stats", action="store_true",
+                   help="also say on stderr how many title pairs the scan compared")
     p.set_defaults(func=cmd_duplicates)
 
     p = sub.add_parser("merge", help="merge papers into one",
@@ -56,6 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_duplicates(args: argparse.Namespace, lib: Library) -> int:
     groups = lib.duplicates.scan(tier=args.tier)
+    if args.stats:
+        print(f"compared {groups.candidates} candidate pairs of titles", file=sys.stderr)
     if args.json:
         emit_json([g.to_json() for g in groups])
         return 0

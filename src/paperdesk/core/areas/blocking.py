@@ -3,10 +3,15 @@
 Each title is filed under its rarest words (those in at least two titles and
 at most ``MAX_WORD_PAPERS``). Two titles that differ by a word or two (a typo,
 a dropped article) still share most of their rarest words, so they meet under
-one of them; titles are only compared within such a block (one
-``process.cdist`` call for the larger blocks) and with their neighbours in
-sorted order (and in the order of the titles read backwards, for a typo in
-the first words). Only pairs whose titles come within ``TITLE_FLOOR`` are kept.
+one of them; titles are only compared within such a block and with their
+neighbours in sorted order (and in the order of the titles read backwards, for
+a typo in the first words). A block of more than ``BLOCK_CAP`` titles (a word
+many titles share: "Scaling Laws for X") is not compared whole: each of its
+titles meets the next ``BLOCK_WINDOW`` in the block's sorted order and in its
+backwards order, so a title costs at most a fixed number of comparisons
+whatever the vocabulary, and a scan grows linearly with the papers. All the
+comparisons of a scan go to rapidfuzz in one ``cpdist`` call. Only pairs whose
+titles come within ``TITLE_FLOOR`` are kept.
 """
 
 from __future__ import annotations
@@ -27,32 +32,14 @@ RARE_WORDS = 3          # each title is filed under its three rarest words
 MAX_WORD_PAPERS = 200   # words in more titles than this are too common to file under
 WINDOW = 2              # sorted-neighbourhood window
 SAMPLE_STEP = 8         # checking a few new titles: word counts from every 8th title
-_CDIST_PAYS = 256       # from this many comparisons, one cdist call beats a loop
+BLOCK_CAP = 16          # a block this large or smaller is compared whole
+BLOCK_WINDOW = 6        # ... a larger one, each title with its next 6 (both orders)
+_CHUNK = 200_000        # title pairs handed to rapidfuzz at once (bounds the memory)
 
 
 def _add(i: int, j: int, pairs: set[tuple[int, int]]) -> None:
     if i != j:
         pairs.add((i, j) if i < j else (j, i))
-
-
-def block(rows: Sequence[int], cols: Sequence[int], keys: Sequence[str] | Mapping[int, str],
-          pairs: set[tuple[int, int]]) -> None:
-    """Add the pairs of ``rows`` x ``cols`` whose titles come within TITLE_FLOOR."""
-    import numpy as np  # loaded only when titles are compared
-    from rapidfuzz import fuzz, process
-
-    if len(rows) * len(cols) >= _CDIST_PAYS:
-        scores = process.cdist([keys[i] for i in rows], [keys[j] for j in cols],
-                               scorer=fuzz.ratio, score_cutoff=TITLE_FLOOR, dtype=np.uint8,
-                               workers=-1)
-        for r, c in zip(*np.nonzero(scores), strict=True):
-            _add(rows[r], cols[c], pairs)
-        return
-    for i in rows:
-        ki = keys[i]
-        for j in cols:
-            if i != j and fuzz.ratio(ki, keys[j], score_cutoff=TITLE_FLOOR):
-                _add(i, j, pairs)
 
 
 def _rarest(words: list[str], df: Counter[str], place: dict[str, int], low: int, high: int,
@@ -72,23 +59,6 @@ def _places(df: Counter[str], words: Iterable[str] | None = None) -> dict[str, i
     counted): ties broken the same for every title."""
     every = df.keys() if words is None else words
     return {w: n for n, w in enumerate(sorted(every, key=lambda w: (df[w], w)))}
-
-
-def neighbours(order: Sequence[int], texts: Sequence[str], pairs: set[tuple[int, int]],
-               window: int = WINDOW) -> None:
-    """Compare each title with the next ``window`` titles in ``order`` (sorted by ``texts``)."""
-    import numpy as np  # loaded only when titles are compared
-    from rapidfuzz import fuzz, process
-
-    for d in range(1, window + 1):
-        left, right = order[:-d], order[d:]
-        if not left:
-            break
-        scores = process.cpdist([texts[i] for i in left], [texts[j] for j in right],
-                                scorer=fuzz.ratio, score_cutoff=TITLE_FLOOR, dtype=np.uint8,
-                                workers=-1)
-        for n in np.nonzero(scores)[0]:
-            _add(left[n], right[n], pairs)
 
 
 def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
@@ -120,18 +90,85 @@ def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
     return [g for g in np.split(titles, cuts) if len(g) > 1]
 
 
-def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None) -> set[tuple[int, int]]:
-    """Index pairs (i < j) of similar titles among ``keys``."""
+def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None,
+              counts: dict[str, int] | None = None) -> set[tuple[int, int]]:
+    """Index pairs (i < j) of similar titles among ``keys``; ``counts`` gets the number
+    of blocks and of title pairs compared (``blocks``, ``candidates``)."""
+    import numpy as np
+
     tokens = list(map(str.split, keys))
-    pairs: set[tuple[int, int]] = set()
-    for n, rows in enumerate(_filed(tokens) if tokens else []):
-        if n % 2000 == 0:
-            check_cancel(cancel)
-        block(rows.tolist(), rows.tolist(), keys, pairs)
+    filed = _filed(tokens) if tokens else []
     check_cancel(cancel)
-    neighbours(sorted(range(len(keys)), key=keys.__getitem__), keys, pairs)
+    order = np.array(sorted(range(len(keys)), key=keys.__getitem__), np.int64)
     backwards = [k[::-1] for k in keys]
-    neighbours(sorted(range(len(keys)), key=backwards.__getitem__), backwards, pairs, 1)
+    backward = np.array(sorted(range(len(keys)), key=backwards.__getitem__), np.int64)
+    left, right = _candidates(filed, _ranks(order), _ranks(backward))
+    # the whole library's neighbours: WINDOW in title order and in backwards order
+    lefts = [left, *(order[:-d] for d in range(1, WINDOW + 1) if d < len(order)),
+             *(backward[:-d] for d in range(1, WINDOW + 1) if d < len(order))]
+    rights = [right, *(order[d:] for d in range(1, WINDOW + 1) if d < len(order)),
+              *(backward[d:] for d in range(1, WINDOW + 1) if d < len(order))]
+    a, b = np.concatenate(lefts), np.concatenate(rights)
+    a, b = np.minimum(a, b), np.maximum(a, b)
+    codes = np.sort(a * len(keys) + b)  # each pair once (sorting beats np.unique's hash)
+    codes = codes[np.r_[True, codes[1:] != codes[:-1]]] if len(codes) else codes
+    a, b = codes // len(keys), codes % len(keys)
+    if counts is not None:
+        counts.update(blocks=len(filed), candidates=len(a))
+    check_cancel(cancel)
+    return _close_pairs(a, b, keys)
+
+
+def _ranks(order: np.ndarray) -> np.ndarray:
+    """Each index's position in ``order``."""
+    import numpy as np
+
+    ranks = np.empty(len(order), np.int64)
+    ranks[order] = np.arange(len(order))
+    return ranks
+
+
+def _candidates(filed: list[np.ndarray], ahead: np.ndarray,
+                back: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays of the title pairs to compare in the blocks: every pair of a block of
+    up to BLOCK_CAP titles; in a larger one, each title and the next BLOCK_WINDOW in the
+    block's sorted order and in its backwards order (``ahead``, ``back``: each title's
+    position in the order of the titles, and of the titles read backwards)."""
+    import numpy as np
+
+    lefts: list[np.ndarray] = [np.empty(0, np.int64)]
+    rights: list[np.ndarray] = [np.empty(0, np.int64)]
+    triangles: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for rows in filed:
+        size = len(rows)
+        if size <= BLOCK_CAP:
+            if size not in triangles:
+                triangles[size] = np.triu_indices(size, 1)
+            i, j = triangles[size]
+            lefts.append(rows[i])
+            rights.append(rows[j])
+            continue
+        fore = rows[np.argsort(ahead[rows], kind="stable")]
+        rear = rows[np.argsort(back[rows], kind="stable")]
+        for d in range(1, BLOCK_WINDOW + 1):
+            lefts += [fore[:-d], rear[:-d]]
+            rights += [fore[d:], rear[d:]]
+    return np.concatenate(lefts).astype(np.int64), np.concatenate(rights).astype(np.int64)
+
+
+def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str]) -> set[tuple[int, int]]:
+    """The pairs (a[n], b[n]) whose titles come within TITLE_FLOOR: one rapidfuzz call."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    pairs: set[tuple[int, int]] = set()
+    for start in range(0, len(a), _CHUNK):
+        left, right = a[start:start + _CHUNK], b[start:start + _CHUNK]
+        scores = process.cpdist([keys[i] for i in left.tolist()],
+                                [keys[j] for j in right.tolist()], scorer=fuzz.ratio,
+                                score_cutoff=TITLE_FLOOR, dtype=np.uint8, workers=-1)
+        hit = np.nonzero(scores)[0]
+        pairs.update(zip(left[hit].tolist(), right[hit].tolist(), strict=True))
     return pairs
 
 

@@ -1,10 +1,8 @@
 """Finding papers that are the same work, and saying why.
 
-A scan never compares all pairs. Candidate pairs come from blocking: papers
-that share one of their rarest title words, neighbours in the sorted list of
-normalised titles, equal normalised titles and equal identifiers. Titles of
-each block are compared with rapidfuzz (``process.cdist`` for the larger
-blocks), and the pairs that come close are judged on the whole record:
+A scan never compares all pairs. Candidate pairs come from blocking (``blocking.py``:
+rarest title words, neighbours in title order) and equal identifiers; the title
+pairs that come close are judged on the whole record:
 
 - certain: the same arXiv id or DOI, or the same normalised title with a
   matching (or missing) abstract, as import itself would merge;
@@ -62,6 +60,7 @@ class ScanResult(Sequence[Group]):
 
     groups: list[Group]
     changes: ch.Changes = ch.NOTHING
+    candidates: int = 0  # title pairs compared (blocks and neighbours)
 
     def __getitem__(self, index):  # type: ignore[override]
         return self.groups[index]
@@ -304,17 +303,17 @@ def judge_pairs(db: Any, pairs: Iterable[tuple[int, int]],
 
 # -- the two entry points --------------------------------------------------------
 
-def find_groups(db: Any, probe_ids: Sequence[int] | None = None,
-                progress: Progress = no_progress,
-                cancel: CancelFlag | None = None) -> list[Group]:
-    """Candidate groups in the library, or only those involving ``probe_ids``."""
+def find_groups(db: Any, probe_ids: Sequence[int] | None = None, progress: Progress =
+                no_progress, cancel: CancelFlag | None = None, counts: dict | None = None
+                ) -> list[Group]:
+    """Candidate groups, or those involving ``probe_ids`` (``counts``: blocking's)."""
     progress(0.0, "Reading titles")
     if probe_ids is None:
         ids, keys = _titles(db)
         check_cancel(cancel)
         progress(0.1, "Comparing titles")
         found = {(min(ids[i], ids[j]), max(ids[i], ids[j]))
-                 for i, j in blocking.all_pairs(keys, cancel)}
+                 for i, j in blocking.all_pairs(keys, cancel, counts)}
     else:
         found = blocking.probe_pairs(db, probe_ids, cancel)
     found |= _identifier_pairs(db, probe_ids)
@@ -365,7 +364,8 @@ class Duplicates:
              cancel: CancelFlag | None = None) -> ScanResult:
         if tier is not None and tier not in TIERS:
             raise merging.DuplicateError(f"unknown tier {tier!r}; choose from {', '.join(TIERS)}")
-        groups = find_groups(self.lib.db, None, progress, cancel)
+        counts: dict[str, int] = {}
+        groups = find_groups(self.lib.db, None, progress, cancel, counts)
         check_cancel(cancel)
         ids = {pid for g in groups for pid in g.ids}
         with self.lib.write("Scan for duplicates", {ch.CANDIDATES}) as w:
@@ -374,7 +374,7 @@ class Duplicates:
             w.paper_ids = ids
         progress(1.0, f"{len(groups)} groups")
         found = [g for g in groups if tier is None or g.tier == tier]
-        return ScanResult(found, w.changes or ch.NOTHING)
+        return ScanResult(found, w.changes or ch.NOTHING, counts.get("candidates", 0))
 
     def merge(self, keep_id: int, other_ids: Iterable[int],
               choices: dict[str, int] | None = None) -> ch.Changes:

@@ -13,12 +13,12 @@ import sqlite3
 import threading
 from typing import TYPE_CHECKING
 
-from paperdesk.core.areas.syncs import Sync
 from paperdesk.core.db import changes as ch
 from paperdesk.core.model.errors import PaperDeskError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # syncs load when a command wrote something a sync may show
     from paperdesk.core.areas.sync_write import Outcome
+    from paperdesk.core.areas.syncs import Sync
     from paperdesk.core.library import Library
 
 # Kinds whose change can change a synced file's bytes or what goes in it.

@@ -62,8 +62,10 @@ def escape(text: str, *, ascii: bool = False) -> str:
     return "".join(out) + _escape_text(text[start:], ascii)
 
 
-# $...$ with no space just inside either dollar, no lone dollar inside.
-_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
+# $...$ with no space just inside either dollar, no lone dollar inside. The pattern
+# starts with the dollar itself (the test of the character before it comes after), so
+# the search skips to each dollar instead of trying every position of an abstract.
+_MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
 
 
 def _escape_text(text: str, ascii: bool) -> str:
@@ -71,7 +73,7 @@ def _escape_text(text: str, ascii: bool) -> str:
     if found:
         text_braces = ("{" in found or "}" in found) and not _balanced(text)
         if text_braces:
-            text = _ESCAPED.sub(lambda m: _one(m.group(), True), text)
+            text = _ESCAPED.sub(lambda m: _BRACED[m.group()], text)
         elif found[-1] != "\\":
             for ch in found:
                 text = text.replace(ch, _PLAIN_ESCAPES[ch])
@@ -138,7 +140,7 @@ def _escape_around(text: str, found: list[str]) -> str:
     r"""Text with backslashes: escape the specials that are not escaped already (50\%)."""
     done = {ch: text.count("\\" + ch) for ch in found if ch in _ESCAPABLE}
     if text.count("\\") != sum(done.values()):  # a backslash of its own: one at a time
-        return _ESCAPED.sub(lambda m: _one(m.group(), False), text)
+        return _ESCAPED.sub(lambda m: _UNBRACED[m.group()], text)
     for ch in found:
         escaped = done.get(ch, 0)
         if escaped and escaped == text.count(ch):
@@ -155,6 +157,12 @@ def _one(token: str, text_braces: bool) -> str:
     if token in "{}":
         return _TEXT_BRACES[token] if text_braces else "\\" + token
     return _ONE.get(token) or "\\" + token
+
+
+# What _one gives every token _ESCAPED can match, looked up instead of worked out.
+_TOKENS = ["\\" + ch for ch in "%&#_${}"] + list("\\%&#_${}~^")
+_BRACED = {t: _one(t, True) for t in _TOKENS}
+_UNBRACED = {t: _one(t, False) for t in _TOKENS}
 
 
 # -- titles -------------------------------------------------------------------

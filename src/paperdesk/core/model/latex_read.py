@@ -198,10 +198,24 @@ def _scripts() -> dict[str, str]:
     return table
 
 
-def _math(source: str) -> str:
-    from pylatexenc.latex2text import LatexNodes2Text
+# Math that pylatexenc would give back as written (no macro, group, script, ligature).
+_SIMPLE_MATH = re.compile(r"[A-Za-z0-9 =+<>().,;:*/|!?\[\]-]*")
 
+
+@functools.lru_cache(maxsize=4096)
+def _math(source: str) -> str:
+    inner = source[1:-1]
+    if "--" not in inner and _SIMPLE_MATH.fullmatch(inner):
+        return inner.strip()
     try:
-        return LatexNodes2Text(math_mode="text").latex_to_text(source).strip()
+        return _math_reader().latex_to_text(source).strip()
     except Exception:  # a malformed formula stays as it was written
         return source
+
+
+@functools.cache
+def _math_reader():
+    """One converter for every formula: making one costs more than converting one."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text")
