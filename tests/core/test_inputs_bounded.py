@@ -1,0 +1,90 @@
+"""Inputs of any size stay bounded: a value past its cap is cut and reported, a 2 MB title
+imports in well under a second, and a 60 MB line is parsed before the write lock is
+taken, so another process writes meanwhile."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from paperdesk.core.model.digest import CAPS
+
+TIMEOUT = 60
+
+# Another process: tries for the write lock (BEGIN IMMEDIATE, no waiting) every 10 ms
+# while the file STOP does not exist; prints how often it got it and the longest time
+# it could not.
+WRITER = """
+import json, os, sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)
+ok = tries = 0
+longest = 0.0
+blocked_since = None
+end = time.monotonic() + 60
+while not os.path.exists(sys.argv[2]) and time.monotonic() < end:
+    tries += 1
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+        ok += 1
+        if blocked_since is not None:
+            longest = max(longest, time.monotonic() - blocked_since)
+        blocked_since = None
+    except sqlite3.OperationalError:
+        blocked_since = blocked_since or time.monotonic()
+    time.sleep(0.01)
+print(json.dumps({"ok": ok, "tries": tries, "longest_blocked": longest}))
+"""
+
+
+def run_cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "paperdesk", *map(str, args)],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def with_long_title(seed: Path, target: Path, title: str) -> Path:
+    lines = seed.read_text(encoding="utf-8").split("\n")
+    first = next(n for n, line in enumerate(lines) if line.startswith("POLCA"))
+    lines[first] = title
+    target.write_text("\n".join(lines), encoding="utf-8")
+    return target
+
+
+def test_a_2_mb_title_is_cut_reported_and_quick(lib, seeds, tmp_path):
+    title = " ".join(f"word{n % 997}" for n in range(260_000))  # about 2 MB
+    path = with_long_title(seeds[0], tmp_path / "long-title.txt", title)
+    start = time.monotonic()
+    report = lib.import_paths([path])[0]
+    elapsed = time.monotonic() - start
+    assert report.status == "imported", report.error
+    assert elapsed < 2.0, elapsed  # 118 s before the cap (title comparisons)
+    cut = [w for w in report.warnings if "title of" in w]
+    assert cut == [f"line 11: title of {len(title):,} characters cut to {CAPS['title']:,}"]
+    longest = lib.db.execute("SELECT max(length(title)) FROM papers").fetchone()[0]
+    assert longest == CAPS["title"]
+    assert "cut to 2,000" in json.dumps(report.to_json())
+
+
+def test_a_60_mb_line_imports_while_another_process_writes(seeds, tmp_path):
+    library = tmp_path / "big.sqlite"
+    assert run_cli("--library", library, "import", seeds[1]).returncode == 0
+    path = with_long_title(seeds[0], tmp_path / "line.txt", "x" * 60_000_000)
+    stop = tmp_path / "stop"
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(library), str(stop)],
+                              stdout=subprocess.PIPE, text=True)
+    start = time.monotonic()
+    result = run_cli("--library", library, "import", "--json", path)
+    elapsed = time.monotonic() - start
+    stop.touch()
+    seen = json.loads(writer.communicate(timeout=TIMEOUT)[0])
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)[0]
+    assert report["status"] == "imported"
+    assert "line 11: title of 60,000,000 characters cut to 2,000" in report["warnings"]
+    assert elapsed < 15, elapsed
+    # The other process got the write lock all along, but for the short write itself.
+    assert seen["ok"] > 0 and seen["longest_blocked"] < 1.0, seen
+    print(f"60 MB line: import {elapsed:.2f} s; writer {seen}")
