@@ -88,3 +88,22 @@ def test_a_60_mb_line_imports_while_another_process_writes(seeds, tmp_path):
     # The other process got the write lock all along, but for the short write itself.
     assert seen["ok"] > 0 and seen["longest_blocked"] < 1.0, seen
     print(f"60 MB line: import {elapsed:.2f} s; writer {seen}")
+
+
+def test_one_bad_byte_in_utf8_is_replaced_and_reported_with_its_line(lib, seeds, tmp_path):
+    seed = next(p for p in seeds if p.name.startswith("002"))  # 34 papers, UTF-8 accents
+    data = seed.read_bytes()
+    assert b"\xe2\x80" in data  # multi-byte characters the fallback would turn to mojibake
+    spot = data.index(b"Transformers")
+    damaged = tmp_path / "damaged.txt"
+    damaged.write_bytes(data[:spot] + b"\xff" + data[spot + 1:])
+    line = data.count(b"\n", 0, spot) + 1
+    report = lib.import_paths([damaged])[0]
+    assert report.status == "imported", report.error
+    assert report.entries == 34 and report.new_papers == 34
+    utf8 = [w for w in report.warnings if "UTF-8" in w]
+    assert utf8 == [f"line {line}: byte 0xff at offset {spot} is not UTF-8; "
+                    "replaced by U+FFFD"]
+    texts = [t for (t,) in lib.db.execute("SELECT title || ' ' || abstract FROM papers")]
+    assert sum("\ufffdransformers" in t for t in texts) == 1
+    assert not any("â€" in t for t in texts)  # no cp1252 mojibake
