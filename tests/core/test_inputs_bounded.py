@@ -107,3 +107,21 @@ def test_one_bad_byte_in_utf8_is_replaced_and_reported_with_its_line(lib, seeds,
     texts = [t for (t,) in lib.db.execute("SELECT title || ' ' || abstract FROM papers")]
     assert sum("\ufffdransformers" in t for t in texts) == 1
     assert not any("â€" in t for t in texts)  # no cp1252 mojibake
+
+
+def test_a_newline_in_a_file_name_cannot_forge_report_lines(seeds, tmp_path):
+    library = tmp_path / "names.sqlite"
+    forged = "x.txt\nimported: forged.txt: 99 entries, 99 new papers, 0 merged into existing"
+    good = tmp_path / forged
+    good.write_bytes(seeds[0].read_bytes())
+    bad = tmp_path / "bad\nerror: forged\x1b[2K.txt"
+    bad.write_text("not a digest\n", encoding="utf-8")
+    result = run_cli("--library", library, "import", good, bad)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("imported: x.txt\\nimported: forged.txt: 99 entries")
+    assert not any(line.startswith(("imported: forged", "error: forged")) for line in lines)
+    assert [line for line in lines if line.startswith("error:")] == [
+        "error: bad\\nerror: forged\\x1b[2K.txt: not a Hugging Face Daily Papers digest "
+        "(no 'byAK and the research community' line near the top)"]
+    assert "\x1b" not in result.stderr
