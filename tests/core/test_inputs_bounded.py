@@ -125,3 +125,23 @@ def test_a_newline_in_a_file_name_cannot_forge_report_lines(seeds, tmp_path):
         "error: bad\\nerror: forged\\x1b[2K.txt: not a Hugging Face Daily Papers digest "
         "(no 'byAK and the research community' line near the top)"]
     assert "\x1b" not in result.stderr
+
+
+def test_undo_of_an_import_trashes_a_paper_whose_key_was_exported(lib, seeds, tmp_path):
+    from paperdesk.core.areas import import_undo
+
+    reports = lib.import_paths([seeds[0]])
+    rec = import_undo.record(lib, reports)
+    created = sorted(rec.created)
+    out = tmp_path / "out.bib"
+    assert lib.bibtex.export_to(out, [created[0]]) == 1  # its key has left PaperDesk
+    key = lib.paper(created[0])["citekey"]
+    assert key in out.read_text(encoding="utf-8")
+
+    changes = import_undo.undo_import(lib, rec)
+    assert changes.result["trashed"] == 1
+    assert changes.result["deleted"] == len(created) - 1
+    row = lib.db.execute("SELECT citekey, deleted_at FROM papers WHERE id = ?",
+                         [created[0]]).fetchone()
+    assert row[0] == key and row[1] is not None  # in the trash with its key
+    assert "changed or exported since" in import_undo.summary(changes.result)

@@ -7,8 +7,9 @@ created: the digests, the new papers and a fingerprint of each new paper
 digests (their sightings go with them, and the papers they were seen on get
 their upvotes and counts recomputed by the triggers) and the new papers. Like
 the three-way unmerge, it keeps what happened since: a new paper the user has
-rated, tagged, annotated or otherwise changed since the import goes to the
-trash instead of being deleted, and one that a later import saw again stays,
+rated, tagged, annotated or otherwise changed since the import, or whose citation
+key has left PaperDesk since (exported, synced, copied), goes to the trash instead
+of being deleted, and one that a later import saw again stays,
 with only this import's sightings taken away. It is one undoable edit.
 """
 
@@ -58,6 +59,16 @@ def _fingerprints(lib: Library, ids: Sequence[int]) -> dict[int, str]:
     return dict(lib.db.execute(_FINGERPRINT).fetchall())
 
 
+def _frozen(lib: Library, ids: Sequence[int]) -> set[int]:
+    """The papers of ``ids`` whose keys have left PaperDesk (exported, synced, copied):
+    such a paper is trashed, never deleted, so that its key is never given again."""
+    if not ids:
+        return set()
+    load_ids(lib.db, ids)
+    return {r[0] for r in lib.db.execute(
+        "SELECT p.id FROM papers p JOIN temp.ids i ON i.id = p.id WHERE p.citekey_frozen")}
+
+
 def created_ids(report: Any) -> list[int]:
     """The papers a file's import created: new ids come after every older one."""
     n = getattr(report, "new_papers", 0) or 0
@@ -95,7 +106,9 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
         later = {r[0] for r in db.execute(
             f"SELECT DISTINCT s.paper_id FROM sightings s JOIN temp.ids i "
             f"ON i.id = s.paper_id WHERE s.digest_id NOT IN ({marks})", digests)}
-    changed = [pid for pid in alive if pid not in later and now_prints[pid] != rec.created[pid]]
+    frozen = _frozen(lib, alive)
+    changed = [pid for pid in alive if pid not in later
+               and (now_prints[pid] != rec.created[pid] or pid in frozen)]
     delete = [pid for pid in alive if pid not in later and pid not in changed]
     ids = tuple(sorted(set(alive) | set(seen)))
     scopes = [ch.Scope("digests", "id", tuple(digests)),
@@ -127,7 +140,7 @@ class ImportUndone(ch.Result):
     """What undoing an import did."""
 
     deleted: int   # new papers removed
-    trashed: int   # new papers changed since, moved to the trash
+    trashed: int   # new papers changed or exported since, moved to the trash
     kept: int      # new papers a later import saw again, kept
     digests: int   # digests removed (their sightings with them)
 
@@ -135,7 +148,8 @@ class ImportUndone(ch.Result):
 def summary(result: ImportUndone) -> str:
     parts = [f"removed {plural(result['deleted'], 'paper')}"]
     if result["trashed"]:
-        parts.append(f"{plural(result['trashed'], 'paper')} you changed since moved to the trash")
+        parts.append(f"{plural(result['trashed'], 'paper')} you changed or exported since "
+                     "moved to the trash")
     if result["kept"]:
         parts.append(f"{plural(result['kept'], 'paper')} seen again later kept")
     return "Import undone: " + ", ".join(parts)
