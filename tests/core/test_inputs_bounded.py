@@ -145,3 +145,31 @@ def test_undo_of_an_import_trashes_a_paper_whose_key_was_exported(lib, seeds, tm
                          [created[0]]).fetchone()
     assert row[0] == key and row[1] is not None  # in the trash with its key
     assert "changed or exported since" in import_undo.summary(changes.result)
+
+
+def test_a_damaged_library_reached_through_a_link_still_refuses_writes(seeds, tmp_path):
+    import os
+
+    from paperdesk.core.db import sessions
+    from tests.reliability.test_damaged import scribble_table
+
+    real = tmp_path / "real" / "library.sqlite"
+    real.parent.mkdir()
+    assert run_cli("--library", real, "import", seeds[0]).returncode == 0
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(real)
+    folder_link = tmp_path / "via"
+    folder_link.symlink_to(real.parent)
+    # A program that had the file open ended without closing it (its process id is
+    # this one, its start time another), and the file took damage meanwhile.
+    markers = sessions.folder(real)
+    markers.mkdir(parents=True, exist_ok=True)
+    (markers / f"{os.getpid()}-1").write_text("x")
+    scribble_table(real, "notes")
+    for path in (link, folder_link / "library.sqlite", real, link):
+        write = run_cli("--library", path, "tag", "1", "+after")
+        assert write.returncode == 1, (path, write.stderr)
+        lines = write.stderr.strip().splitlines()
+        assert len(lines) == 1 and "damaged" in lines[0], write.stderr
+        assert run_cli("--library", path, "stats").returncode == 0  # still readable
+    assert sessions.folder(link) == sessions.folder(folder_link / "library.sqlite") == markers
