@@ -173,3 +173,40 @@ def test_a_damaged_library_reached_through_a_link_still_refuses_writes(seeds, tm
         assert len(lines) == 1 and "damaged" in lines[0], write.stderr
         assert run_cli("--library", path, "stats").returncode == 0  # still readable
     assert sessions.folder(link) == sessions.folder(folder_link / "library.sqlite") == markers
+
+
+def test_a_read_only_library_exports_and_backs_up(seeds, tmp_path):
+    import sqlite3
+
+    from tests.reliability.test_damaged import _run_read_only as as_user
+
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    library = folder / "library.sqlite"
+    assert run_cli("--library", library, "import", seeds[0]).returncode == 0
+    out = tmp_path / "out"
+    out.mkdir()
+    for case in ("file 0444", "folder 0555"):
+        if case == "file 0444":
+            library.chmod(0o444)
+        else:
+            library.chmod(0o644)
+            folder.chmod(0o555)
+        before = library.read_bytes()
+        try:
+            bib = out / f"{case[:4]}.bib"
+            export = as_user("--library", library, "export", "-o", bib)
+            assert export.returncode == 0, (case, export.stderr)
+            assert bib.read_text(encoding="utf-8").count("@") == 17
+            copy = out / f"{case[:4]}.sqlite"
+            backup = as_user("--library", library, "backup", copy)
+            assert backup.returncode == 0, (case, backup.stderr)
+            with sqlite3.connect(copy) as conn:
+                assert conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 17
+            write = as_user("--library", library, "tag", "1", "+after")
+            assert write.returncode == 1
+            lines = write.stderr.strip().splitlines()
+            assert len(lines) == 1 and "read-only; nothing was changed" in lines[0], lines
+            assert library.read_bytes() == before
+        finally:
+            folder.chmod(0o755)
