@@ -210,3 +210,17 @@ def test_a_read_only_library_exports_and_backs_up(seeds, tmp_path):
             assert library.read_bytes() == before
         finally:
             folder.chmod(0o755)
+
+
+def test_upvotes_past_any_real_count_are_left_empty_and_reported(lib, seeds, tmp_path):
+    seed = next(p for p in seeds if p.name.startswith("001"))
+    lines = seed.read_text(encoding="utf-8").split("\n")
+    assert lines[18] == "Dec 3, 2024 3"
+    lines[18] = f"Dec 3, 2024 {2**64}"
+    path = tmp_path / "upvotes.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    report = lib.import_paths([path])[0]
+    assert report.status == "imported", report.error
+    assert f"line 19: {2**64:,} upvotes is out of range (at most 1,000,000,000); left empty" \
+        in report.warnings
+    assert lib.db.execute("SELECT max(upvotes) FROM papers").fetchone()[0] < 10**9

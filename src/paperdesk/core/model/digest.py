@@ -46,6 +46,7 @@ _MIDDOT = "·"
 # hostile value from making an import (and every title comparison after it) slow.
 CAPS = {"title": 2_000, "abstract": 100_000, "organization": 200, "metadata": 1_000,
         "date": 100}
+MAX_UPVOTES = 10**9  # more is no count a page has shown (and sums of such overflow SQLite)
 
 # Where the digest's year came from.
 YEAR_EXPLICIT = "explicit"        # the digest's date line carried a year
@@ -174,6 +175,10 @@ def _apply_metadata(entry: Entry, block: _Block, warnings: list[str]) -> None:
         warnings.append(f"line {block.line + 2}: cannot read the date {when!r}; kept as text")
         return
     month, day, year, entry.upvotes = parsed
+    if entry.upvotes is not None and entry.upvotes > MAX_UPVOTES:
+        warnings.append(f"line {line + 2}: {entry.upvotes:,} upvotes is out of range (at most "
+                        f"{MAX_UPVOTES:,}); left empty")
+        entry.upvotes = None
     entry._month_day = (month, day)
     if year is not None:
         entry.published = _make_date(year, month, day, block.line + 2, warnings)
