@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 _FINGERPRINT = """
+-- citekey_frozen: a key that left PaperDesk since the import (exported, synced, copied)
+-- is a change: the paper goes to the trash with its key, never deleted.
 SELECT p.id, json_array(p.title, p.abstract, p.rating, p.status, p.modified, p.deleted_at,
-       p.citekey, p.year,
+       p.citekey, p.citekey_frozen, p.year,
        (SELECT group_concat(pt.tag_id) FROM paper_tags pt WHERE pt.paper_id = p.id),
        (SELECT group_concat(n.id || ':' || n.updated) FROM notes n WHERE n.paper_id = p.id))
 FROM papers p JOIN temp.ids i ON i.id = p.id
@@ -57,16 +59,6 @@ class ImportRecord:
 def _fingerprints(lib: Library, ids: Sequence[int]) -> dict[int, str]:
     load_ids(lib.db, ids)
     return dict(lib.db.execute(_FINGERPRINT).fetchall())
-
-
-def _frozen(lib: Library, ids: Sequence[int]) -> set[int]:
-    """The papers of ``ids`` whose keys have left PaperDesk (exported, synced, copied):
-    such a paper is trashed, never deleted, so that its key is never given again."""
-    if not ids:
-        return set()
-    load_ids(lib.db, ids)
-    return {r[0] for r in lib.db.execute(
-        "SELECT p.id FROM papers p JOIN temp.ids i ON i.id = p.id WHERE p.citekey_frozen")}
 
 
 def created_ids(report: Any) -> list[int]:
@@ -106,9 +98,7 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
         later = {r[0] for r in db.execute(
             f"SELECT DISTINCT s.paper_id FROM sightings s JOIN temp.ids i "
             f"ON i.id = s.paper_id WHERE s.digest_id NOT IN ({marks})", digests)}
-    frozen = _frozen(lib, alive)
-    changed = [pid for pid in alive if pid not in later
-               and (now_prints[pid] != rec.created[pid] or pid in frozen)]
+    changed = [pid for pid in alive if pid not in later and now_prints[pid] != rec.created[pid]]
     delete = [pid for pid in alive if pid not in later and pid not in changed]
     ids = tuple(sorted(set(alive) | set(seen)))
     scopes = [ch.Scope("digests", "id", tuple(digests)),
