@@ -224,3 +224,21 @@ def test_upvotes_past_any_real_count_are_left_empty_and_reported(lib, seeds, tmp
     assert f"line 19: {2**64:,} upvotes is out of range (at most 1,000,000,000); left empty" \
         in report.warnings
     assert lib.db.execute("SELECT max(upvotes) FROM papers").fetchone()[0] < 10**9
+
+
+def test_a_2_mb_title_in_a_bib_file_is_cut_in_the_library_and_kept_in_the_entry(lib, tmp_path):
+    title = " ".join(f"word{n % 997}" for n in range(260_000))
+    bib = tmp_path / "long.bib"
+    bib.write_text(f"@article{{a1,\n title={{{title}}},\n year={{2020}}\n}}\n"
+                   "@article{a2,\n title={Another title},\n year={2021}\n}\n", encoding="utf-8")
+    start = time.monotonic()
+    report = lib.import_paths([bib])[0]
+    elapsed = time.monotonic() - start
+    assert report.status == "imported", report.error
+    assert elapsed < 5.0, elapsed  # 87 s before the cap
+    assert f"long.bib: line 1: title of {len(title):,} characters cut to 2,000" \
+        in report.warnings
+    assert lib.db.execute("SELECT max(length(title)) FROM papers").fetchone()[0] == 2_000
+    out = tmp_path / "out.bib"
+    lib.bibtex.export_to(out)
+    assert title in out.read_text(encoding="utf-8")  # the entry's own text as written
