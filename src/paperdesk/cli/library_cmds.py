@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from paperdesk.cli import ids
-from paperdesk.cli.output import emit_json, emit_json_list, say, short
+from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
 from paperdesk.core.areas.search import SORTS
 from paperdesk.core.formats.file_report import ERROR
 from paperdesk.core.library import Library
@@ -50,18 +50,18 @@ def cmd_import(args: argparse.Namespace, lib: Library) -> int:
         emit_json([r.to_json() for r in reports])
     else:
         for r in reports:
-            if r.status == ERROR:
-                say(f"error: {r.error}")
+            if r.status == ERROR:  # each line of a report is one line, whatever the names
+                say(f"error: {escaped(r.error or '')}")
                 continue
             if r.error:
-                say(f"{r.status}: {r.error}")
+                say(f"{r.status}: {escaped(r.error)}")
                 continue
-            say(f"{r.status}: {r.name}: {r.entries} entries, {r.new_papers} new papers, "
-                f"{r.merged} merged into existing")
+            say(f"{r.status}: {escaped(r.name)}: {r.entries} entries, {r.new_papers} new "
+                f"papers, {r.merged} merged into existing")
             for line in r.merge_lines():
-                say(f"  merged: {line}")
+                say(f"  merged: {escaped(line)}")
             for w in r.warnings:
-                say(f"  warning: {w}")
+                say(f"  warning: {escaped(w)}")
     return 1 if any(r.status == ERROR for r in reports) else 0
 
 

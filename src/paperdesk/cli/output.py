@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -78,13 +79,27 @@ def _indented(value: Any, indent: str) -> str:
     return "{\n" + ",\n".join(map(str.__add__, prefixes, parts)) + f"\n{indent}}}"
 
 
+# Control characters (C0, DEL, C1) and the Unicode line and paragraph separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def escaped(text: str, keep: str = "") -> str:
+    """``text`` with its control characters written as ``\\n``, ``\\x1b``..., as repr
+    writes them (but those in ``keep``): a file name holding a newline cannot forge a
+    line of a report, nor an escape sequence drive the terminal."""
+    return _CONTROL.sub(lambda m: m.group() if m.group() in keep else repr(m.group())[1:-1],
+                        text)
+
+
 def say(message: str) -> None:
-    """A message for the person at the terminal (stderr, so stdout stays data)."""
-    print(message, file=sys.stderr)
+    """A message for the person at the terminal (stderr, so stdout stays data); its
+    control characters are escaped, but for the newlines it was written with."""
+    print(escaped(message, keep="\n"), file=sys.stderr)
 
 
 def fail(message: str) -> None:
-    print(f"paperdesk: {message}", file=sys.stderr)
+    """A one-line error: every control character escaped, newlines too."""
+    print(f"paperdesk: {escaped(message)}", file=sys.stderr)
 
 
 def short(text: str | None, width: int) -> str:

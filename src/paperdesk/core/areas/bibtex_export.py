@@ -24,6 +24,7 @@ from paperdesk.core.areas.citekey import freeze, set_citekey, weak_provisional
 from paperdesk.core.areas.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
+from paperdesk.core.db.dbfile import cannot_write
 from paperdesk.core.model.errors import BibtexError as BibtexError
 from paperdesk.core.model.errors import LibraryError
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
@@ -204,8 +205,11 @@ class Bibtex:
         return weak_provisional(self.lib.db, ids)
 
     def freeze(self, ids: Iterable[int]) -> int:
-        """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them."""
+        """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them.
+        A library that cannot be written keeps them as they are (nor can they change)."""
         ids = list(ids)
+        if cannot_write(self.lib.db, self.lib.path):
+            return 0
         with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS], ids):
             return freeze(self.lib.db, ids)
 

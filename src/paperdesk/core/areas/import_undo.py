@@ -7,8 +7,9 @@ created: the digests, the new papers and a fingerprint of each new paper
 digests (their sightings go with them, and the papers they were seen on get
 their upvotes and counts recomputed by the triggers) and the new papers. Like
 the three-way unmerge, it keeps what happened since: a new paper the user has
-rated, tagged, annotated or otherwise changed since the import goes to the
-trash instead of being deleted, and one that a later import saw again stays,
+rated, tagged, annotated or otherwise changed since the import, or whose citation
+key has left PaperDesk since (exported, synced, copied), goes to the trash instead
+of being deleted, and one that a later import saw again stays,
 with only this import's sightings taken away. It is one undoable edit.
 """
 
@@ -28,8 +29,10 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 _FINGERPRINT = """
+-- citekey_frozen: a key that left PaperDesk since the import (exported, synced, copied)
+-- is a change: the paper goes to the trash with its key, never deleted.
 SELECT p.id, json_array(p.title, p.abstract, p.rating, p.status, p.modified, p.deleted_at,
-       p.citekey, p.year,
+       p.citekey, p.citekey_frozen, p.year,
        (SELECT group_concat(pt.tag_id) FROM paper_tags pt WHERE pt.paper_id = p.id),
        (SELECT group_concat(n.id || ':' || n.updated) FROM notes n WHERE n.paper_id = p.id))
 FROM papers p JOIN temp.ids i ON i.id = p.id
@@ -127,7 +130,7 @@ class ImportUndone(ch.Result):
     """What undoing an import did."""
 
     deleted: int   # new papers removed
-    trashed: int   # new papers changed since, moved to the trash
+    trashed: int   # new papers changed or exported since, moved to the trash
     kept: int      # new papers a later import saw again, kept
     digests: int   # digests removed (their sightings with them)
 
@@ -135,7 +138,8 @@ class ImportUndone(ch.Result):
 def summary(result: ImportUndone) -> str:
     parts = [f"removed {plural(result['deleted'], 'paper')}"]
     if result["trashed"]:
-        parts.append(f"{plural(result['trashed'], 'paper')} you changed since moved to the trash")
+        parts.append(f"{plural(result['trashed'], 'paper')} you changed or exported since "
+                     "moved to the trash")
     if result["kept"]:
         parts.append(f"{plural(result['kept'], 'paper')} seen again later kept")
     return "Import undone: " + ", ".join(parts)

@@ -69,9 +69,10 @@ def _give_up_when_busy(status: int, remaining: int, total: int) -> None:
 
 
 def library_mode(library: Path) -> int:
-    """The permission bits a copy of ``library`` may have at most (its own)."""
+    """The permission bits a copy of ``library`` may have at most: its own, and writable
+    by its owner (a copy of a read-only library, mode 0444, is still written)."""
     try:
-        return os.stat(library).st_mode & 0o666
+        return (os.stat(library).st_mode & 0o666) | 0o200
     except OSError:
         return 0o600
 

@@ -35,7 +35,7 @@ class Connection(sqlite3.Connection):
     rescued: Path | None = None
     identity: files.Identity | None = None
     sides: dict[str, files.Identity | None] | None = None
-    session: Path | None = None  # the library this connection holds a marker of (sessions)
+    session: Path | None = None  # the marker folder of the library it holds open (sessions)
     damaged: str | None = None  # why writes are refused: the check at open found damage
     checked: bool = False  # the file was checked at open (after an unclean shutdown)
 

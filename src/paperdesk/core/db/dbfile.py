@@ -83,6 +83,14 @@ def check_intact(db: Database, path: Path) -> None:
                            f"({found.strip().splitlines()[-1]}); nothing was changed")
 
 
+def cannot_write(db: Database, path: Path) -> bool:
+    """Whether writes to the library are refused whatever they are: a damaged file, a
+    read-only connection, a file or folder this process may not write (mode 0444)."""
+    if getattr(db.conn, "damaged", None) or db.execute("PRAGMA query_only").fetchone()[0]:
+        return True
+    return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+
 def translate(exc: sqlite3.Error, path: Path | str) -> LibraryError:
     """A one-line LibraryError for an sqlite3 error."""
     text = str(exc)

@@ -1,7 +1,9 @@
 """Which programs have a library open: an unclean shutdown told from another program's use.
 
 Each process that opens a library to write leaves a marker named after itself
-(process id and start time) in ``open/KEY/`` of the data folder, and removes it
+(process id and start time) in ``open/KEY/`` of the data folder (KEY from the file's
+identity, its device and inode: the same file reached through a link or another
+path has the same markers), and removes it
 when its last connection to the library has closed. A marker whose process is
 gone means that process ended with the library open: killed, crashed, or the
 machine went down. The next program to open the library then runs ``PRAGMA
@@ -24,6 +26,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from paperdesk.core.db import files
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.paths import data_dir
 
@@ -37,8 +40,12 @@ _found: dict[Path, str] = {}  # marker folder -> the damage this process found
 
 
 def folder(library: Path) -> Path:
-    """The markers of ``library`` (by its absolute path, as ``known`` keys it)."""
-    key = hashlib.sha256(os.path.abspath(library).encode("utf-8", "surrogateescape"))
+    """The markers of ``library``: by the file's identity (device, inode), whatever the
+    path it is reached by; by its absolute path while there is no file."""
+    ident = files.identity(library)
+    name = (f"{ident[0]}:{ident[1]}" if ident is not None
+            else os.path.abspath(library))
+    key = hashlib.sha256(name.encode("utf-8", "surrogateescape"))
     return data_dir() / MARKERS / key.hexdigest()[:24]
 
 
@@ -86,11 +93,10 @@ def _gone(name: str) -> bool:
     return now is None or (start != "0" and now != "0" and now != start)
 
 
-def enter(library: Path) -> list[str]:
-    """Mark this process as having ``library`` open. The markers that call for a check:
-    those of processes gone without closing it, and ``damaged``; none when this
-    process has it open already (it checked then)."""
-    where = folder(library)
+def enter(where: Path, library: Path) -> list[str]:
+    """Mark this process as having ``library`` (its markers in ``where``) open. The
+    markers that call for a check: those of processes gone without closing it, and
+    ``damaged``; none when this process has it open already (it checked then)."""
     with _lock:
         count = _held.get(where, 0)
         _held[where] = count + 1
@@ -108,9 +114,9 @@ def enter(library: Path) -> list[str]:
         return due
 
 
-def leave(library: Path) -> None:
-    """One connection of this process to ``library`` closed; the last removes the marker."""
-    where = folder(library)
+def leave(where: Path) -> None:
+    """One connection of this process to the library of the markers ``where`` closed;
+    the last removes the marker (the folder found at open: the file may be gone now)."""
     with _lock:
         count = _held.get(where, 0) - 1
         if count > 0:
@@ -122,16 +128,16 @@ def leave(library: Path) -> None:
             (where / marker_name()).unlink()
 
 
-def damage_found(library: Path) -> str | None:
-    """The damage a check in this process found in ``library``, while it holds it open."""
+def damage_found(where: Path) -> str | None:
+    """The damage a check in this process found in the library of the markers ``where``,
+    while it holds it open."""
     with _lock:
-        return _found.get(folder(library))
+        return _found.get(where)
 
 
-def settle(library: Path, checked: list[str], damage: str | None) -> None:
+def settle(where: Path, checked: list[str], damage: str | None) -> None:
     """After a check: the markers that called for it go; ``damaged`` stays while the
     file is damaged."""
-    where = folder(library)
     with _lock:
         if damage is not None:
             _found[where] = damage
@@ -157,16 +163,17 @@ def check_after_crash(db: Database, path: Path) -> bool:
     """Hold this process's marker of ``path`` (released when the connection closes)
     and check the file when a program ended with it open; whether it checked."""
     conn = db.conn
-    due = enter(path)
-    conn.session = path
-    damage = damage_found(path)
+    where = folder(path)
+    due = enter(where, path)
+    conn.session = where
+    damage = damage_found(where)
     if due:
         try:
             found = db.execute("PRAGMA quick_check").fetchone()[0]
         except sqlite3.DatabaseError as exc:
             found = str(exc)
         damage = None if found == "ok" else found.strip().splitlines()[-1]
-        settle(path, due, damage)
+        settle(where, due, damage)
         conn.checked = True
         _log.info("%s: checked after an unclean shutdown: %s", path, damage or "ok")
     if damage is not None:

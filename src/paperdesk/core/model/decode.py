@@ -83,17 +83,59 @@ def decode_text(data: bytes, name: str) -> tuple[str, str, list[str]]:
     return text, encoding, warnings
 
 
+BAD_BYTES_SHOWN = 10  # bad bytes reported one by one; the rest counted
+
+
+def _utf8_replacing(data: bytes) -> tuple[str, list[tuple[int, int]], int] | None:
+    """UTF-8 text with each bad byte sequence replaced by U+FFFD, the (offset, line) of
+    each, and how many bytes of valid multi-byte characters there were beyond one per
+    character; None when bad sequences outnumber those (mostly not UTF-8). Linear: each
+    stretch between two bad bytes is decoded once."""
+    view = memoryview(data)
+    parts: list[str] = []
+    bad: list[tuple[int, int]] = []
+    extra = pos = 0
+    line, counted = 1, 0
+    while True:
+        try:
+            text, used = codecs.utf_8_decode(view[pos:], "strict", True)
+        except UnicodeDecodeError as exc:
+            text, used = codecs.utf_8_decode(view[pos:pos + exc.start], "strict", True)
+            line += data.count(b"\n", counted, pos + exc.start)
+            counted = pos + exc.start
+            bad.append((pos + exc.start, line))
+            parts += (text, "\ufffd")
+            extra += used - len(text)
+            pos += exc.end
+            if len(bad) > 64 and len(bad) > extra:
+                return None
+            continue
+        parts.append(text)
+        extra += used - len(text)
+        return ("".join(parts), bad, extra) if len(bad) <= extra else None
+
+
 def _eight_bit(data: bytes, warnings: list[str]) -> tuple[str, str]:
-    """UTF-8, else the first fallback that reads the bytes (with a warning)."""
+    """UTF-8; UTF-8 with its few bad bytes replaced (each reported with its line); else
+    the first fallback that reads the bytes (with a warning)."""
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError as exc:
-        bad = exc.start
+        first = exc.start
+    if (mostly := _utf8_replacing(data)) is not None:
+        text, bad, _ = mostly
+        for offset, line in bad[:BAD_BYTES_SHOWN]:
+            warnings.append(f"line {line}: byte 0x{data[offset]:02x} at offset {offset} is "
+                            "not UTF-8; replaced by U+FFFD")
+        if len(bad) > BAD_BYTES_SHOWN:
+            warnings.append(f"{len(bad) - BAD_BYTES_SHOWN} more bytes that are not UTF-8 "
+                            "replaced by U+FFFD")
+        return text, "utf-8"
     for encoding in _FALLBACKS:
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
-        warnings.append(f"not UTF-8 (first bad byte at offset {bad}); read as {encoding}")
+        warnings.append(f"not UTF-8 (first bad byte at offset {first}); read as {encoding}")
         return text, encoding
     raise AssertionError("latin-1 reads any byte")  # pragma: no cover

@@ -41,6 +41,13 @@ _DATE = re.compile(r"^(?P<mon>[A-Z][a-z]{2})\s+(?P<day>\d{1,2})(?:,\s*(?P<year>\
 _AUTHORS = re.compile(r"^•?\s*(?P<n>\d+)\s+authors?$")
 _MIDDOT = "·"
 
+# The longest value kept of each field (characters); a longer one is cut, with a warning.
+# Real titles stay under 300 characters and abstracts under 5,000; the caps keep one
+# hostile value from making an import (and every title comparison after it) slow.
+CAPS = {"title": 2_000, "abstract": 100_000, "organization": 200, "metadata": 1_000,
+        "date": 100}
+MAX_UPVOTES = 10**9  # more is no count a page has shown (and sums of such overflow SQLite)
+
 # Where the digest's year came from.
 YEAR_EXPLICIT = "explicit"        # the digest's date line carried a year
 YEAR_FROM_ENTRIES = "entries"     # one more than the latest explicit year in the file
@@ -97,10 +104,6 @@ class _Block:
 CANCEL_EVERY = 4096  # lines or blocks between looks at the cancel flag
 
 
-# The largest author or upvote count read from a digest (SQLite's integers end at 2**63 - 1).
-MAX_COUNT = 10**9
-
-
 def _blocks(text: str, cancel: CancelFlag | None = None) -> list[_Block]:
     blocks: list[_Block] = []
     current: _Block | None = None
@@ -135,7 +138,8 @@ def _split_header(blocks: list[_Block], name: str) -> tuple[int, bool]:
             header = [b.text for b in blocks[:i]]
             unknown = [h for h in header if h not in HEADER_LINES]
             if unknown:
-                raise DigestError(f"{name}: not a digest: unexpected header line {unknown[0]!r}")
+                raise DigestError(f"{name}: not a digest: unexpected header line "
+                                  f"{unknown[0][:60]!r}")
             if i + 1 >= len(blocks):
                 raise DigestError(f"{name}: digest has a header but no date and no papers")
             return i + 1, "Daily Papers" in header
@@ -143,16 +147,27 @@ def _split_header(blocks: list[_Block], name: str) -> tuple[int, bool]:
                       f"(no {MARKER!r} line near the top)")
 
 
+def cut(value: str, what: str, line: int, warnings: list[str]) -> str:
+    """``value`` cut to the cap of ``what`` (a key of CAPS), with a warning when cut."""
+    cap = CAPS[what]
+    if len(value) <= cap:
+        return value
+    warnings.append(f"line {line}: {what} of {len(value):,} characters cut to {cap:,}")
+    return value[:cap]
+
+
 def _apply_metadata(entry: Entry, block: _Block, warnings: list[str]) -> None:
-    who, _, when = block.lines
-    entry.meta_raw = "\n".join(block.lines)
+    line = block.line
+    who = cut(block.lines[0], "metadata", line, warnings)
+    when = cut(block.lines[2], "date", line + 2, warnings)
+    entry.meta_raw = "\n".join((who, block.lines[1], when))
     m = _AUTHORS.match(who)
     if m:
-        entry.author_count = _count(m["n"], "author count", block.line, warnings)
+        entry.author_count = _count(m["n"], "authors", block.line, warnings)
     else:
         handle, _, display = who.lstrip("• ").partition(" ")
-        entry.organization_handle = handle
-        entry.organization = display.strip() or handle
+        entry.organization_handle = cut(handle, "organization", line, warnings)
+        entry.organization = cut(display.strip() or handle, "organization", line, warnings)
     parsed = _parse_date(when)
     entry.published_raw = when
     if parsed is None:
@@ -160,17 +175,18 @@ def _apply_metadata(entry: Entry, block: _Block, warnings: list[str]) -> None:
         return
     month, day, year, upvotes = parsed
     if upvotes is not None:
-        entry.upvotes = _count(upvotes, "upvote count", block.line + 2, warnings)
+        entry.upvotes = _count(upvotes, "upvotes", block.line + 2, warnings)
     entry._month_day = (month, day)
     if year is not None:
         entry.published = _make_date(year, month, day, block.line + 2, warnings)
 
 
 def _count(digits: str, what: str, line: int, warnings: list[str]) -> int | None:
-    """A count read from a digest, or None (with a warning) past ``MAX_COUNT``."""
-    if len(digits) > len(str(MAX_COUNT)) or int(digits) > MAX_COUNT:
-        shown = digits if len(digits) <= 24 else f"{digits[:20]}... ({len(digits)} digits)"
-        warnings.append(f"line {line}: {what} {shown} is out of range; left empty")
+    """A count read from a digest, or None (with a warning) past ``MAX_UPVOTES``."""
+    if len(digits) > len(str(MAX_UPVOTES)) or int(digits) > MAX_UPVOTES:
+        shown = f"{int(digits):,}" if len(digits) <= 30 else f"a {len(digits):,}-digit number of"
+        warnings.append(f"line {line}: {shown} {what} is out of range (at most "
+                        f"{MAX_UPVOTES:,}); left empty")
         return None
     return int(digits)
 
@@ -202,12 +218,13 @@ def _entries(blocks: list[_Block], warnings: list[str],
             warnings.append(f"line {block.line}: {block.text[:60]!r} has no abstract "
                             "(file truncated?); skipped")
             break
-        entry = Entry(title=block.text, abstract="", line=block.line, position=len(entries))
+        entry = Entry(title=cut(block.text, "title", block.line, warnings), abstract="",
+                      line=block.line, position=len(entries))
         if nxt.is_metadata:
             warnings.append(f"line {block.line}: {block.text[:60]!r} has no abstract")
             i += 1
         else:
-            entry.abstract = nxt.text
+            entry.abstract = cut(nxt.text, "abstract", nxt.line, warnings)
             i += 2
         if i < len(blocks) and blocks[i].is_metadata:
             _apply_metadata(entry, blocks[i], warnings)
