@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 from paperdesk.cli.output import fail, say
-from paperdesk.core.db.backup import backups_folder, check_backup, restore
-from paperdesk.core.library import Library
+from paperdesk.core.api import Library, backups_folder, check_backup, restore
 
 
 def register(sub: argparse._SubParsersAction) -> None:

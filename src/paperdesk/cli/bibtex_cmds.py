@@ -10,10 +10,8 @@ import sys
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say
-from paperdesk.core.areas.bibtex_export import STYLES, layout
-from paperdesk.core.areas.citekey import key_status
-from paperdesk.core.areas.export_report import ExportReport
-from paperdesk.core.library import Library
+from paperdesk.core.api import EXPORT_STYLES as STYLES
+from paperdesk.core.api import ExportReport, Library, key_status, layout
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,11 +12,7 @@ import sys
 from paperdesk.cli import ids as numbers
 from paperdesk.cli.library_cmds import cmd_list
 from paperdesk.cli.output import emit_json, say, short
-from paperdesk.core.areas.search import SORTS
-from paperdesk.core.db.schema import STATUSES
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import NotFound
-from paperdesk.core.model.words import plural
+from paperdesk.core.api import SORTS, STATUSES, Library, NotFound, plural
 
 
 def _group(sub: argparse._SubParsersAction, name: str, help: str, description: str,

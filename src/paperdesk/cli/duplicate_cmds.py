@@ -7,10 +7,7 @@ import sys
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say, short
-from paperdesk.core.areas.duplicates import TIERS
-from paperdesk.core.areas.merge import CHOICES
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import DuplicateError
+from paperdesk.core.api import CHOICES, TIERS, DuplicateError, Library
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from paperdesk.cli.output import emit_json, say, short
-from paperdesk.core.library import Library
+from paperdesk.core.api import Library
 
 
 def _day(text: str) -> dt.date:
@@ -39,7 +39,7 @@ def _limits(parser: argparse.ArgumentParser) -> None:
 
 
 def _hub(args: argparse.Namespace) -> Any:
-    from paperdesk.core.formats.hub import DEFAULT_LIMITS, Hub
+    from paperdesk.core.api import DEFAULT_LIMITS, Hub
 
     limits = DEFAULT_LIMITS if args.timeout is None else replace(DEFAULT_LIMITS,
                                                                  timeout=args.timeout)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from paperdesk.core.areas.curation import MAX_YEAR, MIN_YEAR
+from paperdesk.core.api import MAX_YEAR, MIN_YEAR
 
 LARGEST = 2**63 - 1  # SQLite's largest integer, so the largest possible id
 _WHOLE = re.compile(r"[+-]?[0-9]+")

@@ -6,10 +6,7 @@ import argparse
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
-from paperdesk.core.areas.search import SORTS
-from paperdesk.core.formats.file_report import ERROR
-from paperdesk.core.library import Library
-from paperdesk.core.model.sources import describe
+from paperdesk.core.api import ERROR, SORTS, Library, describe
 
 
 def register(sub: argparse._SubParsersAction) -> None:

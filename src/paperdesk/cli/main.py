@@ -14,11 +14,15 @@ from collections.abc import Iterable, Sequence
 
 from paperdesk import __version__
 from paperdesk.cli.output import fail, say
-from paperdesk.core.areas.sync_feed import AfterCommand
-from paperdesk.core.db.paths import demo_library_path, library_path
-from paperdesk.core.db.store import translate
-from paperdesk.core.library import Library, Listener
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import (
+    AfterCommand,
+    Library,
+    Listener,
+    PaperDeskError,
+    demo_library_path,
+    library_path,
+    translate,
+)
 
 # Command groups, in the order `paperdesk --help` lists them, with the commands each
 # registers: a command loads its own group only (tests check these names).
@@ -87,7 +91,7 @@ def resolve_library_path(args: argparse.Namespace):
 
 def open_for(args: argparse.Namespace) -> Library:
     if args.demo:
-        from paperdesk.core.demo import open_demo
+        from paperdesk.core.api import open_demo
 
         return open_demo()
     return Library.open(resolve_library_path(args), new=args.create)
@@ -130,7 +134,7 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
 
 def _sync(syncing: AfterCommand) -> int:
     """Write the syncs the command's changes concern; 1 when one could not be written."""
-    from paperdesk.core.areas.syncs import OK
+    from paperdesk.core.api import OK
 
     code = 0
     outcomes = syncing.flush()

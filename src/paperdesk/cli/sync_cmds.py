@@ -11,11 +11,11 @@ import argparse
 from typing import TYPE_CHECKING
 
 from paperdesk.cli.output import emit_json, fail, say
-from paperdesk.core.areas.syncs import CONFLICT, FAILED, STYLES, Sync
-from paperdesk.core.library import Library
+from paperdesk.core.api import CONFLICT, FAILED, Library, Sync
+from paperdesk.core.api import SYNC_STYLES as STYLES
 
 if TYPE_CHECKING:
-    from paperdesk.core.areas.sync_write import Outcome
+    from paperdesk.core.api import Outcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:

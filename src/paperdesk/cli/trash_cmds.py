@@ -7,7 +7,7 @@ import sys
 
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, fail, say, short
-from paperdesk.core.library import Library
+from paperdesk.core.api import Library
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -23,9 +23,7 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, Qt, QUrl
 from PySide6.QtGui import QDrag, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.core.areas import citation
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import Library, PaperDeskError, citation
 from paperdesk.gui import queue_view
 from paperdesk.gui.context import Feature, context_of
 from paperdesk.gui.key_check import keys_ready

@@ -16,8 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from paperdesk.core.areas.merge import CHOICES, merged_row
-from paperdesk.core.library import Library
+from paperdesk.core.api import CHOICES, Library, merged_row
 from paperdesk.gui.paper_model import STATUS_LABELS
 
 FIELDS = [

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QUndoStack
 
-from paperdesk.core.library import Library
+from paperdesk.core.api import Library
 from paperdesk.gui.importing import ProgressPanel
 from paperdesk.gui.operations import Operations
 from paperdesk.gui.worker import Worker
@@ -28,7 +28,7 @@ from paperdesk.gui.worker import Worker
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QMainWindow, QTableView
 
-    from paperdesk.core.db.changes import Changes
+    from paperdesk.core.api import Changes
     from paperdesk.gui.importing import Importer
     from paperdesk.gui.menus import Menus
     from paperdesk.gui.sidebar import Sidebar

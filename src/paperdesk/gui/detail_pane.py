@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.model.sources import describe
+from paperdesk.core.api import describe
 from paperdesk.gui.note_edit import NoteEdit
 from paperdesk.gui.paper_model import STATUS_LABELS
 from paperdesk.gui.stars import StarRating

@@ -23,9 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.areas.duplicates import TIERS, Group
-from paperdesk.core.db.changes import DUPLICATE_GROUPS
-from paperdesk.core.model.words import plural
+from paperdesk.core.api import DUPLICATE_GROUPS, TIERS, Group, plural
 from paperdesk.gui import dialogs, operations
 from paperdesk.gui.compare_table import CompareTable
 

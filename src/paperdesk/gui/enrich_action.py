@@ -26,7 +26,7 @@ from paperdesk.gui import settings
 from paperdesk.gui.context import Feature, context_of
 
 if TYPE_CHECKING:
-    from paperdesk.core.db.changes import Changes
+    from paperdesk.core.api import Changes
     from paperdesk.gui.context import Context
 
 SCOPES = ("selection", "list", "all")
@@ -165,7 +165,7 @@ def offer_triage(context: Context, report: QDialog, digest_ids: list[int]) -> No
     seen in the fetched days, one at a time."""
     from PySide6.QtWidgets import QPushButton
 
-    from paperdesk.core.areas import triage
+    from paperdesk.core.api import triage
     from paperdesk.gui.triage_view import open_triage
 
     new = triage.digest_papers(context.lib, digest_ids, only_new=True)

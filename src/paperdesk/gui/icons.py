@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.core.db.paths import resource
+from paperdesk.core.api import resource
 
 SIZES = (16, 24, 32, 48)
 

@@ -21,14 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.core.formats.file_report import (
-    ALREADY,
-    CANCELLED,
-    ERROR,
-    IMPORTED,
-    SKIPPED,
-    FileReport,
-)
+from paperdesk.core.api import ALREADY, CANCELLED, ERROR, IMPORTED, SKIPPED, FileReport
 from paperdesk.gui.geometry import fit_to_screen
 
 RESULT = {IMPORTED: "Imported", ALREADY: "Already imported", ERROR: "Not imported",

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from paperdesk.core.areas import import_undo
-from paperdesk.core.formats.file_report import FileReport
+from paperdesk.core.api import FileReport, import_undo
 from paperdesk.gui.icons import icon
 from paperdesk.gui.import_report import ImportReport
 

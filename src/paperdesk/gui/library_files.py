@@ -17,9 +17,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu
 
-from paperdesk.core.db.backup import default_backup_path
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import Library, PaperDeskError, default_backup_path
 from paperdesk.gui import dialogs, settings
 from paperdesk.gui.context import Feature, context_of
 

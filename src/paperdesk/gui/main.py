@@ -11,10 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from paperdesk.core.db.paths import APP_NAME
-from paperdesk.core.demo import open_demo
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import APP_NAME, Library, PaperDeskError, open_demo
 from paperdesk.gui import single_instance
 
 # Set to any value, the app prints "first-rows <unix time>" once the table has

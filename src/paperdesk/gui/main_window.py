@@ -15,9 +15,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QSplitter, QStackedWidget
 
-from paperdesk.core.db import changes as ch
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import Library, PaperDeskError
+from paperdesk.core.api import changes as ch
 from paperdesk.gui import keyboard, queue_view, reads, settings
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.context import Context
@@ -252,7 +251,7 @@ class MainWindow(QMainWindow):
     # -- libraries, imports and drops ----------------------------------------------------
 
     def open_demo(self) -> None:
-        from paperdesk.core.demo import open_demo
+        from paperdesk.core.api import open_demo
 
         try:
             demo = open_demo()

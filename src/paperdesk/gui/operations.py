@@ -25,9 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from paperdesk.core.db.changes import Changes
-from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.core.model.jobs import no_progress
+from paperdesk.core.api import Changes, PaperDeskError, no_progress
 from paperdesk.gui.undo import EditCommand
 from paperdesk.gui.worker import Job, Outcome
 

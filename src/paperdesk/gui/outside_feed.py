@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import PaperDeskError
 from paperdesk.gui.context import Feature
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from paperdesk.core.library import Library
+from paperdesk.core.api import Library
 
 # (header, sort key understood by lib.search or None)
 COLUMNS = [

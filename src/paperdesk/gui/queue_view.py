@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QRect, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from paperdesk.core.areas import queue
+from paperdesk.core.api import queue
 from paperdesk.gui.context import Feature
 
 if TYPE_CHECKING:

@@ -16,8 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import Library, PaperDeskError
 
 Read = Callable[[Library], Any]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperdesk.core.library import Library
+from paperdesk.core.api import Library
 
 Source = tuple[str, Any]
 ALL: Source = ("all", None)

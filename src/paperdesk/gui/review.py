@@ -21,7 +21,7 @@ from paperdesk.gui.trash_view import SOURCE as TRASH
 from paperdesk.gui.trash_view import TrashView, trash_count
 
 if TYPE_CHECKING:
-    from paperdesk.core.formats.file_report import FileReport
+    from paperdesk.core.api import FileReport
     from paperdesk.gui.context import Context
 
 

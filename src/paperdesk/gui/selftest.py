@@ -16,7 +16,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from paperdesk.core.db.paths import ENV_DATA, ENV_LIBRARY
+from paperdesk.core.api import ENV_DATA, ENV_LIBRARY
 
 TIMEOUT_S = 60.0
 
@@ -51,8 +51,7 @@ def _check(timeout_s: float) -> str:
     from PySide6 import __version__ as pyside_version
     from PySide6.QtWidgets import QApplication
 
-    from paperdesk.core.db.paths import resource, seed_files
-    from paperdesk.core.demo import open_demo
+    from paperdesk.core.api import open_demo, resource, seed_files
     from paperdesk.gui.main_window import MainWindow
 
     if not seed_files():

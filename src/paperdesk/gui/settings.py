@@ -11,7 +11,7 @@ import os
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from paperdesk.core.db.paths import APP_NAME, ENV_DATA, data_dir
+from paperdesk.core.api import APP_NAME, ENV_DATA, data_dir
 
 
 def settings() -> QSettings:

@@ -29,13 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.areas.syncs import CHANGED, CONFLICT, FAILED, OK, WRITING, Sync
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import CHANGED, CONFLICT, FAILED, OK, WRITING, PaperDeskError, Sync
 from paperdesk.gui import file_form
 from paperdesk.gui.sync_writer import SyncWriter
 
 if TYPE_CHECKING:
-    from paperdesk.core.library import Library
+    from paperdesk.core.api import Library
     from paperdesk.gui.context import Context
 
 LOOK_MS = 3000  # how often the synced files on disk are looked at

@@ -18,11 +18,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from paperdesk.core.areas import sync_disk
-from paperdesk.core.areas.sync_feed import Pending, catch_up
-from paperdesk.core.db import changes as ch
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import Library, PaperDeskError, Pending, catch_up, sync_disk
+from paperdesk.core.api import changes as ch
 
 DEBOUNCE_MS = 1000
 
@@ -109,7 +106,7 @@ class SyncWriter(QObject):
                         outcomes = [lib.syncs.write(s, overwrite=overwrite)
                                     for s in lib.syncs.all() if s.id in only]
             except PaperDeskError as exc:  # the library itself is gone or busy
-                from paperdesk.core.areas.sync_write import Outcome
+                from paperdesk.core.api import Outcome
 
                 outcomes = [Outcome(i, "", "failed", str(exc)) for i in ids]
             self.finished.emit(outcomes)

@@ -14,10 +14,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
-from paperdesk.core.areas.query import compile_query
-from paperdesk.core.areas.query_hints import empty_message, hint
-from paperdesk.core.db import changes as ch
-from paperdesk.core.model.errors import PaperDeskError, QueryError
+from paperdesk.core.api import PaperDeskError, QueryError, compile_query, empty_message, hint
+from paperdesk.core.api import changes as ch
 from paperdesk.gui import queue_view, reads
 from paperdesk.gui.paper_model import COLUMNS, RATING, TITLE, PaperModel
 from paperdesk.gui.paper_table import PaperTable

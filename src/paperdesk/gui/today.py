@@ -15,7 +15,7 @@ from paperdesk.gui.context import Feature
 from paperdesk.gui.triage_view import TriageView
 
 if TYPE_CHECKING:
-    from paperdesk.core.formats.today import TodayResult
+    from paperdesk.core.api import TodayResult
     from paperdesk.gui.context import Context
 
 KEY = "Ctrl+T"
@@ -51,7 +51,7 @@ class Today(Feature):
 
     def start(self) -> int | None:
         # The Hub's client and the digest importer load when asked: not at start-up.
-        from paperdesk.core.formats.today import fetch_today
+        from paperdesk.core.api import fetch_today
 
         ctx = self.context
         return ctx.ops.run("Today", lambda lib, progress, cancel: fetch_today(

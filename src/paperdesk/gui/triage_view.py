@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.core.areas import triage
+from paperdesk.core.api import triage
 from paperdesk.gui import settings
 from paperdesk.gui.context import context_of
 from paperdesk.gui.geometry import fit_to_screen

@@ -6,9 +6,7 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QUndoCommand
 
-from paperdesk.core.db.changes import Changes, Undo
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import Changes, Library, PaperDeskError, Undo
 
 
 class EditCommand(QUndoCommand):

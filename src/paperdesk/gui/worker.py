@@ -21,9 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from paperdesk.core.db.changes import Changes
-from paperdesk.core.library import Library
-from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.api import Changes, Library, PaperDeskError
 
 Job = Callable[[Library, Callable[[float, str], None], threading.Event], Any]
 
