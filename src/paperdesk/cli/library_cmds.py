@@ -60,6 +60,8 @@ def cmd_import(args: argparse.Namespace, lib: Library) -> int:
                 f"{r.merged} merged into existing")
             for line in r.merge_lines():
                 say(f"  merged: {line}")
+            for line in r.rename_lines():
+                say(f"  renamed: {line}")
             for w in r.warnings:
                 say(f"  warning: {w}")
     return 1 if any(r.status == ERROR for r in reports) else 0

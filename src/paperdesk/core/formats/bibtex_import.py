@@ -36,7 +36,7 @@ from paperdesk.core.formats.bib_records import (
 from paperdesk.core.formats.bibtex_write import BibWriter, bib_key_ok
 from paperdesk.core.formats.file_report import IMPORTED, FileReport
 from paperdesk.core.model.bib_read import BibReader, Parsed, parse_file
-from paperdesk.core.model.bib_scan import Scan, readable, strip_entry_comments
+from paperdesk.core.model.bib_scan import Scan, entry_keys, readable, strip_entry_comments
 from paperdesk.core.model.bibtex_fields import BibPaper
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.decode import decode_text, sniff_text
@@ -88,6 +88,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
         progress(0.05, f"Reading {path.name}")
         reader = BibReader(text, path.name)
         found = reader.found
+        keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
         if pool.readers and encoding == "utf-8" and b"\r" not in data:
             chunks = _byte_chunks(text, data, found)  # the readers decode them
             reader.text = text = ""  # the bytes stay (the caller has them): the text goes
@@ -111,6 +112,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
                 [path.name, sha, json.dumps(found.preambles), json.dumps(found.strings),
                  now()]).lastrowid
             writer = BibWriter(lib, report, progress, cancel, file_id, reader.expected)
+            writer.allocator.expect(keys)  # before any key is made: none takes one of these
             if first is not None:
                 writer.write(itertools.chain([first], entries))
                 # what reading said comes before what matching said, as before

@@ -246,6 +246,19 @@ def scan(text: str) -> Scan:
     return out
 
 
+def entry_keys(text: str, found: Scan) -> Iterator[str]:
+    """The keys of the file's entries as written, in order, before any entry is read
+    (a fast segment's key is its head's): what an import sets aside before it makes
+    a key for an entry whose key cannot be used."""
+    for index, seg in enumerate(found.segments):
+        if seg.fast:
+            head = _HEAD.match(text, seg.start)
+            if head is not None:
+                yield head.group(2).strip()
+        else:
+            yield from (entry.key for entry in found.slow_entries.get(index, ()))
+
+
 def iter_entries(text: str, found: Scan) -> Iterator[RawEntry | Failure]:
     """Every entry in file order, read here or taken from the slow segments; a
     segment the fast reader turns down is read by bibtexparser after all."""
