@@ -268,15 +268,19 @@ def repair(name: str, raw: str) -> str:
 
 def header_blocks(files: Sequence[tuple[str, str]], *, ascii: bool) -> list[str]:
     """``@preamble`` then ``@string`` blocks of the files (JSON preambles, JSON strings),
-    each definition once; a name defined again with another value keeps the first."""
+    each name once (names ignore case): within a file its last definition, as BibTeX
+    and biber read the file; a name another file defined before keeps that file's."""
     preambles: list[str] = []
     strings: dict[str, str] = {}
     for preamble_json, strings_json in files:
         for value in json.loads(preamble_json):
             if value not in preambles:
                 preambles.append(value)
+        last: dict[str, str] = {}
         for name, value, *word in json.loads(strings_json):
-            strings.setdefault(name.lower(), f"@{word[0] if word else 'string'}{{{name} = "
-                                             f"{value}}}\n")
+            last.pop(name.lower(), None)  # the last definition, where the name came last
+            last[name.lower()] = f"@{word[0] if word else 'string'}{{{name} = {value}}}\n"
+        for folded, block in last.items():
+            strings.setdefault(folded, block)
     blocks = [f"@preamble{{{value}}}\n" for value in preambles] + list(strings.values())
     return [fix_chars(b, True) for b in blocks] if ascii else blocks

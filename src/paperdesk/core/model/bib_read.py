@@ -76,7 +76,10 @@ class BibReader:
     def warnings(self) -> list[str]:
         """Blocks skipped (in file order), then what the entries' fields said."""
         return [f"{self.name}: line {f.line}: skipped {f.what} that {f.reason}"
-                for f in self.failures] + self.entry_warnings
+                for f in self.failures] + [
+            f"{self.name}: line {line}: @string {name!r} defines a macro name again "
+            "(names ignore case); its last definition is used, as BibTeX and biber use it"
+            for line, name in self.found.redefined] + self.entry_warnings
 
 
 def read_item(item: RawEntry, strings: dict[str, str], name: str,

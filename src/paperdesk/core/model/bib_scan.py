@@ -97,7 +97,10 @@ class Scan:
     preambles: list[str] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     slow_entries: dict[int, list[RawEntry]] = field(default_factory=dict)
-    string_keys: set[str] = field(default_factory=set)
+    string_keys: set[str] = field(default_factory=set)  # macro names, lower case
+    # (line, name) of each @string that defines a name again (in any case): BibTeX
+    # and biber use the last definition, and so does the import.
+    redefined: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def candidates(self) -> int:
@@ -308,18 +311,16 @@ def _take(block: Any, line: int, out: Scan, index: int) -> None:
                                                                              model.String)):
         block = inner
     if isinstance(block, model.String):
-        if block.key in out.string_keys:
-            key = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]*)", block.raw or "")
-            out.failures.append(Failure(line, key.group(1) if key else None,
-                                        f"cannot be read (Duplicate entry key '{block.key}')"))
-        elif not _MACRO_NAME.match(block.key):  # BibTeX rejects it; it would go out again
+        if not _MACRO_NAME.match(block.key):  # BibTeX rejects it; it would go out again
             out.failures.append(Failure(line, None, "defines a @string with an unusable name "
                                                     f"{block.key[:40]!r}", "a block"))
         else:
             written = _TYPE.match(block.raw or "")
+            if block.key.lower() in out.string_keys:
+                out.redefined.append((line, block.key))
             out.strings.append((block.key, str(block.value),
                                 written.group(1) if written else "string"))
-        out.string_keys.add(block.key)
+        out.string_keys.add(block.key.lower())
     elif isinstance(block, model.Preamble):
         out.preambles.append(str(block.value))
     elif isinstance(block, model.Entry):
