@@ -135,6 +135,19 @@ def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None) -> set[tupl
     return pairs
 
 
+def id_pairs(ids: Sequence[int], keys: Sequence[str], among: Sequence[int] | None,
+             cancel: CancelFlag | None = None) -> set[tuple[int, int]]:
+    """Id pairs (a < b) of similar titles among papers ``ids`` with titles ``keys``;
+    with ``among``, only the pairs involving one of those ids."""
+    wanted = None if among is None else set(among)
+    found: set[tuple[int, int]] = set()
+    for i, j in all_pairs(keys, cancel):
+        a, b = ids[i], ids[j]
+        if wanted is None or a in wanted or b in wanted:
+            found.add((min(a, b), max(a, b)))
+    return found
+
+
 def _rows(db: Any, sql: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
     """``sql`` with ``{marks}`` run over ``values`` in chunks under SQLite's limit."""
     return list(select_in(db, sql, values))
