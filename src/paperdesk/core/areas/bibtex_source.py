@@ -14,7 +14,10 @@ An entry imported from a .bib file keeps, in ``papers.bib_source`` (JSON):
 - ``file``: the ``bib_files`` row holding the file's ``@string`` and
   ``@preamble`` definitions;
 - ``sha``: a digest of type, key and fields, which finds the same entry again
-  (``source_sha``: an entry kept without it has it worked out when it is needed).
+  (``source_sha``: an entry kept without it has it worked out when it is needed);
+- ``before`` / ``after``: the ``@comment`` blocks as written that stood before the
+  entry (after it: those after the file's last entry, JabRef's ``jabref-meta``),
+  written back in place.
 
 On export a field is written as written unless the user changed what it was
 read into since (the column differs from ``seen``; the abstract: its digest from
@@ -190,7 +193,11 @@ def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags
         lines.extend(note_lines("paperdesk-notes" if "annote" in names else "annote"))
     if len(lines) > 1:
         lines[-1] = lines[-1][:-1]
-    return "\n".join(lines) + "\n}\n"
+    text = "\n".join(lines) + "\n}\n"
+    if "before" in source or "after" in source:
+        text = ("".join(c + "\n\n" for c in source.get("before", ())) + text
+                + "".join("\n" + c + "\n" for c in source.get("after", ())))
+    return text
 
 
 def _edited_lines(lines: list[str], fields: Sequence[tuple[str, str]], edited: set[str],

@@ -15,6 +15,7 @@ paper has it.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import itertools
 import json
@@ -98,8 +99,9 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
         # without (checked here: the writer works it out if one comes in meanwhile)
         # the readers need not make it.
         shas = lib.db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is not None
+        lines: list[int] = []  # of the entries, in file order
         entries = _entries(pool.read(chunks, reader.strings, found.string_keys, path.name,
-                                     cancel, shas), reader)
+                                     cancel, shas), reader, lines)
         first = next(entries, None)  # none: the whole file is read, and nothing is written
         check_cancel(cancel)
         report.warnings = list(decode_warnings)
@@ -121,6 +123,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
             else:
                 writer.write([])
             report.entries = reader.read
+            _keep_comments(lib, found.comments, lines, writer.touched, writer.top)
             report.likely_duplicates = note_new(lib, [p for p in report.paper_ids
                                                       if p > writer.top])
             w.changes = file_report.file_changes(report, (ch.TAGS,))
@@ -182,12 +185,32 @@ def _sliced(data: bytes, found: Scan, spans: list[tuple[int, int]],
         yield make_chunk(data[at[start]:at[end]], found, first, last)
 
 
-def _entries(results: Iterator[ChunkResult], reader: BibReader) -> Iterator[Entry]:
-    """The entries of each chunk; what could not be read is counted in the reader, as
-    ``BibReader.papers`` counts it."""
+def _entries(results: Iterator[ChunkResult], reader: BibReader,
+             lines: list[int]) -> Iterator[Entry]:
+    """The entries of each chunk (their lines into ``lines``); what could not be read is
+    counted in the reader, as ``BibReader.papers`` counts it."""
     for result in results:
         reader.failures.extend(result.failures)
         reader.late.extend(result.late)
         reader.entry_warnings.extend(result.warnings)
         reader.read += len(result.entries)
+        lines.extend(e.line for e in result.entries)
         yield from result.entries
+
+
+def _keep_comments(lib: Library, comments: list[tuple[int, str]], lines: list[int],
+                   papers: list[int], top: int) -> None:
+    """Each ``@comment`` block as written goes with the entry after it (``before``), or
+    after the last entry (``after``), so that the export writes it in place; on an
+    entry that merged into a paper already there it is not kept."""
+    kept: dict[tuple[int, str], list[str]] = {}
+    for line, text in comments:
+        at = bisect.bisect_left(lines, line)
+        if papers:
+            place = (papers[at], "before") if at < len(papers) else (papers[-1], "after")
+            kept.setdefault(place, []).append(text)
+    for (pid, where), texts in kept.items():
+        if pid > top:
+            lib.db.execute(f"UPDATE papers SET bib_source = json_set(bib_source, '$.{where}', "
+                           "json(?)) WHERE id = ? AND bib_source IS NOT NULL",
+                           [json.dumps(texts, ensure_ascii=False), pid])

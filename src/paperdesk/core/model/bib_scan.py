@@ -101,6 +101,7 @@ class Scan:
     # (line, name) of each @string that defines a name again (in any case): BibTeX
     # and biber use the last definition, and so does the import.
     redefined: list[tuple[int, str]] = field(default_factory=list)
+    comments: list[tuple[int, str]] = field(default_factory=list)  # (line, @comment as written)
 
     @property
     def candidates(self) -> int:
@@ -321,6 +322,8 @@ def _take(block: Any, line: int, out: Scan, index: int) -> None:
             out.strings.append((block.key, str(block.value),
                                 written.group(1) if written else "string"))
         out.string_keys.add(block.key.lower())
+    elif isinstance(block, model.ExplicitComment):
+        out.comments.append((line, (block.raw or "").strip()))
     elif isinstance(block, model.Preamble):
         out.preambles.append(str(block.value))
     elif isinstance(block, model.Entry):
