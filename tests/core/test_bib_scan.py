@@ -62,6 +62,13 @@ def reference(text: str, prepared: str | None = None) -> dict:
         "strings": strings, "preambles": preambles, "failed": sorted(failed)}
 
 
+@pytest.fixture(autouse=True)
+def _as_bibtexparser(monkeypatch):
+    """The reader against bibtexparser: an entry bibtexparser cannot read stays unread
+    here, not read as BibTeX reads it (that is tests/core/test_bib_damaged.py)."""
+    monkeypatch.setattr(bib_scan, "salvage", lambda raw: None)
+
+
 def fast(text: str) -> dict:
     parsed = parse_file(text, "t.bib")
     return {

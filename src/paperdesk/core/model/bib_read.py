@@ -94,7 +94,9 @@ def read_item(item: RawEntry, strings: dict[str, str], name: str,
         reason = "its LaTeX is nested too deeply to read"
         return None, Failure(item.line, item.key, reason), [
             f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: {reason}"]
-    return paper, None, [f"{name}: line {item.line}: {w}" for w in paper.warnings]
+    damage = [f"entry {item.key[:40]!r} is damaged ({item.damage}); read as BibTeX reads "
+              "it: its fields up to the damage"] if item.damage else []
+    return paper, None, [f"{name}: line {item.line}: {w}" for w in damage + paper.warnings]
 
 
 def parse_file(text: str, name: str) -> Parsed:

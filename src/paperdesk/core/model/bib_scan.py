@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from paperdesk.core.model.bib_salvage import salvage
+
 # bibtexparser logs each broken block on several lines; the import reports
 # them itself, one line each with its line number, so its log stays quiet.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
@@ -69,6 +71,7 @@ class RawEntry:
     raw_type: str
     fields: list[tuple[str, str]]
     line: int
+    damage: str = ""  # a damaged entry read as BibTeX reads it: what was wrong
 
 
 @dataclass
@@ -301,10 +304,10 @@ def read_slow(text: str, out: Scan, index: int) -> None:
     tail = text[after.start:after.head_end] if after else ""
     blocks = bibtexparser.parse_string(part + tail, parse_stack=[]).blocks
     for block in blocks[:-1] if after else blocks:  # the last: the next segment's start
-        _take(block, seg.line + block.start_line, out, index)
+        _take(block, seg.line + block.start_line, out, index, part)
 
 
-def _take(block: Any, line: int, out: Scan, index: int) -> None:
+def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
     from bibtexparser import model
 
     inner = getattr(block, "ignore_error_block", None)
@@ -332,7 +335,28 @@ def _take(block: Any, line: int, out: Scan, index: int) -> None:
         out.slow_entries.setdefault(index, []).append(RawEntry(
             block.entry_type.removeprefix(MASK), block.key, raw_type.removeprefix(MASK),
             [(f.key, str(f.value)) for f in block.fields], line))
+    elif isinstance(block, model.ParsingFailedBlock) and _salvaged(block, line, out, index,
+                                                                   part):
+        pass
     elif isinstance(block, model.ParsingFailedBlock):
         match = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]*)", block.raw or "")
         out.failures.append(Failure(line, match.group(1) if match else None,
                                     f"cannot be read ({_first_line(getattr(block, 'error', ''))})"))
+
+
+def _salvaged(block: Any, line: int, out: Scan, index: int, part: str) -> bool:
+    """A damaged entry (not closed, braces that do not balance) read as BibTeX reads
+    it, its fields up to the damage; False when BibTeX would not read it either, or
+    when a ``%`` before it on its line comments it out (as biber reads it)."""
+    raw = block.raw or ""
+    at = part.find(raw) if raw else -1
+    if at > 0 and "%" in part[part.rfind("\n", 0, at) + 1:at]:
+        return False
+    found = salvage(raw)
+    if found is None:
+        return False
+    raw_type, key, fields, why = found
+    out.slow_entries.setdefault(index, []).append(RawEntry(
+        raw_type.lower().removeprefix(MASK), key, raw_type.removeprefix(MASK), fields, line,
+        why))
+    return True
