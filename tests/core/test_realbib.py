@@ -35,6 +35,9 @@ BBL_DIFFERS = {
                                       "type 'MaNuAl (' are read by BibTeX, not by PaperDesk",
     ("texlive-btxdoc.bib", "biber"): "as for bibtex: two entries in BibTeX's loosest syntax "
                                      "are not read",
+    ("jabref-bibWithUserComments.bib", "biber"): "biber reads nothing of the file (its "
+                                                 "'@Comment this in an unbracketed comment' "
+                                                 "line), so its .bbl is empty",
 }
 
 
