@@ -50,7 +50,8 @@ def test_keys_differing_in_case_are_both_kept_a_repeated_key_is_renamed(lib, tmp
     assert keys["Upper"] == "Smith2020" and keys["Lower"] == "smith2020"
     assert keys["Again"].casefold() not in {"smith2020"}
     assert [(r["old"], r["why"]) for r in report.renamed] == [
-        ("smith2020", "another paper has this very key")]
+        ("smith2020", "an entry before it in this file has this very key (BibTeX and biber "
+                      "would use only the first)")]
 
 
 def test_a_made_key_never_takes_a_library_key_in_another_case(lib, tmp_path):

@@ -16,6 +16,7 @@ paper has it.
 from __future__ import annotations
 
 import bisect
+import collections
 import hashlib
 import itertools
 import json
@@ -35,7 +36,7 @@ from paperdesk.core.formats.bib_records import (
     make_chunk,
 )
 from paperdesk.core.formats.bibtex_write import BibWriter, bib_key_ok
-from paperdesk.core.formats.file_report import IMPORTED, FileReport
+from paperdesk.core.formats.file_report import IMPORTED, RENAMED, FileReport
 from paperdesk.core.model.bib_read import BibReader, Parsed, parse_file
 from paperdesk.core.model.bib_scan import Scan, entry_keys, readable, strip_entry_comments
 from paperdesk.core.model.bibtex_fields import BibPaper
@@ -124,6 +125,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
                 writer.write([])
             report.entries = reader.read
             _keep_comments(lib, found.comments, lines, writer.touched, writer.top)
+            _repeated_keys(report, keys)
             report.likely_duplicates = note_new(lib, [p for p in report.paper_ids
                                                       if p > writer.top])
             w.changes = file_report.file_changes(report, (ch.TAGS,))
@@ -196,6 +198,15 @@ def _entries(results: Iterator[ChunkResult], reader: BibReader,
         reader.read += len(result.entries)
         lines.extend(e.line for e in result.entries)
         yield from result.entries
+
+
+def _repeated_keys(report: FileReport, keys: list[str]) -> None:
+    """A key not kept because an entry before it in the file has it says so."""
+    counts = collections.Counter(keys)
+    for renamed in report.renamed:
+        if renamed["why"] == RENAMED["is taken"] and counts[renamed["old"]] > 1:
+            renamed["why"] = ("an entry before it in this file has this very key (BibTeX and "
+                              "biber would use only the first)")
 
 
 def _keep_comments(lib: Library, comments: list[tuple[int, str]], lines: list[int],
