@@ -68,6 +68,7 @@ class Result:
     changed: list[str] = field(default_factory=list)  # "key.field: before -> after"
     round_trip_same: bool = False
     errors: dict[str, tuple[int, int]] = field(default_factory=dict)  # tool -> (input, export)
+    same_bbl: dict[str, bool] = field(default_factory=dict)  # tool -> the same .bbl
 
 
 def _squeeze(value: str) -> str:
@@ -179,6 +180,21 @@ def compile_errors(bib: str, work: Path, backend: str) -> int:
     return errors + _latex_errors(work)
 
 
+def same_bbl(text: str, export: str, work: Path, backend: str) -> bool:
+    """Does ``backend`` (bibtex or biber) build the same .bbl, white space aside, from
+    the export as from the input?"""
+    _a, bbl_a = _backend(text, work / "input", backend)
+    _b, bbl_b = _backend(export, work / "export", backend)
+    return bbl_a.split() == bbl_b.split()
+
+
+def bbl_both(text: str, export: str, work: Path) -> dict[str, bool]:
+    """{backend: the same .bbl from the export as from the input}."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(TOOLS[1:], pool.map(
+            lambda b: same_bbl(text, export, work / f"bbl-{b}", b), TOOLS[1:]), strict=True))
+
+
 def compare_errors(text: str, export: str, work: Path, backend: str, *,
                    full: bool = True) -> tuple[int, int]:
     """(errors of the input, errors of the export) with pdflatex + ``backend``. Without
@@ -208,6 +224,7 @@ def _all(tex: bool) -> Iterator[Result]:
             result, text, first = measure(path, Path(folder))
             if tex:
                 result.errors = compile_both(text, first, Path(folder) / "tex")
+                result.same_bbl = bbl_both(text, first, Path(folder) / "tex")
             yield result
 
 
@@ -219,6 +236,7 @@ def main(argv: list[str]) -> int:
     totals = Result("total")
     worse: list[str] = []
     errors = {"bibtex": [0, 0], "biber": [0, 0]}
+    same = {"bibtex": 0, "biber": 0}
     for r in _all(tex):
         totals.keys += r.keys
         totals.keys_lost += [f"{r.name}:{k}" for k in r.keys_lost]
@@ -233,6 +251,9 @@ def main(argv: list[str]) -> int:
             errors[tool][1] += b
             if b > a:
                 worse.append(f"{r.name} ({tool} {a}->{b})")
+        for tool, alike in r.same_bbl.items():
+            line += f"  {tool} .bbl {'same' if alike else 'DIFFERS'}"
+            same[tool] += alike
         print(line)
         for change in r.changed[:5]:
             print(f"    {change[:150]}")
@@ -244,6 +265,9 @@ def main(argv: list[str]) -> int:
         for tool, (a, b) in errors.items():
             print(f"pdflatex+{tool}: {a} errors for the inputs, {b} for the exports")
         print(f"files with more errors than their input: {len(worse)} {worse}")
+        for tool, count in same.items():
+            print(f"{tool}: the same .bbl from the export as from the input for {count} "
+                  f"of {len(corpus())} files")
     return 0
 
 

@@ -84,7 +84,7 @@ def test_chunks_read_as_the_whole_file_reader_reads(size, monkeypatch):
 
 
 def _counted(result, reader):
-    return list(bibtex_import._entries(iter([result]), reader))
+    return list(bibtex_import._entries(iter([result]), reader, []))
 
 
 def _readers() -> list[multiprocessing.Process]:

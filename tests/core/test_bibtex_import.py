@@ -105,7 +105,7 @@ def test_file_without_a_readable_entry_changes_nothing(seed_lib, tmp_path):
     before = seed_lib.stats()
     sha = seed_lib.db.execute("SELECT group_concat(citekey) FROM papers").fetchone()
     bad = _write(tmp_path, "bad.bib", "@article{a,\n  title = {never closed,\n\n"
-                                      "@misc{b, author = {never closed either}\n")
+                                      "@misc{b, author = {never closed either\n")
     report = seed_lib.import_paths([bad])[0]
     assert report.status == "error"
     assert report.error.startswith("bad.bib: no BibTeX entry could be read")

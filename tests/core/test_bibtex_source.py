@@ -165,6 +165,9 @@ def test_an_unedited_entry_is_written_as_the_field_by_field_way_writes_it(tmp_pa
                 if len(lines) > 1:
                     lines[-1] = lines[-1][:-1]
                 general = "\n".join(lines) + "\n}\n"
+                # the @comment blocks that stood before it (after it: the file's last)
+                general = ("".join(c + "\n\n" for c in source.get("before", ())) + general
+                           + "".join("\n" + c + "\n" for c in source.get("after", ())))
                 for layout in (source, old):
                     assert source_entry(layout, key, current, tags, [], None, None,
                                         ascii=ascii) == general

@@ -209,13 +209,13 @@ def test_the_cycle_collector_is_off_during_an_import_and_back_after(lib, seeds, 
 
 
 def test_a_first_import_leaves_the_planner_its_statistics(tmp_path, monkeypatch):
-    """Closing after a large first import (some indexes built at its end, no duplicate
-    check) analyses the papers table, so the searches that follow are planned with
+    """Closing after a large first import (some indexes built at its end, its duplicate
+    check made as a scan) analyses the papers table, so the searches that follow are planned with
     its statistics."""
     from paperdesk.core.areas import duplicates
     from tests.digest_files import paper, write_entries
 
-    monkeypatch.setattr(duplicates, "IMPORT_CHECK_LIMIT", 1000)  # as for a huge file
+    monkeypatch.setattr(duplicates, "IMPORT_PROBE_LIMIT", 1000)  # as for a huge file
     entries = [(*paper(n), n) for n in range(1500)]
     digest = write_entries(tmp_path, "big.txt", 3, 1, entries)
     path = tmp_path / "first.sqlite"

@@ -57,6 +57,8 @@ def cmd_import(args: argparse.Namespace, lib: Library) -> int:
                 f"papers, {r.merged} merged into existing")
             for line in r.merge_lines():
                 say(f"  merged: {escaped(line)}")
+            for line in r.rename_lines():
+                say(f"  renamed: {escaped(line)}")
             for w in r.warnings:
                 say(f"  warning: {escaped(w)}")
     return 1 if any(r.status == ERROR for r in reports) else 0

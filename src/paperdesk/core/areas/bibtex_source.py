@@ -14,7 +14,10 @@ An entry imported from a .bib file keeps, in ``papers.bib_source`` (JSON):
 - ``file``: the ``bib_files`` row holding the file's ``@string`` and
   ``@preamble`` definitions;
 - ``sha``: a digest of type, key and fields, which finds the same entry again
-  (``source_sha``: an entry kept without it has it worked out when it is needed).
+  (``source_sha``: an entry kept without it has it worked out when it is needed);
+- ``before`` / ``after``: the ``@comment`` blocks as written that stood before the
+  entry (after it: those after the file's last entry, JabRef's ``jabref-meta``),
+  written back in place.
 
 On export a field is written as written unless the user changed what it was
 read into since (the column differs from ``seen``; the abstract: its digest from
@@ -192,7 +195,11 @@ def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags
         lines.extend(note_lines("paperdesk-notes" if "annote" in names else "annote"))
     if len(lines) > 1:
         lines[-1] = lines[-1][:-1]
-    return "\n".join(lines) + "\n}\n"
+    text = "\n".join(lines) + "\n}\n"
+    if "before" in source or "after" in source:
+        text = ("".join(c + "\n\n" for c in source.get("before", ())) + text
+                + "".join("\n" + c + "\n" for c in source.get("after", ())))
+    return text
 
 
 def _edited_lines(lines: list[str], fields: Sequence[tuple[str, str]], edited: set[str],
@@ -220,15 +227,19 @@ def _edited_lines(lines: list[str], fields: Sequence[tuple[str, str]], edited: s
 
 def header_blocks(files: Sequence[tuple[str, str]], *, ascii: bool) -> list[str]:
     """``@preamble`` then ``@string`` blocks of the files (JSON preambles, JSON strings),
-    each definition once; a name defined again with another value keeps the first."""
+    each name once (names ignore case): within a file its last definition, as BibTeX
+    and biber read the file; a name another file defined before keeps that file's."""
     preambles: list[str] = []
     strings: dict[str, str] = {}
     for preamble_json, strings_json in files:
         for value in json.loads(preamble_json):
             if value not in preambles:
                 preambles.append(value)
+        last: dict[str, str] = {}
         for name, value, *word in json.loads(strings_json):
-            strings.setdefault(name.lower(), f"@{word[0] if word else 'string'}{{{name} = "
-                                             f"{value}}}\n")
+            last.pop(name.lower(), None)  # the last definition, where the name came last
+            last[name.lower()] = f"@{word[0] if word else 'string'}{{{name} = {value}}}\n"
+        for folded, block in last.items():
+            strings.setdefault(folded, block)
     blocks = [f"@preamble{{{value}}}\n" for value in preambles] + list(strings.values())
     return [fix_chars(b, True) for b in blocks] if ascii else blocks

@@ -172,6 +172,21 @@ def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str]) -> set[tuple
     return pairs
 
 
+def id_pairs(ids: Sequence[int], keys: Sequence[str], among: Sequence[int] | None,
+             cancel: CancelFlag | None = None,
+             counts: dict[str, int] | None = None) -> set[tuple[int, int]]:
+    """Id pairs (a < b) of similar titles among papers ``ids`` with titles ``keys``;
+    with ``among``, only the pairs involving one of those ids (``counts``: as
+    ``all_pairs``)."""
+    wanted = None if among is None else set(among)
+    found: set[tuple[int, int]] = set()
+    for i, j in all_pairs(keys, cancel, counts):
+        a, b = ids[i], ids[j]
+        if wanted is None or a in wanted or b in wanted:
+            found.add((min(a, b), max(a, b)))
+    return found
+
+
 def _rows(db: Any, sql: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
     """``sql`` with ``{marks}`` run over ``values`` in chunks under SQLite's limit."""
     return list(select_in(db, sql, values))

@@ -4,8 +4,12 @@ The pattern is the first author's last name (else the organisation), the year
 when it is known, and the first significant word of the title:
 ``vaswani2017attention``, ``deepseek2025ocr``; a paper with neither authors nor
 organisation gets the title word and the year, ``polca2024``. Collisions get
-``a``, ``b``, ... in the order the papers arrived. Keys are unique without
-regard to case, since BibTeX treats ``Smith2020`` and ``smith2020`` as one key.
+``a``, ``b``, ... in the order the papers arrived. A key PaperDesk makes never
+equals another key, even in case, since BibTeX treats ``Smith2020`` and
+``smith2020`` as one key. A key a .bib file brings is kept exactly as written
+unless another paper has that very key (biber compares keys with case), and the
+keys a file is about to bring are set aside (``expect``) before any key is made
+for it, so that a made key never takes one of them.
 
 A key is *provisional* while it has never left PaperDesk: when the metadata it
 is made of changes (a corrected year, authors completed from Hugging Face) it
@@ -118,7 +122,9 @@ def valid_key(key: str) -> bool:
 
 
 class KeyAllocator:
-    """Hands out unique keys (ignoring case) against those already in the library.
+    """Hands out unique keys (ignoring case) against those already in the library and
+    those expected; ``reserve`` claims a key as written (compared with case, as biber
+    compares keys).
 
     Keys are ASCII, so SQL's lower() is their case fold. The taken keys are read
     per base as bases come up (an index on lower(citekey) makes each read a
@@ -133,7 +139,8 @@ class KeyAllocator:
     def __init__(self, db: Database, *, expected: int = 0) -> None:
         """``expected``: how many keys the caller is about to take, if known."""
         self._db = db
-        self._taken: set[str] = set()
+        self._taken: set[str] = set()  # every key known, case-folded
+        self._exact: set[str] = set()  # the keys papers have, as written
         self._read_bases: set[str] = set()
         self._read_all = False
         self._next: dict[str, int] = {}
@@ -143,9 +150,14 @@ class KeyAllocator:
             self._read_every_key()
 
     def _read_every_key(self) -> None:
-        self._taken.update(r[0] for r in self._db.execute(
-            "SELECT lower(citekey) FROM papers WHERE citekey IS NOT NULL"))
+        self._add(r[0] for r in self._db.execute(
+            "SELECT citekey FROM papers WHERE citekey IS NOT NULL"))
         self._read_all = True
+
+    def _add(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            self._exact.add(key)
+            self._taken.add(key.casefold())
 
     def _read(self, prefix: str) -> None:
         if self._read_all or prefix in self._read_bases:
@@ -154,8 +166,8 @@ class KeyAllocator:
             self._read_every_key()
             return
         # One JSON array, parsed in C: a base can have hundreds of keys.
-        self._taken.update(json.loads(self._db.execute(
-            "SELECT json_group_array(lower(citekey)) FROM papers WHERE lower(citekey) >= ? "
+        self._add(json.loads(self._db.execute(
+            "SELECT json_group_array(citekey) FROM papers WHERE lower(citekey) >= ? "
             "AND lower(citekey) < ?", [prefix, prefix + "\x7f"]).fetchone()[0]))
         self._read_bases.add(prefix)
 
@@ -176,14 +188,20 @@ class KeyAllocator:
     def release(self, key: str) -> None:
         """A key given up (its paper takes another): free to be taken again."""
         self._taken.discard(key.casefold())
+        self._exact.discard(key)
+
+    def expect(self, keys: Iterable[str]) -> None:
+        """Keys about to be reserved (a file's keys, as written): no key made from
+        now on equals one of them, even in case."""
+        self._taken.update(key.casefold() for key in keys)
 
     def reserve(self, key: str) -> bool:
-        """Claim a key chosen elsewhere (a .bib file, the user); False if taken."""
-        folded = key.casefold()
-        self._read(folded)
-        if folded in self._taken:
+        """Claim a key chosen elsewhere (a .bib file), exactly as written; False when a
+        paper has that very key (biber tells ``Smith2020`` from ``smith2020``)."""
+        self._read(key.casefold())
+        if key in self._exact:
             return False
-        self._taken.add(folded)
+        self._add((key,))
         return True
 
 

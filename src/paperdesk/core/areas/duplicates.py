@@ -36,7 +36,9 @@ TIERS = ("certain", "likely", "possible")
 TITLE_FLOOR = blocking.TITLE_FLOOR  # titles less alike than this are different works
 LIKELY_TITLE = 90.0     # ... and this alike, with agreeing abstracts, likely the same
 NEAR_SAME_TITLE = 95.0  # enough on its own (for "possible") when an abstract is missing
-IMPORT_CHECK_LIMIT = 10_000  # new papers checked one by one during an import
+# From this many new papers (or a quarter of the library), an import's check compares
+# every title as a scan does (linear in the library), not each new paper by queries.
+IMPORT_PROBE_LIMIT = 10_000
 
 
 @dataclass
@@ -308,12 +310,12 @@ def find_groups(db: Any, probe_ids: Sequence[int] | None = None, progress: Progr
                 ) -> list[Group]:
     """Candidate groups, or those involving ``probe_ids`` (``counts``: blocking's)."""
     progress(0.0, "Reading titles")
-    if probe_ids is None:
+    if probe_ids is None or len(probe_ids) > min(IMPORT_PROBE_LIMIT, db.execute(
+            "SELECT count(*) FROM papers").fetchone()[0] // 4):
         ids, keys = _titles(db)
         check_cancel(cancel)
         progress(0.1, "Comparing titles")
-        found = {(min(ids[i], ids[j]), max(ids[i], ids[j]))
-                 for i, j in blocking.all_pairs(keys, cancel, counts)}
+        found = blocking.id_pairs(ids, keys, probe_ids, cancel, counts)
     else:
         found = blocking.probe_pairs(db, probe_ids, cancel)
     found |= _identifier_pairs(db, probe_ids)
@@ -340,14 +342,8 @@ def remember_candidates(db: Any, groups: Iterable[Group], *, replace: bool) -> N
 
 
 def note_new(lib: Library, paper_ids: Sequence[int], cancel: CancelFlag | None = None) -> int:
-    """At import, inside its write: flag new papers that look like others; how many.
-
-    A batch of more than IMPORT_CHECK_LIMIT new papers (a first import of a
-    huge file) is not checked here, to keep such imports fast: a scan finds
-    its duplicates.
-    """
-    if len(paper_ids) > IMPORT_CHECK_LIMIT:
-        return 0
+    """At import, inside its write: flag new papers that look like others; how many
+    (whatever their number: a first import of a huge file is checked as a scan)."""
     groups = check_new(lib, paper_ids, cancel)
     remember_candidates(lib.db, groups, replace=False)
     new = set(paper_ids)

@@ -15,6 +15,8 @@ paper has it.
 
 from __future__ import annotations
 
+import bisect
+import collections
 import hashlib
 import itertools
 import json
@@ -34,9 +36,9 @@ from paperdesk.core.formats.bib_records import (
     make_chunk,
 )
 from paperdesk.core.formats.bibtex_write import BibWriter, bib_key_ok
-from paperdesk.core.formats.file_report import IMPORTED, FileReport
+from paperdesk.core.formats.file_report import IMPORTED, RENAMED, FileReport
 from paperdesk.core.model.bib_read import BibReader, Parsed, parse_file
-from paperdesk.core.model.bib_scan import Scan, readable, strip_entry_comments
+from paperdesk.core.model.bib_scan import Scan, entry_keys, readable, strip_entry_comments
 from paperdesk.core.model.bibtex_fields import BibPaper
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.decode import decode_text, sniff_text
@@ -88,6 +90,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
         progress(0.05, f"Reading {path.name}")
         reader = BibReader(text, path.name)
         found = reader.found
+        keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
         if pool.readers and encoding == "utf-8" and b"\r" not in data:
             chunks = _byte_chunks(text, data, found)  # the readers decode them
             reader.text = text = ""  # the bytes stay (the caller has them): the text goes
@@ -97,8 +100,9 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
         # without (checked here: the writer works it out if one comes in meanwhile)
         # the readers need not make it.
         shas = lib.db.execute("SELECT 1 FROM bib_files LIMIT 1").fetchone() is not None
+        lines: list[int] = []  # of the entries, in file order
         entries = _entries(pool.read(chunks, reader.strings, found.string_keys, path.name,
-                                     cancel, shas), reader)
+                                     cancel, shas), reader, lines)
         first = next(entries, None)  # none: the whole file is read, and nothing is written
         check_cancel(cancel)
         report.warnings = list(decode_warnings)
@@ -111,6 +115,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
                 [path.name, sha, json.dumps(found.preambles), json.dumps(found.strings),
                  now()]).lastrowid
             writer = BibWriter(lib, report, progress, cancel, file_id, reader.expected)
+            writer.allocator.expect(keys)  # before any key is made: none takes one of these
             if first is not None:
                 writer.write(itertools.chain([first], entries))
                 # what reading said comes before what matching said, as before
@@ -119,6 +124,8 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
             else:
                 writer.write([])
             report.entries = reader.read
+            _keep_comments(lib, found.comments, lines, writer.touched, writer.top)
+            _repeated_keys(report, keys)
             report.likely_duplicates = note_new(lib, [p for p in report.paper_ids
                                                       if p > writer.top])
             w.changes = file_report.file_changes(report, (ch.TAGS,))
@@ -180,12 +187,41 @@ def _sliced(data: bytes, found: Scan, spans: list[tuple[int, int]],
         yield make_chunk(data[at[start]:at[end]], found, first, last)
 
 
-def _entries(results: Iterator[ChunkResult], reader: BibReader) -> Iterator[Entry]:
-    """The entries of each chunk; what could not be read is counted in the reader, as
-    ``BibReader.papers`` counts it."""
+def _entries(results: Iterator[ChunkResult], reader: BibReader,
+             lines: list[int]) -> Iterator[Entry]:
+    """The entries of each chunk (their lines into ``lines``); what could not be read is
+    counted in the reader, as ``BibReader.papers`` counts it."""
     for result in results:
         reader.failures.extend(result.failures)
         reader.late.extend(result.late)
         reader.entry_warnings.extend(result.warnings)
         reader.read += len(result.entries)
+        lines.extend(e.line for e in result.entries)
         yield from result.entries
+
+
+def _repeated_keys(report: FileReport, keys: list[str]) -> None:
+    """A key not kept because an entry before it in the file has it says so."""
+    counts = collections.Counter(keys)
+    for renamed in report.renamed:
+        if renamed["why"] == RENAMED["is taken"] and counts[renamed["old"]] > 1:
+            renamed["why"] = ("an entry before it in this file has this very key (BibTeX and "
+                              "biber would use only the first)")
+
+
+def _keep_comments(lib: Library, comments: list[tuple[int, str]], lines: list[int],
+                   papers: list[int], top: int) -> None:
+    """Each ``@comment`` block as written goes with the entry after it (``before``), or
+    after the last entry (``after``), so that the export writes it in place; on an
+    entry that merged into a paper already there it is not kept."""
+    kept: dict[tuple[int, str], list[str]] = {}
+    for line, text in comments:
+        at = bisect.bisect_left(lines, line)
+        if papers:
+            place = (papers[at], "before") if at < len(papers) else (papers[-1], "after")
+            kept.setdefault(place, []).append(text)
+    for (pid, where), texts in kept.items():
+        if pid > top:
+            lib.db.execute(f"UPDATE papers SET bib_source = json_set(bib_source, '$.{where}', "
+                           "json(?)) WHERE id = ? AND bib_source IS NOT NULL",
+                           [json.dumps(texts, ensure_ascii=False), pid])

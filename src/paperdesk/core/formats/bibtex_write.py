@@ -22,7 +22,7 @@ from paperdesk.core.db import schema, store
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.formats import file_report
 from paperdesk.core.formats.bib_records import Entry, authors_of, entry_sha_of, paper_of, tag_ok
-from paperdesk.core.formats.file_report import FileReport
+from paperdesk.core.formats.file_report import RENAMED, FileReport
 from paperdesk.core.model.bibtex_fields import BibPaper
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import PaperDeskError
@@ -207,6 +207,8 @@ class BibWriter:
             why = "is taken" if bib_key_ok(paper.key) else "is not a usable key"
             self.report.warnings.append(f"{self.report.name}: line {paper.line}: key "
                                         f"{paper.key!r} {why}; the paper gets {citekey!r}")
+            self.report.renamed.append({"line": paper.line, "old": paper.key, "new": citekey,
+                                        "why": RENAMED[why]})
         return [pid, paper.title, paper.abstract, paper.title_key, paper.authors,
                 paper.author_count, paper.organization, paper.published, paper.year,
                 paper.arxiv_id, paper.doi, paper.url, citekey, frozen, paper.bib_type,

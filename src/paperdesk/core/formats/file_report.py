@@ -16,6 +16,9 @@ SKIPPED = "skipped"
 CANCELLED = "cancelled"
 
 READ_CHUNK = 4 * 2**20  # bytes read, or hashed, between checks for Cancel
+# Why a .bib entry's key was not kept (``FileReport.renamed``).
+RENAMED = {"is taken": "another paper has this very key",
+           "is not a usable key": "BibTeX or biber cannot read or cite this key"}
 BULK_THRESHOLD = 200  # from this many new papers, index in bulk (per-row triggers cost 2x)
 
 
@@ -37,11 +40,18 @@ class FileReport:
     # and each entry skipped ({line, key, reason}).
     merges: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, Any]] = field(default_factory=list)
+    # .bib files: each entry whose key was not kept ({line, old, new, why})
+    renamed: list[dict[str, Any]] = field(default_factory=list)
 
     def merge_lines(self) -> list[str]:
         """``key -> paper (reason)``, one line per merged entry."""
         return [f"{m['key']} -> {m.get('citekey') or m['paper_id']} (paper {m['paper_id']}; "
                 f"{m['reason']})" for m in self.merges]
+
+    def rename_lines(self) -> list[str]:
+        """``old -> new (line, why)``, one line per entry whose key was not kept."""
+        return [f"{r['old']} -> {r['new']} (line {r['line']}: {r['why']})"
+                for r in self.renamed]
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -78,7 +78,10 @@ class BibReader:
     def warnings(self) -> list[str]:
         """Blocks skipped (in file order), then what the entries' fields said."""
         return [f"{self.name}: line {f.line}: skipped {f.what} that {f.reason}"
-                for f in self.failures] + self.entry_warnings
+                for f in self.failures] + [
+            f"{self.name}: line {line}: @string {name!r} defines a macro name again "
+            "(names ignore case); its last definition is used, as BibTeX and biber use it"
+            for line, name in self.found.redefined] + self.entry_warnings
 
 
 def read_item(item: RawEntry, strings: dict[str, str], name: str,
@@ -93,7 +96,9 @@ def read_item(item: RawEntry, strings: dict[str, str], name: str,
         reason = "its LaTeX is nested too deeply to read"
         return None, Failure(item.line, item.key, reason), [
             f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: {reason}"]
-    return paper, None, [f"{name}: line {item.line}: {w}" for w in paper.warnings]
+    damage = [f"entry {item.key[:40]!r} is damaged ({item.damage}); read as BibTeX reads "
+              "it: its fields up to the damage"] if item.damage else []
+    return paper, None, [f"{name}: line {item.line}: {w}" for w in damage + paper.warnings]
 
 
 def parse_file(text: str, name: str) -> Parsed:

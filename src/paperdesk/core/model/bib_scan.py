@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from paperdesk.core.model.bib_salvage import salvage
+
 # bibtexparser logs each broken block on several lines; the import reports
 # them itself, one line each with its line number, so its log stays quiet.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
@@ -69,6 +71,7 @@ class RawEntry:
     raw_type: str
     fields: list[tuple[str, str]]
     line: int
+    damage: str = ""  # a damaged entry read as BibTeX reads it: what was wrong
 
 
 @dataclass
@@ -97,7 +100,11 @@ class Scan:
     preambles: list[str] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     slow_entries: dict[int, list[RawEntry]] = field(default_factory=dict)
-    string_keys: set[str] = field(default_factory=set)
+    string_keys: set[str] = field(default_factory=set)  # macro names, lower case
+    # (line, name) of each @string that defines a name again (in any case): BibTeX
+    # and biber use the last definition, and so does the import.
+    redefined: list[tuple[int, str]] = field(default_factory=list)
+    comments: list[tuple[int, str]] = field(default_factory=list)  # (line, @comment as written)
 
     @property
     def candidates(self) -> int:
@@ -246,6 +253,19 @@ def scan(text: str) -> Scan:
     return out
 
 
+def entry_keys(text: str, found: Scan) -> Iterator[str]:
+    """The keys of the file's entries as written, in order, before any entry is read
+    (a fast segment's key is its head's): what an import sets aside before it makes
+    a key for an entry whose key cannot be used."""
+    for index, seg in enumerate(found.segments):
+        if seg.fast:
+            head = _HEAD.match(text, seg.start)
+            if head is not None:
+                yield head.group(2).strip()
+        else:
+            yield from (entry.key for entry in found.slow_entries.get(index, ()))
+
+
 def iter_entries(text: str, found: Scan) -> Iterator[RawEntry | Failure]:
     """Every entry in file order, read here or taken from the slow segments; a
     segment the fast reader turns down is read by bibtexparser after all."""
@@ -284,10 +304,10 @@ def read_slow(text: str, out: Scan, index: int) -> None:
     tail = text[after.start:after.head_end] if after else ""
     blocks = bibtexparser.parse_string(part + tail, parse_stack=[]).blocks
     for block in blocks[:-1] if after else blocks:  # the last: the next segment's start
-        _take(block, seg.line + block.start_line, out, index)
+        _take(block, seg.line + block.start_line, out, index, part)
 
 
-def _take(block: Any, line: int, out: Scan, index: int) -> None:
+def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
     from bibtexparser import model
 
     inner = getattr(block, "ignore_error_block", None)
@@ -295,18 +315,18 @@ def _take(block: Any, line: int, out: Scan, index: int) -> None:
                                                                              model.String)):
         block = inner
     if isinstance(block, model.String):
-        if block.key in out.string_keys:
-            key = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]*)", block.raw or "")
-            out.failures.append(Failure(line, key.group(1) if key else None,
-                                        f"cannot be read (Duplicate entry key '{block.key}')"))
-        elif not _MACRO_NAME.match(block.key):  # BibTeX rejects it; it would go out again
+        if not _MACRO_NAME.match(block.key):  # BibTeX rejects it; it would go out again
             out.failures.append(Failure(line, None, "defines a @string with an unusable name "
                                                     f"{block.key[:40]!r}", "a block"))
         else:
             written = _TYPE.match(block.raw or "")
+            if block.key.lower() in out.string_keys:
+                out.redefined.append((line, block.key))
             out.strings.append((block.key, str(block.value),
                                 written.group(1) if written else "string"))
-        out.string_keys.add(block.key)
+        out.string_keys.add(block.key.lower())
+    elif isinstance(block, model.ExplicitComment):
+        out.comments.append((line, (block.raw or "").strip()))
     elif isinstance(block, model.Preamble):
         out.preambles.append(str(block.value))
     elif isinstance(block, model.Entry):
@@ -315,7 +335,28 @@ def _take(block: Any, line: int, out: Scan, index: int) -> None:
         out.slow_entries.setdefault(index, []).append(RawEntry(
             block.entry_type.removeprefix(MASK), block.key, raw_type.removeprefix(MASK),
             [(f.key, str(f.value)) for f in block.fields], line))
+    elif isinstance(block, model.ParsingFailedBlock) and _salvaged(block, line, out, index,
+                                                                   part):
+        pass
     elif isinstance(block, model.ParsingFailedBlock):
         match = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]*)", block.raw or "")
         out.failures.append(Failure(line, match.group(1) if match else None,
                                     f"cannot be read ({_first_line(getattr(block, 'error', ''))})"))
+
+
+def _salvaged(block: Any, line: int, out: Scan, index: int, part: str) -> bool:
+    """A damaged entry (not closed, braces that do not balance) read as BibTeX reads
+    it, its fields up to the damage; False when BibTeX would not read it either, or
+    when a ``%`` before it on its line comments it out (as biber reads it)."""
+    raw = block.raw or ""
+    at = part.find(raw) if raw else -1
+    if at > 0 and "%" in part[part.rfind("\n", 0, at) + 1:at]:
+        return False
+    found = salvage(raw)
+    if found is None:
+        return False
+    raw_type, key, fields, why = found
+    out.slow_entries.setdefault(index, []).append(RawEntry(
+        raw_type.lower().removeprefix(MASK), key, raw_type.removeprefix(MASK), fields, line,
+        why))
+    return True

@@ -1,0 +1,99 @@
+"""A damaged entry read as BibTeX reads it (pure).
+
+bibtexparser gives up on an entry that is not closed, or whose braces do not
+balance; BibTeX reads its fields one by one and stops at the first that does not
+follow its grammar ("I was expecting a `,' or a `}'"), keeping those before. This
+does the same on the block's text: the entry's head, then ``name = value`` (a brace
+group, a quoted string or a bare word, ``#`` between parts) with a comma between,
+until the closing brace or the first thing that is not one.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HEAD = re.compile(r"\s*@\s*([A-Za-z][^\s{(]*)\s*[{(]\s*([^\s,{}()\"#%'=]+)\s*,")
+_NAME = re.compile(r"\s*([^\s\"#%'(),={}]+)\s*=\s*")
+_WORD = re.compile(r"[^\s\"#%'(),={}]+")
+_SPACE = re.compile(r"\s*")
+_RUN_ON = re.compile(r"\n\s*[A-Za-z][\w-]*\s*=")  # a field's line inside a value
+
+
+def _group_end(text: str, at: int) -> int:
+    """The index after the brace group opening at ``at``, or -1 when it is not closed."""
+    depth = 0
+    for i in range(at, len(text)):
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
+def _quoted_end(text: str, at: int) -> int:
+    """The index after the quoted string opening at ``at`` (a quote inside braces is
+    no end), or -1."""
+    depth = 0
+    for i in range(at + 1, len(text)):
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == '"' and depth == 0:
+            return i + 1
+    return -1
+
+
+def _value_end(text: str, at: int) -> int:
+    """The index after a value (parts joined by ``#``) starting at ``at``, or -1."""
+    while True:
+        at = _SPACE.match(text, at).end()
+        if text.startswith("{", at):
+            at = _group_end(text, at)
+        elif text.startswith('"', at):
+            at = _quoted_end(text, at)
+        else:
+            word = _WORD.match(text, at)
+            at = word.end() if word else -1
+        if at < 0:
+            return -1
+        after = _SPACE.match(text, at).end()
+        if not text.startswith("#", after):
+            return at
+        at = after + 1
+
+
+def salvage(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
+    """(type as written, key, the fields read before the damage, what the damage is)
+    of a block BibTeX reads as an entry, or None when its head is not an entry's or a
+    value never closes (BibTeX would take the next entries into it)."""
+    head = _HEAD.match(raw)
+    if head is None or head.group(1).lower() in ("comment", "string", "preamble"):
+        return None
+    fields: list[tuple[str, str]] = []
+    at = head.end()
+    while True:
+        name = _NAME.match(raw, at)
+        if name is None:
+            break
+        end = _value_end(raw, name.end())
+        if end < 0:  # BibTeX runs on into the entries after it: not read here
+            return None
+        fields.append((name.group(1), raw[name.end():end].strip()))
+        at = _SPACE.match(raw, end).end()
+        if not raw.startswith(",", at):
+            break
+        at += 1
+    rest = raw[at:].strip()
+    if not fields and rest.startswith("%"):  # its lines are commented out: not an entry
+        return None
+    why = "it is not closed"
+    if fields and _RUN_ON.search(fields[-1][1]):
+        why = f"a brace in {fields[-1][0]} is not closed: it takes in the fields after it"
+    elif rest:
+        why = f"BibTeX stops reading it at {rest.splitlines()[0][:30]!r}"
+    return head.group(1), head.group(2), fields, why

@@ -1,0 +1,53 @@
+"""The duplicate check of a .bib import runs whatever the file's size, and the
+report's count of likely duplicates is what ``paperdesk duplicates`` then finds."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from paperdesk.core.areas import duplicates
+
+WORDS = ("graph neural network transformer kernel sparse bayesian causal robust "
+         "adaptive federated quantum protein language vision retrieval contrastive "
+         "diffusion policy gradient spectral stochastic manifold tensor latent").split()
+
+
+def big_bib(count: int, twins: int, seed: int = 7) -> str:
+    """``count`` entries with distinct titles; the last ``twins`` repeat an earlier
+    title with one letter dropped (the same work, typed again)."""
+    rng = random.Random(seed)
+    titles: list[str] = []
+    seen: set[str] = set()
+    while len(titles) < count - twins:
+        title = " ".join(rng.sample(WORDS, 6)) + f" {len(titles)}"
+        if title not in seen:
+            seen.add(title)
+            titles.append(title)
+    for n in range(twins):
+        original = titles[n * 97]
+        titles.append(original[:5] + original[6:])
+    return "".join(f"@article{{k{n},\n  title = {{{t}}},\n  author = {{Ann Author{n % 50}}},\n"
+                   f"  journal = {{J}}, year = {{2020}}\n}}\n" for n, t in enumerate(titles))
+
+
+def test_a_first_import_above_the_probe_limit_is_checked_as_a_scan(lib, tmp_path):
+    path = tmp_path / "big.bib"
+    path.write_text(big_bib(10_050, 20), encoding="utf-8")
+    start = time.perf_counter()
+    report = lib.import_paths([path])[0]
+    took = time.perf_counter() - start
+    assert report.new_papers == 10_050 > duplicates.IMPORT_PROBE_LIMIT
+    groups = lib.duplicates.scan()
+    in_groups = {pid for g in groups for pid in g.ids}
+    assert len(in_groups) >= 40
+    assert report.likely_duplicates == len(in_groups)
+    assert took < 120, took
+
+
+def test_a_small_import_into_a_small_library_agrees_with_the_scan(lib, tmp_path):
+    path = tmp_path / "small.bib"
+    path.write_text(big_bib(400, 4), encoding="utf-8")
+    report = lib.import_paths([path])[0]
+    in_groups = {pid for g in lib.duplicates.scan() for pid in g.ids}
+    assert report.likely_duplicates == len(in_groups) >= 8

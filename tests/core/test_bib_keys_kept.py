@@ -1,0 +1,81 @@
+"""A .bib file's keys are kept exactly as written: every key BibTeX or biber accepts
+stays, a key made for an entry whose key cannot be used never takes (even in case)
+a key of the file or of the library, and every key not kept is in the report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+# A Mendeley export: the first key holds a command, the next two are ordinary keys
+# that a key made for the first must not take.
+MENDELEY = r"""@article{Zhang2021\textdollar,
+  author = {Zhang, Wei}, title = {First paper}, journal = {J}, year = {2021}}
+@article{Zhang2021,
+  author = {Zhang, Li}, title = {Second paper}, journal = {J}, year = {2021}}
+@article{Zhang2021a,
+  author = {Zhang, Min}, title = {Third paper}, journal = {J}, year = {2021}}
+"""
+
+
+def _keys(lib) -> dict[str, str]:
+    return dict(lib.db.execute("SELECT title, citekey FROM papers").fetchall())
+
+
+def test_a_made_key_never_takes_a_key_of_the_file(lib, tmp_path):
+    path = tmp_path / "mendeley.bib"
+    path.write_text(MENDELEY, encoding="utf-8")
+    report = lib.import_paths([path])[0]
+    keys = _keys(lib)
+    assert keys["Second paper"] == "Zhang2021"
+    assert keys["Third paper"] == "Zhang2021a"
+    made = keys["First paper"]
+    assert made.casefold() not in {"zhang2021", "zhang2021a"}
+    assert report.renamed == [{"line": 1, "old": "Zhang2021\\textdollar", "new": made,
+                               "why": "BibTeX or biber cannot read or cite this key"}]
+    assert report.rename_lines() == [
+        f"Zhang2021\\textdollar -> {made} (line 1: BibTeX or biber cannot read or cite "
+        "this key)"]
+
+
+def test_keys_differing_in_case_are_both_kept_a_repeated_key_is_renamed(lib, tmp_path):
+    path = tmp_path / "case.bib"
+    path.write_text("@misc{Smith2020, title = {Upper}, author = {Ann Smith}, year = 2020}\n"
+                    "@misc{smith2020, title = {Lower}, author = {Bo Smith}, year = 2020}\n"
+                    "@misc{smith2020, title = {Again}, author = {Cy Smith}, year = 2020}\n",
+                    encoding="utf-8")
+    report = lib.import_paths([path])[0]
+    keys = _keys(lib)
+    assert keys["Upper"] == "Smith2020" and keys["Lower"] == "smith2020"
+    assert keys["Again"].casefold() not in {"smith2020"}
+    assert [(r["old"], r["why"]) for r in report.renamed] == [
+        ("smith2020", "an entry before it in this file has this very key (BibTeX and biber "
+                      "would use only the first)")]
+
+
+def test_a_made_key_never_takes_a_library_key_in_another_case(lib, tmp_path):
+    first = tmp_path / "first.bib"
+    first.write_text("@misc{Lee2019, title = {Kept}, author = {Ann Lee}, year = 2019}\n",
+                     encoding="utf-8")
+    lib.import_paths([first])
+    second = tmp_path / "second.bib"
+    second.write_text("@misc{bad key, title = {Made}, author = {Bo Lee}, year = 2019}\n",
+                      encoding="utf-8")
+    lib.import_paths([second])
+    assert _keys(lib)["Made"].casefold() != "lee2019"
+
+
+def test_the_command_lists_each_renamed_key(tmp_path):
+    path = tmp_path / "mendeley.bib"
+    path.write_text(MENDELEY, encoding="utf-8")
+    run = [sys.executable, "-c", "import sys; from paperdesk.app import main; sys.exit(main())",
+           "--library", str(tmp_path / "lib.sqlite"), "--create", "import"]
+    text = subprocess.run([*run, str(path)], capture_output=True, text=True, timeout=120)
+    assert text.returncode == 0, text.stderr
+    assert "renamed: Zhang2021\\textdollar -> " in text.stdout + text.stderr
+    (tmp_path / "lib.sqlite").unlink()
+    done = subprocess.run([*run, "--json", str(path)], capture_output=True, text=True,
+                          timeout=120)
+    renamed = json.loads(done.stdout)[0]["renamed"]
+    assert [(r["old"], r["line"]) for r in renamed] == [("Zhang2021\\textdollar", 1)]
