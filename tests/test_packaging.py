@@ -24,6 +24,7 @@ import pytest
 from paperdesk import __version__
 from paperdesk.app import _files_to_open
 from paperdesk.cli.main import build_parser
+from tests.conftest import SEED_PAPERS
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX = ROOT / "packaging" / "linux"
@@ -152,8 +153,8 @@ def test_self_test_passes_and_leaves_the_data_folder_alone(_isolated_data):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     result = run([sys.executable, "-m", "paperdesk", "--self-test"], env=env, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "self-test passed: demo library of 193 papers" in result.stdout
-    assert "window showed 193 rows" in result.stdout
+    assert f"self-test passed: demo library of {SEED_PAPERS} papers" in result.stdout
+    assert f"window showed {SEED_PAPERS} rows" in result.stdout
     assert list(_isolated_data.iterdir()) == []  # it worked in a folder of its own
 
 
@@ -221,11 +222,11 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(installed, tmp_path):
 
     stats = run([paperdesk, "--demo", "stats", "--json"], env=env, cwd=tmp_path, timeout=300)
     assert stats.returncode == 0, stats.stderr
-    assert '"papers": 193' in stats.stdout
+    assert f'"papers": {SEED_PAPERS}' in stats.stdout
 
     check = run([paperdesk, "--self-test"], env=env, cwd=tmp_path, timeout=300)
     assert check.returncode == 0, check.stderr
-    assert "self-test passed: demo library of 193 papers" in check.stdout
+    assert f"self-test passed: demo library of {SEED_PAPERS} papers" in check.stdout
 
 
 @pytest.mark.slow
@@ -298,7 +299,7 @@ def test_bundle_builds_and_passes_its_self_test(tmp_path):
     result = run([sys.executable, script, "--out", tmp_path / "bundle"], env=env, timeout=1800)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert f"version: PaperDesk {__version__}" in result.stdout
-    assert "self-test passed: demo library of 193 papers" in result.stdout
+    assert f"self-test passed: demo library of {SEED_PAPERS} papers" in result.stdout
     bundle = tmp_path / "bundle" / "dist" / "paperdesk"
     files = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
     assert sum(f.endswith(".txt") and "/paperdesk/seeds/" in f"/{f}" for f in files) == 5

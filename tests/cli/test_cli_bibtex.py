@@ -10,6 +10,7 @@ import pytest
 
 from paperdesk.cli.main import build_parser
 from tests.cli.test_cli_library import paperdesk
+from tests.conftest import SEED_PAPERS
 
 
 @pytest.fixture
@@ -27,13 +28,13 @@ def _keys(text: str) -> list[str]:
 
 def test_export_to_stdout_and_file(library, tmp_path):
     out = paperdesk("--library", library, "export", check_rc=0)
-    assert len(_keys(out.stdout)) == 193 and "exported 193 entries" in out.stderr
+    assert len(_keys(out.stdout)) == SEED_PAPERS and f"exported {SEED_PAPERS} entries" in out.stderr
     target = tmp_path / "refs.bib"
     done = paperdesk("--library", library, "export", "-o", target, "--style", "biblatex",
                      "--ascii", check_rc=0)
-    assert f"exported 193 entries to {target}" in done.stderr and done.stdout == ""
+    assert f"exported {SEED_PAPERS} entries to {target}" in done.stderr and done.stdout == ""
     text = target.read_text(encoding="utf-8")
-    assert text.isascii() and text.count("@online{") == 193 and "\tdate = {" in text
+    assert text.isascii() and text.count("@online{") == SEED_PAPERS and "\tdate = {" in text
 
 
 def test_export_query_and_ids(library):
@@ -94,7 +95,7 @@ def test_import_bib_round_trip_through_the_cli(library, tmp_path):
     done = paperdesk("--library", fresh, "import", target, "--json", check_rc=0)
     report = json.loads(done.stdout)[0]
     assert (report["kind"], report["status"], report["new_papers"]) == ("bibtex", "imported",
-                                                                        193)
+                                                                        SEED_PAPERS)
     again = paperdesk("--library", fresh, "export", check_rc=0).stdout
     assert again == target.read_text(encoding="utf-8")
 
@@ -133,7 +134,7 @@ def test_a_broken_entry_is_reported_in_one_line_each(tmp_path):
 def test_export_csl_json(library, tmp_path):
     out = paperdesk("--library", library, "export", "--format", "csl-json", check_rc=0)
     items = json.loads(out.stdout)
-    assert len(items) == 193 and "exported 193 entries" in out.stderr
+    assert len(items) == SEED_PAPERS and f"exported {SEED_PAPERS} entries" in out.stderr
     target = tmp_path / "refs.json"
     paperdesk("--library", library, "export", "--format", "csl-json", "--ascii", "-o", target,
               check_rc=0)

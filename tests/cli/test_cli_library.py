@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from tests.conftest import SEED_ENTRIES, SEED_PAPERS
 from tests.core.test_import import content
 
 
@@ -31,12 +32,12 @@ def test_import_json_report_then_list_and_stats(library, seeds):
     out = paperdesk("--library", library, "import", *seeds, "--json", check_rc=0)
     reports = json.loads(out.stdout)
     assert [r["status"] for r in reports] == ["imported"] * 5
-    assert sum(r["entries"] for r in reports) == 267
-    assert sum(r["new_papers"] for r in reports) == 193
+    assert sum(r["entries"] for r in reports) == SEED_ENTRIES
+    assert sum(r["new_papers"] for r in reports) == SEED_PAPERS
     stats = json.loads(paperdesk("--library", library, "stats", "--json", check_rc=0).stdout)
-    assert (stats["papers"], stats["digests"], stats["sightings"]) == (193, 5, 267)
+    assert (stats["papers"], stats["digests"], stats["sightings"]) == (SEED_PAPERS, 5, SEED_ENTRIES)
     papers = json.loads(paperdesk("--library", library, "list", "--json", check_rc=0).stdout)
-    assert len(papers) == 193
+    assert len(papers) == SEED_PAPERS
     for name in ("id", "title", "abstract", "authors", "author_count", "organization",
                  "published", "year", "year_inferred", "upvotes", "digests", "rating",
                  "status", "tags", "citekey"):
@@ -100,7 +101,7 @@ def test_missing_paper_exits_1(library):
 def test_demo_library_is_built_from_seeds_on_first_use(tmp_path):
     env = {"PAPERDESK_DATA_DIR": str(tmp_path / "data")}
     stats = json.loads(paperdesk("--demo", "stats", "--json", env=env, check_rc=0).stdout)
-    assert (stats["papers"], stats["sightings"]) == (193, 267)
+    assert (stats["papers"], stats["sightings"]) == (SEED_PAPERS, SEED_ENTRIES)
     assert (tmp_path / "data" / "demo.sqlite").exists()
 
 

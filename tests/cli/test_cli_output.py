@@ -7,6 +7,7 @@ import json
 import pytest
 
 from paperdesk.cli.output import emit_json, emit_json_list
+from tests.conftest import SEED_PAPERS
 
 _SHARED = {"source": "digest", "at": "2026-01-01"}  # one object met several times
 
@@ -43,4 +44,4 @@ def test_list_json_of_the_seed_library_is_every_paper_in_order(seed_lib, capsys)
     papers = json.loads(capsys.readouterr().out)
     with type(seed_lib).open(seed_lib.path) as lib:
         expected = lib.papers(lib.search("", sort="title").ids, with_notes=True)
-    assert papers == expected and len(papers) == 193
+    assert papers == expected and len(papers) == SEED_PAPERS

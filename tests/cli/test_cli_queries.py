@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SEEDS
+from tests.conftest import SEED_PAPERS, SEEDS
 
 TIMEOUT = 60
 
@@ -63,7 +63,7 @@ def test_list_export_and_saved_searches_partition_the_library(library, query):
 
 def test_the_reported_figures(library):
     total = json.loads(pd(library, "stats", "--json").stdout)["papers"]
-    assert total == 193
+    assert total == SEED_PAPERS
     counts = {q: int(pd(library, "list", "--", q).stderr.split()[0])
               for q in ("has:upvotes", "-has:upvotes", "org:deep", "-org:deep",
                         "year:2023", "-year:2023")}

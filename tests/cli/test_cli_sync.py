@@ -8,6 +8,7 @@ import os
 import pytest
 
 from tests.cli.test_cli_library import paperdesk
+from tests.conftest import SEED_PAPERS
 
 
 @pytest.fixture
@@ -28,10 +29,10 @@ def test_add_list_and_every_command_keeps_the_file_up_to_date(library, tmp_path)
     assert f"keeping {refs} in sync with the whole library" in added.stderr
     assert refs.read_text(encoding="utf-8") == _export(library)
     listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
-    assert "up to date" in listed and str(refs) in listed and "193" in listed
+    assert "up to date" in listed and str(refs) in listed and f"{SEED_PAPERS}" in listed
 
     tagged = paperdesk("--library", library, "tag", "5", "+to-cite", check_rc=0)
-    assert f"updated {refs} (193 entries)" in tagged.stderr
+    assert f"updated {refs} ({SEED_PAPERS} entries)" in tagged.stderr
     assert "keywords = {to-cite}" in refs.read_text(encoding="utf-8")
     assert refs.read_text(encoding="utf-8") == _export(library)
 

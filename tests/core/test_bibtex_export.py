@@ -12,6 +12,7 @@ import pytest
 from paperdesk.core.areas.bibtex_export import BibtexError
 from paperdesk.core.model.errors import Cancelled
 from paperdesk.core.model.latex_read import decode
+from tests.conftest import SEED_PAPERS
 
 
 def _parse(text: str) -> dict[str, dict[str, str]]:
@@ -32,7 +33,7 @@ def test_streaming_writer_matches_bibtexparser_writer(seed_lib):
     for style in ("bibtex", "biblatex"):
         text = seed_lib.bibtex.export(style=style, notes=True)
         library = bibtexparser.parse_string(text, parse_stack=[])
-        assert len(library.entries) == 193 and not library.failed_blocks
+        assert len(library.entries) == SEED_PAPERS and not library.failed_blocks
         assert bibtexparser.write_string(library, unparse_stack=[]) == text
 
 
@@ -132,7 +133,7 @@ def test_export_to_writes_whole_file_or_nothing(seed_lib, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     target = out / "refs.bib"
-    assert seed_lib.bibtex.export_to(target) == 193
+    assert seed_lib.bibtex.export_to(target) == SEED_PAPERS
     assert target.read_text(encoding="utf-8") == seed_lib.bibtex.export()
     target.write_text("old content", encoding="utf-8")
     cancel = threading.Event()

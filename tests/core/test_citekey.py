@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.areas.citekey import CitekeyError, ascii_text, base_key
+from tests.conftest import SEED_PAPERS
 
 
 def _bib(path, entries: list[tuple[str, str]]) -> str:
@@ -36,7 +37,7 @@ def test_base_key_pattern(paper, key):
 def test_seed_keys_are_ascii_unique_and_readable(seed_lib):
     rows = seed_lib.db.execute("SELECT citekey, title, organization, year FROM papers").fetchall()
     keys = [r[0] for r in rows]
-    assert len(keys) == 193 and all(keys)
+    assert len(keys) == SEED_PAPERS and all(keys)
     assert len({k.casefold() for k in keys}) == len(keys)
     assert all(k.isascii() and k.replace(":", "").isalnum() for k in keys)
     for key, _title, org, year in rows:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from paperdesk.core.areas.citekey import base_key, freeze, key_status, refresh
 from paperdesk.core.library import Library
+from tests.conftest import SEED_PAPERS
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -106,7 +107,7 @@ def test_upgraded_library_keeps_every_existing_key_frozen(tmp_path):
     with Library.open(path) as lib:
         counts = lib.db.execute("SELECT count(*), sum(citekey_frozen) FROM papers "
                                 "WHERE citekey IS NOT NULL").fetchone()
-        assert counts[0] == 193 and counts[1] == 193
+        assert counts[0] == SEED_PAPERS and counts[1] == SEED_PAPERS
 
 
 def _digest(path, date_line: str, meta_date: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from paperdesk.core.model.digest import YEAR_FROM_ENTRIES, YEAR_FROM_FILE, parse_digest
 from paperdesk.core.model.errors import DigestError
-from tests.conftest import SEEDS
+from tests.conftest import SEED_ENTRIES, SEEDS
 
 COUNTS = {"000": 17, "001": 104, "002": 34, "003": 41, "004": 71}
 
@@ -28,7 +28,7 @@ def test_every_seed_parses_with_its_entry_count(prefix):
 
 
 def test_seed_total_is_267_entries():
-    assert sum(len(parse_seed(p).entries) for p in COUNTS) == 267
+    assert sum(len(parse_seed(p).entries) for p in COUNTS) == SEED_ENTRIES
 
 
 def test_daily_papers_digest_year_is_one_after_latest_printed_year():

@@ -10,6 +10,7 @@ from paperdesk.core.areas import blocking
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.text import title_key
+from tests.conftest import SEED_PAPERS
 
 HEADER = ("new\n\nGet trending papers in your email inbox!\n\nSubscribe\n\nDaily Papers\n\n"
           "byAK and the research community\n\nNov 3\n\n")
@@ -75,7 +76,7 @@ def test_retyped_seed_titles_land_on_the_existing_papers(seed_lib, tmp_path):
     report = seed_lib.import_paths([write_digest(tmp_path / "retyped.txt", entries)])[0]
     assert report.status == "imported", report.error
     assert (report.new_papers, report.merged) == (0, len(picked))
-    assert seed_lib.stats()["papers"] == 193
+    assert seed_lib.stats()["papers"] == SEED_PAPERS
     for p in picked:
         assert len(seed_lib.sightings(p["id"])) == len(p["digests"]) + 1
 

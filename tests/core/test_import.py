@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from paperdesk.core.library import Library
+from tests.conftest import SEED_ENTRIES, SEED_PAPERS
 
 TABLES = ("papers", "digests", "sightings", "tags", "paper_tags", "notes", "papers_fts")
 
@@ -23,8 +24,8 @@ def content(path) -> dict[str, list]:
 
 def test_seeds_give_193_papers_from_267_entries(seed_lib):
     stats = seed_lib.stats()
-    assert (stats["papers"], stats["sightings"], stats["digests"]) == (193, 267, 5)
-    assert seed_lib.db.execute("SELECT count(*) FROM papers_fts").fetchone()[0] == 193
+    assert (stats["papers"], stats["sightings"], stats["digests"]) == (SEED_PAPERS, SEED_ENTRIES, 5)
+    assert seed_lib.db.execute("SELECT count(*) FROM papers_fts").fetchone()[0] == SEED_PAPERS
 
 
 def test_two_different_scaling_laws_papers_stay_apart(seed_lib):
@@ -81,7 +82,7 @@ def test_folder_imports_the_digests_inside_and_skips_other_files(lib, seeds):
     (folder / ".hidden.txt").write_bytes(seeds[0].read_bytes())
     reports = lib.import_paths([folder])
     assert sorted(r.status for r in reports) == ["imported"] * 5 + ["skipped"]
-    assert lib.stats()["papers"] == 193
+    assert lib.stats()["papers"] == SEED_PAPERS
 
 
 def _bad_inputs(tmp_path):

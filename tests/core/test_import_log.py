@@ -8,6 +8,7 @@ from pathlib import Path
 
 from paperdesk.core.db import store
 from paperdesk.core.library import Library
+from tests.conftest import SEED_PAPERS
 
 PRAGMAS = ("synchronous", "wal_autocheckpoint", "cache_size", "secure_delete")
 
@@ -55,8 +56,8 @@ def test_the_log_goes_into_the_main_file_when_the_importer_closes(tmp_path, seed
         assert [r.status for r in reports] == ["imported"] * 5
         assert main_file_papers(path) == 0  # committed to the log, not yet copied
         worker.close()
-        assert main_file_papers(path) == 193  # the worker's close copied it
-        assert window.stats()["papers"] == 193
+        assert main_file_papers(path) == SEED_PAPERS  # the worker's close copied it
+        assert window.stats()["papers"] == SEED_PAPERS
     finally:
         window.close()
     assert not Path(f"{path}-wal").exists()

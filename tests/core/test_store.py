@@ -11,6 +11,7 @@ import pytest
 from paperdesk.core.db.schema import known_migrations
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryBusy, LibraryError
+from tests.conftest import SEED_PAPERS
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -29,7 +30,7 @@ def test_library_from_first_schema_is_upgraded_with_data_intact(tmp_path):
     with Library.open(path) as lib:
         applied = [r[0] for r in lib.db.execute("SELECT name FROM _sqlite_migrations")]
         assert applied == known_migrations() and len(applied) >= 2
-        assert lib.stats()["papers"] == 193
+        assert lib.stats()["papers"] == SEED_PAPERS
         paper = lib.paper(2, with_notes=True)
         assert (paper["rating"], paper["status"], paper["tags"]) == (4, "read", ["Systems"])
         assert paper["notes"][0]["text"] == "Read the *containment* section."

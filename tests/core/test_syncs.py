@@ -13,6 +13,7 @@ import pytest
 from paperdesk.core.areas import sync_write
 from paperdesk.core.areas.sync_feed import Pending, catch_up, concerned
 from paperdesk.core.areas.syncs import CONFLICT, FAILED, OK, SyncError
+from tests.conftest import SEED_PAPERS
 
 
 @pytest.fixture
@@ -36,12 +37,12 @@ def test_the_whole_library_is_written_and_its_keys_frozen(seed_lib, tmp_path):
     sync = seed_lib.syncs.add(tmp_path / "refs.bib")
     assert sync.state == "new"
     out = seed_lib.syncs.write(sync)
-    assert (out.state, out.written, out.entries) == (OK, True, 193)
+    assert (out.state, out.written, out.entries) == (OK, True, SEED_PAPERS)
     assert (tmp_path / "refs.bib").read_text(encoding="utf-8") == seed_lib.bibtex.export()
     assert seed_lib.db.execute("SELECT count(*) FROM papers WHERE citekey_frozen = 0"
                                ).fetchone()[0] == 0
     stored = seed_lib.syncs.get(tmp_path / "refs.bib")
-    assert stored.state == OK and stored.entries == 193 and stored.written_at
+    assert stored.state == OK and stored.entries == SEED_PAPERS and stored.written_at
     assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
 
 

@@ -6,6 +6,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from paperdesk.gui.paper_model import RATING, STATUS, TAGS
+from tests.conftest import SEED_PAPERS
 
 from .conftest import select_row, sidebar_counts
 
@@ -175,11 +176,11 @@ def test_rating_every_paper_at_once(window, seed_lib, monkeypatch):
 
     monkeypatch.setattr(paper_model, "MANY", 50)  # take the whole-table path at 193 papers
     window.table.selectAll()
-    assert len(window.selected_ids()) == 193
+    assert len(window.selected_ids()) == SEED_PAPERS
     window.rate_selected(2)
     assert {p["rating"] for p in seed_lib.papers(window.model.ids())} == {2}
     assert {window.model.index(r, RATING).data(Qt.ItemDataRole.EditRole)
-            for r in range(193)} == {2}
+            for r in range(SEED_PAPERS)} == {2}
     undo(window)
     assert {p["rating"] for p in seed_lib.papers(window.model.ids())} == {0}
     assert window.model.index(100, RATING).data(Qt.ItemDataRole.EditRole) == 0

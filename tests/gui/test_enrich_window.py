@@ -10,6 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 from paperdesk.core.formats import hub as hub_module
 from paperdesk.core.formats.hub import Limits
 from paperdesk.gui.enrich_action import FetchDialog
+from tests.conftest import SEED_PAPERS
 from tests.fake_hub import FakeHub, populate_from, record
 from tests.gui.conftest import select_rows
 from tests.gui.screenshots import save_screenshot
@@ -75,7 +76,7 @@ def test_cancel_keeps_what_was_answered_and_reports_it(window, server, qtbot):
     assert "cancelled" in report.summary.text()
     done = window.lib.db.execute("SELECT count(*) FROM papers WHERE arxiv_id IS NOT NULL"
                                  ).fetchone()[0]
-    assert 0 < done < 193
+    assert 0 < done < SEED_PAPERS
 
 
 def test_fetch_daily_papers_from_the_file_menu(window, server, qtbot):

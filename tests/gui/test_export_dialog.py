@@ -7,6 +7,7 @@ import pytest
 
 from paperdesk.gui import operations
 from paperdesk.gui.export_dialog import ALL, SELECTED, SHOWN, ExportDialog, shown_ids
+from tests.conftest import SEED_PAPERS
 from tests.reliability.helpers import file_digest
 
 
@@ -29,9 +30,9 @@ def test_exporting_all_papers_writes_one_entry_per_paper(window, seed_lib, tmp_p
     out = tmp_path / "all.bib"
     dialog.set_options(path=out)
     dialog.accept()
-    assert dialog.written == 193
+    assert dialog.written == SEED_PAPERS
     entries = _parse(out)
-    assert len(entries) == 193
+    assert len(entries) == SEED_PAPERS
     keys = {p["citekey"] for p in seed_lib.papers(seed_lib.search().ids)}
     assert {e.key for e in entries} == keys
     titles = {e.key: e["title"] for e in entries}
@@ -42,7 +43,7 @@ def test_exporting_all_papers_writes_one_entry_per_paper(window, seed_lib, tmp_p
 def test_the_current_search_and_the_selection(window, seed_lib, tmp_path, qtbot):
     window.set_query("scaling")
     shown = window.model.ids()
-    assert 0 < len(shown) < 193
+    assert 0 < len(shown) < SEED_PAPERS
     dialog = _dialog(window, qtbot)
     dialog.set_options(scope=SHOWN, path=tmp_path / "shown.bib")
     dialog.accept()
@@ -84,7 +85,7 @@ def test_large_exports_run_on_the_worker(window, seed_lib, tmp_path, qtbot, monk
     dialog.accept()
     assert dialog.written is None and not dialog.buttons.isEnabled()  # still running
     qtbot.waitUntil(lambda: dialog.written is not None, timeout=20000)
-    assert dialog.written == 193 == len(_parse(out))
+    assert dialog.written == SEED_PAPERS == len(_parse(out))
     assert not window.progress.isVisible()
 
 
@@ -117,7 +118,7 @@ def test_csl_json_export_from_the_dialog(window, seed_lib, tmp_path, qtbot):
     dialog.set_options(scope=ALL)
     dialog.accept()
     items = json.loads((tmp_path / "refs.json").read_text(encoding="utf-8"))
-    assert dialog.written == 193 and len(items) == 193
+    assert dialog.written == SEED_PAPERS and len(items) == SEED_PAPERS
     assert {i["id"] for i in items} == {p["citekey"] for p in
                                         seed_lib.papers(seed_lib.search().ids)}
 

@@ -9,6 +9,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
+from tests.conftest import SEED_PAPERS
+
 from .conftest import sidebar_counts
 
 
@@ -43,7 +45,7 @@ def test_dropping_a_digest_imports_it_on_the_worker(four_seeds, make_window, see
     assert window.progress.isVisible() or window.importer.report is not None
     qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
     after = lib.stats()["papers"]
-    assert after == 193 > before
+    assert after == SEED_PAPERS > before
     assert window.model.rowCount() == after
     counts = sidebar_counts(window)
     assert counts["All papers"] == str(after)
@@ -62,7 +64,7 @@ def test_dropping_on_the_search_box_imports_instead_of_pasting(four_seeds, make_
     mime = drop(window.search_bar.edit, [seeds[4]])
     qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
     assert window.search_bar.edit.text() == ""
-    assert window.model.rowCount() == 193
+    assert window.model.rowCount() == SEED_PAPERS
     assert mime.hasUrls()
 
 
@@ -78,8 +80,8 @@ def test_a_dropped_non_digest_is_reported_and_changes_nothing(window, seed_lib, 
     assert row[1] == "Not imported"
     assert row[4]  # the reason, in words
     assert seed_lib.stats() == stats
-    assert window.model.rowCount() == 193
-    assert sidebar_counts(window)["All papers"] == "193"
+    assert window.model.rowCount() == SEED_PAPERS
+    assert sidebar_counts(window)["All papers"] == f"{SEED_PAPERS}"
     assert mime.hasUrls()
 
 
@@ -87,7 +89,7 @@ def test_dropping_an_already_imported_file_says_so(window, seeds, qtbot):
     mime = drop(window, [seeds[0]])
     qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
     assert window.importer.report.rows()[0][1] == "Already imported"
-    assert window.model.rowCount() == 193
+    assert window.model.rowCount() == SEED_PAPERS
     assert mime.hasUrls()
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from paperdesk.core.library import Library
 from paperdesk.gui import dialogs, library_files
+from tests.conftest import SEED_PAPERS
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def test_new_then_open_switches_libraries_and_remembers_them(window, seed_lib, t
     back = Library.open(seed_lib.path)  # the window closed the first one on switching
     back.close()
     assert library_files.open_path(window, seed_lib.path)
-    assert window.model.rowCount() == 193
+    assert window.model.rowCount() == SEED_PAPERS
     assert library_files.recent()[:2] == [str(seed_lib.path), str(fresh)]
     assert warnings == []
 
@@ -57,7 +58,7 @@ def test_opening_a_foreign_file_is_refused_and_leaves_it_alone(window, seed_lib,
     assert foreign.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("foreign")) == [
         foreign.name]
-    assert window.lib is seed_lib and window.model.rowCount() == 193
+    assert window.lib is seed_lib and window.model.rowCount() == SEED_PAPERS
     assert str(foreign) not in library_files.recent()
 
 
@@ -82,5 +83,5 @@ def test_back_up_library_writes_a_copy_on_the_worker(window, seed_lib, tmp_path,
     library_files.back_up_to(window, dest)
     qtbot.waitUntil(lambda: "Backed up to" in window.statusBar().currentMessage(), timeout=10000)
     with Library.open(dest) as copy:
-        assert copy.stats()["papers"] == 193
+        assert copy.stats()["papers"] == SEED_PAPERS
         assert copy.paper(2)["rating"] == 5

@@ -8,6 +8,7 @@ import time
 from PySide6.QtCore import Qt
 
 from paperdesk.gui.paper_model import TITLE, UPVOTES
+from tests.conftest import SEED_PAPERS
 from tests.digest_files import write_digest
 
 from .conftest import select_row
@@ -43,10 +44,10 @@ def test_selection_kept_across_sort_search_switch_refresh(window, seed_lib, qtbo
     title = seed_lib.paper(pid)["title"]
     word = max(title.split(), key=len).strip(":,.")
     qtbot.keyClicks(window.search_bar.edit, word)
-    qtbot.waitUntil(lambda: window.model.rowCount() < 193)
+    qtbot.waitUntil(lambda: window.model.rowCount() < SEED_PAPERS)
     assert current(window) == pid
     window.search_bar.edit.clear()
-    qtbot.waitUntil(lambda: window.model.rowCount() == 193)
+    qtbot.waitUntil(lambda: window.model.rowCount() == SEED_PAPERS)
     assert current(window) == pid
     window.reload_all()  # a refresh
     assert current(window) == pid
@@ -73,7 +74,7 @@ def test_paper_gone_selects_the_first_row_at_the_top(window, seed_lib, qtbot):
     assert window.empty_note.isVisible()
     assert window.empty_note.text().startswith("No papers match “zzznothingmatches”")
     window.search_bar.edit.clear()
-    qtbot.waitUntil(lambda: window.model.rowCount() == 193)
+    qtbot.waitUntil(lambda: window.model.rowCount() == SEED_PAPERS)
     assert shown_row(window) == 0 and window.table.verticalScrollBar().value() == 0
     assert not window.empty_note.isVisible()
 

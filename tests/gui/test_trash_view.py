@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from paperdesk.gui import dialogs
+from tests.conftest import SEED_PAPERS
 
 from .conftest import select_rows, sidebar_counts
 
@@ -25,7 +26,7 @@ def test_delete_key_moves_to_the_trash_and_undo_brings_back(window, seed_lib, qt
     assert sidebar_counts(window)["Trash"] == "3"
     window.actions_by_name["undo"].trigger()
     assert seed_lib.trash.ids() == []
-    assert window.model.rowCount() == 193
+    assert window.model.rowCount() == SEED_PAPERS
     assert sidebar_counts(window)["Trash"] == "0"
 
 
@@ -81,4 +82,4 @@ def test_restore_all_brings_every_paper_back(window, seed_lib):
     trash = _trash_page(window)
     assert len(trash.ids()) == 10
     trash.restore_all_button.click()
-    assert seed_lib.trash.ids() == [] and seed_lib.stats()["papers"] == 193
+    assert seed_lib.trash.ids() == [] and seed_lib.stats()["papers"] == SEED_PAPERS

@@ -6,16 +6,17 @@ from PySide6.QtCore import Qt
 
 from paperdesk.gui.main_window import MainWindow
 from paperdesk.gui.paper_model import ADDED, COLUMNS, TAGS, TITLE, UPVOTES, YEAR
+from tests.conftest import SEED_PAPERS
 
 from .conftest import sidebar_counts
 
 
 def test_seed_library_fills_the_table(window, seed_lib):
     assert window.windowTitle().startswith(f"PaperDesk — {seed_lib.name}")
-    assert window.model.rowCount() == 193 == seed_lib.stats()["papers"]
+    assert window.model.rowCount() == SEED_PAPERS == seed_lib.stats()["papers"]
     counts = sidebar_counts(window)
-    assert counts["All papers"] == "193"
-    assert counts["Unread"] == "193"
+    assert counts["All papers"] == f"{SEED_PAPERS}"
+    assert counts["Unread"] == f"{SEED_PAPERS}"
     assert len([d for d in seed_lib.digests()]) == 5
     assert window.stack.currentWidget() is window.splitter
     first = seed_lib.paper(window.model.paper_id(0))
@@ -33,7 +34,7 @@ def test_inferred_years_are_marked(window, seed_lib):
 
 def test_search_narrows_the_table_and_a_bad_query_says_why(window, seed_lib, qtbot):
     expected = seed_lib.search("scaling").ids
-    assert 0 < len(expected) < 193
+    assert 0 < len(expected) < SEED_PAPERS
     qtbot.keyClicks(window.search_bar.edit, "scaling")
     qtbot.waitUntil(lambda: window.model.rowCount() == len(expected))
     assert window.model.ids() == seed_lib.search("scaling", sort="relevance").ids
@@ -45,7 +46,7 @@ def test_search_narrows_the_table_and_a_bad_query_says_why(window, seed_lib, qtb
     assert "quote" in window.search_bar.message.text()
     assert window.model.rowCount() == len(expected)  # the last good results stay
     window.search_bar.edit.clear()
-    qtbot.waitUntil(lambda: window.model.rowCount() == 193)
+    qtbot.waitUntil(lambda: window.model.rowCount() == SEED_PAPERS)
     assert not window.search_bar.message.isVisible()
     assert window.table.horizontalHeader().sortIndicatorSection() == ADDED
     assert window.model.ids() == seed_lib.search(sort="added", descending=True).ids
@@ -65,7 +66,7 @@ def test_sidebar_sources_filter_the_table(window, seed_lib):
     window.sidebar.select(("status", "read"))
     assert window.model.rowCount() == 0
     window.sidebar.select(("all", None))
-    assert window.model.rowCount() == 193
+    assert window.model.rowCount() == SEED_PAPERS
 
 
 def test_the_model_passes_qt_model_tester(window, qtmodeltester):
@@ -98,8 +99,8 @@ def test_an_empty_library_explains_itself_and_offers_the_demo(lib, make_window):
     window.empty.open_demo.emit()  # the "Open the demo library" button
     assert window.lib.path.name == "demo.sqlite"
     assert window.stack.currentWidget() is window.splitter
-    assert window.model.rowCount() == 193
-    assert sidebar_counts(window)["All papers"] == "193"
+    assert window.model.rowCount() == SEED_PAPERS
+    assert sidebar_counts(window)["All papers"] == f"{SEED_PAPERS}"
 
 
 def test_a_long_list_shows_its_first_page_then_the_rest(seed_lib, make_window, qtbot,
@@ -108,7 +109,7 @@ def test_a_long_list_shows_its_first_page_then_the_rest(seed_lib, make_window, q
 
     monkeypatch.setattr(paper_model, "PAGE", 50)
     window = make_window(seed_lib)
-    qtbot.waitUntil(lambda: window.model.rowCount() == 193)
+    qtbot.waitUntil(lambda: window.model.rowCount() == SEED_PAPERS)
     assert window.model.ids() == seed_lib.search(sort="added", descending=True).ids
     pid = window.model.paper_id(120)
     window.table.selectRow(120)
@@ -140,7 +141,7 @@ def test_the_reading_list_keeps_its_own_order(window, seed_lib, qtbot):
     assert window.table.horizontalHeader().sortIndicatorSection() == -1
     window.sidebar.select(("all", None))
     assert window.table.horizontalHeader().sortIndicatorSection() == ADDED
-    assert window.model.rowCount() == 193
+    assert window.model.rowCount() == SEED_PAPERS
 
 
 def test_a_first_page_ranked_among_the_newest_is_replaced_by_the_full_order(

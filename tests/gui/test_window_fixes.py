@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from paperdesk.gui import actions
 from paperdesk.gui.compare_table import KEYS, CompareTable
+from tests.conftest import SEED_PAPERS
 from tests.digest_files import write_digest
 
 from .conftest import select_row, sidebar_counts
@@ -26,7 +27,7 @@ def test_undo_last_import_keeps_later_work(window, seed_lib, qtbot, tmp_path):
     old = seed_lib.search("scaling").ids[0]
     window.edit(seed_lib.curation.add_tags, [old], ["keeper"])
     action.trigger()
-    assert window.model.rowCount() == 193 and seed_lib.stats()["digests"] == 5
+    assert window.model.rowCount() == SEED_PAPERS and seed_lib.stats()["digests"] == 5
     assert seed_lib.stats()["trash"] == 1  # the rated one, kept in the trash
     assert seed_lib.paper(old)["tags"] == ["keeper"]
     assert "Import undone: removed 9 papers" in window.statusBar().currentMessage()

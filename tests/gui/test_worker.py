@@ -7,6 +7,7 @@ import time
 
 from paperdesk.core.model.jobs import check_cancel
 from paperdesk.gui.worker import Worker
+from tests.conftest import SEED_PAPERS
 
 
 def test_a_job_reports_progress_and_stops_when_cancelled(seed_lib, qtbot):
@@ -27,7 +28,7 @@ def test_a_job_reports_progress_and_stops_when_cancelled(seed_lib, qtbot):
         return "finished"
 
     worker.submit("Long job", seed_lib.path, job)
-    qtbot.waitUntil(lambda: seen == [(0.5, "193 papers")])
+    qtbot.waitUntil(lambda: seen == [(0.5, f"{SEED_PAPERS} papers")])
     worker.cancel()
     qtbot.waitUntil(lambda: len(outcomes) == 1)
     assert outcomes[0].result is None
@@ -36,6 +37,6 @@ def test_a_job_reports_progress_and_stops_when_cancelled(seed_lib, qtbot):
     worker.submit("Count", seed_lib.path, lambda lib, p, c: lib.stats()["papers"])
     worker.submit("Broken", seed_lib.path, lambda lib, p, c: 1 / 0)
     qtbot.waitUntil(lambda: len(outcomes) == 3)
-    assert outcomes[1].result == 193 and outcomes[1].error is None
+    assert outcomes[1].result == SEED_PAPERS and outcomes[1].error is None
     assert outcomes[2].error == "Broken failed: ZeroDivisionError: division by zero"
     worker.stop()

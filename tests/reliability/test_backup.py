@@ -17,6 +17,7 @@ import pytest
 from paperdesk.core.db import backup, dbfile, store
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryBusy, LibraryError
+from tests.conftest import SEED_PAPERS
 from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, integrity, user_data
 
 OLD = ROOT / "tests" / "data" / "library-0001.sqlite"
@@ -142,7 +143,7 @@ def test_an_older_library_is_backed_up_before_it_is_upgraded(tmp_path):
     shutil.copy(OLD, path)
     original = user_data(path)
     with Library.open(path) as lib:
-        assert lib.stats()["papers"] == 193
+        assert lib.stats()["papers"] == SEED_PAPERS
     kept = tmp_path / "backups" / f"old.before-{FIRST_PENDING}.sqlite"
     assert kept.is_file()
     assert schema_of(kept) == ["0001_initial"] and len(schema_of(path)) > 1
@@ -306,9 +307,9 @@ def test_restore_where_there_is_no_library_yet(curated, tmp_path):
 
 def test_restoring_an_older_backup_upgrades_it_on_next_open(curated):
     report = backup.restore(OLD, curated)
-    assert report.papers == 193 and schema_of(curated) == ["0001_initial"]
+    assert report.papers == SEED_PAPERS and schema_of(curated) == ["0001_initial"]
     with Library.open(curated) as lib:
-        assert lib.stats()["papers"] == 193
+        assert lib.stats()["papers"] == SEED_PAPERS
     assert (curated.parent / "backups" / f"library.before-{FIRST_PENDING}.sqlite").is_file()
 
 
