@@ -79,6 +79,12 @@ def lib(tmp_path, request):
 
 
 @pytest.fixture
+def seed_path(tmp_path, _seed_template) -> Path:
+    """A closed library file holding the seeds, for tests that run commands on it."""
+    return Path(shutil.copyfile(_seed_template, tmp_path / "seeds.sqlite"))
+
+
+@pytest.fixture
 def seed_lib(lib, seeds):
     """A library holding the five seed digests, imported from the test's own copies."""
     return lib

@@ -6,18 +6,10 @@ import argparse
 import json
 
 import bibtexparser
-import pytest
 
 from paperdesk.cli.main import build_parser
 from tests.cli.test_cli_library import paperdesk
 from tests.conftest import SEED_PAPERS
-
-
-@pytest.fixture
-def library(tmp_path, seeds):
-    path = tmp_path / "cli.sqlite"
-    paperdesk("--library", path, "import", *seeds, check_rc=0)
-    return path
 
 
 def _keys(text: str) -> list[str]:
@@ -26,71 +18,71 @@ def _keys(text: str) -> list[str]:
     return [e.key for e in parsed.entries]
 
 
-def test_export_to_stdout_and_file(library, tmp_path):
-    out = paperdesk("--library", library, "export", check_rc=0)
+def test_export_to_stdout_and_file(seed_path, tmp_path):
+    out = paperdesk("--library", seed_path, "export", check_rc=0)
     assert len(_keys(out.stdout)) == SEED_PAPERS and f"exported {SEED_PAPERS} entries" in out.stderr
     target = tmp_path / "refs.bib"
-    done = paperdesk("--library", library, "export", "-o", target, "--style", "biblatex",
+    done = paperdesk("--library", seed_path, "export", "-o", target, "--style", "biblatex",
                      "--ascii", check_rc=0)
     assert f"exported {SEED_PAPERS} entries to {target}" in done.stderr and done.stdout == ""
     text = target.read_text(encoding="utf-8")
     assert text.isascii() and text.count("@online{") == SEED_PAPERS and "\tdate = {" in text
 
 
-def test_export_query_and_ids(library):
-    papers = json.loads(paperdesk("--library", library, "list", "scaling", "--json",
+def test_export_query_and_ids(seed_path):
+    papers = json.loads(paperdesk("--library", seed_path, "list", "scaling", "--json",
                                   check_rc=0).stdout)
-    out = paperdesk("--library", library, "export", "scaling", check_rc=0)
+    out = paperdesk("--library", seed_path, "export", "scaling", check_rc=0)
     assert _keys(out.stdout) == [p["citekey"] for p in papers]
     ids = [papers[2]["id"], papers[0]["id"]]
-    out = paperdesk("--library", library, "export", "--ids", ",".join(map(str, ids)),
+    out = paperdesk("--library", seed_path, "export", "--ids", ",".join(map(str, ids)),
                     check_rc=0)
     assert _keys(out.stdout) == [papers[2]["citekey"], papers[0]["citekey"]]
 
 
-def test_bad_arguments_are_one_line_errors(library):
-    bad = paperdesk("--library", library, "export", "--ids", "1,x", check_rc=2)
+def test_bad_arguments_are_one_line_errors(seed_path):
+    bad = paperdesk("--library", seed_path, "export", "--ids", "1,x", check_rc=2)
     assert "not a list of paper ids" in bad.stderr
-    missing = paperdesk("--library", library, "export", "--ids", "99999", check_rc=1)
+    missing = paperdesk("--library", seed_path, "export", "--ids", "99999", check_rc=1)
     assert missing.stderr.strip() == "paperdesk: no paper with id 99999"
-    style = paperdesk("--library", library, "export", "--style", "apa", check_rc=2)
+    style = paperdesk("--library", seed_path, "export", "--style", "apa", check_rc=2)
     assert "invalid choice" in style.stderr
 
 
-def test_citekey_show_set_and_refuse(library):
-    shown = paperdesk("--library", library, "citekey", "1", check_rc=0).stdout.strip()
-    other = paperdesk("--library", library, "citekey", "2", check_rc=0).stdout.strip()
+def test_citekey_show_set_and_refuse(seed_path):
+    shown = paperdesk("--library", seed_path, "citekey", "1", check_rc=0).stdout.strip()
+    other = paperdesk("--library", seed_path, "citekey", "2", check_rc=0).stdout.strip()
     assert shown and other and shown != other
-    taken = paperdesk("--library", library, "citekey", "1", other, check_rc=1)
+    taken = paperdesk("--library", seed_path, "citekey", "1", other, check_rc=1)
     assert "already used by paper 2" in taken.stderr
-    bad = paperdesk("--library", library, "citekey", "1", "two words", check_rc=1)
+    bad = paperdesk("--library", seed_path, "citekey", "1", "two words", check_rc=1)
     assert bad.stderr.count("\n") == 1
-    paperdesk("--library", library, "citekey", "1", "mykey2024", check_rc=0)
-    data = json.loads(paperdesk("--library", library, "citekey", "1", "--json",
+    paperdesk("--library", seed_path, "citekey", "1", "mykey2024", check_rc=0)
+    data = json.loads(paperdesk("--library", seed_path, "citekey", "1", "--json",
                                 check_rc=0).stdout)
     assert data == {"id": 1, "citekey": "mykey2024", "frozen": False}
-    assert "@misc{mykey2024," in paperdesk("--library", library, "export", "--ids", "1",
+    assert "@misc{mykey2024," in paperdesk("--library", seed_path, "export", "--ids", "1",
                                            check_rc=0).stdout
 
 
-def test_citekey_json_always_says_whether_the_key_is_frozen(library, tmp_path):
+def test_citekey_json_always_says_whether_the_key_is_frozen(seed_path, tmp_path):
     def shown(*extra: str) -> dict:
-        return json.loads(paperdesk("--library", library, "citekey", "3", "--json", *extra,
+        return json.loads(paperdesk("--library", seed_path, "citekey", "3", "--json", *extra,
                                     check_rc=0).stdout)
 
     before = shown()
     assert before["frozen"] is False and set(before) == {"id", "citekey", "frozen"}
     assert shown("--status") == before | {"state": "provisional"}
-    paperdesk("--library", library, "export", "--ids", "3", "-o", str(tmp_path / "out.bib"),
+    paperdesk("--library", seed_path, "export", "--ids", "3", "-o", str(tmp_path / "out.bib"),
               check_rc=0)
     after = shown()
     assert after == {"id": 3, "citekey": before["citekey"], "frozen": True}
     assert shown("--status") == after | {"state": "frozen"}
 
 
-def test_import_bib_round_trip_through_the_cli(library, tmp_path):
+def test_import_bib_round_trip_through_the_cli(seed_path, tmp_path):
     target = tmp_path / "all.bib"
-    paperdesk("--library", library, "export", "-o", target, check_rc=0)
+    paperdesk("--library", seed_path, "export", "-o", target, check_rc=0)
     fresh = tmp_path / "fresh.sqlite"
     done = paperdesk("--library", fresh, "import", target, "--json", check_rc=0)
     report = json.loads(done.stdout)[0]
@@ -100,13 +92,13 @@ def test_import_bib_round_trip_through_the_cli(library, tmp_path):
     assert again == target.read_text(encoding="utf-8")
 
 
-def test_broken_bib_is_refused_and_changes_nothing(library, tmp_path):
+def test_broken_bib_is_refused_and_changes_nothing(seed_path, tmp_path):
     bad = tmp_path / "bad.bib"
     bad.write_text("@article{a,\n  title = {never closed,\n", encoding="utf-8")
-    before = paperdesk("--library", library, "stats", "--json", check_rc=0).stdout
-    out = paperdesk("--library", library, "import", bad, check_rc=1)
+    before = paperdesk("--library", seed_path, "stats", "--json", check_rc=0).stdout
+    out = paperdesk("--library", seed_path, "import", bad, check_rc=1)
     assert "bad.bib: no BibTeX entry could be read" in out.stderr
-    assert paperdesk("--library", library, "stats", "--json", check_rc=0).stdout == before
+    assert paperdesk("--library", seed_path, "stats", "--json", check_rc=0).stdout == before
 
 
 def test_bibtex_parsers_have_help_and_description():
@@ -131,19 +123,19 @@ def test_a_broken_entry_is_reported_in_one_line_each(tmp_path):
     assert any("line 1:" in line for line in lines[1:])
 
 
-def test_export_csl_json(library, tmp_path):
-    out = paperdesk("--library", library, "export", "--format", "csl-json", check_rc=0)
+def test_export_csl_json(seed_path, tmp_path):
+    out = paperdesk("--library", seed_path, "export", "--format", "csl-json", check_rc=0)
     items = json.loads(out.stdout)
     assert len(items) == SEED_PAPERS and f"exported {SEED_PAPERS} entries" in out.stderr
     target = tmp_path / "refs.json"
-    paperdesk("--library", library, "export", "--format", "csl-json", "--ascii", "-o", target,
+    paperdesk("--library", seed_path, "export", "--format", "csl-json", "--ascii", "-o", target,
               check_rc=0)
     text = target.read_text(encoding="utf-8")
     assert text.isascii() and json.loads(text) == items
-    none = paperdesk("--library", library, "export", "--format", "csl-json", "zzzqqq",
+    none = paperdesk("--library", seed_path, "export", "--format", "csl-json", "zzzqqq",
                      check_rc=0)
     assert json.loads(none.stdout) == []
-    bad = paperdesk("--library", library, "export", "--format", "ris", check_rc=2)
+    bad = paperdesk("--library", seed_path, "export", "--format", "ris", check_rc=2)
     assert "invalid choice" in bad.stderr
 
 

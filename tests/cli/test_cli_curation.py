@@ -19,125 +19,109 @@ def content(path) -> dict[str, list]:
     return {**tables(path), "saved_searches": saved}
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory):
-    """A library built from the seeds once; tests copy it."""
-    from tests.conftest import SEEDS
-
-    path = tmp_path_factory.mktemp("cli") / "seeded.sqlite"
-    paperdesk("--library", path, "import", *SEEDS, check_rc=0)
-    return path
+def pd(seed_path, *args, rc=0):
+    return paperdesk("--library", seed_path, *args, check_rc=rc)
 
 
-@pytest.fixture
-def library(seeded, tmp_path):
-    import shutil
-
-    return shutil.copy(seeded, tmp_path / "cli.sqlite")
+def listed(seed_path, *query) -> list[dict]:
+    return json.loads(pd(seed_path, "list", "--json", *query).stdout)
 
 
-def pd(library, *args, rc=0):
-    return paperdesk("--library", library, *args, check_rc=rc)
-
-
-def listed(library, *query) -> list[dict]:
-    return json.loads(pd(library, "list", "--json", *query).stdout)
-
-
-def test_tag_and_untag_many_papers(library):
-    out = pd(library, "tag", 1, 2, 3, "+Vision", "+deep RL")
+def test_tag_and_untag_many_papers(seed_path):
+    out = pd(seed_path, "tag", 1, 2, 3, "+Vision", "+deep RL")
     assert "added 6 tags on 3 papers" in out.stderr
-    pd(library, "tag", 2, 3, "-vision", "+LLM")
-    tags = json.loads(pd(library, "tags", "--json").stdout)
+    pd(seed_path, "tag", 2, 3, "-vision", "+LLM")
+    tags = json.loads(pd(seed_path, "tags", "--json").stdout)
     assert tags == [{"name": "deep RL", "count": 3}, {"name": "LLM", "count": 2},
                     {"name": "Vision", "count": 1}]
-    assert [p["id"] for p in listed(library, "tag:vision")] == [1]
-    assert {p["id"] for p in listed(library, "--", "-tag:vision tag:llm")} == {2, 3}
-    by_id = {p["id"]: p for p in listed(library)}
+    assert [p["id"] for p in listed(seed_path, "tag:vision")] == [1]
+    assert {p["id"] for p in listed(seed_path, "--", "-tag:vision tag:llm")} == {2, 3}
+    by_id = {p["id"]: p for p in listed(seed_path)}
     assert by_id[2]["tags"] == ["deep RL", "LLM"]
 
 
-def test_tags_may_look_like_numbers(library):
-    pd(library, "tag", 5, "+2024", "+-1")
-    assert json.loads(pd(library, "tags", "--json").stdout) == [
+def test_tags_may_look_like_numbers(seed_path):
+    pd(seed_path, "tag", 5, "+2024", "+-1")
+    assert json.loads(pd(seed_path, "tags", "--json").stdout) == [
         {"name": "-1", "count": 1}, {"name": "2024", "count": 1}]
-    pd(library, "tag", 5, "-2024")
-    assert [t["name"] for t in json.loads(pd(library, "tags", "--json").stdout)] == ["-1"]
+    pd(seed_path, "tag", 5, "-2024")
+    assert [t["name"] for t in json.loads(pd(seed_path, "tags", "--json").stdout)] == ["-1"]
 
 
-def test_tags_rename_merge_delete(library):
-    pd(library, "tag", 1, 2, "+ml")
-    pd(library, "tag", 3, "+machine-learning")
-    pd(library, "tags", "rename", "ml", "ML")
-    pd(library, "tags", "merge", "machine-learning", "ml")
-    assert json.loads(pd(library, "tags", "--json").stdout) == [{"name": "ML", "count": 3}]
-    out = pd(library, "tags", "delete", "ML")
+def test_tags_rename_merge_delete(seed_path):
+    pd(seed_path, "tag", 1, 2, "+ml")
+    pd(seed_path, "tag", 3, "+machine-learning")
+    pd(seed_path, "tags", "rename", "ml", "ML")
+    pd(seed_path, "tags", "merge", "machine-learning", "ml")
+    assert json.loads(pd(seed_path, "tags", "--json").stdout) == [{"name": "ML", "count": 3}]
+    out = pd(seed_path, "tags", "delete", "ML")
     assert "3 papers" in out.stderr
-    assert json.loads(pd(library, "tags", "--json").stdout) == []
-    out = pd(library, "tags", "delete", "ML", rc=1)
+    assert json.loads(pd(seed_path, "tags", "--json").stdout) == []
+    out = pd(seed_path, "tags", "delete", "ML", rc=1)
     assert out.stderr.strip() == "paperdesk: no tag named 'ML'"
 
 
-def test_notes_add_list_edit_delete(library):
-    out = pd(library, "note", 4, "Check *table 2*; the wombat result.")
+def test_notes_add_list_edit_delete(seed_path):
+    out = pd(seed_path, "note", 4, "Check *table 2*; the wombat result.")
     note_id = int(out.stderr.split()[2])
-    notes = json.loads(pd(library, "note", 4, "--json").stdout)
+    notes = json.loads(pd(seed_path, "note", 4, "--json").stdout)
     assert [n["text"] for n in notes] == ["Check *table 2*; the wombat result."]
     assert set(notes[0]) == {"id", "text", "created", "updated"}
-    assert [p["id"] for p in listed(library, "wombat")] == [4]
-    pd(library, "note", "--edit", note_id, "Numbat, not wombat")
-    paper = listed(library, "numbat")[0]
+    assert [p["id"] for p in listed(seed_path, "wombat")] == [4]
+    pd(seed_path, "note", "--edit", note_id, "Numbat, not wombat")
+    paper = listed(seed_path, "numbat")[0]
     assert paper["notes"][0]["text"] == "Numbat, not wombat"
     assert paper["notes"][0]["id"] == note_id
-    pd(library, "note", "--delete", note_id)
-    assert listed(library, "numbat") == []
-    assert listed(library)[0]["notes"] == []
-    out = pd(library, "note", "--delete", note_id, rc=1)
+    pd(seed_path, "note", "--delete", note_id)
+    assert listed(seed_path, "numbat") == []
+    assert listed(seed_path)[0]["notes"] == []
+    out = pd(seed_path, "note", "--delete", note_id, rc=1)
     assert out.stderr.strip() == f"paperdesk: no note with id {note_id}"
 
 
-def test_rate_status_and_the_reading_list(library):
-    pd(library, "rate", 5, 6, 7, 4)
-    pd(library, "status", 9, 7, 8, "to-read")
-    pd(library, "status", 6, "read")
-    by_id = {p["id"]: p for p in listed(library)}
+def test_rate_status_and_the_reading_list(seed_path):
+    pd(seed_path, "rate", 5, 6, 7, 4)
+    pd(seed_path, "status", 9, 7, 8, "to-read")
+    pd(seed_path, "status", 6, "read")
+    by_id = {p["id"]: p for p in listed(seed_path)}
     assert [by_id[i]["rating"] for i in (5, 6, 7, 8)] == [4, 4, 4, 0]
     assert [by_id[i]["status"] for i in (6, 7, 8, 9)] == ["read", "to-read", "to-read", "to-read"]
-    assert [p["id"] for p in listed(library, "rating>=4 status:to-read")] == [7]
-    reading = json.loads(pd(library, "reading-list", "--json").stdout)
+    assert [p["id"] for p in listed(seed_path, "rating>=4 status:to-read")] == [7]
+    reading = json.loads(pd(seed_path, "reading-list", "--json").stdout)
     assert [p["id"] for p in reading] == [9, 7, 8]
-    pd(library, "reading-list", "move", 8, 1)
-    assert [p["id"] for p in json.loads(pd(library, "reading-list", "--json").stdout)] == [8, 9, 7]
+    pd(seed_path, "reading-list", "move", 8, 1)
+    reading = json.loads(pd(seed_path, "reading-list", "--json").stdout)
+    assert [p["id"] for p in reading] == [8, 9, 7]
 
 
-def test_year_correction(library):
-    pd(library, "year", 3, 2019)
-    paper = json.loads(pd(library, "show", 3, "--json").stdout)
+def test_year_correction(seed_path):
+    pd(seed_path, "year", 3, 2019)
+    paper = json.loads(pd(seed_path, "show", 3, "--json").stdout)
     assert (paper["year"], paper["year_inferred"], paper["published"][:4]) == (2019, False, "2019")
 
 
-def test_saved_searches(library):
-    pd(library, "search", "save", "Good unread", "rating>=4", "status:unread")
-    pd(library, "search", "save", "vision", "tag:vision OR vision")
-    saved = json.loads(pd(library, "search", "list", "--json").stdout)
+def test_saved_searches(seed_path):
+    pd(seed_path, "search", "save", "Good unread", "rating>=4", "status:unread")
+    pd(seed_path, "search", "save", "vision", "tag:vision OR vision")
+    saved = json.loads(pd(seed_path, "search", "list", "--json").stdout)
     assert saved == [{"name": "Good unread", "query": "rating>=4 status:unread"},
                      {"name": "vision", "query": "tag:vision OR vision"}]
-    pd(library, "rate", 2, 3, 4)
-    pd(library, "status", 3, "reading")
-    ran = json.loads(pd(library, "search", "run", "Good unread", "--json").stdout)
+    pd(seed_path, "rate", 2, 3, 4)
+    pd(seed_path, "status", 3, "reading")
+    ran = json.loads(pd(seed_path, "search", "run", "Good unread", "--json").stdout)
     assert [p["id"] for p in ran] == [2]
-    pd(library, "search", "delete", "vision")
-    out = pd(library, "search", "run", "vision", rc=1)
+    pd(seed_path, "search", "delete", "vision")
+    out = pd(seed_path, "search", "run", "vision", rc=1)
     assert out.stderr.strip() == "paperdesk: no saved search named 'vision'"
-    assert "Good unread\trating>=4 status:unread" in pd(library, "search", "list").stdout
+    assert "Good unread\trating>=4 status:unread" in pd(seed_path, "search", "list").stdout
 
 
-def test_list_sorts_by_any_field(library):
-    pd(library, "rate", 10, 5)
-    pd(library, "rate", 11, 3)
-    rated = listed(library, "has:rating", "--sort", "rating", "--desc")
+def test_list_sorts_by_any_field(seed_path):
+    pd(seed_path, "rate", 10, 5)
+    pd(seed_path, "rate", 11, 3)
+    rated = listed(seed_path, "has:rating", "--sort", "rating", "--desc")
     assert [p["id"] for p in rated] == [10, 11]
-    ups = [p["upvotes"] for p in listed(library, "--sort", "upvotes", "--desc")]
+    ups = [p["upvotes"] for p in listed(seed_path, "--sort", "upvotes", "--desc")]
     known = [u for u in ups if u is not None]
     assert known == sorted(known, reverse=True) and ups[:len(known)] == known
 
@@ -154,12 +138,12 @@ def test_list_sorts_by_any_field(library):
     ("year", "1", "20"),
     ("reading-list", "move", "1", "1"),
 ])
-def test_bad_input_exits_1_with_one_line_and_changes_nothing(library, args):
-    before = content(library)
-    out = pd(library, *args, rc=1)
+def test_bad_input_exits_1_with_one_line_and_changes_nothing(seed_path, args):
+    before = content(seed_path)
+    out = pd(seed_path, *args, rc=1)
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("paperdesk: "), out.stderr
-    assert content(library) == before
+    assert content(seed_path) == before
 
 
 @pytest.mark.parametrize("args", [
@@ -169,10 +153,10 @@ def test_bad_input_exits_1_with_one_line_and_changes_nothing(library, args):
     ("status", "1", "finished"),
     ("note", "--edit", "1"),
 ])
-def test_usage_mistakes_exit_2(library, args):
-    before = content(library)
-    pd(library, *args, rc=2)
-    assert content(library) == before
+def test_usage_mistakes_exit_2(seed_path, args):
+    before = content(seed_path)
+    pd(seed_path, *args, rc=2)
+    assert content(seed_path) == before
 
 
 def test_curation_commands_have_help_and_descriptions():

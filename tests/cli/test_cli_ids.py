@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ import pytest
 from paperdesk.cli import ids
 from paperdesk.cli.main import build_parser, main
 from tests.cli.test_cli_library import paperdesk
-from tests.conftest import SEEDS
 
 TOO_BIG = "99999999999999999999999"
 BAD_IDS = [TOO_BIG, str(2**63), "1" * 5000, "0", "-3", "²", "12a", "0x10"]
@@ -54,23 +52,10 @@ COMMANDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("ids") / "seeded.sqlite"
-    paperdesk("--library", path, "import", *SEEDS, check_rc=0)
-    paperdesk("--library", path, "search", "save", "mine", "model", check_rc=0)
-    return path
-
-
-@pytest.fixture
-def library(seeded, tmp_path) -> Path:
-    return Path(shutil.copy(seeded, tmp_path / "library.sqlite"))
-
-
-def files(library: Path) -> dict[str, bytes]:
+def files(seed_path: Path) -> dict[str, bytes]:
     """The library and its companions, byte for byte."""
-    return {p.name: p.read_bytes() for p in library.parent.iterdir()
-            if p.name.startswith(library.name)}
+    return {p.name: p.read_bytes() for p in seed_path.parent.iterdir()
+            if p.name.startswith(seed_path.name)}
 
 
 def _commands(parser: argparse.ArgumentParser, path=()):
@@ -114,59 +99,59 @@ def _bad_cases(values):
             and not ("--limit" in c and b == "0")]
 
 
-def _one_line_no_change(library: Path, tmp_path: Path, before: dict, rc: int, err: str):
+def _one_line_no_change(seed_path: Path, tmp_path: Path, before: dict, rc: int, err: str):
     assert rc in (1, 2), err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("paperdesk"), err
     assert "Traceback" not in err and "Error" not in err
     assert len(lines[0]) < 300
-    assert files(library) == before
+    assert files(seed_path) == before
     assert not (tmp_path / "out.bib").exists()
 
 
 @pytest.mark.parametrize(("command", "bad"), _bad_cases([TOO_BIG]))
-def test_a_number_that_cannot_be_an_id_is_one_line(library, tmp_path, command, bad):
+def test_a_number_that_cannot_be_an_id_is_one_line(seed_path, tmp_path, command, bad):
     """In a real process, each command."""
-    before = files(library)
-    result = paperdesk("--library", library, *(part.format(bad) for part in command))
-    _one_line_no_change(library, tmp_path, before, result.returncode, result.stderr)
+    before = files(seed_path)
+    result = paperdesk("--library", seed_path, *(part.format(bad) for part in command))
+    _one_line_no_change(seed_path, tmp_path, before, result.returncode, result.stderr)
 
 
 @pytest.mark.parametrize(("command", "bad"), _bad_cases(BAD_IDS[1:]))
-def test_every_kind_of_bad_number_is_one_line(library, tmp_path, monkeypatch, capsys,
+def test_every_kind_of_bad_number_is_one_line(seed_path, tmp_path, monkeypatch, capsys,
                                               command, bad):
     """The same checks for many more values, in this process (a real process each would
     take minutes)."""
     monkeypatch.chdir(tmp_path)
-    before = files(library)
+    before = files(seed_path)
     try:
-        rc = main(["--library", str(library), *(part.format(bad) for part in command)])
+        rc = main(["--library", str(seed_path), *(part.format(bad) for part in command)])
     except SystemExit as exc:
         rc = exc.code
-    _one_line_no_change(library, tmp_path, before, rc, capsys.readouterr().err)
+    _one_line_no_change(seed_path, tmp_path, before, rc, capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("command", [("show", "{}"), ("rate", "{}", "3"), ("delete", "{}"),
                                      ("citekey", "{}"), ("export", "--ids", "{}")])
-def test_the_largest_id_is_an_unknown_paper(library, command):
-    before = files(library)
-    result = paperdesk("--library", library, *(p.format(2**63 - 1) for p in command))
+def test_the_largest_id_is_an_unknown_paper(seed_path, command):
+    before = files(seed_path)
+    result = paperdesk("--library", seed_path, *(p.format(2**63 - 1) for p in command))
     assert result.returncode == 1
     assert result.stderr.strip() == f"paperdesk: no paper with id {2**63 - 1}"
-    assert files(library) == before
+    assert files(seed_path) == before
 
 
-def test_the_message_says_what_a_paper_id_is(library):
-    result = paperdesk("--library", library, "show", TOO_BIG)
+def test_the_message_says_what_a_paper_id_is(seed_path):
+    result = paperdesk("--library", seed_path, "show", TOO_BIG)
     assert result.returncode == 2
     assert result.stderr == (f"paperdesk show: argument ID: '{TOO_BIG}' is not a paper id "
                              f"(a whole number from 1 to {2**63 - 1}); "
                              "see `paperdesk show --help`\n")
 
 
-def test_good_ids_still_work(library):
-    paperdesk("--library", library, "rate", "1", "2", "4", check_rc=0)
-    paperdesk("--library", library, "tag", "1", "2", "+read-later", check_rc=0)
-    paperdesk("--library", library, "export", "--ids", " 1, 2", check_rc=0)
-    assert paperdesk("--library", library, "list", "--limit", "0", check_rc=0).stdout == ""
-    assert "read-later" in paperdesk("--library", library, "show", "+2", check_rc=0).stdout
+def test_good_ids_still_work(seed_path):
+    paperdesk("--library", seed_path, "rate", "1", "2", "4", check_rc=0)
+    paperdesk("--library", seed_path, "tag", "1", "2", "+read-later", check_rc=0)
+    paperdesk("--library", seed_path, "export", "--ids", " 1, 2", check_rc=0)
+    assert paperdesk("--library", seed_path, "list", "--limit", "0", check_rc=0).stdout == ""
+    assert "read-later" in paperdesk("--library", seed_path, "show", "+2", check_rc=0).stdout

@@ -5,20 +5,19 @@ and the library file is byte for byte as it was."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SEED_PAPERS, SEEDS
+from tests.conftest import SEED_PAPERS
 
 TIMEOUT = 60
 
 
-def pd(library: Path, *args, rc: int | None = 0) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, "-m", "paperdesk", "--library", str(library),
+def pd(seed_path: Path, *args, rc: int | None = 0) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "paperdesk", "--library", str(seed_path),
                              *map(str, args)], capture_output=True, text=True, timeout=TIMEOUT)
     assert "Traceback" not in result.stderr
     if rc is not None:
@@ -26,45 +25,32 @@ def pd(library: Path, *args, rc: int | None = 0) -> subprocess.CompletedProcess:
     return result
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("queries") / "seeded.sqlite"
-    pd(path, "import", *SEEDS)
-    pd(path, "stats")  # settles the planner's statistics (PRAGMA optimize at close)
-    return path
+def listed(seed_path: Path, query: str) -> set[int]:
+    return {p["id"] for p in json.loads(pd(seed_path, "list", "--json", "--", query).stdout)}
 
 
-@pytest.fixture
-def library(seeded, tmp_path) -> Path:
-    return Path(shutil.copy(seeded, tmp_path / "library.sqlite"))
-
-
-def listed(library: Path, query: str) -> set[int]:
-    return {p["id"] for p in json.loads(pd(library, "list", "--json", "--", query).stdout)}
-
-
-def exported(library: Path, query: str) -> int:
-    return pd(library, "export", "--", query).stdout.count("\n@")  # entries after the first
+def exported(seed_path: Path, query: str) -> int:
+    return pd(seed_path, "export", "--", query).stdout.count("\n@")  # entries after the first
 
 
 @pytest.mark.parametrize("query", ["has:upvotes", "org:deep", "year:2023", "upvotes>5",
                                    "(org:deep OR year:2024) model"])
-def test_list_export_and_saved_searches_partition_the_library(library, query):
-    total = json.loads(pd(library, "stats", "--json").stdout)["papers"]
-    yes, no = listed(library, query), listed(library, f"-({query})")
+def test_list_export_and_saved_searches_partition_the_library(seed_path, query):
+    total = json.loads(pd(seed_path, "stats", "--json").stdout)["papers"]
+    yes, no = listed(seed_path, query), listed(seed_path, f"-({query})")
     assert len(yes) + len(no) == total and not yes & no
-    assert listed(library, f"NOT ({query})") == no
-    assert exported(library, query) + 1 == len(yes) or not yes
-    assert exported(library, f"-({query})") + 1 == len(no)
-    pd(library, "search", "save", "--", "not-it", f"-({query})")
-    ran = json.loads(pd(library, "search", "run", "not-it", "--json").stdout)
+    assert listed(seed_path, f"NOT ({query})") == no
+    assert exported(seed_path, query) + 1 == len(yes) or not yes
+    assert exported(seed_path, f"-({query})") + 1 == len(no)
+    pd(seed_path, "search", "save", "--", "not-it", f"-({query})")
+    ran = json.loads(pd(seed_path, "search", "run", "not-it", "--json").stdout)
     assert {p["id"] for p in ran} == no
 
 
-def test_the_reported_figures(library):
-    total = json.loads(pd(library, "stats", "--json").stdout)["papers"]
+def test_the_reported_figures(seed_path):
+    total = json.loads(pd(seed_path, "stats", "--json").stdout)["papers"]
     assert total == SEED_PAPERS
-    counts = {q: int(pd(library, "list", "--", q).stderr.split()[0])
+    counts = {q: int(pd(seed_path, "list", "--", q).stderr.split()[0])
               for q in ("has:upvotes", "-has:upvotes", "org:deep", "-org:deep",
                         "year:2023", "-year:2023")}
     assert counts["has:upvotes"] + counts["-has:upvotes"] == total
@@ -87,10 +73,10 @@ BAD = [
 @pytest.mark.parametrize("query", BAD, ids=lambda q: q[:24])
 @pytest.mark.parametrize("command", [("list",), ("export",), ("search", "save", "bad"),
                                      ("export", "-o", "out.bib")])
-def test_a_query_beyond_the_limits_is_one_line(library, tmp_path, command, query):
+def test_a_query_beyond_the_limits_is_one_line(seed_path, tmp_path, command, query):
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     command = [str(tmp_path / part) if part == "out.bib" else part for part in command]
-    result = pd(library, *command, "--", query, rc=1)
+    result = pd(seed_path, *command, "--", query, rc=1)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("paperdesk: "), result.stderr
     assert "position" in lines[0] and len(lines[0]) < 200

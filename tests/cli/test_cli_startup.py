@@ -40,29 +40,23 @@ def _loaded(*args: object) -> tuple[dict, set[str]]:
     return report, set(report["modules"])
 
 
-@pytest.fixture
-def library(seed_lib):
-    seed_lib.close()
-    return seed_lib.path
-
-
 @pytest.mark.parametrize("command", [
     ["stats", "--json"],
     ["list", "scaling", "--limit", "5", "--json"],
     ["list", "--limit", "5", "--", "rating>=0", "-tag:x"],
     ["show", "1", "--json"],
 ], ids=["stats", "word-search", "field-search", "show"])
-def test_reading_commands_load_no_heavy_library(library, command):
-    report, modules = _loaded("--library", library, *command)
+def test_reading_commands_load_no_heavy_library(seed_path, command):
+    report, modules = _loaded("--library", seed_path, *command)
     assert report["code"] == 0
     assert report["out"].strip()  # the command did its work
     assert modules.isdisjoint(HEAVY), sorted(modules & set(HEAVY))
 
 
-def test_the_probe_sees_heavy_libraries_when_a_command_needs_them(library, seeds):
+def test_the_probe_sees_heavy_libraries_when_a_command_needs_them(seed_path, seeds):
     """The same probe on an import (which compares titles) does see rapidfuzz:
     the check above can fail."""
-    report, modules = _loaded("--library", library, "duplicates", "--json")
+    report, modules = _loaded("--library", seed_path, "duplicates", "--json")
     assert report["code"] == 0
     assert {"numpy", "rapidfuzz"} <= modules
 
@@ -99,8 +93,8 @@ def test_command_groups_name_exactly_the_commands_each_module_registers():
     assert command_group(["nonsense"]) is None
 
 
-def test_a_command_loads_no_other_command_group(library):
-    _, modules = _loaded_full("--library", library, "stats", "--json")
+def test_a_command_loads_no_other_command_group(seed_path):
+    _, modules = _loaded_full("--library", seed_path, "stats", "--json")
     assert not {"paperdesk.cli.duplicate_cmds", "paperdesk.cli.bibtex_cmds",
                 "paperdesk.cli.hub_cmds", "paperdesk.core.areas.duplicates",
                 "paperdesk.core.areas.bibtex_export"} & modules

@@ -5,118 +5,109 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
-
 from tests.cli.test_cli_library import paperdesk
 from tests.conftest import SEED_PAPERS
 
 
-@pytest.fixture
-def library(tmp_path, seeds):
-    path = tmp_path / "cli.sqlite"
-    paperdesk("--library", path, "import", *seeds, check_rc=0)
-    return path
+def _export(seed_path, *args) -> str:
+    return paperdesk("--library", seed_path, "export", *args, check_rc=0).stdout
 
 
-def _export(library, *args) -> str:
-    return paperdesk("--library", library, "export", *args, check_rc=0).stdout
-
-
-def test_add_list_and_every_command_keeps_the_file_up_to_date(library, tmp_path):
+def test_add_list_and_every_command_keeps_the_file_up_to_date(seed_path, tmp_path):
     refs = tmp_path / "paper" / "refs.bib"
     refs.parent.mkdir()
-    added = paperdesk("--library", library, "sync", "add", refs, check_rc=0)
+    added = paperdesk("--library", seed_path, "sync", "add", refs, check_rc=0)
     assert f"keeping {refs} in sync with the whole library" in added.stderr
-    assert refs.read_text(encoding="utf-8") == _export(library)
-    listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
+    assert refs.read_text(encoding="utf-8") == _export(seed_path)
+    listed = paperdesk("--library", seed_path, "sync", "list", check_rc=0).stdout
     assert "up to date" in listed and str(refs) in listed and f"{SEED_PAPERS}" in listed
 
-    tagged = paperdesk("--library", library, "tag", "5", "+to-cite", check_rc=0)
+    tagged = paperdesk("--library", seed_path, "tag", "5", "+to-cite", check_rc=0)
     assert f"updated {refs} ({SEED_PAPERS} entries)" in tagged.stderr
     assert "keywords = {to-cite}" in refs.read_text(encoding="utf-8")
-    assert refs.read_text(encoding="utf-8") == _export(library)
+    assert refs.read_text(encoding="utf-8") == _export(seed_path)
 
     before = os.stat(refs)
-    rated = paperdesk("--library", library, "rate", "5", "4", check_rc=0)
+    rated = paperdesk("--library", seed_path, "rate", "5", "4", check_rc=0)
     assert "updated" not in rated.stderr  # ratings are not in the file: not rewritten
     after = os.stat(refs)
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
-    paperdesk("--library", library, "delete", "5", check_rc=0)
-    assert refs.read_text(encoding="utf-8") == _export(library)
+    paperdesk("--library", seed_path, "delete", "5", check_rc=0)
+    assert refs.read_text(encoding="utf-8") == _export(seed_path)
     assert refs.read_text(encoding="utf-8").count("@misc{") == 192
 
-    data = json.loads(paperdesk("--library", library, "sync", "list", "--json",
+    data = json.loads(paperdesk("--library", seed_path, "sync", "list", "--json",
                                 check_rc=0).stdout)
     assert [(s["path"], s["state"], s["entries"], s["source"]) for s in data] == [
         (str(refs), "up to date", 192, "all")]
-    paperdesk("--library", library, "sync", "remove", refs, check_rc=0)
-    paperdesk("--library", library, "tag", "6", "+x", check_rc=0)
+    paperdesk("--library", seed_path, "sync", "remove", refs, check_rc=0)
+    paperdesk("--library", seed_path, "tag", "6", "+x", check_rc=0)
     assert "keywords = {x}" not in refs.read_text(encoding="utf-8")  # no longer synced
-    assert json.loads(paperdesk("--library", library, "sync", "list", "--json",
+    assert json.loads(paperdesk("--library", seed_path, "sync", "list", "--json",
                                 check_rc=0).stdout) == []
 
 
-def test_a_tag_sync_in_csl_json(library, tmp_path):
+def test_a_tag_sync_in_csl_json(seed_path, tmp_path):
     out = tmp_path / "cite.json"
-    paperdesk("--library", library, "sync", "add", out, "--tag", "to-cite", "--style",
+    paperdesk("--library", seed_path, "sync", "add", out, "--tag", "to-cite", "--style",
               "csl-json", check_rc=0)
     assert json.loads(out.read_text()) == []
-    paperdesk("--library", library, "tag", "3", "4", "+To-Cite", check_rc=0)
-    keys = [json.loads(paperdesk("--library", library, "show", str(i), "--json",
+    paperdesk("--library", seed_path, "tag", "3", "4", "+To-Cite", check_rc=0)
+    keys = [json.loads(paperdesk("--library", seed_path, "show", str(i), "--json",
                                  check_rc=0).stdout)["citekey"] for i in (3, 4)]
     assert [i["id"] for i in json.loads(out.read_text())] == keys
 
 
-def test_someone_elses_edit_stops_the_sync_until_overwritten(library, tmp_path):
+def test_someone_elses_edit_stops_the_sync_until_overwritten(seed_path, tmp_path):
     refs = tmp_path / "refs.bib"
-    paperdesk("--library", library, "sync", "add", refs, check_rc=0)
+    paperdesk("--library", seed_path, "sync", "add", refs, check_rc=0)
     refs.write_text(refs.read_text() + "\n% mine\n")
     # Before any write notices it, the list says what is on disk.
-    listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
+    listed = paperdesk("--library", seed_path, "sync", "list", check_rc=0).stdout
     assert listed.startswith("changed: the file is not what PaperDesk last wrote")
-    shown = json.loads(paperdesk("--library", library, "sync", "list", "--json").stdout)
+    shown = json.loads(paperdesk("--library", seed_path, "sync", "list", "--json").stdout)
     assert shown[0]["state"] == "changed"
-    stopped = paperdesk("--library", library, "tag", "1", "+x", check_rc=0)
+    stopped = paperdesk("--library", seed_path, "tag", "1", "+x", check_rc=0)
     assert "changed by someone else" in stopped.stderr
     assert f"paperdesk sync now --overwrite {refs}" in stopped.stderr
     assert refs.read_text().endswith("% mine\n")
     assert "added 1 tag" in stopped.stderr  # the command's own work is done
-    listed = paperdesk("--library", library, "sync", "list", check_rc=0).stdout
+    listed = paperdesk("--library", seed_path, "sync", "list", check_rc=0).stdout
     assert listed.startswith("stopped: the file was changed by someone else")
     # Every command says it until it is resolved, even one that changes nothing in it.
     for args in (["tag", "2", "+x"], ["stats"], ["list", "--limit", "1"]):
-        said = paperdesk("--library", library, *args, check_rc=0).stderr
+        said = paperdesk("--library", seed_path, *args, check_rc=0).stderr
         assert f"paperdesk: {refs}: sync stopped: the file was changed" in said, args
     assert refs.read_text().endswith("% mine\n")
-    paperdesk("--library", library, "sync", "now", check_rc=1)
+    paperdesk("--library", seed_path, "sync", "now", check_rc=1)
     assert refs.read_text().endswith("% mine\n")
     mine = refs.read_bytes()
-    over = paperdesk("--library", library, "sync", "now", "--overwrite", refs, check_rc=0)
-    assert refs.read_text() == _export(library)
+    over = paperdesk("--library", seed_path, "sync", "now", "--overwrite", refs, check_rc=0)
+    assert refs.read_text() == _export(seed_path)
     [kept] = tmp_path.glob("refs.conflict-*.bib")
     assert kept.read_bytes() == mine and f"kept as {kept}" in over.stderr
-    assert "sync" not in paperdesk("--library", library, "stats", check_rc=0).stderr
+    assert "sync" not in paperdesk("--library", seed_path, "stats", check_rc=0).stderr
 
 
-def test_failures_are_one_line_and_leave_the_library_alone(library, tmp_path):
+def test_failures_are_one_line_and_leave_the_library_alone(seed_path, tmp_path):
     missing = tmp_path / "gone" / "refs.bib"
-    failed = paperdesk("--library", library, "sync", "add", missing, check_rc=1)
+    failed = paperdesk("--library", seed_path, "sync", "add", missing, check_rc=1)
     assert f"sync failed: the folder {missing.parent} does not exist" in failed.stderr
-    stats = paperdesk("--library", library, "stats", "--json", check_rc=0).stdout
-    again = paperdesk("--library", library, "tag", "1", "+x", check_rc=0)
+    stats = paperdesk("--library", seed_path, "stats", "--json", check_rc=0).stdout
+    again = paperdesk("--library", seed_path, "tag", "1", "+x", check_rc=0)
     assert "sync failed" in again.stderr
     missing.parent.mkdir()
-    paperdesk("--library", library, "tag", "2", "+x", check_rc=0)
-    assert missing.read_text() == _export(library)
-    bad = paperdesk("--library", library, "sync", "add", tmp_path / "s.bib", "--search",
+    paperdesk("--library", seed_path, "tag", "2", "+x", check_rc=0)
+    assert missing.read_text() == _export(seed_path)
+    bad = paperdesk("--library", seed_path, "sync", "add", tmp_path / "s.bib", "--search",
                     "nope", check_rc=1)
     assert bad.stderr.strip() == "paperdesk: there is no saved search named 'nope'"
-    bad = paperdesk("--library", library, "sync", "add", tmp_path / "q.bib", "rating>>4",
+    bad = paperdesk("--library", seed_path, "sync", "add", tmp_path / "q.bib", "rating>>4",
                     check_rc=1)
     assert len(bad.stderr.strip().splitlines()) == 1
-    paperdesk("--library", library, "sync", "remove", tmp_path / "nope.bib", check_rc=1)
-    paperdesk("--library", library, "sync", "add", tmp_path / "x.bib", "--style", "ris",
+    paperdesk("--library", seed_path, "sync", "remove", tmp_path / "nope.bib", check_rc=1)
+    paperdesk("--library", seed_path, "sync", "add", tmp_path / "x.bib", "--style", "ris",
               check_rc=2)
-    assert json.loads(paperdesk("--library", library, "stats", "--json",
+    assert json.loads(paperdesk("--library", seed_path, "stats", "--json",
                                 check_rc=0).stdout)["papers"] == json.loads(stats)["papers"]
