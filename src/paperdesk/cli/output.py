@@ -9,8 +9,9 @@ from typing import Any
 
 
 def emit_json(data: Any) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    """``json.dump(data, ensure_ascii=False, indent=2)`` and a newline, byte for byte,
+    written by ``_indented`` (json's indenting encoder is pure Python)."""
+    sys.stdout.write(_indented(data, "") + "\n")
 
 
 def emit_json_list(items: Iterable[Any]) -> None:
