@@ -165,6 +165,12 @@ def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str]) -> set[tuple
     pairs: set[tuple[int, int]] = set()
     titles = np.empty(len(keys), object)  # the keys of many indexes taken at once
     titles[:] = keys
+    # ratio is 100 * (1 - indel distance / (m + n)) and the distance is at least
+    # |m - n|: a pair whose lengths alone keep it under the floor is not compared
+    lengths = np.fromiter(map(len, keys), np.int64, len(keys))
+    m, n = lengths[a], lengths[b]
+    may = 200 * np.minimum(m, n) >= (TITLE_FLOOR - 1e-6) * (m + n)
+    a, b = a[may], b[may]
     for start in range(0, len(a), _CHUNK):
         left, right = a[start:start + _CHUNK], b[start:start + _CHUNK]
         scores = process.cpdist(titles[left].tolist(), titles[right].tolist(), scorer=fuzz.ratio,
