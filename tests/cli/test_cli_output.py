@@ -22,18 +22,24 @@ CASES = [
      {"int keys": {1: "one", 2: [{}]}, "quote": 'say "hi" \\ \u0001 \u2028'}],
     [{"sources": {"title": _SHARED, "year": _SHARED, "doi": {"at": "y", "source": "user"}},
       "again": [_SHARED, [_SHARED]], "deep": [[[{"k": [1, {"z": None}]}]]]}],
+    [{"d": ["a", "b"], "s": {"a": "b"}}, {"d": ["a", "b"], "x": {"y": ["a", "b"]}},
+     ["a", "b"], {"s": {"a": "b"}, "t": {"b": "a"}}, [["1"], [1], [True]], {"a": "b"}],
 ]
 
 
 @pytest.mark.parametrize("items", CASES, ids=["empty", "empty-dict", "unicode", "nested",
-                                              "scalars", "odd-values", "shared"])
+                                              "scalars", "odd-values", "shared", "repeats"])
 def test_streamed_list_matches_the_whole_list(capsys, items):
     emit_json(items)
     whole = capsys.readouterr().out
     emit_json_list(iter(items))
     streamed = capsys.readouterr().out
     assert streamed == whole
+    assert whole == json.dumps(items, ensure_ascii=False, indent=2) + "\n"
     assert json.loads(streamed) == json.loads(whole)
+    for item in items:  # one value alone, as a command's --json prints it
+        emit_json(item)
+        assert capsys.readouterr().out == json.dumps(item, ensure_ascii=False, indent=2) + "\n"
 
 
 def test_list_json_of_the_seed_library_is_every_paper_in_order(seed_lib, capsys):

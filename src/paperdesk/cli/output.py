@@ -10,8 +10,9 @@ from typing import Any
 
 
 def emit_json(data: Any) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    """``json.dump(data, ensure_ascii=False, indent=2)`` and a newline, byte for byte,
+    written by ``_indented`` (json's indenting encoder is pure Python)."""
+    sys.stdout.write(_indented(data, "") + "\n")
 
 
 def emit_json_list(items: Iterable[Any]) -> None:
@@ -25,7 +26,9 @@ def emit_json_list(items: Iterable[Any]) -> None:
     out.write("[]\n" if first else "\n]\n")
 
 
-_STRING = json.encoder.encode_basestring  # what ensure_ascii=False writes a string as
+# What ``ensure_ascii=False`` writes a string as: the public encoder, which hands a
+# plain string straight to json's C string escaper.
+_STRING = json.JSONEncoder(ensure_ascii=False).encode
 _CONTAINERS = (dict, list, tuple)
 
 
@@ -33,12 +36,14 @@ def _refuse(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-# json's C encoder writing a list of values with a bare newline between them: it
-# never writes a newline inside a value (strings escape theirs), so splitting its
-# text on newlines gives each value exactly as ``json.dumps`` writes it.
-_FLAT = json.encoder.c_make_encoder(None, _refuse, _STRING, None, ": ", "\n",
-                                    False, False, True) if json.encoder.c_make_encoder else None
+# json's encoder writing a list of values with a bare newline between them (public
+# API: without indentation ``encode`` uses json's C encoder). It never writes a
+# newline inside a value (strings escape theirs), so splitting its text on newlines
+# gives each value exactly as ``json.dumps`` writes it.
+_FLAT = json.JSONEncoder(ensure_ascii=False, check_circular=False, default=_refuse,
+                         separators=("\n", ": ")).encode
 _PREFIXES: dict[tuple[tuple[str, ...], str], tuple[str, ...] | None] = {}
+_SEEN: dict[tuple[Any, ...], str] = {}  # the text of a container of strings, by its contents
 
 
 def _indented(value: Any, indent: str) -> str:
@@ -48,7 +53,7 @@ def _indented(value: Any, indent: str) -> str:
     dict in one call; only the non-empty lists and dicts inside are visited here."""
     if type(value) is str:
         return _STRING(value)
-    if _FLAT is None or not (value and isinstance(value, _CONTAINERS)):
+    if not (value and isinstance(value, _CONTAINERS)):
         return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
     inner = indent + "  "
     prefixes = None
@@ -65,16 +70,33 @@ def _indented(value: Any, indent: str) -> str:
     else:
         values = list(value)
     nested = [(i, v) for i, v in enumerate(values) if v and isinstance(v, _CONTAINERS)]
-    for i, _ in nested:
-        values[i] = None
-    parts = _FLAT(values, 0)[0][1:-1].split("\n")
+    if not nested and all(type(v) is str for v in values):
+        # Strings only (a paper's digests, one field's source): often met before.
+        key = (prefixes or inner, *values)
+        text = _SEEN.get(key)
+        if text is None:
+            if len(_SEEN) > 4096:
+                _SEEN.clear()
+            text = _SEEN[key] = _laid_out(prefixes, list(map(_STRING, values)), indent)
+        return text
+    if len(nested) == len(values):  # nothing plain to encode
+        parts: list[str] = values
+    else:
+        for i, _ in nested:
+            values[i] = None
+        parts = _FLAT(values)[1:-1].split("\n")
     done: dict[int, str] = {}  # one object met again (a paper's default source) is written once
     for i, v in nested:
         text = done.get(id(v))
         if text is None:
             text = done[id(v)] = _indented(v, inner)
         parts[i] = text
+    return _laid_out(prefixes, parts, indent)
+
+
+def _laid_out(prefixes: tuple[str, ...] | None, parts: list[str], indent: str) -> str:
     if prefixes is None:
+        inner = indent + "  "
         return f"[\n{inner}" + f",\n{inner}".join(parts) + f"\n{indent}]"
     return "{\n" + ",\n".join(map(str.__add__, prefixes, parts)) + f"\n{indent}}}"
 

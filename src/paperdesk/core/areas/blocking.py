@@ -58,7 +58,8 @@ def _places(df: Counter[str], words: Iterable[str] | None = None) -> dict[str, i
     """Each word's position in one order by rarity (of ``words``, else of every word
     counted): ties broken the same for every title."""
     every = df.keys() if words is None else words
-    return {w: n for n, w in enumerate(sorted(every, key=lambda w: (df[w], w)))}
+    # by the word, then (stable) by its count: the order of the key (count, word)
+    return {w: n for n, w in enumerate(sorted(sorted(every), key=df.__getitem__))}
 
 
 def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
@@ -72,7 +73,7 @@ def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
 
     df = Counter(chain.from_iterable(tokens))
     place = _places(df)
-    counts = np.fromiter((df[w] for w in sorted(df, key=place.__getitem__)), np.int64, len(df))
+    counts = np.fromiter(map(df.__getitem__, place), np.int64, len(df))  # place is in its order
     sizes = np.fromiter(map(len, tokens), np.int64, len(tokens))
     words = np.fromiter(map(place.__getitem__, chain.from_iterable(tokens)), np.int64,
                         int(sizes.sum()))
@@ -162,10 +163,17 @@ def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str]) -> set[tuple
     from rapidfuzz import fuzz, process
 
     pairs: set[tuple[int, int]] = set()
+    titles = np.empty(len(keys), object)  # the keys of many indexes taken at once
+    titles[:] = keys
+    # ratio is 100 * (1 - indel distance / (m + n)) and the distance is at least
+    # |m - n|: a pair whose lengths alone keep it under the floor is not compared
+    lengths = np.fromiter(map(len, keys), np.int64, len(keys))
+    m, n = lengths[a], lengths[b]
+    may = 200 * np.minimum(m, n) >= (TITLE_FLOOR - 1e-6) * (m + n)
+    a, b = a[may], b[may]
     for start in range(0, len(a), _CHUNK):
         left, right = a[start:start + _CHUNK], b[start:start + _CHUNK]
-        scores = process.cpdist([keys[i] for i in left.tolist()],
-                                [keys[j] for j in right.tolist()], scorer=fuzz.ratio,
+        scores = process.cpdist(titles[left].tolist(), titles[right].tolist(), scorer=fuzz.ratio,
                                 score_cutoff=TITLE_FLOOR, dtype=np.uint8, workers=-1)
         hit = np.nonzero(scores)[0]
         pairs.update(zip(left[hit].tolist(), right[hit].tolist(), strict=True))
