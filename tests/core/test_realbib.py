@@ -31,10 +31,6 @@ BBL_DIFFERS = {
     ("biber-names.bib", "bibtex"): "entries commented out with '%' (L27, L28) are entries "
                                    "to BibTeX, comments to biber; the export has no text "
                                    "between entries",
-    ("texlive-btxdoc.bib", "bibtex"): "'@FAKE-ENTRY' on its own line and '@' apart from its "
-                                      "type 'MaNuAl (' are read by BibTeX, not by PaperDesk",
-    ("texlive-btxdoc.bib", "biber"): "as for bibtex: two entries in BibTeX's loosest syntax "
-                                     "are not read",
     ("jabref-bibWithUserComments.bib", "biber"): "biber reads nothing of the file (its "
                                                  "'@Comment this in an unbracketed comment' "
                                                  "line), so its .bbl is empty",
