@@ -27,11 +27,12 @@ import bibtexparser
 
 from paperdesk.core.formats.bibtex_import import readable
 from paperdesk.core.library import Library
+from paperdesk.core.model.bib_scan import loosen
 from paperdesk.core.model.decode import decode_text
 
 CORPUS = Path(__file__).parent / "data" / "realbib"
 TOOLS = ("pdflatex", "bibtex", "biber")
-_ENTRY = re.compile(r"(?m)^[ \t]*@[ \t]*([A-Za-z]+)[ \t]*[{(][ \t]*([^,\s{}()\"#%'=]+)\s*,")
+_ENTRY = re.compile(r"(?m)^[ \t]*@[ \t]*([A-Za-z-]+)[ \t]*[{(]\s*([^,\s{}()\"#%'=]+)\s*,")
 _NOT_ENTRIES = {"string", "preamble", "comment"}
 
 
@@ -44,8 +45,10 @@ def text_of(path: Path) -> str:
 
 
 def keys_of(text: str) -> list[str]:
-    """The keys of the entries BibTeX would read (``@type{key,``), in order, once each."""
-    return list(dict.fromkeys(k for t, k in _ENTRY.findall(text) if t.lower() not in _NOT_ENTRIES))
+    """The keys of the entries BibTeX would read (``@type{key,``, its loosest block
+    starts too), in order, once each."""
+    return list(dict.fromkeys(k for t, k in _ENTRY.findall(loosen(text))
+                              if t.lower() not in _NOT_ENTRIES))
 
 
 def fields_of(text: str) -> dict[str, list[tuple[str, str]]]:

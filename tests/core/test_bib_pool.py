@@ -75,7 +75,7 @@ def test_chunks_read_as_the_whole_file_reader_reads(size, monkeypatch):
         papers = list(whole.papers())
         parts = BibReader(text, "t.bib")
         read = chunk_reader(parts.strings, parts.found.string_keys, "t.bib")
-        entries = [e for c in bibtex_import._chunks(text, parts.found) for e in
+        entries = [e for c in bibtex_import._chunks(parts.text, parts.found) for e in
                    _counted(read(c), parts)]
         assert [(e.key, e.line, e.title, e.year, e.doi, list(e.tags)) for e in entries] == [
             (p.key, p.line, p.title, p.year, p.doi, p.tags) for p in papers]
@@ -131,6 +131,16 @@ def test_a_file_with_windows_line_ends_gives_the_same_too(tmp_path, in_processes
     """Its text is not its bytes decoded as they are: the readers get text."""
     lib, ref, report = _same(tmp_path, _text(150).replace("\n", "\r\n"), monkeypatch)
     assert report.new_papers > 100
+    lib.close()
+    ref.close()
+
+
+def test_loose_block_starts_read_in_processes_as_here(tmp_path, in_processes, monkeypatch):
+    """BibTeX's loosest block starts are put in their usual form before the file is cut
+    into chunks: the readers get those bytes, not the file's."""
+    loose = "".join(f"text.@\n\nMaNuAl\n  {{m{i}, title = {{Manual {i}}}}}\n" for i in range(40))
+    lib, ref, _report = _same(tmp_path, loose + _text(60), monkeypatch)
+    assert "m39" in lib.bibtex.export()
     lib.close()
     ref.close()
 

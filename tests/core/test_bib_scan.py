@@ -7,7 +7,9 @@ One difference is on purpose: ``%`` comments between fields are found block by
 block, where the whole-file pass carried its brace count over from one block to the
 next, so that after an unbalanced brace it took later comments for text (or text
 for comments). Where that is the only difference, the reader must match
-bibtexparser given the text with comments blanked block by block."""
+bibtexparser given the text with comments blanked block by block. The other: BibTeX's
+loosest block starts (``@`` apart from its type, a line break before the delimiter),
+which bibtexparser does not read, are put in their usual form first (``loosen``)."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ _MACRO_NAME = re.compile(r"[^\d\s\"#%'(),={}][^\s\"#%'(),={}]*\Z")
 
 def per_block(text: str) -> str:
     """The text with comments blanked block by block, as the reader does."""
+    text = bib_scan.loosen(text)
     starts = [seg.start for seg in bib_scan.segments(text)]
     bounds = sorted({0, *starts, len(text)})
     return "".join(bib_scan.readable(text[a:b]) for a, b in itertools.pairwise(bounds))
@@ -35,7 +38,16 @@ def per_block(text: str) -> str:
 
 def reference(text: str, prepared: str | None = None) -> dict:
     """What bibtexparser makes of the whole file (the import's reading before)."""
-    prepared = bib_scan.readable(text) if prepared is None else prepared
+    prepared = bib_scan.readable(bib_scan.loosen(text)) if prepared is None else prepared
+    # bibtexparser reads no type with a hyphen (BibTeX does: @FAKE-ENTRY): it is given
+    # the type with "_" for "-", and the type is written back as it was
+    hyphens = {t.replace("-", "_"): t for t in re.findall(r"(?m)^\s*@([\w-]*-[\w-]*)", prepared)}
+    for under, typed in hyphens.items():
+        prepared = re.sub(r"(?m)^(\s*@)" + re.escape(typed) + r"\b", r"\g<1>" + under, prepared)
+    by_lower = {under.lower(): typed for under, typed in hyphens.items()}
+
+    def typed(word: str) -> str:
+        return hyphens.get(word) or by_lower.get(word, word)
     library = bibtexparser.parse_string(prepared, parse_stack=[])
     strings, preambles, failed = [], [], []
     for block in library.blocks:
@@ -56,8 +68,8 @@ def reference(text: str, prepared: str | None = None) -> dict:
     entries.sort(key=lambda e: e.start_line)
     mask = bib_scan.MASK
     return {
-        "entries": [(e.key, e.entry_type.removeprefix(mask),
-                     _TYPE.match(e.raw).group(1).removeprefix(mask), e.start_line + 1,
+        "entries": [(e.key, typed(e.entry_type).lower().removeprefix(mask),
+                     typed(_TYPE.match(e.raw).group(1)).removeprefix(mask), e.start_line + 1,
                      [(f.key, str(f.value)) for f in e.fields]) for e in entries],
         "strings": strings, "preambles": preambles, "failed": sorted(failed)}
 
@@ -84,7 +96,7 @@ def _plain_type(paper) -> str:
 
 def _same(text: str) -> None:
     got, want = fast(text), reference(text)
-    if got != want and per_block(text) != bib_scan.readable(text):
+    if got != want and per_block(text) != bib_scan.readable(bib_scan.loosen(text)):
         want = reference(text, per_block(text))  # the one difference on purpose
     assert got["entries"] == want["entries"]
     assert got["strings"] == want["strings"]
@@ -141,6 +153,8 @@ HOSTILE = {
     "backslash newline": "@misc{bs, title = {a\\\nb},\n note = x}\n@misc{after, year=1}\n",
     "an unclosed file": "@misc{first, title = {F}}\n@misc{last, title = {never closed",
     "crlf": "@misc{w1,\r\n  title = {Windows},\r\n}\r\n\r\n@misc{w2, title={W2}}\r\n",
+    "loose block starts": "@FAKE-ENTRY\n  {fake, x = \"y\"}\ntext.@\n\nMaNuAl  (m, title = {M})\n"
+                          "@ misc\r\n{sp, note = {in @\nbook {x} it stays}}\n",
 }
 
 
@@ -159,6 +173,19 @@ def test_hostile_cases_keep_what_they_should():
     assert parsed.papers[0].title == "Alpha and Beta Gamma"
     commented = fast(HOSTILE["% comments between fields"])["entries"][0]
     assert commented[4] == [("title", "{50% off}"), ("year", "1999")]
+
+
+def test_bibtex_loosest_block_starts_are_read():
+    """As BibTeX reads them (its own btxdoc.bib has both): "@" apart from its type,
+    the delimiter on the next line, a type with a hyphen; the lines stay the type's."""
+    text = HOSTILE["loose block starts"]
+    loose = bib_scan.loosen(text)
+    assert len(loose) == len(text) and loose.count("\n") == text.count("\n")
+    got = fast(text)["entries"]
+    assert [(e[0], e[2], e[3]) for e in got] == [("fake", "FAKE-ENTRY", 1), ("m", "MaNuAl", 5),
+                                                 ("sp", "misc", 6)]
+    assert got[2][4] == [("note", "{in @\nbook {x} it stays}")]  # inside an entry: text
+    assert bib_scan.loosen("a@b.org {x}\n@misc{k, t = {T}}\n") == "a@b.org {x}\n@misc{k, t = {T}}\n"
 
 
 _PIECES = ["@misc{", "@article{k,", "@string{s = ", "@preamble{", "@comment{", "@book(b,",

@@ -89,6 +89,8 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
         text, encoding, decode_warnings = decode_text(data, path.name)
         progress(0.05, f"Reading {path.name}")
         reader = BibReader(text, path.name)
+        if reader.text is not text:  # loose block starts moved (ASCII, same length)
+            text, data = reader.text, reader.text.encode("utf-8")
         found = reader.found
         keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
         if pool.readers and encoding == "utf-8" and b"\r" not in data:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperdesk.core.model.bib_scan import Failure, RawEntry, iter_entries, scan
+from paperdesk.core.model.bib_scan import Failure, RawEntry, iter_entries, loosen, scan
 from paperdesk.core.model.bibtex_fields import BibPaper, read_entry, resolve, value_reader
 from paperdesk.core.model.tex_safe import definition_warnings
 
@@ -31,8 +31,8 @@ class BibReader:
     """The entries of one file's text, in file order, with what could not be read."""
 
     def __init__(self, text: str, name: str) -> None:
-        self.text, self.name = text, name
-        self.found = scan(text)
+        self.text, self.name = loosen(text), name  # BibTeX's loosest block starts too
+        self.found = scan(self.text)
         self.strings: dict[str, str] = {}
         for key, value, _word in self.found.strings:
             self.strings[key.lower()] = resolve(value, self.strings)[0]

@@ -32,8 +32,11 @@ from paperdesk.core.model.bib_salvage import salvage
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 logging.getLogger("bibtexparser").propagate = False
 
-# A block start as bibtexparser's splitter sees one (its `_BLOCK_START`, with the delimiter).
-_MARK = re.compile(r"@\w*[ \t]*[{(]")
+# A block start as bibtexparser's splitter sees one (its `_BLOCK_START`, with the delimiter),
+# and a type with a hyphen (BibTeX's ``@FAKE-ENTRY{``).
+_MARK = re.compile(r"@[\w-]*[ \t]*[{(]")
+# BibTeX's loosest block start: white space, line breaks too, after "@" and after the type.
+_LOOSE = re.compile(r"@(\s*)([\w-]+)(\s*)([{(])")
 _COMMENT_TYPES = re.compile(r"(?mi)^([ \t]*@[ \t]*)(comment[a-z]+[ \t]*[{(][^,\n]*,)")
 MASK = "paperdeskmasked"
 # What changes the state of strip_entry_comments (a backslash takes the next character).
@@ -58,7 +61,7 @@ _NAME = r'(?:[^{}",=\\@%]++|\\[{}",=]?)*+'
 # with a comma between (and maybe one after the last), white space, "}". _FIELDS
 # finds the fields in order and hands over what follows them whole, as its last
 # group: the entry is read when that starts with its closing brace.
-_HEAD = re.compile(r"[^\S\n]*@(\w+)[ \t]*\{(" + _NAME + ")")
+_HEAD = re.compile(r"[^\S\n]*@([\w-]+)[ \t]*\{(" + _NAME + ")")
 _FIELDS = re.compile("(" + _NAME + ")=(" + _VALUE + r")(,?)|([\s\S]+)")
 
 
@@ -158,6 +161,34 @@ def strip_entry_comments(text: str) -> str:
             quoted = False
     out.append(text[last:])
     return "".join(out)
+
+
+def loosen(text: str) -> str:
+    """The text with BibTeX's loosest block starts in their usual form, as BibTeX reads
+    them: ``@`` parted from its type by white space or a line break (``use.@`` at a
+    line's end, ``MaNuAl (`` below), or a line break before the delimiter
+    (``@FAKE-ENTRY`` on its own line, ``{`` on the next), outside any entry (the
+    braces before it balance). Only white space and the ``@`` move, within the block
+    start: the text keeps its length and its lines, and the entry's line is its type's."""
+    if "@" not in text:
+        return text
+    out: list[str] = []
+    last = counted = depth = 0  # braces open before text[counted]
+    for m in _LOOSE.finditer(text):
+        gap, word, space, mark = m.groups()
+        if not gap and "\n" not in space:
+            continue  # the usual form
+        at = m.start()
+        line_start = text.rfind("\n", 0, at) + 1
+        if "\n" not in gap and text[line_start:at].strip():
+            continue  # "@ type" in the middle of a line: as bibtexparser reads it
+        depth += text.count("{", counted, at) - text.count("}", counted, at)
+        counted = at
+        if depth:
+            continue  # inside an entry, or after a damaged one
+        out.append(text[last:at] + gap + "@" + word + mark + space)
+        last = m.end()
+    return "".join(out) + text[last:] if out else text
 
 
 def readable(text: str) -> str:
