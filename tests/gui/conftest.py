@@ -69,3 +69,17 @@ def _weak_keys_as_they_are(monkeypatch):
     from paperdesk.gui import key_check
 
     monkeypatch.setattr(key_check, "ask", lambda _context, _weak: key_check.AS_THEY_ARE)
+
+
+@pytest.fixture
+def server(seed_lib, monkeypatch):
+    """A stand-in Hub on this machine that knows the seed library's papers."""
+    from paperdesk.core.formats import hub as hub_module
+    from paperdesk.core.formats.hub import Limits
+    from tests.fake_hub import FakeHub, populate_from
+
+    monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))
+    with FakeHub() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        populate_from(seed_lib, hub)
+        yield hub

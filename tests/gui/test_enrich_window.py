@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from paperdesk.core.formats import hub as hub_module
-from paperdesk.core.formats.hub import Limits
 from paperdesk.gui.enrich_action import FetchDialog
 from tests.conftest import SEED_PAPERS
-from tests.fake_hub import FakeHub, populate_from, record
+from tests.fake_hub import record
 from tests.gui.conftest import select_rows
 from tests.gui.screenshots import save_screenshot
-
-
-@pytest.fixture
-def server(seed_lib, monkeypatch):
-    monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))
-    with FakeHub() as hub:
-        monkeypatch.setenv("HF_ENDPOINT", hub.url)
-        populate_from(seed_lib, hub)
-        yield hub
 
 
 def _wait_report(qtbot, window):

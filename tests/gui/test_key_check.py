@@ -7,21 +7,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QGuiApplication
 
-from paperdesk.core.formats import hub as hub_module
-from paperdesk.core.formats.hub import Limits
 from paperdesk.gui import clipboard, export_dialog, key_check, settings
-from tests.fake_hub import FakeHub, populate_from
 
 from .conftest import select_rows
-
-
-@pytest.fixture
-def server(seed_lib, monkeypatch):
-    monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))
-    with FakeHub() as hub:
-        monkeypatch.setenv("HF_ENDPOINT", hub.url)
-        populate_from(seed_lib, hub)
-        yield hub
 
 
 def _weak_row(window) -> tuple[int, str]:

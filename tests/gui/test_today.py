@@ -6,23 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
 from PySide6.QtCore import Qt
 
-from paperdesk.core.formats import hub as hub_module
-from paperdesk.core.formats.hub import Limits
 from paperdesk.core.formats.today import days_to_fetch
 from paperdesk.gui.today import KEY
-from tests.fake_hub import FakeHub, populate_from, record
-
-
-@pytest.fixture
-def server(seed_lib, monkeypatch):
-    monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))
-    with FakeHub() as hub:
-        monkeypatch.setenv("HF_ENDPOINT", hub.url)
-        populate_from(seed_lib, hub)
-        yield hub
+from tests.fake_hub import record
 
 
 def _today_view(window, qtbot):
