@@ -135,3 +135,23 @@ def test_the_library_itself_is_refused_and_left_as_it_was(window, qtbot):
     assert dialog.written is None and dialog.isVisible()
     assert "open library" in dialog.message.text()
     assert file_digest(library) == before
+
+
+def test_fields_from_a_bib_file_can_be_exported_exactly_as_written(window, seed_lib, tmp_path,
+                                                                  qtbot):
+    """Bare specials of a .bib file's fields are escaped by default (a LaTeX error
+    otherwise) and kept as written when the user asks."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{kept2024, title = {Loss_min and 5# ways}, year = {2024}}\n",
+                   encoding="utf-8")
+    seed_lib.import_paths([bib])
+    texts = {}
+    for as_written in (False, True):
+        dialog = _dialog(window, qtbot)
+        out = tmp_path / f"as-written-{as_written}.bib"
+        dialog.set_options(path=out, as_written=as_written)
+        dialog.accept()
+        qtbot.waitUntil(lambda out=out: out.exists(), timeout=30000)
+        texts[as_written] = out.read_text(encoding="utf-8")
+    assert "title = {Loss\\_min and 5\\# ways}" in texts[False]
+    assert "title = {Loss_min and 5# ways}" in texts[True]

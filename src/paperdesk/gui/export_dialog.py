@@ -58,6 +58,8 @@ class ExportDialog(QDialog):
         self.style = file_form.style_box(self._match_suffix)
         self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
         self.notes = QCheckBox("Include my notes (as the annote field)")
+        self.as_written = QCheckBox("Fields from .bib files exactly as written "
+                                    "(no escaping of bare # & _ ^)")
         self.path = QLineEdit()
         self.path.setPlaceholderText("Where to save the .bib file")
         folder = settings.settings().value(LAST_FOLDER) or str(Path.home())
@@ -94,6 +96,7 @@ class ExportDialog(QDialog):
         form.addRow("Style:", self.style)
         form.addRow("", self.ascii)
         form.addRow("", self.notes)
+        form.addRow("", self.as_written)
         form.addRow("Save to:", file_form.path_row(self.path, self.choose_path))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -113,13 +116,15 @@ class ExportDialog(QDialog):
 
     def set_options(self, *, style: str | None = None, ascii: bool | None = None,
                     notes: bool | None = None, path: str | Path | None = None,
-                    scope: str | None = None) -> None:
+                    scope: str | None = None, as_written: bool | None = None) -> None:
         if style is not None:
             self.style.setCurrentIndex(self.style.findData(style))
         if ascii is not None:
             self.ascii.setChecked(ascii)
         if notes is not None:
             self.notes.setChecked(notes)
+        if as_written is not None:
+            self.as_written.setChecked(as_written)
         if path is not None:
             self.path.setText(str(path))
         if scope is not None:
@@ -152,12 +157,14 @@ class ExportDialog(QDialog):
         ids = self.ids()
         style, ascii, notes = (self.style.currentData(), self.ascii.isChecked(),
                                self.notes.isChecked())
+        as_written = self.as_written.isChecked()
         count = len(ids) if ids is not None else self.context.lib.stats()["papers"]
         self.buttons.setEnabled(False)
 
         def job(lib, progress, cancel):
             return lib.bibtex.export_to(path, ids, style=style, ascii=ascii, notes=notes,
-                                        progress=progress, cancel=cancel)
+                                        as_written=as_written, progress=progress,
+                                        cancel=cancel)
 
         def export() -> None:
             self.message.setText(f"Exporting {count} papers…")
