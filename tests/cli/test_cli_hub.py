@@ -7,32 +7,9 @@ import socket
 import subprocess
 import sys
 
-import pytest
-
 from paperdesk.core.library import Library
 from tests.cli.test_cli_library import paperdesk
-from tests.fake_hub import FakeHub, record
-
-BIB = """@misc{one, title = {Scaling Laws for Neural Language Models},
-  abstract = {We study empirical scaling laws for language model performance.}}
-@misc{two, title = {A Paper Nobody Has},
-  abstract = {Nothing about it is known anywhere at all.}}
-"""
-
-
-@pytest.fixture
-def server():
-    with FakeHub() as hub:
-        yield hub
-
-
-@pytest.fixture
-def small(tmp_path):
-    bib = tmp_path / "refs.bib"
-    bib.write_text(BIB, encoding="utf-8")
-    path = tmp_path / "lib.sqlite"
-    paperdesk("--library", path, "import", bib, check_rc=0)
-    return path
+from tests.fake_hub import record
 
 
 def test_enrich_json_report_then_a_rerun_asks_only_what_is_missing(small, server):

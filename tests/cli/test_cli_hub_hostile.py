@@ -10,29 +10,11 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from paperdesk.core.library import Library
-from tests.cli.test_cli_hub import BIB
 from tests.cli.test_cli_library import paperdesk
 from tests.fake_hub import FakeHub, record
 
 DAY = "2025-06-02"
-
-
-@pytest.fixture
-def server():
-    with FakeHub() as hub:
-        yield hub
-
-
-@pytest.fixture
-def small(tmp_path):
-    bib = tmp_path / "refs.bib"
-    bib.write_text(BIB, encoding="utf-8")
-    path = tmp_path / "lib.sqlite"
-    paperdesk("--library", path, "import", bib, check_rc=0)
-    return path
 
 
 def _start(path, *args, url):

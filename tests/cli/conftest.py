@@ -1,0 +1,29 @@
+"""Shared by the command tests of the Hub: a stand-in Hub and a small library of two papers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli.test_cli_library import paperdesk
+from tests.fake_hub import FakeHub
+
+BIB = """@misc{one, title = {Scaling Laws for Neural Language Models},
+  abstract = {We study empirical scaling laws for language model performance.}}
+@misc{two, title = {A Paper Nobody Has},
+  abstract = {Nothing about it is known anywhere at all.}}
+"""
+
+
+@pytest.fixture
+def server():
+    with FakeHub() as hub:
+        yield hub
+
+
+@pytest.fixture
+def small(tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    path = tmp_path / "lib.sqlite"
+    paperdesk("--library", path, "import", bib, check_rc=0)
+    return path
