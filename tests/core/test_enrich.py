@@ -6,10 +6,8 @@ import json
 import socket
 import time
 
-import pytest
-
 from paperdesk.core.formats.hub import Hub, Limits
-from tests.fake_hub import FakeHub, record
+from tests.fake_hub import record
 
 ABSTRACT = ("We study how the loss of language models falls as a power of their size, "
             "their data and their compute, across seven orders of magnitude.")
@@ -18,14 +16,6 @@ ABSTRACT = ("We study how the loss of language models falls as a power of their 
 def fast(**kw) -> Hub:
     return Hub(Limits(rate=1000, workers=4, timeout=kw.pop("timeout", 2.0),
                       backoff=0.01, **kw))
-
-
-@pytest.fixture
-def hub(monkeypatch):
-    with FakeHub() as server:
-        monkeypatch.setenv("HF_ENDPOINT", server.url)
-        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-        yield server
 
 
 def _add_paper(lib, title, abstract=ABSTRACT, **fields):

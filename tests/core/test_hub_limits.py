@@ -22,14 +22,6 @@ from tests.fake_hub import FakeHub, list_item, record
 DAY = "2025-06-02"
 
 
-@pytest.fixture
-def hub(monkeypatch):
-    with FakeHub() as server:
-        monkeypatch.setenv("HF_ENDPOINT", server.url)
-        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-        yield server
-
-
 def test_a_slow_loris_is_cut_at_the_deadline_of_the_whole_request(hub):
     # One byte a second: every read is quick, the request never ends by itself.
     hub.fail("/api/papers/2501.00001", 200, times=9, body=b'{"id": "2501.00001"}',
