@@ -33,9 +33,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paperdesk.core.areas.tags import tag_key
 from paperdesk.core.model.bib_repair import repair
 from paperdesk.core.model.latex import fix_chars
+from paperdesk.core.model.text import tag_key
 
 SEEN = ("title", "authors", "organization", "year", "published", "arxiv_id", "doi", "url",
         "abstract")

@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass, field
 
 from paperdesk.core.areas.query_fts import Expr, Tables, but_not, joined, word
-from paperdesk.core.areas.tags import tag_key
 from paperdesk.core.db.schema import STATUSES
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.model.query_parse import Field, Group, Node, Not, Word, parse
+from paperdesk.core.model.text import tag_key
 
 DUPLICATE_TABLE = "duplicate_candidates"
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.areas import sync_disk
 from paperdesk.core.areas.edits import now
 from paperdesk.core.areas.sync_states import CHANGED, CONFLICT, FAILED, NEW, OK, WRITING
-from paperdesk.core.areas.tags import tag_key
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
 from paperdesk.core.model.errors import PaperDeskError
+from paperdesk.core.model.text import tag_key
 
 if TYPE_CHECKING:
     from paperdesk.core.areas.sync_write import Outcome

@@ -15,29 +15,12 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.idlists import load_ids
 from paperdesk.core.model.errors import CurationError, NotFound
-from paperdesk.core.model.text import fold
+from paperdesk.core.model.text import MAX_TAG_LENGTH as MAX_TAG_LENGTH
+from paperdesk.core.model.text import tag_key, tag_name
 from paperdesk.core.model.words import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
-
-MAX_TAG_LENGTH = 100
-
-
-def tag_name(name: str) -> str:
-    """The tag as it will be stored: spacing collapsed; refuses empty or long names."""
-    clean = " ".join(str(name).split())
-    if not clean:
-        raise CurationError("a tag needs a name")
-    if len(clean) > MAX_TAG_LENGTH:
-        raise CurationError(f"tag names are at most {MAX_TAG_LENGTH} characters: {clean[:30]!r}…")
-    return clean
-
-
-def tag_key(name: str) -> str:
-    """The case-insensitive key under which "ML", "ml" and " Ml " meet."""
-    return " ".join(fold(name).split())
-
 
 def _names(names: Iterable[str] | str) -> dict[str, str]:
     """key -> name, first spelling wins, order kept."""

@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from paperdesk.core.areas.bibtex_source import entry_sha, source_parts, source_sha
-from paperdesk.core.areas.tags import tag_name
 from paperdesk.core.model.bib_read import read_item
 from paperdesk.core.model.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
 from paperdesk.core.model.bibtex_fields import BibPaper, value_reader
 from paperdesk.core.model.digest import CAPS, cut
 from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.core.model.text import title_key
+from paperdesk.core.model.text import tag_name, title_key
 
 _JSON = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps, one encoder for all
 

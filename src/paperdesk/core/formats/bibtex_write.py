@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas.bibtex_source import entry_sha, make_source, source_sha
 from paperdesk.core.areas.citekey import KeyAllocator, ascii_text, last_name
-from paperdesk.core.areas.tags import tag_key, tag_name
 from paperdesk.core.db import schema, store
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.formats import file_report
@@ -27,6 +26,7 @@ from paperdesk.core.model.bibtex_fields import BibPaper
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel
+from paperdesk.core.model.text import tag_key, tag_name
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from paperdesk.core.model.errors import CurationError
+
 _DASHES = dict.fromkeys(
     map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"), "-")
 _QUOTES = dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032\u00b4`"), "'")
@@ -77,3 +79,21 @@ def abstracts_match(a: str, b: str) -> bool:
     if not a.strip() or not b.strip():
         return True
     return abstract_similarity(a, b) >= ABSTRACT_MATCH
+
+
+MAX_TAG_LENGTH = 100
+
+
+def tag_name(name: str) -> str:
+    """The tag as it will be stored: spacing collapsed; refuses empty or long names."""
+    clean = " ".join(str(name).split())
+    if not clean:
+        raise CurationError("a tag needs a name")
+    if len(clean) > MAX_TAG_LENGTH:
+        raise CurationError(f"tag names are at most {MAX_TAG_LENGTH} characters: {clean[:30]!r}…")
+    return clean
+
+
+def tag_key(name: str) -> str:
+    """The case-insensitive key under which "ML", "ml" and " Ml " meet."""
+    return " ".join(fold(name).split())
