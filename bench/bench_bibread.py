@@ -26,11 +26,11 @@ from common import OUT, ROOT, header, note, report
 
 MEASURE = """
 import json, statistics, sys, time
-from paperdesk.core.model import bib_scan
-from paperdesk.core.model.bib_read import BibReader
+from paperdesk.core.bibtex import bib_scan
+from paperdesk.core.bibtex.bib_read import BibReader
 text = open(sys.argv[1], encoding="utf-8").read()
 read, scanned = [], []
-from paperdesk.core.model import latex_read
+from paperdesk.core.bibtex import latex_read
 for _ in range(int(sys.argv[2])):
     # each run as a reading process meets the file: no formula read before
     getattr(latex_read._math, "cache_clear", lambda: None)()

@@ -20,7 +20,7 @@ import time
 import real_shape
 from common import OUT, header, note
 from generate import near, retype
-from paperdesk.core.areas import blocking
+from paperdesk.core.duplicates import blocking
 from paperdesk.core.model.text import title_key
 
 

@@ -34,7 +34,7 @@ from rapidfuzz import fuzz, process
 
 from common import header, median_time, note, report
 from generate import make_library, near, write_digest
-from paperdesk.core.areas import duplicates
+from paperdesk.core.duplicates import duplicates
 from paperdesk.core.library import Library
 from paperdesk.core.model.text import title_key
 

@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))  # tests.fake_hub, the stand-in server
 
 from tests.fake_hub import FakeHub, populate_from
 
-from paperdesk.core.formats import hub as hub_module
-from paperdesk.core.formats.hub import Hub, Limits
+from paperdesk.core.hub import hub as hub_module
+from paperdesk.core.hub.hub import Hub, Limits
 from paperdesk.core.library import Library
 
 WORKERS = 4

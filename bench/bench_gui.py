@@ -73,7 +73,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
 
     from paperdesk.core.library import Library
     from paperdesk.gui.main_window import MainWindow
-    from paperdesk.gui.paper_model import TITLE, UPVOTES
+    from paperdesk.gui.table.paper_model import TITLE, UPVOTES
 
     app = QApplication.instance() or QApplication([])
     lib = Library.open(path)

@@ -271,8 +271,8 @@ def bench_same_title(tmp: Path, runs: int, sizes: tuple[int, ...] = (1000, 4000)
 def bench_phases(tmp: Path, runs: int) -> None:
     """Where the 100,000-entry import's time goes: parsing, title keys and citation keys,
     alone, with the cycle collector paused as in the import."""
-    from paperdesk.core.areas.citekey import KeyAllocator
-    from paperdesk.core.formats.digest_import import _entry_fields
+    from paperdesk.core.bibtex.citekey import KeyAllocator
+    from paperdesk.core.importing.digest_import import _entry_fields
     from paperdesk.core.model.digest import parse_digest
     from paperdesk.core.model.jobs import gc_paused
     from paperdesk.core.model.text import title_key

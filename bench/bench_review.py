@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from paperdesk.gui import clipboard, operations, trash_view
+    from paperdesk.gui import operations
+    from paperdesk.gui.common import clipboard
+    from paperdesk.gui.curation import trash_view
     from paperdesk.gui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])

@@ -38,7 +38,7 @@ def bench_window(runs: int) -> list[bool]:
     from PySide6.QtCore import QElapsedTimer, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from paperdesk.core.areas import sync_write
+    from paperdesk.core.sync import sync_write
     from paperdesk.gui.main_window import MainWindow
 
     OUT.mkdir(parents=True, exist_ok=True)

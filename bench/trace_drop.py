@@ -49,7 +49,7 @@ def is_sink(frame, event, arg) -> bool:
     if event != "call":
         return False
     name = frame.f_code.co_filename
-    return name.endswith("gui/paper_model.py") or (
+    return name.endswith("gui/table/paper_model.py") or (
         name.endswith("queue.py") and frame.f_code.co_name == "put")
 
 
@@ -65,7 +65,7 @@ def hook(frame, event, arg):
     if not is_sink(frame, event, arg):
         return
     modules, functions = stack_modules(frame)
-    if on_gui and "dropEvent" not in functions and "gui/table_feed.py" not in modules:
+    if on_gui and "dropEvent" not in functions and "gui/table/table_feed.py" not in modules:
         return  # other views, or a timer's work (the outside feed): not this path
     seen.update(modules)
 

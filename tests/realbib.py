@@ -25,9 +25,9 @@ from pathlib import Path
 
 import bibtexparser
 
-from paperdesk.core.formats.bibtex_import import readable
+from paperdesk.core.bibtex.bib_scan import loosen
+from paperdesk.core.importing.bibtex_import import readable
 from paperdesk.core.library import Library
-from paperdesk.core.model.bib_scan import loosen
 from paperdesk.core.model.decode import decode_text
 
 CORPUS = Path(__file__).parent / "data" / "realbib"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from paperdesk.gui import platform_check as pc
+from paperdesk.gui.startup import platform_check as pc
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the platform check is for Linux")

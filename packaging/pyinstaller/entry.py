@@ -5,7 +5,7 @@ import multiprocessing
 from paperdesk.app import main
 
 if __name__ == "__main__":
-    # A large .bib file is read in spawned processes (core/formats/bib_pool.py); in the
+    # A large .bib file is read in spawned processes (core/importing/bib_pool.py); in the
     # bundle each starts this executable again, and this turns it into that process.
     multiprocessing.freeze_support()
     raise SystemExit(main())

@@ -38,12 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     files = _files_to_open(parser, argv)
     args = parser.parse_args([w for w in argv if w not in files])
     if args.self_test:
-        from paperdesk.gui.selftest import run_self_test
+        from paperdesk.gui.startup.selftest import run_self_test
 
         return run_self_test()
     if args.command is not None:
         return run(args)
-    from paperdesk.gui.platform_check import check
+    from paperdesk.gui.startup.platform_check import check
 
     problem = check()  # before Qt: Qt aborts the process when its platform plugin fails
     if problem is not None:

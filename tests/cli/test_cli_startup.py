@@ -96,8 +96,8 @@ def test_command_groups_name_exactly_the_commands_each_module_registers():
 def test_a_command_loads_no_other_command_group(seed_path):
     _, modules = _loaded_full("--library", seed_path, "stats", "--json")
     assert not {"paperdesk.cli.duplicate_cmds", "paperdesk.cli.bibtex_cmds",
-                "paperdesk.cli.hub_cmds", "paperdesk.core.areas.duplicates",
-                "paperdesk.core.areas.bibtex_export"} & modules
+                "paperdesk.cli.hub_cmds", "paperdesk.core.duplicates.duplicates",
+                "paperdesk.core.bibtex.bibtex_export"} & modules
 
 
 def _loaded_full(*args: object) -> tuple[dict, set[str]]:

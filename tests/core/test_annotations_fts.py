@@ -57,7 +57,7 @@ def test_tagging_and_its_undo_leave_the_text_rows_alone(seed_lib):
 @pytest.fixture(params=[0, 10**6], ids=["in-sets", "one-by-one"])
 def few(request, monkeypatch):
     """Annotated papers checked and ranked in sets, or looked up one by one."""
-    from paperdesk.core.areas import query_fts
+    from paperdesk.core.search import query_fts
 
     monkeypatch.setattr(query_fts, "FEW", request.param)
     return request.param
@@ -102,7 +102,7 @@ def test_a_tag_word_ranks_a_paper_with_the_others(seed_lib, few):
 
 
 def test_a_bulk_import_into_a_tagged_library_indexes_both_tables(lib, seeds, monkeypatch):
-    from paperdesk.core.formats import file_report
+    from paperdesk.core.importing import file_report
 
     monkeypatch.setattr(file_report, "BULK_THRESHOLD", 1)  # every import in bulk
     assert lib.import_paths(seeds[:2])[0].status == "imported"
@@ -157,7 +157,7 @@ def test_bulk_and_row_by_row_annotation_rows_agree(seed_lib, monkeypatch, few):
 
 
 def test_a_first_page_ranks_the_newest_matches_only_when_there_are_many(seed_lib, monkeypatch):
-    from paperdesk.core.areas import search
+    from paperdesk.core.search import search
 
     ranked = seed_lib.search("language").ids
     assert len(ranked) > 30

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.model.bib_salvage import salvage
+from paperdesk.core.bibtex.bib_salvage import salvage
 from tests import realbib
 
 DAMAGED = """@article{a,

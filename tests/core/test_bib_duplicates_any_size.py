@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 
-from paperdesk.core.areas import duplicates
+from paperdesk.core.duplicates import duplicates
 
 WORDS = ("graph neural network transformer kernel sparse bayesian causal robust "
          "adaptive federated quantum protein language vision retrieval contrastive "

@@ -15,10 +15,10 @@ import unicodedata
 
 import pytest
 
-from paperdesk.core.model import bib_scan, latex_read
-from paperdesk.core.model.bib_read import BibReader
-from paperdesk.core.model.bib_scan import iter_entries, scan, segments, strip_entry_comments
-from paperdesk.core.model.bibtex_fields import resolve, value_reader
+from paperdesk.core.bibtex import bib_scan, latex_read
+from paperdesk.core.bibtex.bib_read import BibReader
+from paperdesk.core.bibtex.bib_scan import iter_entries, scan, segments, strip_entry_comments
+from paperdesk.core.bibtex.bibtex_fields import resolve, value_reader
 from tests import realbib
 from tests.core.test_bib_scan import HOSTILE
 
@@ -241,12 +241,12 @@ def test_entries_are_read_as_the_whole_entry_expression_reads_them():
 def test_an_arxiv_id_is_looked_for_only_where_it_can_be():
     """The search for "arxiv:..." in url, journal, note... is skipped for text with no
     x: no other character matches x with the search's case folding."""
-    from paperdesk.core.model.bibtex_fields import ARXIV_ID
+    from paperdesk.core.bibtex.bibtex_fields import ARXIV_ID
 
     assert ARXIV_ID.flags & re.IGNORECASE and ARXIV_ID.pattern.startswith("(?:arxiv")
     x = re.compile("x", re.IGNORECASE)
     assert [c for c in map(chr, range(sys.maxunicode + 1)) if x.fullmatch(c)] == ["X", "x"]
-    from paperdesk.core.model.bibtex_fields import read_entry
+    from paperdesk.core.bibtex.bibtex_fields import read_entry
 
     for field, value, want in [("url", "{https://arxiv.org/abs/2101.00001v2}", "2101.00001v2"),
                                ("journal", "{ARXIV:hep-th/9901001}", "hep-th/9901001"),

@@ -12,10 +12,10 @@ import json
 import sqlite3
 from pathlib import Path
 
-from paperdesk.core.areas import import_undo
-from paperdesk.core.areas.bibtex_source import header_blocks
+from paperdesk.core.bibtex.bibtex_source import header_blocks
 from paperdesk.core.db import migrations, store
 from paperdesk.core.db.database import Database
+from paperdesk.core.importing import import_undo
 from paperdesk.core.library import Library
 
 A = ('@preamble{"\\newcommand{\\aa}{A}"}\n@string{jn = {Journal of A}}\n'

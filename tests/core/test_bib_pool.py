@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.formats import bib_pool, bibtex_import
-from paperdesk.core.formats.bib_records import chunk_reader
+from paperdesk.core.bibtex.bib_read import BibReader
+from paperdesk.core.importing import bib_pool, bibtex_import
+from paperdesk.core.importing.bib_records import chunk_reader
 from paperdesk.core.library import Library
-from paperdesk.core.model.bib_read import BibReader
 from tests import realbib
 from tests.core.test_bib_scan import HOSTILE
 from tests.reliability.helpers import cli_command, cli_env
@@ -259,7 +259,7 @@ def test_killing_the_importer_leaves_no_reader_running(tmp_path):
 
 def test_a_python_started_without_the_readers_module_in_path_still_imports(tmp_path):
     """The reading process finds PaperDesk as the importing process did (sys.path)."""
-    code = ("import sys; from paperdesk.core.formats import bib_pool, bibtex_import; "
+    code = ("import sys; from paperdesk.core.importing import bib_pool, bibtex_import; "
             "bib_pool.reader_count = lambda size: 2; bibtex_import.CHUNK_SEGMENTS = 5; "
             "from paperdesk.core.library import Library; "
             "lib = Library.open(sys.argv[1], create=True); "
@@ -278,7 +278,7 @@ def test_a_python_started_without_the_readers_module_in_path_still_imports(tmp_p
 UNGUARDED = """\
 import sys
 from pathlib import Path
-from paperdesk.core.formats import bib_pool, bibtex_import
+from paperdesk.core.importing import bib_pool, bibtex_import
 from paperdesk.core.library import Library
 
 with open(sys.argv[3], "a") as runs:  # what a program without a __main__ guard repeats
@@ -320,7 +320,7 @@ def test_a_script_without_a_main_guard_is_not_run_again_by_the_readers(tmp_path)
 def test_digests_made_on_demand_equal_the_readers_own():
     """Read without digests (an import into a library with no .bib entries), each
     entry's digest worked out later is the one the readers make when asked."""
-    from paperdesk.core.formats.bib_records import entry_sha_of
+    from paperdesk.core.importing.bib_records import entry_sha_of
 
     texts = [realbib.text_of(p) for p in realbib.corpus()] + [_text(60)]
     checked = 0

@@ -1,5 +1,5 @@
 """Bare specials in a .bib file's printed fields, by TeX's rules of math and verbatim
-(core/model/bib_repair.py), counted in the export's report, and off with --as-written."""
+(core/bibtex/bib_repair.py), counted in the export's report, and off with --as-written."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.areas.export_report import ExportReport
-from paperdesk.core.model.bib_repair import repair
+from paperdesk.core.bibtex.bib_repair import repair
+from paperdesk.core.bibtex.export_report import ExportReport
 
 
 @pytest.mark.parametrize(("raw", "written"), [
@@ -81,7 +81,7 @@ def test_export_counts_the_fields_it_touched_and_as_written_keeps_them(lib, tmp_
 @given(st.text(alphabet='{}\\ab,="@#', max_size=12), st.booleans())
 def test_every_field_written_has_braces_that_pair_up(raw, as_written):
     """Whatever a damaged entry holds, no value written can end its entry early."""
-    from paperdesk.core.areas.export_report import field_writer, well_formed
+    from paperdesk.core.bibtex.export_report import field_writer, well_formed
 
     report = ExportReport()
     written = field_writer("k", as_written, report)("title", raw)
@@ -97,7 +97,7 @@ def test_every_field_written_has_braces_that_pair_up(raw, as_written):
 
 
 def test_paired_counts_deep_nesting_too():
-    from paperdesk.core.areas.export_report import paired
+    from paperdesk.core.bibtex.export_report import paired
 
     assert paired("{" * 30 + "x" + "}" * 30)
     assert not paired("{" * 30 + "}" * 29 + "}{")
@@ -121,7 +121,7 @@ def test_kept_fields_of_a_paper_without_its_entry_are_written_paired(lib, tmp_pa
 @pytest.mark.parametrize("raw", ['{A} # {B}', 'jan # " 1"', '"a, b"', "1984", "{x, y = z}",
                                  'macro # {, @}'])
 def test_values_as_written_are_well_formed(raw):
-    from paperdesk.core.areas.export_report import balanced
+    from paperdesk.core.bibtex.export_report import balanced
 
     assert balanced(raw) is raw
 
@@ -129,7 +129,7 @@ def test_values_as_written_are_well_formed(raw):
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet='{}ab,="@ ', max_size=14).map(lambda t: '"' + t if t[:1] == " " else t))
 def test_well_formed_by_groups_agrees_with_the_mark_by_mark_reading(raw):
-    from paperdesk.core.areas.export_report import _PLAIN_VALUE, _well_formed_deep, well_formed
+    from paperdesk.core.bibtex.export_report import _PLAIN_VALUE, _well_formed_deep, well_formed
 
     starts = raw[:1] in ("{", '"') or raw[:1].isalnum()
     assert well_formed(raw) == (starts and _well_formed_deep(raw))

@@ -20,8 +20,8 @@ import re
 import bibtexparser
 import pytest
 
-from paperdesk.core.model import bib_scan
-from paperdesk.core.model.bib_read import parse_file
+from paperdesk.core.bibtex import bib_scan
+from paperdesk.core.bibtex.bib_read import parse_file
 from tests import realbib
 
 _TYPE = re.compile(r"@\s*([^\s{(]+)")
@@ -210,7 +210,7 @@ def test_name_lists_split_as_bibtexparser_splits_them():
     it must agree with bibtexparser's splitter, which reads them by character."""
     from bibtexparser.middlewares.names import split_multiple_persons_names
 
-    from paperdesk.core.model.bibtex_fields import split_names
+    from paperdesk.core.bibtex.bibtex_fields import split_names
 
     rng = random.Random(3)
     alphabet = ["a", "n", "d", "A", "N", "D", " ", "\t", "\n", "\r", "x", "and", " and ",

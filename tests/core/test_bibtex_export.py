@@ -9,9 +9,9 @@ import threading
 import bibtexparser
 import pytest
 
-from paperdesk.core.areas.bibtex_export import BibtexError
+from paperdesk.core.bibtex.bibtex_export import BibtexError
+from paperdesk.core.bibtex.latex_read import decode
 from paperdesk.core.model.errors import Cancelled
-from paperdesk.core.model.latex_read import decode
 from tests.conftest import SEED_PAPERS
 
 

@@ -281,7 +281,7 @@ def test_a_string_with_an_unusable_name_is_skipped_not_kept(lib, tmp_path):
 def test_a_digest_kept_with_an_entry_is_the_one_that_finds_it_again(lib, tmp_path):
     """Entries kept before digests were made on demand carry their own: it is used
     as it is (one changed to another entry's is not found again as the same entry)."""
-    from paperdesk.core.areas.bibtex_source import entry_sha
+    from paperdesk.core.bibtex.bibtex_source import entry_sha
 
     path = _write(tmp_path, "refs.bib", REAL)
     lib.import_paths([path])

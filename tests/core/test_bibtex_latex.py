@@ -1,4 +1,4 @@
-"""Plain text to BibTeX field text and back (core/model/latex.py)."""
+"""Plain text to BibTeX field text and back (core/bibtex/latex.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperdesk.core.model.latex import escape, protect_title
-from paperdesk.core.model.latex_read import decode
+from paperdesk.core.bibtex.latex import escape, protect_title
+from paperdesk.core.bibtex.latex_read import decode
 
 
 @pytest.mark.parametrize(("text", "field"), [
@@ -101,7 +101,7 @@ def test_title_math_is_not_braced():
 def test_the_one_search_for_capitals_agrees_with_the_word_by_word_rule(title):
     """ASCII titles are checked with one search; it must find a word to protect exactly
     when the word-by-word rule does."""
-    from paperdesk.core.model.latex import _CAPITALS, _protected
+    from paperdesk.core.bibtex.latex import _CAPITALS, _protected
 
     assert bool(_CAPITALS.search(title)) == any(map(_protected, title.split()))
 
@@ -111,7 +111,7 @@ def test_titles_found_by_search_are_braced_as_word_by_word(title):
     """A printable ASCII title's words to protect are found by one search; the braces
     must be exactly those the word-by-word rule puts (neighbours sharing them, a first
     article "A" left alone), and the text escaped the same."""
-    from paperdesk.core.model.latex import _protect_words
+    from paperdesk.core.bibtex.latex import _protect_words
 
     for ascii in (False, True):
         assert protect_title(title, ascii=ascii) == _protect_words(title, ascii)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.areas.bibtex_source import DIGEST, abstract_digest
+from paperdesk.core.bibtex.bibtex_source import DIGEST, abstract_digest
 from paperdesk.core.library import Library
 
 FILE = r"""@string{jt = {J. Tests}}

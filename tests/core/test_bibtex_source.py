@@ -132,7 +132,7 @@ def test_the_definitions_go_with_the_files_of_the_papers_out_of_the_trash(lib, t
 def _old_layout(seen: dict, abstract: str) -> dict:
     """``seen`` as entries imported before abstract digests keep it: the whole abstract
     after the other columns, then the tags."""
-    from paperdesk.core.areas.bibtex_source import DIGEST
+    from paperdesk.core.bibtex.bibtex_source import DIGEST
 
     old = {name: value for name, value in seen.items() if name not in (DIGEST, "tags")}
     return {**old, "abstract": abstract, "tags": seen["tags"]}
@@ -142,7 +142,7 @@ def test_an_unedited_entry_is_written_as_the_field_by_field_way_writes_it(tmp_pa
     """The shortcut for an entry nobody edited gives the lines the general way gives
     with no group edited, on every entry of the real .bib corpus, plain and ASCII, with
     the abstract seen as its digest (as imported now) and whole (as imported before)."""
-    from paperdesk.core.areas.bibtex_source import _edited_lines, source_entry
+    from paperdesk.core.bibtex.bibtex_source import _edited_lines, source_entry
     from tests import realbib
 
     checked = 0
@@ -180,7 +180,7 @@ def test_the_unchanged_shortcut_never_hides_an_edit():
     over generated columns that are equal, blank in the other way, or different."""
     import random
 
-    from paperdesk.core.areas.bibtex_source import SEEN, _differs, _unchanged
+    from paperdesk.core.bibtex.bibtex_source import SEEN, _differs, _unchanged
 
     rng = random.Random(7)
     values = [None, "", "[]", "a", "b", "[\"A\"]", 2020, 2021, "2020", ["A"], [], ["A", "B"]]
@@ -207,7 +207,7 @@ def test_the_abstract_digest_decides_as_the_whole_abstract_did():
     digest (imported now)."""
     import random
 
-    from paperdesk.core.areas.bibtex_source import (
+    from paperdesk.core.bibtex.bibtex_source import (
         DIGEST,
         SEEN,
         _differs,
@@ -246,7 +246,7 @@ def test_the_abstract_digest_decides_as_the_whole_abstract_did():
 
 
 def test_blank_abstracts_share_no_digest_and_texts_differ_by_one_character():
-    from paperdesk.core.areas.bibtex_source import _differs, abstract_digest
+    from paperdesk.core.bibtex.bibtex_source import _differs, abstract_digest
 
     assert abstract_digest(None) is abstract_digest("") is None
     digests = {a: abstract_digest(a) for a in _ABSTRACTS}

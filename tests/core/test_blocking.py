@@ -2,7 +2,7 @@
 
 import random
 
-from paperdesk.core.areas import blocking
+from paperdesk.core.duplicates import blocking
 
 
 def _titles(n: int, seed: int = 3) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.areas.citekey import freeze
-from paperdesk.core.areas.curation import CurationError
+from paperdesk.core.bibtex.citekey import freeze
+from paperdesk.core.curation.curation import CurationError
 from paperdesk.core.db import changes as ch
 from paperdesk.core.model.errors import NotFound
 from tests.core.test_duplicates import add_copy

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.areas.citekey import CitekeyError, ascii_text, base_key
+from paperdesk.core.bibtex.citekey import CitekeyError, ascii_text, base_key
 from tests.conftest import SEED_PAPERS
 
 
@@ -104,7 +104,7 @@ def test_a_user_key_survives_later_imports(seed_lib, seeds, tmp_path):
 
 
 def test_a_base_shared_by_hundreds_of_papers_never_runs_out(lib):
-    from paperdesk.core.areas.citekey import KeyAllocator
+    from paperdesk.core.bibtex.citekey import KeyAllocator
 
     allocator = KeyAllocator(lib.db)
     keys = [allocator.take({"title": "Scaling things", "year": 2024}) for _ in range(800)]
@@ -117,7 +117,7 @@ def test_a_base_shared_by_hundreds_of_papers_never_runs_out(lib):
                                                        (0, 1)])
 def test_allocator_sees_existing_keys_ignoring_case_read_lazily_or_all_at_once(
         seed_lib, monkeypatch, eager_after, keys_per_read):
-    from paperdesk.core.areas.citekey import KeyAllocator
+    from paperdesk.core.bibtex.citekey import KeyAllocator
 
     # Every key read at once from the start (0, 10**9), after one base read alone, or
     # base by base (the library's size sets how many bases are read one by one).

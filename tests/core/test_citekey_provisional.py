@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from paperdesk.core.areas.citekey import base_key, freeze, key_status, refresh
+from paperdesk.core.bibtex.citekey import base_key, freeze, key_status, refresh
 from paperdesk.core.library import Library
 from tests.conftest import SEED_PAPERS
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from paperdesk.core.areas import citation
-from paperdesk.core.areas.csl_json import name
+from paperdesk.core.bibtex import citation
+from paperdesk.core.bibtex.csl_json import name
 from tests.conftest import SEED_PAPERS
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "data" / "csl-data.json").read_text())

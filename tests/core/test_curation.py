@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.areas.curation import CurationError
+from paperdesk.core.curation.curation import CurationError
 from paperdesk.core.db import changes as ch
 from paperdesk.core.model.errors import NotFound, QueryError
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.areas import import_undo
-from paperdesk.core.areas.query_hints import empty_message, hint
+from paperdesk.core.importing import import_undo
+from paperdesk.core.search.query_hints import empty_message, hint
 from tests.digest_files import growing_digests, paper, write_digest
 
 
@@ -82,7 +82,7 @@ def test_hints_name_the_value_probably_meant(seed_lib):
 
 
 def test_queue_moves_blocks_and_undoes(seed_lib):
-    from paperdesk.core.areas import queue
+    from paperdesk.core.curation import queue
 
     lib = seed_lib
     ids = lib.search(sort="title").ids[:6]
@@ -107,7 +107,7 @@ def test_queue_moves_blocks_and_undoes(seed_lib):
 
 
 def test_triage_lists_a_digest_in_order_with_evidence(lib, tmp_path):
-    from paperdesk.core.areas import triage
+    from paperdesk.core.curation import triage
 
     files = growing_digests(tmp_path / "g", papers=3, days=3)
     reports = lib.import_paths(files)

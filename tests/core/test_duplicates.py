@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from paperdesk.core.areas import blocking
+from paperdesk.core.duplicates import blocking
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.text import title_key

@@ -6,7 +6,7 @@ import json
 import socket
 import time
 
-from paperdesk.core.formats.hub import Hub, Limits
+from paperdesk.core.hub.hub import Hub, Limits
 from tests.fake_hub import record
 
 ABSTRACT = ("We study how the loss of language models falls as a power of their size, "
@@ -28,7 +28,7 @@ def _add_paper(lib, title, abstract=ABSTRACT, **fields):
             [title, abstract, title_key(title), fields.get("year", 2026),
              fields.get("year_inferred", 1), fields.get("citekey")]).lastrowid
     if fields.get("citekey") is None:
-        from paperdesk.core.areas.citekey import refresh
+        from paperdesk.core.bibtex.citekey import refresh
 
         with lib.transaction() as db:
             refresh(db, [pid])

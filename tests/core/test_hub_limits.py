@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from paperdesk.core.formats.hub import HubError
+from paperdesk.core.hub.hub import HubError
 from tests.core.test_enrich import ABSTRACT, _add_paper, fast
 from tests.fake_hub import FakeHub, list_item, record
 

@@ -129,7 +129,7 @@ def test_a_failing_write_rolls_the_whole_file_back(lib, seeds):
 
 @pytest.mark.parametrize("bulk", [False, True])
 def test_bulk_and_row_by_row_indexing_agree(lib, seeds, monkeypatch, bulk):
-    from paperdesk.core.formats import file_report
+    from paperdesk.core.importing import file_report
 
     monkeypatch.setattr(file_report, "BULK_THRESHOLD", 1 if bulk else 10**9)
     lib.import_paths(seeds)
@@ -170,7 +170,7 @@ def _stored(path) -> tuple[dict[str, list], list, list]:
 def test_a_first_bulk_load_stores_what_row_by_row_does(tmp_path, seeds, monkeypatch):
     """A large import into an empty library builds some indexes and the search index
     in sets: the rows, the schema and the index's settings end as row by row."""
-    from paperdesk.core.formats import file_report
+    from paperdesk.core.importing import file_report
 
     stored = {}
     for threshold in (10**9, 1):
@@ -188,7 +188,7 @@ def test_a_first_bulk_load_stores_what_row_by_row_does(tmp_path, seeds, monkeypa
 def test_the_cycle_collector_is_off_during_an_import_and_back_after(lib, seeds, monkeypatch):
     import gc
 
-    from paperdesk.core.formats import digest_import
+    from paperdesk.core.importing import digest_import
     from paperdesk.core.model.jobs import gc_paused
 
     seen = []
@@ -213,7 +213,7 @@ def test_a_first_import_leaves_the_planner_its_statistics(tmp_path, monkeypatch)
     """Closing after a large first import (some indexes built at its end, its duplicate
     check made as a scan) analyses the papers table, so the searches that follow are planned with
     its statistics."""
-    from paperdesk.core.areas import duplicates
+    from paperdesk.core.duplicates import duplicates
     from tests.digest_files import paper, write_entries
 
     monkeypatch.setattr(duplicates, "IMPORT_PROBE_LIMIT", 1000)  # as for a huge file
@@ -233,7 +233,7 @@ def test_a_bulk_bib_import_stores_what_row_by_row_does(tmp_path, monkeypatch):
     """A large .bib import writes each chunk's search rows from the values in hand:
     rows, search rows, schema and the index's settings end as row by row (the
     triggers), for a first import into an empty library and for later ones."""
-    from paperdesk.core.formats import file_report
+    from paperdesk.core.importing import file_report
     from tests import realbib
 
     files = sorted(realbib.corpus(), key=lambda p: -p.stat().st_size)[:4]

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.formats import importer
+from paperdesk.core.importing import importer
 from paperdesk.core.model import title_index
 from paperdesk.core.model.text import abstracts_match
 from paperdesk.core.model.title_index import MAX_SIMILAR, TitleIndex

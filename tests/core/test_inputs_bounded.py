@@ -128,7 +128,7 @@ def test_a_newline_in_a_file_name_cannot_forge_report_lines(seeds, tmp_path):
 
 
 def test_undo_of_an_import_trashes_a_paper_whose_key_was_exported(lib, seeds, tmp_path):
-    from paperdesk.core.areas import import_undo
+    from paperdesk.core.importing import import_undo
 
     reports = lib.import_paths([seeds[0]])
     rec = import_undo.record(lib, reports)

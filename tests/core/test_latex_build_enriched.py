@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from paperdesk.core.formats.hub import Hub, Limits
+from paperdesk.core.hub.hub import Hub, Limits
 from tests import latex_build as tex
 from tests.fake_hub import FakeHub, populate_from
 

@@ -4,8 +4,8 @@ import random
 import subprocess
 import sys
 
-from paperdesk.core.model import latex_read
-from paperdesk.core.model.latex_read import decode
+from paperdesk.core.bibtex import latex_read
+from paperdesk.core.bibtex.latex_read import decode
 
 
 def test_plain_formulas_read_as_pylatexenc_reads_them():
@@ -28,7 +28,7 @@ def test_formulas_with_macros_still_go_through_pylatexenc():
 
 
 def test_a_plain_formula_does_not_load_pylatexenc():
-    code = ("import sys; from paperdesk.core.model.latex_read import decode; "
+    code = ("import sys; from paperdesk.core.bibtex.latex_read import decode; "
             "assert decode('error $p < 0.05$ at $n = 12$') == 'error p < 0.05 at n = 12'; "
             "print('pylatexenc' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.areas.query import compile_query
-from paperdesk.core.areas.search import SORTS
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import QueryError
+from paperdesk.core.search.query import compile_query
+from paperdesk.core.search.search import SORTS
 from tests.conftest import SEED_PAPERS
 from tests.curated import build_curated, found, open_copy
 

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.areas.query import compile_query
-from paperdesk.core.areas.search import SORTS
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import QueryError
-from paperdesk.core.model.query_parse import MAX_DEPTH, MAX_LENGTH, MAX_TERMS
+from paperdesk.core.search.query import compile_query
+from paperdesk.core.search.query_parse import MAX_DEPTH, MAX_LENGTH, MAX_TERMS
+from paperdesk.core.search.search import SORTS
 from tests.curated import build_curated, open_copy
 
 
@@ -260,7 +260,7 @@ def test_parts_moved_into_their_own_tables_find_the_same_papers(plib, query):
     """Deep queries put every few levels into a WITH table; with a table at every level,
     any query finds what it finds without them. (Relevance may order them differently:
     words in a table of their own leave the one FTS5 expression that ranks.)"""
-    from paperdesk.core.areas import query as query_module
+    from paperdesk.core.search import query as query_module
 
     plain = set(plib.search(query).ids)
     saved = query_module.HOIST_EVERY

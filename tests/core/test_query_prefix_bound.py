@@ -15,7 +15,7 @@ import pytest
 from paperdesk.core.db import store
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import QueryError
-from paperdesk.core.model.query_parse import MAX_PREFIXES
+from paperdesk.core.search.query_parse import MAX_PREFIXES
 
 N_PAPERS = 150_000
 LETTERS = " OR ".join(f"{c}*" for c in string.ascii_lowercase)  # 15 s before the limit

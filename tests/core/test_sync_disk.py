@@ -8,9 +8,9 @@ from __future__ import annotations
 import filelock
 import pytest
 
-from paperdesk.core.areas import sync_disk
-from paperdesk.core.areas.syncs import CHANGED, CONFLICT, FAILED, OK
 from paperdesk.core.db import files
+from paperdesk.core.sync import sync_disk
+from paperdesk.core.sync.syncs import CHANGED, CONFLICT, FAILED, OK
 
 
 def test_a_stale_copy_of_the_sync_is_no_conflict(seed_lib, tmp_path):

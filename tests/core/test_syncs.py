@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from paperdesk.core.areas import sync_write
-from paperdesk.core.areas.sync_feed import Pending, catch_up, concerned
-from paperdesk.core.areas.syncs import CONFLICT, FAILED, OK, SyncError
+from paperdesk.core.sync import sync_write
+from paperdesk.core.sync.sync_feed import Pending, catch_up, concerned
+from paperdesk.core.sync.syncs import CONFLICT, FAILED, OK, SyncError
 from tests.conftest import SEED_PAPERS
 
 

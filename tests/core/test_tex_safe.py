@@ -1,4 +1,4 @@
-"""Text PaperDesk writes into LaTeX is inert (core/model/tex_safe.py, latex.py): math is
+"""Text PaperDesk writes into LaTeX is inert (core/bibtex/tex_safe.py, latex.py): math is
 kept only with allowlisted commands, everything else is escaped as text, and no
 field's braces can close early, whatever the text."""
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.model import tex_safe
-from paperdesk.core.model.latex import char_tables, escape, protect_title
+from paperdesk.core.bibtex import tex_safe
+from paperdesk.core.bibtex.latex import char_tables, escape, protect_title
 
 DOC = Path(__file__).parents[2] / "docs" / "latex-safety.md"
 

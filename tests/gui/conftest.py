@@ -65,8 +65,8 @@ def select_rows(window: MainWindow, rows: list[int]) -> list[int]:
 @pytest.fixture(autouse=True)
 def _weak_keys_as_they_are(monkeypatch):
     """Copying or exporting a paper with a weak provisional key asks first (a modal
-    question, ``gui/key_check.py``); tests that do not test that answer "as they are"."""
-    from paperdesk.gui import key_check
+    question, ``gui/bibtex/key_check.py``); tests that do not test that answer "as they are"."""
+    from paperdesk.gui.bibtex import key_check
 
     monkeypatch.setattr(key_check, "ask", lambda _context, _weak: key_check.AS_THEY_ARE)
 
@@ -74,8 +74,8 @@ def _weak_keys_as_they_are(monkeypatch):
 @pytest.fixture
 def server(seed_lib, monkeypatch):
     """A stand-in Hub on this machine that knows the seed library's papers."""
-    from paperdesk.core.formats import hub as hub_module
-    from paperdesk.core.formats.hub import Limits
+    from paperdesk.core.hub import hub as hub_module
+    from paperdesk.core.hub.hub import Limits
     from tests.fake_hub import FakeHub, populate_from
 
     monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))

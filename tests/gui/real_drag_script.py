@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from paperdesk.core.library import Library
 from paperdesk.gui.main_window import MainWindow
-from paperdesk.gui.paper_model import TITLE
+from paperdesk.gui.table.paper_model import TITLE
 
 app = QApplication([])
 lib = Library.open(sys.argv[1])

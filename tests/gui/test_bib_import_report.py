@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperdesk.gui.import_report import ImportReport
+from paperdesk.gui.importing.import_report import ImportReport
 from tests.gui.screenshots import save_screenshot
 
 

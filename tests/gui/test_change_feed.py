@@ -5,7 +5,7 @@ thread), undo and redo."""
 from __future__ import annotations
 
 from paperdesk.core.db import changes as ch
-from paperdesk.gui import dialogs
+from paperdesk.gui.common import dialogs
 from tests.core.test_duplicates import add_copy, by_title
 
 from .test_duplicates_view import rescanned, scanned

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.gui import clipboard
+from paperdesk.gui.common import clipboard
 
 from .conftest import select_rows
 

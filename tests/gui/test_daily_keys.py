@@ -8,9 +8,10 @@ import itertools
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMenu, QPushButton
 
-from paperdesk.core.areas import triage
-from paperdesk.gui import keyboard, triage_view
-from paperdesk.gui.paper_model import MOMENTUM
+from paperdesk.core.curation import triage
+from paperdesk.gui import keyboard
+from paperdesk.gui.curation import triage_view
+from paperdesk.gui.table.paper_model import MOMENTUM
 from tests.digest_files import growing_digests, write_digest
 
 from .conftest import select_row

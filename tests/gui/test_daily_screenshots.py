@@ -7,7 +7,7 @@ replace docs/screenshots/triage.png, reading-queue.png and upvote-chart.png.
 from __future__ import annotations
 
 from paperdesk.core.model.digest import parse_digest
-from paperdesk.gui import triage_view
+from paperdesk.gui.curation import triage_view
 from tests.digest_files import growing_digests, write_entries
 
 from .screenshots import save_screenshot

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from paperdesk.core.library import Library
-from paperdesk.gui import dialogs, library_files
-from paperdesk.gui.merge_history import MergeHistory
+from paperdesk.gui.common import dialogs
+from paperdesk.gui.duplicates.merge_history import MergeHistory
+from paperdesk.gui.startup import library_files
 
 from .conftest import sidebar_counts
 from .duplicate_library import add_retyped, retype

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.gui.paper_model import RATING, STATUS, TAGS
+from paperdesk.gui.table.paper_model import RATING, STATUS, TAGS
 from tests.conftest import SEED_PAPERS
 
 from .conftest import select_row, sidebar_counts
@@ -172,7 +172,7 @@ def test_tag_completion_completes_the_tag_after_the_last_comma(window, seed_lib,
 
 
 def test_rating_every_paper_at_once(window, seed_lib, monkeypatch):
-    from paperdesk.gui import paper_model
+    from paperdesk.gui.table import paper_model
 
     monkeypatch.setattr(paper_model, "MANY", 50)  # take the whole-table path at 193 papers
     window.table.selectAll()

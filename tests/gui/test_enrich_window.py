@@ -6,7 +6,7 @@ import datetime as dt
 
 from PySide6.QtCore import QPoint, Qt
 
-from paperdesk.gui.enrich_action import FetchDialog
+from paperdesk.gui.hub.enrich_action import FetchDialog
 from tests.conftest import SEED_PAPERS
 from tests.fake_hub import record
 from tests.gui.conftest import select_rows
@@ -68,7 +68,7 @@ def test_cancel_keeps_what_was_answered_and_reports_it(window, server, qtbot):
 
 
 def test_fetch_daily_papers_from_the_file_menu(window, server, qtbot):
-    from paperdesk.gui import enrich_action
+    from paperdesk.gui.hub import enrich_action
 
     server.add(record("2511.09999", "Window Fetched Paper", "An abstract for the window.",
                       ["Ada Lovelace"], "2025-11-03"), day="2025-11-04")
@@ -134,7 +134,7 @@ def test_the_year_of_a_fetch_date_can_be_typed_after_a_click(qtbot):
 def test_a_fetch_offers_to_triage_its_new_papers(window, server, qtbot):
     from PySide6.QtWidgets import QPushButton
 
-    from paperdesk.gui import enrich_action
+    from paperdesk.gui.hub import enrich_action
 
     server.add(record("2511.09998", "Fetched And Triaged", "An abstract to triage.",
                       ["Ada Lovelace"], "2025-11-03"), day="2025-11-04")
@@ -151,7 +151,7 @@ def test_a_fetch_offers_to_triage_its_new_papers(window, server, qtbot):
 
 
 def test_a_fetch_that_cannot_reach_the_hub_says_so(window, server, qtbot, monkeypatch):
-    from paperdesk.gui import enrich_action
+    from paperdesk.gui.hub import enrich_action
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     enrich_action.fetch(window, dt.date(2025, 11, 4), dt.date(2025, 11, 5))
@@ -163,7 +163,7 @@ def test_a_fetch_that_cannot_reach_the_hub_says_so(window, server, qtbot, monkey
 def test_a_fetch_from_a_hub_that_is_not_there_says_so(window, server, qtbot, monkeypatch):
     import socket
 
-    from paperdesk.gui import enrich_action
+    from paperdesk.gui.hub import enrich_action
 
     with socket.socket() as spare:  # a port nobody listens on
         spare.bind(("127.0.0.1", 0))

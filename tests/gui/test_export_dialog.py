@@ -6,7 +6,7 @@ import bibtexparser
 import pytest
 
 from paperdesk.gui import operations
-from paperdesk.gui.export_dialog import ALL, SELECTED, SHOWN, ExportDialog, shown_ids
+from paperdesk.gui.bibtex.export_dialog import ALL, SELECTED, SHOWN, ExportDialog, shown_ids
 from tests.conftest import SEED_PAPERS
 from tests.reliability.helpers import file_digest
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from paperdesk.core.db import changes as ch
-from paperdesk.gui import library_files
 from paperdesk.gui.context import Feature
 from paperdesk.gui.features import FEATURES
-from paperdesk.gui.table_feed import TableFeed
+from paperdesk.gui.startup import library_files
+from paperdesk.gui.table.table_feed import TableFeed
 
 from .conftest import select_row, select_rows, sidebar_counts
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QDialog, QLineEdit
 
-from paperdesk.gui import file_form
+from paperdesk.gui.common import file_form
 
 
 class _Dialog(QDialog):

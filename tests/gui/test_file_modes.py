@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.db.paths import data_dir
-from paperdesk.gui import clipboard, settings
+from paperdesk.gui.common import clipboard, settings
 
 
 @pytest.fixture

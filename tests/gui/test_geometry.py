@@ -18,7 +18,7 @@ import sys
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QApplication
 from paperdesk.core.library import Library
-from paperdesk.gui import settings
+from paperdesk.gui.common import settings
 from paperdesk.gui.main_window import MainWindow
 
 app = QApplication([])

@@ -6,12 +6,13 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QStyleOptionViewItem
 
-from paperdesk.core.areas import triage
-from paperdesk.core.formats.file_report import IMPORTED, FileReport
-from paperdesk.gui import keyboard, triage_view
-from paperdesk.gui.geometry import first_size, share_panes
-from paperdesk.gui.import_report import ImportReport, details
-from paperdesk.gui.upvote_chart import UpvoteChart
+from paperdesk.core.curation import triage
+from paperdesk.core.importing.file_report import IMPORTED, FileReport
+from paperdesk.gui import keyboard
+from paperdesk.gui.common.geometry import first_size, share_panes
+from paperdesk.gui.curation import triage_view
+from paperdesk.gui.importing.import_report import ImportReport, details
+from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from tests.digest_files import growing_digests
 
 from .conftest import select_row

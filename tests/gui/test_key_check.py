@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QGuiApplication
 
-from paperdesk.gui import clipboard, export_dialog, key_check, settings
+from paperdesk.gui.bibtex import export_dialog, key_check
+from paperdesk.gui.common import clipboard, settings
 
 from .conftest import select_rows
 

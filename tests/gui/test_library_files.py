@@ -7,7 +7,8 @@ import sqlite3
 import pytest
 
 from paperdesk.core.library import Library
-from paperdesk.gui import dialogs, library_files
+from paperdesk.gui.common import dialogs
+from paperdesk.gui.startup import library_files
 from tests.conftest import SEED_PAPERS
 
 

@@ -5,8 +5,8 @@ detail pane and the sidebar count repaint; the selection and the scroll stay."""
 from __future__ import annotations
 
 from paperdesk.core.db import changes as ch
-from paperdesk.gui.outside_feed import INTERVAL_MS
-from paperdesk.gui.paper_model import TAGS
+from paperdesk.gui.jobs.outside_feed import INTERVAL_MS
+from paperdesk.gui.table.paper_model import TAGS
 from tests.core.test_outside_writes import _cli
 
 from .conftest import select_row, sidebar_counts

@@ -7,8 +7,8 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDrag, QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.gui.paper_model import QUEUE, TITLE
-from paperdesk.gui.queue_view import ids_mime
+from paperdesk.gui.curation.queue_view import ids_mime
+from paperdesk.gui.table.paper_model import QUEUE, TITLE
 
 from .conftest import select_rows, sidebar_counts
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 
-from paperdesk.gui.paper_model import UPVOTES
+from paperdesk.gui.table.paper_model import UPVOTES
 
 from .screenshots import save_screenshot
 from .test_import_drop import drop

@@ -45,7 +45,7 @@ def test_a_query_nested_too_deeply_says_where(window, seed_lib, qtbot, tmp_path)
 
 
 def test_the_deepest_query_allowed_runs_in_the_search_box(window, seed_lib, qtbot):
-    from paperdesk.core.model.query_parse import MAX_DEPTH
+    from paperdesk.core.search.query_parse import MAX_DEPTH
 
     query = "(" * (MAX_DEPTH - 1) + "-has:upvotes" + ")" * (MAX_DEPTH - 1)
     assert len(search(window, qtbot, seed_lib, query)) > 100

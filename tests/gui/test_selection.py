@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtCore import Qt
 
-from paperdesk.gui.paper_model import TITLE, UPVOTES
+from paperdesk.gui.table.paper_model import TITLE, UPVOTES
 from tests.conftest import SEED_PAPERS
 from tests.digest_files import write_digest
 

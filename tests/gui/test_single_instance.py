@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QDir
 
 from paperdesk.core.library import Library
-from paperdesk.gui.single_instance import server_name
+from paperdesk.gui.startup.single_instance import server_name
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -93,7 +93,7 @@ def test_a_socket_left_by_a_crash_is_replaced(tmp_path, seeds):
 
 def test_a_handed_search_is_shown_and_files_are_imported_as_a_drop(make_window, lib, seeds,
                                                                   qtbot):
-    from paperdesk.gui.single_instance import deliver
+    from paperdesk.gui.startup.single_instance import deliver
 
     window = make_window(lib)
     deliver(window, {"files": [str(seeds[2])], "search": "scaling"})

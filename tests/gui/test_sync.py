@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.core.areas.syncs import CONFLICT
-from paperdesk.gui import sync_writer
+from paperdesk.core.sync.syncs import CONFLICT
+from paperdesk.gui.bibtex import sync_writer
 
 from .screenshots import save_screenshot
 

@@ -8,8 +8,8 @@ import datetime as dt
 
 from PySide6.QtCore import Qt
 
-from paperdesk.core.formats.today import days_to_fetch
-from paperdesk.gui.today import KEY
+from paperdesk.core.hub.today import days_to_fetch
+from paperdesk.gui.hub.today import KEY
 from tests.fake_hub import record
 
 
@@ -51,7 +51,7 @@ def test_offline_says_so_and_triages_the_untriaged_new_papers(window, server, qt
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     lib = window.lib
     newest = lib.digests()[0]
-    from paperdesk.core.areas import triage
+    from paperdesk.core.curation import triage
     new_here = triage.digest_papers(lib, [newest["id"]], only_new=True)
     lib.curation.set_status(new_here[:1], "read")  # decided on already: not again
     before = lib.stats()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from paperdesk.gui import dialogs
+from paperdesk.gui.common import dialogs
 from tests.conftest import SEED_PAPERS
 
 from .conftest import select_rows, sidebar_counts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from paperdesk.gui.main_window import MainWindow
-from paperdesk.gui.paper_model import ADDED, COLUMNS, TAGS, TITLE, UPVOTES, YEAR
+from paperdesk.gui.table.paper_model import ADDED, COLUMNS, TAGS, TITLE, UPVOTES, YEAR
 from tests.conftest import SEED_PAPERS
 
 from .conftest import sidebar_counts
@@ -105,7 +105,7 @@ def test_an_empty_library_explains_itself_and_offers_the_demo(lib, make_window):
 
 def test_a_long_list_shows_its_first_page_then_the_rest(seed_lib, make_window, qtbot,
                                                         monkeypatch, qtmodeltester):
-    from paperdesk.gui import paper_model
+    from paperdesk.gui.table import paper_model
 
     monkeypatch.setattr(paper_model, "PAGE", 50)
     window = make_window(seed_lib)
@@ -146,8 +146,8 @@ def test_the_reading_list_keeps_its_own_order(window, seed_lib, qtbot):
 
 def test_a_first_page_ranked_among_the_newest_is_replaced_by_the_full_order(
         window, seed_lib, qtbot, monkeypatch):
-    from paperdesk.core.areas import search
-    from paperdesk.gui import paper_model
+    from paperdesk.core.search import search
+    from paperdesk.gui.table import paper_model
 
     monkeypatch.setattr(search, "FIRST_PAGE_RANKS", 20)
     monkeypatch.setattr(paper_model, "PAGE", 10)

@@ -8,7 +8,7 @@ import shutil
 from PySide6.QtCore import Qt
 
 from paperdesk.gui import actions
-from paperdesk.gui.compare_table import KEYS, CompareTable
+from paperdesk.gui.duplicates.compare_table import KEYS, CompareTable
 from tests.conftest import SEED_PAPERS
 from tests.digest_files import write_digest
 

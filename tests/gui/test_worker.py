@@ -6,7 +6,7 @@ import threading
 import time
 
 from paperdesk.core.model.jobs import check_cancel
-from paperdesk.gui.worker import Worker
+from paperdesk.gui.jobs.worker import Worker
 from tests.conftest import SEED_PAPERS
 
 

@@ -19,7 +19,7 @@ import time
 from PySide6.QtCore import QCoreApplication, QTimer
 
 from paperdesk.core.library import Library
-from paperdesk.gui.sync_writer import SyncWriter
+from paperdesk.gui.bibtex.sync_writer import SyncWriter
 
 
 def main() -> None:

@@ -13,11 +13,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.formats import bibtex_import
+from paperdesk.core.bibtex.latex import escape
+from paperdesk.core.importing import bibtex_import
 from paperdesk.core.library import Library
 from paperdesk.core.model.digest import MARKER, MONTHS, Digest, parse_digest
 from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.core.model.latex import escape
 
 MONTH_NAMES = sorted(MONTHS, key=MONTHS.__getitem__)
 SETTINGS = settings(max_examples=150, deadline=None,

@@ -2,7 +2,7 @@
 
 After every command that changes what a synced file holds, the file is
 written again (atomically, and only when its bytes change); see
-``core/areas/sync_feed.py``.
+``core/sync/sync_feed.py``.
 """
 
 from __future__ import annotations

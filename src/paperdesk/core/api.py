@@ -12,30 +12,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from paperdesk.core.areas import citation, import_undo, queue, sync_disk, triage
-    from paperdesk.core.areas.bibtex_export import STYLES as EXPORT_STYLES
-    from paperdesk.core.areas.bibtex_export import layout
-    from paperdesk.core.areas.citekey import key_status
-    from paperdesk.core.areas.curation import MAX_YEAR, MIN_YEAR
-    from paperdesk.core.areas.duplicates import TIERS, Group
-    from paperdesk.core.areas.export_report import ExportReport
-    from paperdesk.core.areas.merge import CHOICES, merged_row
-    from paperdesk.core.areas.query import compile_query
-    from paperdesk.core.areas.query_hints import empty_message, hint
-    from paperdesk.core.areas.search import SORTS
-    from paperdesk.core.areas.sync_feed import AfterCommand, Pending, catch_up
-    from paperdesk.core.areas.sync_write import Outcome
-    from paperdesk.core.areas.syncs import (
-        CHANGED,
-        CONFLICT,
-        FAILED,
-        OK,
-        WRITING,
-        Sync,
-    )
-    from paperdesk.core.areas.syncs import (
-        STYLES as SYNC_STYLES,
-    )
+    from paperdesk.core.bibtex import citation
+    from paperdesk.core.bibtex.bibtex_export import STYLES as EXPORT_STYLES
+    from paperdesk.core.bibtex.bibtex_export import layout
+    from paperdesk.core.bibtex.citekey import key_status
+    from paperdesk.core.bibtex.export_report import ExportReport
+    from paperdesk.core.curation import queue, triage
+    from paperdesk.core.curation.curation import MAX_YEAR, MIN_YEAR
     from paperdesk.core.db import changes
     from paperdesk.core.db.backup import backups_folder, check_backup, default_backup_path, restore
     from paperdesk.core.db.changes import DUPLICATE_GROUPS, Changes, Undo
@@ -52,7 +35,12 @@ if TYPE_CHECKING:
     from paperdesk.core.db.schema import STATUSES
     from paperdesk.core.db.store import translate
     from paperdesk.core.demo import open_demo
-    from paperdesk.core.formats.file_report import (
+    from paperdesk.core.duplicates.duplicates import TIERS, Group
+    from paperdesk.core.duplicates.merge import CHOICES, merged_row
+    from paperdesk.core.hub.hub import DEFAULT_LIMITS, Hub
+    from paperdesk.core.hub.today import TodayResult, fetch_today
+    from paperdesk.core.importing import import_undo
+    from paperdesk.core.importing.file_report import (
         ALREADY,
         CANCELLED,
         ERROR,
@@ -60,84 +48,99 @@ if TYPE_CHECKING:
         SKIPPED,
         FileReport,
     )
-    from paperdesk.core.formats.hub import DEFAULT_LIMITS, Hub
-    from paperdesk.core.formats.today import TodayResult, fetch_today
     from paperdesk.core.library import Library, Listener
     from paperdesk.core.model.errors import DuplicateError, NotFound, PaperDeskError, QueryError
     from paperdesk.core.model.jobs import no_progress
     from paperdesk.core.model.sources import describe
     from paperdesk.core.model.words import plural
+    from paperdesk.core.search.query import compile_query
+    from paperdesk.core.search.query_hints import empty_message, hint
+    from paperdesk.core.search.search import SORTS
+    from paperdesk.core.sync import sync_disk
+    from paperdesk.core.sync.sync_feed import AfterCommand, Pending, catch_up
+    from paperdesk.core.sync.sync_write import Outcome
+    from paperdesk.core.sync.syncs import (
+        CHANGED,
+        CONFLICT,
+        FAILED,
+        OK,
+        WRITING,
+        Sync,
+    )
+    from paperdesk.core.sync.syncs import (
+        STYLES as SYNC_STYLES,
+    )
 
 # Where each name lives: (module, name there).
 _WHERE = {
-    "ALREADY": ("paperdesk.core.formats.file_report", "ALREADY"),
+    "ALREADY": ("paperdesk.core.importing.file_report", "ALREADY"),
     "APP_NAME": ("paperdesk.core.db.paths", "APP_NAME"),
-    "AfterCommand": ("paperdesk.core.areas.sync_feed", "AfterCommand"),
-    "CANCELLED": ("paperdesk.core.formats.file_report", "CANCELLED"),
-    "CHANGED": ("paperdesk.core.areas.syncs", "CHANGED"),
-    "CHOICES": ("paperdesk.core.areas.merge", "CHOICES"),
-    "CONFLICT": ("paperdesk.core.areas.syncs", "CONFLICT"),
+    "AfterCommand": ("paperdesk.core.sync.sync_feed", "AfterCommand"),
+    "CANCELLED": ("paperdesk.core.importing.file_report", "CANCELLED"),
+    "CHANGED": ("paperdesk.core.sync.syncs", "CHANGED"),
+    "CHOICES": ("paperdesk.core.duplicates.merge", "CHOICES"),
+    "CONFLICT": ("paperdesk.core.sync.syncs", "CONFLICT"),
     "Changes": ("paperdesk.core.db.changes", "Changes"),
-    "DEFAULT_LIMITS": ("paperdesk.core.formats.hub", "DEFAULT_LIMITS"),
+    "DEFAULT_LIMITS": ("paperdesk.core.hub.hub", "DEFAULT_LIMITS"),
     "DUPLICATE_GROUPS": ("paperdesk.core.db.changes", "DUPLICATE_GROUPS"),
     "DuplicateError": ("paperdesk.core.model.errors", "DuplicateError"),
     "ENV_DATA": ("paperdesk.core.db.paths", "ENV_DATA"),
     "ENV_LIBRARY": ("paperdesk.core.db.paths", "ENV_LIBRARY"),
-    "ERROR": ("paperdesk.core.formats.file_report", "ERROR"),
-    "EXPORT_STYLES": ("paperdesk.core.areas.bibtex_export", "STYLES"),
-    "ExportReport": ("paperdesk.core.areas.export_report", "ExportReport"),
-    "FAILED": ("paperdesk.core.areas.syncs", "FAILED"),
-    "FileReport": ("paperdesk.core.formats.file_report", "FileReport"),
-    "Group": ("paperdesk.core.areas.duplicates", "Group"),
-    "Hub": ("paperdesk.core.formats.hub", "Hub"),
-    "IMPORTED": ("paperdesk.core.formats.file_report", "IMPORTED"),
+    "ERROR": ("paperdesk.core.importing.file_report", "ERROR"),
+    "EXPORT_STYLES": ("paperdesk.core.bibtex.bibtex_export", "STYLES"),
+    "ExportReport": ("paperdesk.core.bibtex.export_report", "ExportReport"),
+    "FAILED": ("paperdesk.core.sync.syncs", "FAILED"),
+    "FileReport": ("paperdesk.core.importing.file_report", "FileReport"),
+    "Group": ("paperdesk.core.duplicates.duplicates", "Group"),
+    "Hub": ("paperdesk.core.hub.hub", "Hub"),
+    "IMPORTED": ("paperdesk.core.importing.file_report", "IMPORTED"),
     "Library": ("paperdesk.core.library", "Library"),
     "Listener": ("paperdesk.core.library", "Listener"),
-    "MAX_YEAR": ("paperdesk.core.areas.curation", "MAX_YEAR"),
-    "MIN_YEAR": ("paperdesk.core.areas.curation", "MIN_YEAR"),
+    "MAX_YEAR": ("paperdesk.core.curation.curation", "MAX_YEAR"),
+    "MIN_YEAR": ("paperdesk.core.curation.curation", "MIN_YEAR"),
     "NotFound": ("paperdesk.core.model.errors", "NotFound"),
-    "OK": ("paperdesk.core.areas.syncs", "OK"),
-    "Outcome": ("paperdesk.core.areas.sync_write", "Outcome"),
+    "OK": ("paperdesk.core.sync.syncs", "OK"),
+    "Outcome": ("paperdesk.core.sync.sync_write", "Outcome"),
     "PaperDeskError": ("paperdesk.core.model.errors", "PaperDeskError"),
-    "Pending": ("paperdesk.core.areas.sync_feed", "Pending"),
+    "Pending": ("paperdesk.core.sync.sync_feed", "Pending"),
     "QueryError": ("paperdesk.core.model.errors", "QueryError"),
-    "SKIPPED": ("paperdesk.core.formats.file_report", "SKIPPED"),
-    "SORTS": ("paperdesk.core.areas.search", "SORTS"),
+    "SKIPPED": ("paperdesk.core.importing.file_report", "SKIPPED"),
+    "SORTS": ("paperdesk.core.search.search", "SORTS"),
     "STATUSES": ("paperdesk.core.db.schema", "STATUSES"),
-    "SYNC_STYLES": ("paperdesk.core.areas.syncs", "STYLES"),
-    "Sync": ("paperdesk.core.areas.syncs", "Sync"),
-    "TIERS": ("paperdesk.core.areas.duplicates", "TIERS"),
-    "TodayResult": ("paperdesk.core.formats.today", "TodayResult"),
+    "SYNC_STYLES": ("paperdesk.core.sync.syncs", "STYLES"),
+    "Sync": ("paperdesk.core.sync.syncs", "Sync"),
+    "TIERS": ("paperdesk.core.duplicates.duplicates", "TIERS"),
+    "TodayResult": ("paperdesk.core.hub.today", "TodayResult"),
     "Undo": ("paperdesk.core.db.changes", "Undo"),
-    "WRITING": ("paperdesk.core.areas.syncs", "WRITING"),
+    "WRITING": ("paperdesk.core.sync.syncs", "WRITING"),
     "backups_folder": ("paperdesk.core.db.backup", "backups_folder"),
-    "catch_up": ("paperdesk.core.areas.sync_feed", "catch_up"),
+    "catch_up": ("paperdesk.core.sync.sync_feed", "catch_up"),
     "changes": ("paperdesk.core.db", "changes"),
     "check_backup": ("paperdesk.core.db.backup", "check_backup"),
-    "citation": ("paperdesk.core.areas", "citation"),
-    "compile_query": ("paperdesk.core.areas.query", "compile_query"),
+    "citation": ("paperdesk.core.bibtex", "citation"),
+    "compile_query": ("paperdesk.core.search.query", "compile_query"),
     "data_dir": ("paperdesk.core.db.paths", "data_dir"),
     "default_backup_path": ("paperdesk.core.db.backup", "default_backup_path"),
     "demo_library_path": ("paperdesk.core.db.paths", "demo_library_path"),
     "describe": ("paperdesk.core.model.sources", "describe"),
-    "empty_message": ("paperdesk.core.areas.query_hints", "empty_message"),
-    "fetch_today": ("paperdesk.core.formats.today", "fetch_today"),
-    "hint": ("paperdesk.core.areas.query_hints", "hint"),
-    "import_undo": ("paperdesk.core.areas", "import_undo"),
-    "key_status": ("paperdesk.core.areas.citekey", "key_status"),
-    "layout": ("paperdesk.core.areas.bibtex_export", "layout"),
+    "empty_message": ("paperdesk.core.search.query_hints", "empty_message"),
+    "fetch_today": ("paperdesk.core.hub.today", "fetch_today"),
+    "hint": ("paperdesk.core.search.query_hints", "hint"),
+    "import_undo": ("paperdesk.core.importing", "import_undo"),
+    "key_status": ("paperdesk.core.bibtex.citekey", "key_status"),
+    "layout": ("paperdesk.core.bibtex.bibtex_export", "layout"),
     "library_path": ("paperdesk.core.db.paths", "library_path"),
-    "merged_row": ("paperdesk.core.areas.merge", "merged_row"),
+    "merged_row": ("paperdesk.core.duplicates.merge", "merged_row"),
     "no_progress": ("paperdesk.core.model.jobs", "no_progress"),
     "open_demo": ("paperdesk.core.demo", "open_demo"),
     "plural": ("paperdesk.core.model.words", "plural"),
-    "queue": ("paperdesk.core.areas", "queue"),
+    "queue": ("paperdesk.core.curation", "queue"),
     "resource": ("paperdesk.core.db.paths", "resource"),
     "restore": ("paperdesk.core.db.backup", "restore"),
     "seed_files": ("paperdesk.core.db.paths", "seed_files"),
-    "sync_disk": ("paperdesk.core.areas", "sync_disk"),
+    "sync_disk": ("paperdesk.core.sync", "sync_disk"),
     "translate": ("paperdesk.core.db.store", "translate"),
-    "triage": ("paperdesk.core.areas", "triage"),
+    "triage": ("paperdesk.core.curation", "triage"),
 }
 
 __all__ = [
@@ -219,7 +222,7 @@ def __getattr__(name: str) -> Any:
     module = importlib.import_module(where[0])
     try:
         value = getattr(module, where[1])
-    except AttributeError:  # a module of a package (``areas.triage``) not loaded yet
+    except AttributeError:  # a module of a package (``curation.triage``) not loaded yet
         value = importlib.import_module(f"{where[0]}.{where[1]}")
     globals()[name] = value
     return value

@@ -20,25 +20,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.areas.search import SearchResult, search
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import known, outside, records, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
+from paperdesk.core.search.search import SearchResult, search
 
 if TYPE_CHECKING:
     import datetime as dt
 
-    from paperdesk.core.areas.bibtex_export import Bibtex
-    from paperdesk.core.areas.browse import Browse
-    from paperdesk.core.areas.curation import Curation
-    from paperdesk.core.areas.duplicates import Duplicates
-    from paperdesk.core.areas.syncs import Syncs
-    from paperdesk.core.areas.trash import Trash
-    from paperdesk.core.formats import importer
-    from paperdesk.core.formats.hub import Hub
+    from paperdesk.core.bibtex.bibtex_export import Bibtex
+    from paperdesk.core.curation.browse import Browse
+    from paperdesk.core.curation.curation import Curation
+    from paperdesk.core.curation.trash import Trash
+    from paperdesk.core.duplicates.duplicates import Duplicates
+    from paperdesk.core.hub.hub import Hub
+    from paperdesk.core.importing import importer
+    from paperdesk.core.sync.syncs import Syncs
 
 
 @dataclass
@@ -127,37 +127,37 @@ class Library:
 
     @functools.cached_property
     def trash(self) -> Trash:
-        from paperdesk.core.areas.trash import Trash
+        from paperdesk.core.curation.trash import Trash
 
         return Trash(self)
 
     @functools.cached_property
     def browse(self) -> Browse:
-        from paperdesk.core.areas.browse import Browse
+        from paperdesk.core.curation.browse import Browse
 
         return Browse(self)
 
     @functools.cached_property
     def curation(self) -> Curation:
-        from paperdesk.core.areas.curation import Curation
+        from paperdesk.core.curation.curation import Curation
 
         return Curation(self)
 
     @functools.cached_property
     def bibtex(self) -> Bibtex:
-        from paperdesk.core.areas.bibtex_export import Bibtex
+        from paperdesk.core.bibtex.bibtex_export import Bibtex
 
         return Bibtex(self)
 
     @functools.cached_property
     def syncs(self) -> Syncs:
-        from paperdesk.core.areas.syncs import Syncs
+        from paperdesk.core.sync.syncs import Syncs
 
         return Syncs(self)
 
     @functools.cached_property
     def duplicates(self) -> Duplicates:
-        from paperdesk.core.areas.duplicates import Duplicates
+        from paperdesk.core.duplicates.duplicates import Duplicates
 
         return Duplicates(self)
 
@@ -291,7 +291,7 @@ class Library:
                cancel: CancelFlag | None = None) -> ch.Changes:
         """Complete papers (``ids``, those matching ``query``, else all) from the Hub;
         one undoable edit whose result is an ``enrich.EnrichResult``."""
-        from paperdesk.core.formats.enrich import enrich
+        from paperdesk.core.hub.enrich import enrich
 
         if query:
             matching = self.search(query).ids
@@ -302,7 +302,7 @@ class Library:
                     hub: Hub | None = None, progress: Progress = no_progress,
                     cancel: CancelFlag | None = None) -> list[Any]:
         """Import the Hub's daily papers of ``first``..``last`` as digests, complete."""
-        from paperdesk.core.formats.daily import fetch_days
+        from paperdesk.core.hub.daily import fetch_days
 
         return fetch_days(self, first, last or first, hub=hub, progress=progress,
                           cancel=cancel)
@@ -314,7 +314,7 @@ class Library:
                      cancel: CancelFlag | None = None) -> importer.ImportResult:
         """Import files and folders, each file in a write of its own; the result
         reads as the list of ``FileReport``s and carries the combined ``changes``."""
-        from paperdesk.core.formats import importer
+        from paperdesk.core.importing import importer
 
         return importer.import_paths(self, paths, progress, cancel)
 
@@ -341,7 +341,7 @@ class Library:
                limit: int | None = None, offset: int = 0,
                include_deleted: bool = False, first_page: bool = False) -> SearchResult:
         """Ids of the papers matching ``query``, sorted, run in SQL (``first_page``: see
-        ``areas.search.search``)."""
+        ``search.search.search``)."""
         try:
             return search(self.db, query, sort=sort, descending=descending, limit=limit,
                           offset=offset, include_deleted=include_deleted,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog
 
-from paperdesk.gui.icons import icon
+from paperdesk.gui.common.icons import icon
 
 if TYPE_CHECKING:
     from paperdesk.gui.main_window import MainWindow

@@ -21,17 +21,17 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QUndoStack
 
 from paperdesk.core.api import Library
-from paperdesk.gui.importing import ProgressPanel
+from paperdesk.gui.importing.importing import ProgressPanel
+from paperdesk.gui.jobs.worker import Worker
 from paperdesk.gui.operations import Operations
-from paperdesk.gui.worker import Worker
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QMainWindow, QTableView
 
     from paperdesk.core.api import Changes
-    from paperdesk.gui.importing import Importer
+    from paperdesk.gui.importing.importing import Importer
     from paperdesk.gui.menus import Menus
-    from paperdesk.gui.sidebar import Sidebar
+    from paperdesk.gui.panes.sidebar import Sidebar
 
 
 class Selection(Protocol):

@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 
-from paperdesk.gui import export_dialog, sync_panel, triage_view
-from paperdesk.gui.clipboard import Clipboard
+from paperdesk.gui.bibtex import export_dialog, sync_panel
+from paperdesk.gui.bibtex.key_check import KeyCheck
+from paperdesk.gui.common.clipboard import Clipboard
 from paperdesk.gui.context import Feature
-from paperdesk.gui.enrich_action import Hub
-from paperdesk.gui.key_check import KeyCheck
-from paperdesk.gui.library_files import LibraryFiles
-from paperdesk.gui.outside_feed import OutsideWrites
-from paperdesk.gui.queue_view import Queue
-from paperdesk.gui.review import Review
-from paperdesk.gui.today import Today
+from paperdesk.gui.curation import triage_view
+from paperdesk.gui.curation.queue_view import Queue
+from paperdesk.gui.duplicates.review import Review
+from paperdesk.gui.hub.enrich_action import Hub
+from paperdesk.gui.hub.today import Today
+from paperdesk.gui.jobs.outside_feed import OutsideWrites
+from paperdesk.gui.startup.library_files import LibraryFiles
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context

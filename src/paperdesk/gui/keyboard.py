@@ -20,8 +20,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from paperdesk.gui import triage_view
-from paperdesk.gui.geometry import fit_to_screen
+from paperdesk.gui.common.geometry import fit_to_screen
+from paperdesk.gui.curation import triage_view
 from paperdesk.gui.shortcuts_sheet import ShortcutsSheet
 
 if TYPE_CHECKING:

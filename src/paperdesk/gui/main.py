@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from paperdesk.core.api import APP_NAME, Library, PaperDeskError, open_demo
-from paperdesk.gui import single_instance
+from paperdesk.gui.startup import single_instance
 
 # Set to any value, the app prints "first-rows <unix time>" once the table has
 # painted its first rows, and quits (bench/bench_gui.py measures start-up so).

@@ -2,7 +2,7 @@
 
 The window lays its parts out and keeps them in step after every write
 (``apply``); its context (``gui/context.py``) is what views and features work
-with; the table is its own object (``gui/table_feed.py``).
+with; the table is its own object (``gui/table/table_feed.py``).
 """
 
 from __future__ import annotations
@@ -17,20 +17,23 @@ from PySide6.QtWidgets import QInputDialog, QMainWindow, QSplitter, QStackedWidg
 
 from paperdesk.core.api import Library, PaperDeskError
 from paperdesk.core.api import changes as ch
-from paperdesk.gui import keyboard, queue_view, reads, settings
+from paperdesk.gui import keyboard
 from paperdesk.gui.actions import build_actions
+from paperdesk.gui.common import settings
+from paperdesk.gui.common.empty_page import EmptyPage
+from paperdesk.gui.common.geometry import PANES, first_size, fit_to_screen, share_panes
+from paperdesk.gui.common.icons import icon
 from paperdesk.gui.context import Context
-from paperdesk.gui.detail_pane import DetailPane
-from paperdesk.gui.empty_page import EmptyPage
+from paperdesk.gui.curation import queue_view
 from paperdesk.gui.features import FEATURES
-from paperdesk.gui.geometry import PANES, first_size, fit_to_screen, share_panes
-from paperdesk.gui.icons import icon
-from paperdesk.gui.importing import Importer, local_paths
+from paperdesk.gui.importing.importing import Importer, local_paths
+from paperdesk.gui.jobs import reads
+from paperdesk.gui.jobs.reader import Reader
 from paperdesk.gui.menus import Menus
-from paperdesk.gui.reader import Reader
-from paperdesk.gui.search_bar import SearchBar
-from paperdesk.gui.sidebar import Sidebar
-from paperdesk.gui.table_feed import TableFeed
+from paperdesk.gui.panes.detail_pane import DetailPane
+from paperdesk.gui.panes.search_bar import SearchBar
+from paperdesk.gui.panes.sidebar import Sidebar
+from paperdesk.gui.table.table_feed import TableFeed
 
 
 def _copy_in(event) -> bool:

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
-from paperdesk.gui.icons import icon
+from paperdesk.gui.common.icons import icon
 
 TITLES = {"file": "&File", "edit": "&Edit", "paper": "&Paper", "help": "&Help"}
 

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from paperdesk.core.api import Changes, PaperDeskError, no_progress
+from paperdesk.gui.jobs.worker import Job, Outcome
 from paperdesk.gui.undo import EditCommand
-from paperdesk.gui.worker import Job, Outcome
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context

@@ -1,0 +1,109 @@
+"""A .bib file's entries read into BibPapers one at a time (pure, no database).
+
+``core/bibtex/bib_scan.py`` finds the blocks; this resolves the file's ``@string``
+definitions (all of them, wherever they stand, as before) and reads each entry's
+fields (``core/bibtex/bibtex_fields.py``). Only one entry is held at a time; the
+reader counts what it skipped and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.bibtex.bib_scan import Failure, RawEntry, iter_entries, loosen, scan
+from paperdesk.core.bibtex.bibtex_fields import BibPaper, read_entry, resolve, value_reader
+from paperdesk.core.bibtex.tex_safe import definition_warnings
+
+
+@dataclass
+class Parsed:
+    papers: list[BibPaper]
+    warnings: list[str]
+    failed: int
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    preambles: list[str] = field(default_factory=list)
+    strings: list[tuple[str, str, str]] = field(default_factory=list)  # name, value, @word
+
+
+class BibReader:
+    """The entries of one file's text, in file order, with what could not be read."""
+
+    def __init__(self, text: str, name: str) -> None:
+        self.text, self.name = loosen(text), name  # BibTeX's loosest block starts too
+        self.found = scan(self.text)
+        self.strings: dict[str, str] = {}
+        for key, value, _word in self.found.strings:
+            self.strings[key.lower()] = resolve(value, self.strings)[0]
+        self.read_value = value_reader(self.strings)
+        self.failures: list[Failure] = list(self.found.failures)
+        self.late: list[Failure] = []  # entries whose fields could not be read
+        self.entry_warnings: list[str] = definition_warnings(  # then the entries'
+            name, self.found.preambles, self.found.strings)
+        self.read = 0
+
+    @property
+    def expected(self) -> int:
+        """About how many entries the file holds (before any is read)."""
+        return self.found.candidates
+
+    def papers(self) -> Iterator[BibPaper]:
+        for item in iter_entries(self.text, self.found):
+            if isinstance(item, Failure):
+                self.failures.append(item)
+                continue
+            paper = self._paper(item)
+            if paper is not None:
+                self.read += 1
+                yield paper
+
+    def _paper(self, item: RawEntry) -> BibPaper | None:
+        paper, failure, warnings = read_item(item, self.strings, self.name, self.read_value)
+        if failure is not None:
+            self.late.append(failure)
+        self.entry_warnings.extend(warnings)
+        return paper
+
+    @property
+    def failed(self) -> int:
+        return len(self.failures) + len(self.late)
+
+    @property
+    def skipped(self) -> list[dict[str, Any]]:
+        return [{"line": f.line, "key": f.key, "reason": f.reason}
+                for f in self.failures + self.late]
+
+    @property
+    def warnings(self) -> list[str]:
+        """Blocks skipped (in file order), then what the entries' fields said."""
+        return [f"{self.name}: line {f.line}: skipped {f.what} that {f.reason}"
+                for f in self.failures] + [
+            f"{self.name}: line {line}: @string {name!r} defines a macro name again "
+            "(names ignore case); its last definition is used, as BibTeX and biber use it"
+            for line, name in self.found.redefined] + self.entry_warnings
+
+
+def read_item(item: RawEntry, strings: dict[str, str], name: str,
+              read_value: Callable[[str], tuple[str, str]] | None = None,
+              ) -> tuple[BibPaper | None, Failure | None, list[str]]:
+    """One scanned entry read into a paper, or why it was skipped; its warnings, each
+    with the file's name and the entry's line (here, or in a reading process)."""
+    try:
+        paper = read_entry(item.entry_type, item.key, item.line, item.fields, strings,
+                           raw_type=item.raw_type, read_value=read_value)
+    except RecursionError:  # LaTeX commands nested thousands deep
+        reason = "its LaTeX is nested too deeply to read"
+        return None, Failure(item.line, item.key, reason), [
+            f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: {reason}"]
+    damage = [f"entry {item.key[:40]!r} is damaged ({item.damage}); read as BibTeX reads "
+              "it: its fields up to the damage"] if item.damage else []
+    return paper, None, [f"{name}: line {item.line}: {w}" for w in damage + paper.warnings]
+
+
+def parse_file(text: str, name: str) -> Parsed:
+    """Every readable entry (titled or not), with the file's definitions, all at once."""
+    reader = BibReader(text, name)
+    papers = list(reader.papers())
+    return Parsed(papers, reader.warnings, reader.failed, reader.skipped,
+                  reader.found.preambles, reader.found.strings)

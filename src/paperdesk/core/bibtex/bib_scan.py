@@ -1,0 +1,393 @@
+"""Reading the block structure of a .bib file quickly, one entry at a time (pure).
+
+The text is cut into *segments*: each starts where a block starts at the start of a
+line (``@type{`` or ``@type(`` after nothing but white space), which is where
+bibtexparser's splitter always starts a block, whatever came before (an unclosed
+entry is cut there). A segment is one block followed by what lies between blocks.
+
+A segment holding one ``{``-delimited entry of an ordinary type and no other block
+start is read here, with a few regular expressions and no loop per character; it
+gives the same type, key and raw field values (delimiters, ``#`` and macro names
+kept) as the splitter. Any other segment (``@string``, ``@preamble``, ``@comment``,
+``@type(...)``, an entry these expressions cannot read: unbalanced, braces nested
+more than 8 deep, a field name with a ``%`` or ``@``...) is handed to
+bibtexparser alone, so the rare block is read as before, its failures included.
+
+``%`` comments between fields are blanked first (``strip_entry_comments``) and
+``@commented{key,`` (jurabib's type) is masked for bibtexparser, both per segment.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from paperdesk.core.bibtex.bib_salvage import salvage
+
+# bibtexparser logs each broken block on several lines; the import reports
+# them itself, one line each with its line number, so its log stays quiet.
+logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+logging.getLogger("bibtexparser").propagate = False
+
+# A block start as bibtexparser's splitter sees one (its `_BLOCK_START`, with the delimiter),
+# and a type with a hyphen (BibTeX's ``@FAKE-ENTRY{``).
+_MARK = re.compile(r"@[\w-]*[ \t]*[{(]")
+# BibTeX's loosest block start: white space, line breaks too, after "@" and after the type.
+_LOOSE = re.compile(r"@(\s*)([\w-]+)(\s*)([{(])")
+_COMMENT_TYPES = re.compile(r"(?mi)^([ \t]*@[ \t]*)(comment[a-z]+[ \t]*[{(][^,\n]*,)")
+MASK = "paperdeskmasked"
+# What changes the state of strip_entry_comments (a backslash takes the next character).
+# It starts with a set of characters, which the regular expression engine skips to fast.
+_STRIP_TOKEN = re.compile(r'[\\{}"@%](?:(?<=\\)[\s\S])?')
+_TYPE = re.compile(r"@\s*([^\s{(]+)")
+_SPECIAL = ("comment", "preamble", "string")
+
+
+def _braced(depth: int) -> str:
+    inner = r"[^{}\\]++|\\[{}]?"
+    if depth > 1:
+        inner += "|" + _braced(depth - 1)
+    return r"\{(?:" + inner + r")*+\}"
+
+
+# Marks (unescaped { } " , =) decide the structure; a character after a backslash is no mark.
+_QUOTED = r'"(?:[^"\\{]++|\\"?|\{"\}|\{)*+"'
+_VALUE = r'(?:[^{}",\\%]++|\\[{}",]?|' + _braced(8) + "|" + _QUOTED + r")*+"
+_NAME = r'(?:[^{}",=\\@%]++|\\[{}",=]?)*+'
+# An entry is its head (``@type{key``), then "}" or "," and its fields: name=value
+# with a comma between (and maybe one after the last), white space, "}". _FIELDS
+# finds the fields in order and hands over what follows them whole, as its last
+# group: the entry is read when that starts with its closing brace.
+_HEAD = re.compile(r"[^\S\n]*@([\w-]+)[ \t]*\{(" + _NAME + ")")
+_FIELDS = re.compile("(" + _NAME + ")=(" + _VALUE + r")(,?)|([\s\S]+)")
+
+
+@dataclass
+class RawEntry:
+    """One entry as written: type (lower case, as bibtexparser gives it), key, the
+    type as written, each field's (name, raw value), and its line (1-based)."""
+    entry_type: str
+    key: str
+    raw_type: str
+    fields: list[tuple[str, str]]
+    line: int
+    damage: str = ""  # a damaged entry read as BibTeX reads it: what was wrong
+
+
+@dataclass
+class Failure:
+    """A block that could not be read; ``what`` it is called in the warning."""
+    line: int
+    key: str | None
+    reason: str
+    what: str = "an entry"
+
+
+class Segment(NamedTuple):
+    start: int
+    end: int
+    line: int  # of its start, 1-based, as the splitter counts
+    fast: bool  # one entry of an ordinary type, delimited by braces, and no other block
+    head_end: int  # the index after its block start's delimiter
+
+
+@dataclass
+class Scan:
+    """A file's segments, and what its slow segments held, read up front: ``@string``
+    and ``@preamble`` definitions, blocks that could not be read, their entries."""
+    segments: list[Segment]
+    strings: list[tuple[str, str, str]] = field(default_factory=list)  # name, value, @word
+    preambles: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    slow_entries: dict[int, list[RawEntry]] = field(default_factory=dict)
+    string_keys: set[str] = field(default_factory=set)  # macro names, lower case
+    # (line, name) of each @string that defines a name again (in any case): BibTeX
+    # and biber use the last definition, and so does the import.
+    redefined: list[tuple[int, str]] = field(default_factory=list)
+    comments: list[tuple[int, str]] = field(default_factory=list)  # (line, @comment as written)
+
+    @property
+    def candidates(self) -> int:
+        """Segments that hold, or may hold, an entry."""
+        return sum(s.fast for s in self.segments) + sum(map(len, self.slow_entries.values()))
+
+
+def _group(depth: int) -> str:
+    """A brace group as strip_entry_comments steps through it below the top level of an
+    entry: only braces count, a backslash takes the next character."""
+    inner = r"[^{}\\]++|\\[\s\S]?"
+    if depth > 1:
+        inner += "|" + _group(depth - 1)
+    return r"\{(?:" + inner + r")*+\}"
+
+
+# Text in which strip_entry_comments finds no comment, in one pass of the regular
+# expression engine: outside entries anything but "{"; at an entry's top level no
+# "%" outside quotes, quotes closed, groups (nested at most 8 deep) closed.
+_OUTSIDE = r"(?:[^{\\]++|\\[\s\S]?)*+"
+_IN_QUOTES = r'"(?:[^{}"\\]++|\\[\s\S]?|' + _group(7) + r')*+"'
+_NO_COMMENT = re.compile(_OUTSIDE + r"(?:\{(?:[^{}\"%\\]++|\\[\s\S]?|" + _IN_QUOTES + "|"
+                         + _group(7) + r")*+\}" + _OUTSIDE + ")*+")
+
+
+def strip_entry_comments(text: str) -> str:
+    """The text with ``% ...`` comments between the fields of an entry blanked out
+    (biber reads them; bibtexparser would take the comment for a field name).
+    Values, and everything outside entries, are left as they are; lines keep their
+    numbers."""
+    if "%" not in text or _NO_COMMENT.fullmatch(text):
+        return text
+    out: list[str] = []
+    depth, quoted, last, skip = 0, False, 0, -1
+    for m in _STRIP_TOKEN.finditer(text):
+        i = m.start()
+        if i < skip:
+            continue  # inside a comment
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == '"' and depth == 1:
+            quoted = not quoted
+        elif ch == "%" and depth == 1 and not quoted:
+            out.append(text[last:i])
+            end = text.find("\n", i)
+            last = skip = len(text) if end < 0 else end
+        elif ch == "@" and depth == 0:
+            quoted = False
+    out.append(text[last:])
+    return "".join(out)
+
+
+def loosen(text: str) -> str:
+    """The text with BibTeX's loosest block starts in their usual form, as BibTeX reads
+    them: ``@`` parted from its type by white space or a line break (``use.@`` at a
+    line's end, ``MaNuAl (`` below), or a line break before the delimiter
+    (``@FAKE-ENTRY`` on its own line, ``{`` on the next), outside any entry (the
+    braces before it balance). Only white space and the ``@`` move, within the block
+    start: the text keeps its length and its lines, and the entry's line is its type's."""
+    if "@" not in text:
+        return text
+    out: list[str] = []
+    last = counted = depth = 0  # braces open before text[counted]
+    for m in _LOOSE.finditer(text):
+        gap, word, space, mark = m.groups()
+        if not gap and "\n" not in space:
+            continue  # the usual form
+        at = m.start()
+        line_start = text.rfind("\n", 0, at) + 1
+        if "\n" not in gap and text[line_start:at].strip():
+            continue  # "@ type" in the middle of a line: as bibtexparser reads it
+        depth += text.count("{", counted, at) - text.count("}", counted, at)
+        counted = at
+        if depth:
+            continue  # inside an entry, or after a damaged one
+        out.append(text[last:at] + gap + "@" + word + mark + space)
+        last = m.end()
+    return "".join(out) + text[last:] if out else text
+
+
+def readable(text: str) -> str:
+    """The text as bibtexparser should see it: ``%`` comments between fields blanked,
+    and "@commented{key," (jurabib's type: an entry to BibTeX, a comment to
+    bibtexparser, which takes any type starting with "comment" for one) masked."""
+    text = _COMMENT_TYPES.sub(lambda m: m.group(1) + MASK + m.group(2), text)
+    return strip_entry_comments(text)
+
+
+def _lines(text: str, start: int, end: int) -> int:
+    """Newlines the splitter counts in text[start:end] once comments are blanked (one
+    after a backslash is no mark, unless the backslash ended a comment)."""
+    n = text.count("\n", start, end)
+    if not n or text.find("\\\n", start, end) < 0:
+        return n
+    part = text[start:end]
+    if "%" in part:
+        part = readable(part)
+    return n - part.count("\\\n")
+
+
+def segments(text: str) -> list[Segment]:
+    """The segments of the text, in order; junk before the first block is left out
+    unless a block starts inside it."""
+    heads: list[tuple[int, int, str]] = []  # segment start, end of its mark, the mark
+    inner: list[int] = []  # block starts that are not at the start of a line
+    for m in _MARK.finditer(text):
+        at = line_start = m.start()
+        if at and text[at - 1] != "\n":  # not the line's first character
+            line_start = text.rfind("\n", 0, at) + 1
+            if not text[line_start:at].isspace():
+                inner.append(at)
+                continue
+        heads.append((line_start, m.end(), m.group()))
+    out: list[Segment] = []
+    first = heads[0][0] if heads else len(text)
+    if inner and inner[0] < first:
+        out.append(Segment(0, first, 1, False, 0))
+    line, prev, k = 1, 0, 0
+    escaped_breaks = "\\\n" in text  # else the lines are the newlines
+    ordinary: dict[str, bool] = {}  # mark -> it starts an entry of an ordinary type in braces
+    for i, (start, head_end, mark) in enumerate(heads):
+        end = heads[i + 1][0] if i + 1 < len(heads) else len(text)
+        line += _lines(text, prev, start) if escaped_breaks else text.count("\n", prev, start)
+        prev = start
+        while k < len(inner) and inner[k] < start:
+            k += 1
+        alone = k >= len(inner) or inner[k] >= end
+        if mark not in ordinary:
+            word = mark[1:].rstrip(" \t{(").lower()
+            ordinary[mark] = mark.endswith("{") and bool(word) and not word.startswith(_SPECIAL)
+        out.append(Segment(start, end, line, alone and ordinary[mark], head_end))
+    return out
+
+
+def read_fast(text: str, seg: Segment) -> RawEntry | None:
+    """The entry of a segment, or None when only bibtexparser can tell."""
+    part = text[seg.start:seg.end]
+    if "%" in part:
+        part = strip_entry_comments(part)
+    head = _HEAD.match(part)
+    if head is None:
+        return None
+    at = head.end()
+    fields: list[tuple[str, str]] = []
+    if part[at:at + 1] == "}":
+        rest = part[at + 1:]
+    elif part[at:at + 1] == ",":
+        found = _FIELDS.findall(part, at + 1)
+        after = found.pop()[3] if found else ""  # the text after the fields
+        if not (found and not found[-1][2]):  # after a comma, or no field: white space
+            after = after.lstrip()
+        if after[:1] != "}":
+            return None
+        rest = after[1:]
+        fields = [(name.strip(), value.strip()) for name, value, _comma, _after in found]
+    else:
+        return None
+    if "@" in rest:
+        return None
+    raw_type = head.group(1)
+    return RawEntry(raw_type.lower(), head.group(2).strip(), raw_type, fields, seg.line)
+
+
+def scan(text: str) -> Scan:
+    """Cut the text into segments and read the slow ones (definitions, comments,
+    anything the fast reader does not take) with bibtexparser, in file order."""
+    out = Scan(segments(text))
+    for index, seg in enumerate(out.segments):
+        if not seg.fast:
+            read_slow(text, out, index)
+    return out
+
+
+def entry_keys(text: str, found: Scan) -> Iterator[str]:
+    """The keys of the file's entries as written, in order, before any entry is read
+    (a fast segment's key is its head's): what an import sets aside before it makes
+    a key for an entry whose key cannot be used."""
+    for index, seg in enumerate(found.segments):
+        if seg.fast:
+            head = _HEAD.match(text, seg.start)
+            if head is not None:
+                yield head.group(2).strip()
+        else:
+            yield from (entry.key for entry in found.slow_entries.get(index, ()))
+
+
+def iter_entries(text: str, found: Scan) -> Iterator[RawEntry | Failure]:
+    """Every entry in file order, read here or taken from the slow segments; a
+    segment the fast reader turns down is read by bibtexparser after all."""
+    for index, seg in enumerate(found.segments):
+        if not seg.fast:
+            yield from found.slow_entries.pop(index, ())
+            continue
+        entry = read_fast(text, seg)
+        if entry is not None:
+            yield entry
+            continue
+        alone = Scan(found.segments, string_keys=found.string_keys)
+        read_slow(text, alone, index)
+        yield from alone.failures
+        yield from alone.slow_entries.get(index, ())
+
+
+# A name BibTeX accepts for a @string macro: no leading digit, no space or special.
+_MACRO_NAME = re.compile(r"[^\d\s\"#%'(),={}][^\s\"#%'(),={}]*\Z")
+
+
+def _first_line(error: object) -> str:
+    text = (getattr(error, "abort_reason", None) or str(error)).strip().splitlines()
+    return text[0].rstrip(": ").replace("`", "") if text else "not valid BibTeX"
+
+
+def read_slow(text: str, out: Scan, index: int) -> None:
+    """Read one segment with bibtexparser, as it read the whole file before: the
+    next segment's block start follows it, so that an unclosed block ends the same
+    way; blocks from there on are not this segment's."""
+    import bibtexparser  # only for the rare segment
+
+    seg = out.segments[index]
+    part = readable(text[seg.start:seg.end])
+    after = out.segments[index + 1] if index + 1 < len(out.segments) else None
+    tail = text[after.start:after.head_end] if after else ""
+    blocks = bibtexparser.parse_string(part + tail, parse_stack=[]).blocks
+    for block in blocks[:-1] if after else blocks:  # the last: the next segment's start
+        _take(block, seg.line + block.start_line, out, index, part)
+
+
+def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
+    from bibtexparser import model
+
+    inner = getattr(block, "ignore_error_block", None)
+    if isinstance(block, model.ParsingFailedBlock) and isinstance(inner, (model.Entry,
+                                                                             model.String)):
+        block = inner
+    if isinstance(block, model.String):
+        if not _MACRO_NAME.match(block.key):  # BibTeX rejects it; it would go out again
+            out.failures.append(Failure(line, None, "defines a @string with an unusable name "
+                                                    f"{block.key[:40]!r}", "a block"))
+        else:
+            written = _TYPE.match(block.raw or "")
+            if block.key.lower() in out.string_keys:
+                out.redefined.append((line, block.key))
+            out.strings.append((block.key, str(block.value),
+                                written.group(1) if written else "string"))
+        out.string_keys.add(block.key.lower())
+    elif isinstance(block, model.ExplicitComment):
+        out.comments.append((line, (block.raw or "").strip()))
+    elif isinstance(block, model.Preamble):
+        out.preambles.append(str(block.value))
+    elif isinstance(block, model.Entry):
+        written = _TYPE.match(block.raw or "")
+        raw_type = written.group(1) if written else block.entry_type
+        out.slow_entries.setdefault(index, []).append(RawEntry(
+            block.entry_type.removeprefix(MASK), block.key, raw_type.removeprefix(MASK),
+            [(f.key, str(f.value)) for f in block.fields], line))
+    elif isinstance(block, model.ParsingFailedBlock) and _salvaged(block, line, out, index,
+                                                                   part):
+        pass
+    elif isinstance(block, model.ParsingFailedBlock):
+        match = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]*)", block.raw or "")
+        out.failures.append(Failure(line, match.group(1) if match else None,
+                                    f"cannot be read ({_first_line(getattr(block, 'error', ''))})"))
+
+
+def _salvaged(block: Any, line: int, out: Scan, index: int, part: str) -> bool:
+    """A damaged entry (not closed, braces that do not balance) read as BibTeX reads
+    it, its fields up to the damage; False when BibTeX would not read it either, or
+    when a ``%`` before it on its line comments it out (as biber reads it)."""
+    raw = block.raw or ""
+    at = part.find(raw) if raw else -1
+    if at > 0 and "%" in part[part.rfind("\n", 0, at) + 1:at]:
+        return False
+    found = salvage(raw)
+    if found is None:
+        return False
+    raw_type, key, fields, why = found
+    out.slow_entries.setdefault(index, []).append(RawEntry(
+        raw_type.lower().removeprefix(MASK), key, raw_type.removeprefix(MASK), fields, line,
+        why))
+    return True

@@ -1,0 +1,340 @@
+"""Reading the fields of one BibTeX entry into PaperDesk's terms (pure, no database).
+
+Values are resolved (``@string`` macros, ``#`` concatenation, month macros)
+and decoded from LaTeX to plain text. Fields PaperDesk has no column for
+(journal, pages, ...) are kept as written, with their delimiters, so that an
+export writes them back unchanged.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+
+from paperdesk.core.bibtex.latex_read import decode
+from paperdesk.core.bibtex.tex_safe import danger_text, dangerous
+from paperdesk.core.model import identifiers
+
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+ARXIV_ID = re.compile(r"(?:arxiv(?:\.org)?[:./\s]*(?:abs/|pdf/)?\s*)(\d{4}\.\d{4,5}(?:v\d+)?|"
+                      r"[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)
+BARE_ARXIV = re.compile(r"^(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$")
+_ARXIV_PREFIX = re.compile(r"^arxiv:", re.I)
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+_DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
+_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
+# Fields read into columns (or derived again on export): not kept as extras.
+KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
+                  "archiveprefix eprinttype key".split())
+
+
+@dataclass
+class BibPaper:
+    key: str
+    line: int
+    title: str = ""
+    abstract: str = ""
+    authors: list[str] = field(default_factory=list)
+    organization: str | None = None
+    year: int | None = None
+    published: str | None = None
+    arxiv_id: str | None = None
+    doi: str | None = None
+    url: str | None = None
+    tags: list[str] = field(default_factory=list)
+    note: str | None = None
+    bib_type: str | None = None
+    raw_type: str = "misc"  # the entry type as written (@Article)
+    fields: list[tuple[str, str]] = field(default_factory=list)  # (name, raw) as written
+    names: dict[str, str] = field(default_factory=dict)  # display name -> name as written
+    extra: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split at ``sep`` outside braces and quotes."""
+    parts, depth, quoted, start, i = [], 0, False, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif depth == 0 and not quoted and text.startswith(sep, i):
+            parts.append(text[start:i])
+            start = i + len(sep)
+            i = start
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def _split_hash(text: str) -> list[str]:
+    """``_split_top(text, "#")``, stepping from mark to mark rather than by character."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for m in _HASH_MARKS.finditer(text):
+        ch = m.group()
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(text[start:m.start()])
+            start = m.end()
+    parts.append(text[start:])
+    return parts
+
+
+_HASH_MARKS = re.compile(r'[\\{}"#](?:(?<=\\)[\s\S])?')  # a set first: skipped to fast
+
+
+def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
+    """The LaTeX text of a raw value, and whether it was a single bare word or number."""
+    whole = raw.strip()
+    if "#" not in whole:  # one part: the common case, without splitting
+        if len(whole) >= 2 and (whole[0], whole[-1]) in (("{", "}"), ('"', '"')):
+            return whole[1:-1], False
+        macro = strings.get(whole.lower())
+        if macro is not None:
+            return macro, False
+        return whole, bool(whole) and whole[0] not in '{"'
+    parts = [p.strip() for p in _split_hash(raw)]
+    out = []
+    for part in parts:
+        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+            out.append(part[1:-1])
+        elif part.lower() in strings:
+            out.append(strings[part.lower()])
+        else:
+            out.append(part)
+    bare = len(parts) == 1 and bool(whole) and whole[0] not in '{"' and (
+        whole.lower() not in strings)
+    return "".join(out), bare
+
+
+# " and " as bibtexparser's splitter finds it in a list without braces or backslashes.
+_AND = re.compile(r"[ \r\n\t]+[aA][nN][dD][ \r\n\t]+(?=[^ \r\n\t])")
+
+
+def split_names(text: str) -> list[str]:
+    """The names of a name list, by BibTeX's rules (bibtexparser's splitter; without
+    braces or backslashes, the same split by one regular expression)."""
+    if not ("{" in text or "}" in text or "\\" in text):
+        return [n.strip() for n in _AND.split(text.strip(" \r\n\t")) if n.strip()]
+    try:
+        return [n.strip() for n in split_multiple_persons_names(text) if n.strip()]
+    except Exception:  # an unbalanced name list: split at " and " outside braces
+        return _split_names(text)
+
+
+def _split_names(text: str) -> list[str]:
+    return [n.strip() for n in re.split(r"\s+and\s+", text) if n.strip()] if "{" not in text \
+        else [n.strip() for n in _split_top(re.sub(r"\s+", " ", text), " and ") if n.strip()]
+
+
+def _month(text: str) -> int | None:
+    word = text.strip().lower()
+    if word.isdigit() and 1 <= int(word) <= 12:
+        return int(word)
+    return MONTHS.index(word[:3]) + 1 if word[:3] in MONTHS else None
+
+
+def value_reader(strings: dict[str, str]) -> Callable[[str], tuple[str, str]]:
+    """raw value -> (its LaTeX text, the value as kept among the extras), for values
+    that need ``resolve`` (a macro, a ``#`` concatenation, a bare number). Cached:
+    such values repeat across a file (``journal = j-TUGboat``, ``month = mar``).
+    ``strings`` must not change afterwards."""
+
+    @functools.lru_cache(maxsize=4096)
+    def read(raw: str) -> tuple[str, str]:
+        text, bare = resolve(raw, strings)
+        return text, raw.strip() if bare else "{" + text + "}"
+
+    return read
+
+
+def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str]],
+               strings: dict[str, str], raw_type: str | None = None,
+               read_value: Callable[[str], tuple[str, str]] | None = None) -> BibPaper:
+    """A BibPaper from an entry's raw fields (name, raw value with delimiters);
+    ``read_value``: ``value_reader(strings)``, when the caller keeps one for a file."""
+    paper = BibPaper(key=key, line=line, raw_type=raw_type or entry_type, fields=list(fields))
+    if entry_type.lower() not in ("misc", "online", "electronic", "www"):
+        paper.bib_type = entry_type.lower()
+    read = read_value or value_reader(strings)
+    values: dict[str, str] = {}
+    written: dict[str, str] = {}
+    extra = paper.extra
+    for name, raw in fields:
+        if "\\" in raw or "^^" in raw:
+            _warn_dangerous(paper, name, raw)
+        name = name.lower()
+        last = raw[-1:]
+        if "#" in raw or not ((last == "}" and raw[:1] == "{")
+                              or (last == '"' and raw[:1] == '"' and len(raw) > 1)):
+            text, shown = read(raw)
+        elif last == "}":  # most values: resolve's answer, without a call
+            text, shown = raw[1:-1], raw
+        else:
+            text = raw[1:-1]
+            shown = "{" + text + "}"
+        values[name] = text
+        if name not in KNOWN:
+            extra[name] = shown
+        elif name in ("year", "date"):
+            written[name] = shown
+    paper.title = " ".join(decode(values.get("title", "")).split())
+    paper.abstract = decode(values.get("abstract", "")).strip()
+    _read_people(paper, values.get("author", ""))
+    _read_date(paper, values)
+    for name in ("year", "date"):  # not a date PaperDesk can use: kept as written
+        if paper.year is None and values.get(name, "").strip():
+            paper.extra[name] = written[name]
+    _read_ids(paper, values)
+    keywords = values.get("keywords", "")
+    for word in keywords.split(";" if ";" in keywords else ",") if keywords else ():
+        tag = " ".join(decode(word).split())
+        if tag and tag not in paper.tags:
+            paper.tags.append(tag)
+    return paper
+
+
+def _warn_dangerous(paper: BibPaper, name: str, raw: str) -> None:
+    found = dangerous(raw)
+    if found:
+        paper.warnings.append(f"entry {paper.key!r} field {name}: "
+                              f"{danger_text(found, 'wherever a style prints the field')}")
+
+
+def _read_people(paper: BibPaper, text: str) -> None:
+    names = split_names(text)
+    if len(names) == 1 and _wrapped(names[0]):
+        paper.organization = " ".join(decode(names[0]).split()) or None
+        return
+    for name in names:
+        shown = display_name(name)
+        if shown:
+            paper.authors.append(shown)
+            paper.names.setdefault(shown, name)
+
+
+@functools.lru_cache(maxsize=8192)  # the same people recur through a bibliography
+def display_name(name: str) -> str:
+    """A name as written, decoded; "von Last, Jr, First" when the written "First Last"
+    form would not split back the same way once its braces are gone
+    (``Giuseppe {De Giacomo}`` -> "De Giacomo, Giuseppe")."""
+    plain = " ".join(decode(name).split())
+    if "," in name or "{" not in name or _wrapped(name):
+        return plain
+    try:
+        parts = parse_single_name_into_parts(name)
+    except Exception:
+        return plain
+    last = " ".join(parts.von + parts.last)
+    if not any(" " in decode(p) for p in parts.last):
+        return plain
+    text = ", ".join(x for x in (last, " ".join(parts.jr), " ".join(parts.first)) if x)
+    return " ".join(decode(text).split())
+
+
+def _wrapped(name: str) -> bool:
+    """True for "{DeepSeek}": one brace group around the whole name."""
+    if not (name.startswith("{") and name.endswith("}")):
+        return False
+    depth = 0
+    for i, ch in enumerate(name):
+        depth += (ch == "{") - (ch == "}")
+        if depth == 0:
+            return i == len(name) - 1
+    return False
+
+
+def _read_date(paper: BibPaper, values: dict[str, Any]) -> None:
+    year = month = day = None
+    date = values.get("date", "").strip()
+    m = _DATE.match(date) if date else None
+    if m:
+        year, month, day = (int(g) if g else None for g in m.groups())
+        if month is not None and not 1 <= month <= 12:  # 2004-22: a season, not a month
+            month = day = None
+    elif date:
+        paper.warnings.append(f"date {values['date'][:40]!r} is not a date that starts with "
+                              "a four-digit year; kept as written")
+    if year is None and values.get("year"):
+        found = _YEAR.search(values["year"])
+        if found:
+            year = int(found.group())
+        else:
+            paper.warnings.append(f"year {values['year'][:40]!r} is not a four-digit year; "
+                                  "kept as written, the paper has no year")
+    if month is None and values.get("month"):
+        month = _month(decode(values["month"]))
+    paper.year = year
+    if year and month and day:
+        try:
+            import datetime
+
+            paper.published = datetime.date(year, month, day).isoformat()
+        except ValueError:
+            paper.warnings.append(f"date {values.get('date')!r} is not a date; year kept")
+    elif year and month:
+        paper.extra["month"] = MONTHS[month - 1]
+
+
+def _read_ids(paper: BibPaper, values: dict[str, str]) -> None:
+    """arXiv id, DOI and URL into PaperDesk's columns, each only when it matches its
+    grammar (``identifiers``): one that does not stays in the entry as written and is
+    reported."""
+    eprint = values.get("eprint", "").strip()
+    prefix = (values.get("archiveprefix") or values.get("eprinttype") or "").strip().lower()
+    if eprint and (prefix == "arxiv" or (not prefix and BARE_ARXIV.match(eprint))):
+        arxiv = _ARXIV_PREFIX.sub("", eprint)
+        if _checked(paper, "eprint", "arxiv_id", arxiv):
+            paper.arxiv_id = arxiv
+        else:  # kept as an eprint PaperDesk does not read
+            paper.extra["eprint"] = "{" + eprint + "}"
+            paper.extra["archiveprefix"] = "{" + (prefix or "arXiv") + "}"
+    elif eprint:
+        paper.extra["eprint"] = "{" + eprint + "}"
+        if prefix:
+            paper.extra["archiveprefix"] = "{" + prefix + "}"
+    doi = identifiers.from_latex(_DOI_PREFIX.sub("", values.get("doi", "").strip()))
+    paper.doi = doi if doi and _checked(paper, "doi", "doi", doi) else None
+    url = identifiers.from_latex(values.get("url", ""))
+    paper.url = url if url and _checked(paper, "url", "url", url) else None
+    if paper.arxiv_id is None:
+        for source in (values.get("url", ""), paper.doi or "", values.get("journal", ""),
+                       values.get("note", ""), values.get("howpublished", "")):
+            m = ("x" in source or "X" in source) and ARXIV_ID.search(source)  # "arxiv"
+            if m and identifiers.valid("arxiv_id", m.group(1)):
+                paper.arxiv_id = m.group(1)
+                break
+    if paper.arxiv_id and paper.url == f"https://arxiv.org/abs/{paper.arxiv_id}":
+        paper.url = None
+
+
+_COLUMN_NAMES = {"arxiv_id": "arXiv id", "doi": "DOI", "url": "URL"}
+
+
+def _checked(paper: BibPaper, field_name: str, kind: str, value: str) -> bool:
+    why = identifiers.problem(kind, value)
+    if why is not None:
+        paper.warnings.append(f"entry {paper.key!r} field {field_name}: {why}; kept as written "
+                              f"in the entry, not used as the paper's {_COLUMN_NAMES[kind]}")
+    return why is None

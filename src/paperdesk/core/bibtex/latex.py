@@ -1,0 +1,308 @@
+"""Plain text to BibTeX field text (reading it back is ``latex_read``).
+
+Writing: the LaTeX specials ``% & # _ $ { } ~ ^ \\`` are escaped (an existing
+``\\%`` is kept, not escaped twice); words with capitals in titles are
+protected with braces so that styles which lower-case titles keep them;
+``ascii=True`` turns non-ASCII characters into LaTeX accents and symbols
+(``ä`` -> ``{\\"a}``), falling back to a transliteration for characters LaTeX
+has no name for. Braces are escaped as ``\\{ \\}`` when they balance (BibTeX
+counts them even when escaped) and written as ``\\textbraceleft{}`` otherwise.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from paperdesk.core.bibtex.tex_safe import math_ok
+
+SPECIALS = "%&#_$"
+_ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
+_TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+_ONE = {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
+_BRACES = re.compile("[{}]")
+# Braces first: the escapes of ~ and ^ bring braces of their own.
+_CHARS = "{}" + SPECIALS + "~^\\"
+_ESCAPABLE = frozenset("{}" + SPECIALS)
+_PLAIN_ESCAPES = {ch: "\\" + ch for ch in "{}" + SPECIALS} | {"~": r"\textasciitilde{}",
+                                                             "^": r"\^{}"}
+
+
+def _balanced(text: str) -> bool:
+    if text.count("{") != text.count("}"):
+        return False
+    depth = 0
+    for ch in _BRACES.findall(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def escape(text: str, *, ascii: bool = False) -> str:
+    """Field text for a text field (title, abstract, note...).
+
+    Math stays math: a ``$...$`` span (opening ``$`` before a non-space, closing
+    ``$`` after one) whose braces balance and whose every control sequence is on
+    the allowlist of ``tex_safe`` is written as it is, so ``$O(n^2)$`` is not
+    turned into ``\\$O(n\\^{}2)\\$``; a lone ``$`` (``$5``) is escaped, and so is
+    any other span (``$\\input{x}$`` is text: ``\\$\\textbackslash{}input\\{x\\}\\$``).
+    """
+    if "$" not in text:
+        return _escape_text(text, ascii)
+    out, start = [], 0
+    for m in _MATH.finditer(text):
+        if _balanced(m.group()) and math_ok(m.group()[1:-1]):
+            out += [_escape_text(text[start:m.start()], ascii), fix_chars(m.group(), ascii)]
+            start = m.end()
+    return "".join(out) + _escape_text(text[start:], ascii)
+
+
+# $...$ with no space just inside either dollar, no lone dollar inside. The pattern
+# starts with the dollar itself (the test of the character before it comes after), so
+# the search skips to each dollar instead of trying every position of an abstract.
+_MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
+
+
+def _escape_text(text: str, ascii: bool) -> str:
+    found = [ch for ch in _CHARS if ch in text]
+    if found:
+        text_braces = ("{" in found or "}" in found) and not _balanced(text)
+        if text_braces:
+            text = _ESCAPED.sub(lambda m: _BRACED[m.group()], text)
+        elif found[-1] != "\\":
+            for ch in found:
+                text = text.replace(ch, _PLAIN_ESCAPES[ch])
+        else:
+            text = _escape_around(text, found[:-1])
+    return fix_chars(text, ascii)
+
+
+def fix_chars(text: str, ascii: bool) -> str:
+    """Characters pdflatex reads: with ``ascii`` all as macros; else only Greek and
+    math symbols (``$\\alpha$``, which ``inputenc`` does not define) and combining
+    accents (a precomposed character or an accent macro instead); other scripts
+    stay as they are."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFC", text)
+
+    def kept(ch: str) -> bool:
+        if ch < "\x80":
+            return True
+        if ascii:
+            return False
+        return ch < "\u0300" or ch in _INPUTENC or not (
+            unicodedata.combining(ch) or "ensuremath" in (char_tables()[0].get(ord(ch)) or ""))
+
+    if all(kept(ch) for ch in text):
+        return text
+    out: list[str] = []
+    for ch in text:
+        if kept(ch):
+            out.append(ch)
+        elif ch in ACCENTS and _accent_base(out):
+            out[-1] = _accent_macro(out[-1], ACCENTS[ch])  # a base with a combining accent
+        else:
+            out.append(_ascii_char(ch))
+    return "".join(out)
+
+
+# Beyond Latin-1 and Latin Extended-A, what LaTeX's utf8 input encoding defines by default.
+_INPUTENC = frozenset("\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021"
+                      "\u2022\u2026\u2030\u2039\u203a\u20ac\u2122\u02c6\u02dc\u0218\u0219"
+                      "\u021a\u021b")
+
+
+def _accent_base(out: list[str]) -> bool:
+    """Whether the last character written is a letter a combining accent may go on:
+    not a special (``\\%``) nor a letter of a control word (``\\alpha``)."""
+    if not (out and len(out[-1]) == 1 and out[-1].isalpha()):
+        return False
+    i = len(out) - 1
+    while i > 0 and len(out[i - 1]) == 1 and out[i - 1].isalpha():
+        i -= 1
+    return not (i > 0 and out[i - 1] == "\\")
+
+
+def _accent_macro(base: str, accent: str) -> str:
+    if base in "ij" and accent not in "ckdb":
+        base = "\\" + base
+    return "{\\" + accent + ("{" + base + "}" if accent.isalpha() or len(base) > 1
+                              else base) + "}"
+
+
+def _escape_around(text: str, found: list[str]) -> str:
+    r"""Text with backslashes: escape the specials that are not escaped already (50\%)."""
+    done = {ch: text.count("\\" + ch) for ch in found if ch in _ESCAPABLE}
+    if text.count("\\") != sum(done.values()):  # a backslash of its own: one at a time
+        return _ESCAPED.sub(lambda m: _UNBRACED[m.group()], text)
+    for ch in found:
+        escaped = done.get(ch, 0)
+        if escaped and escaped == text.count(ch):
+            continue  # every one is escaped already
+        if escaped:
+            text = text.replace("\\" + ch, ch)
+        text = text.replace(ch, _PLAIN_ESCAPES[ch])
+    return text
+
+
+def _one(token: str, text_braces: bool) -> str:
+    if len(token) == 2:  # already escaped: \% \{ ...
+        return _TEXT_BRACES[token[1]] if text_braces and token[1] in "{}" else token
+    if token in "{}":
+        return _TEXT_BRACES[token] if text_braces else "\\" + token
+    return _ONE.get(token) or "\\" + token
+
+
+# What _one gives every token _ESCAPED can match, looked up instead of worked out.
+_TOKENS = ["\\" + ch for ch in "%&#_${}"] + list("\\%&#_${}~^")
+_BRACED = {t: _one(t, True) for t in _TOKENS}
+_UNBRACED = {t: _one(t, False) for t in _TOKENS}
+
+
+# -- titles -------------------------------------------------------------------
+
+
+_WORD = re.compile(r"\S+")  # a word as str.split finds them
+# In an ASCII title, a word to protect (``_protected``), found by search to the end of
+# the word: a capital not followed by a small letter, or a capital after a small letter
+# of its part (with no letter between). The search stops only at capitals and
+# non-letters, where such a capital or the non-letters before it start.
+_CAPITALS = re.compile(r"[^a-z\s/-](?:(?<=[A-Z])(?![a-z])|(?<=[a-z][A-Z])"
+                       r"|(?<=[a-z][^A-Za-z\s/-])[^A-Za-z\s/-]*[A-Z])\S*")
+
+
+def protect_title(title: str, *, ascii: bool = False) -> str:
+    """The escaped title, with braces only where a style must not change case.
+
+    A word is protected when one of its parts (split at ``-`` and ``/``) has a
+    capital that is not just an initial capital: a capital after the first
+    letter (``iPhone``, ``ZeRO``, ``LLMs``) or one not followed by a small
+    letter (``GPT``, ``C#``, ``Part I``). Capitalised words (``Scaling Laws
+    for Neural ...``) are left to the style, so sentence-case styles work.
+    Neighbouring protected words share braces; math spans are left alone.
+    The control characters \x02 and \x03, which mark the words to brace, are dropped.
+    """
+    if "\x02" in title or "\x03" in title:
+        title = title.replace("\x02", "").replace("\x03", "")
+    if title.isascii():
+        first = _CAPITALS.search(title)
+        if first is None:
+            return escape(title, ascii=ascii)  # most titles: no word to protect
+        if "$" not in title and title.isprintable():  # its only white space is " "
+            return _protect_plain(title, first, ascii)
+    elif not any(map(_protected, title.split())):
+        return escape(title, ascii=ascii)
+    return _protect_words(title, ascii)
+
+
+def _protect_words(title: str, ascii: bool) -> str:
+    """``protect_title`` word by word: any title."""
+    spans = [m.span() for m in _MATH.finditer(title)] if "$" in title else []
+    marked: list[str] = []
+    pos = 0
+    for m in _WORD.finditer(title):
+        start, end = m.span()
+        if not _protected(m.group()) or any(a < end and start < b for a, b in spans) or (
+                start == 0 and m.group() == "A"):  # the article, first: styles keep it
+            continue
+        marked.append(title[pos:start])
+        marked.append("\x02" + m.group() + "\x03")
+        pos = end
+    if not marked:
+        return escape(title, ascii=ascii)
+    text = escape("".join(marked) + title[pos:], ascii=ascii)
+    text = re.sub(r"\x03(\s+)\x02", r"\1", text)
+    return text.replace("\x02", "{").replace("\x03", "}")
+
+
+def _protect_plain(title: str, first: re.Match[str], ascii: bool) -> str:
+    """``protect_title`` of a printable ASCII title with no math: the words to
+    protect are those ``_CAPITALS`` matches in, found by search, not word by word."""
+    spans: list[tuple[int, int]] = []
+    for m in _CAPITALS.finditer(title, first.start()):
+        start, end = title.rfind(" ", 0, m.start()) + 1, m.end()
+        if end == 1 and title[0] == "A":
+            continue  # the article, first: styles keep it
+        if spans and title[spans[-1][1]:start].isspace():
+            spans[-1] = (spans[-1][0], end)  # neighbouring words share braces
+        else:
+            spans.append((start, end))
+    pieces, pos = [], 0
+    for start, end in spans:
+        pieces += (title[pos:start], "\x02", title[start:end], "\x03")
+        pos = end
+    pieces.append(title[pos:])
+    return escape("".join(pieces), ascii=ascii).replace("\x02", "{").replace("\x03", "}")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _protected(word: str) -> bool:
+    # Cached: titles share most of their words, and an export asks for each word of
+    # every title (a tenth of a 100,000-paper export went here).
+    for part in re.split(r"[-/]", word):
+        letters = [(i, ch) for i, ch in enumerate(part) if ch.isalpha()]
+        for n, (i, ch) in enumerate(letters):
+            if not ch.isupper():
+                continue
+            following = part[i + 1:i + 2]
+            if n > 0 or not (following.isalpha() and following.islower()):
+                return True
+    return False
+
+
+# -- non-ASCII to LaTeX -------------------------------------------------------
+
+ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~",
+            "\u0304": "=", "\u0307": ".", "\u0306": "u", "\u030c": "v", "\u030b": "H",
+            "\u0327": "c", "\u0328": "k", "\u030a": "r", "\u0323": "d", "\u0331": "b"}
+_LETTERS = {"ß": "ss", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE",
+            "œ": "oe", "Œ": "OE", "å": "aa", "Å": "AA", "ı": "i", "ȷ": "j"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _ascii_char(ch: str) -> str:
+    if ch in _LETTERS:
+        return "{\\" + _LETTERS[ch] + "}"
+    decomposed = unicodedata.normalize("NFD", ch)
+    if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[1] in ACCENTS:
+        accent, base = ACCENTS[decomposed[1]], decomposed[0]
+        if base in "ij" and accent not in "ckdb":
+            base = "\\" + base
+        return "{\\" + accent + ("{" + base + "}" if accent.isalpha() or len(base) > 1
+                                 else base) + "}"
+    latex = _pylatexenc_encode(ch)
+    if latex is not None:
+        return latex
+    from anyascii import anyascii  # loaded only for a character LaTeX has no name for
+
+    return escape(anyascii(ch))
+
+
+def _pylatexenc_encode(ch: str) -> str | None:
+    latex = char_tables()[0].get(ord(ch))
+    return "{" + latex.strip() + "}" if latex and latex.isascii() else None
+
+
+@functools.cache
+def char_tables() -> tuple[dict[int, str], dict[str, str]]:
+    """pylatexenc's character table, both ways: code -> LaTeX, macro name -> character."""
+    from pylatexenc.latexencode import get_builtin_conversion_rules
+
+    forward: dict[int, str] = {}
+    names: dict[str, str] = {}
+    for rule in get_builtin_conversion_rules("defaults"):
+        mapping = getattr(rule, "rule", None)
+        if not hasattr(mapping, "items"):
+            continue
+        for code, latex in mapping.items():
+            forward.setdefault(code, latex)
+            m = re.fullmatch(r"\\([A-Za-z]+)\s*(?:\{\})?", latex)
+            if m:
+                names.setdefault(m.group(1), chr(code))
+    return forward, names

@@ -1,0 +1,116 @@
+"""Reads for browsing a library: the sidebar's sources and counts, a selection summed up.
+
+A source is a ``(kind, value)`` pair: ("all", None), ("status", "read"),
+("list", None) (the to-read papers, in the list's order), ("recent", None),
+("tag", name), ("digest", id), ("saved", query). Everything here only reads and
+returns plain data (dicts, lists, named tuples); it is ``Library.browse``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from paperdesk.core.curation import queue
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db.idlists import select_in
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+_ALIVE = "p.deleted_at IS NULL"
+# Papers added within this long of the newest paper count as recently imported.
+RECENT_WINDOW = "-1 day"
+_RECENT = (f"SELECT p.id FROM papers p WHERE {_ALIVE} AND p.added >= "
+           f"strftime('%Y-%m-%dT%H:%M:%S', (SELECT max(added) FROM papers), '{RECENT_WINDOW}')")
+_SOURCE_SQL = {
+    "status": f"SELECT p.id FROM papers p WHERE {_ALIVE} AND p.status = ?",
+    "recent": _RECENT,
+    "tag": (f"SELECT p.id FROM papers p JOIN paper_tags pt ON pt.paper_id = p.id "
+            f"JOIN tags t ON t.id = pt.tag_id WHERE {_ALIVE} AND t.name = ?"),
+    "digest": (f"SELECT DISTINCT p.id FROM papers p JOIN sightings s "
+               f"ON s.paper_id = p.id WHERE {_ALIVE} AND s.digest_id = ?"),
+}
+
+
+class TagCount(NamedTuple):
+    name: str
+    count: int
+
+
+class DigestEntry(NamedTuple):
+    """One digest as the sidebar lists it."""
+
+    id: int
+    name: str
+    entries: int
+    date: str | None
+
+
+class Browse:
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def source_ids(self, kind: str, value: Any = None) -> list[int] | None:
+        """Ids of the papers a source holds (None: every paper; saved searches: None too)."""
+        sql = _SOURCE_SQL.get(kind)
+        if sql is None:
+            return None
+        params = [] if kind == "recent" else [value]
+        return [r[0] for r in self.lib.db.execute(sql, params)]
+
+    def digest_name(self, digest_id: int) -> str | None:
+        row = self.lib.db.execute("SELECT name FROM digests WHERE id = ?", [digest_id]).fetchone()
+        return row[0] if row else None
+
+    def counts(self) -> dict[str, Any]:
+        """Everything the sidebar shows, from indexes only (cheap at 100,000 papers)."""
+        db = self.lib.db
+        status = dict(db.execute("SELECT status, count(*) FROM papers GROUP BY status").fetchall())
+        since = db.execute(
+            "SELECT strftime('%Y-%m-%dT%H:%M:%S', (SELECT max(added) FROM papers), ?)",
+            [RECENT_WINDOW]).fetchone()[0]
+        recent = db.execute("SELECT count(*) FROM papers WHERE added >= ?", [since]).fetchone()[0]
+        # Papers in the trash do not count; there are few, read through their own index.
+        for name, added in db.execute("SELECT status, added FROM papers "
+                                      "WHERE deleted_at IS NOT NULL"):
+            status[name] -= 1
+            recent -= bool(since and added >= since)
+        return {
+            "all": sum(status.values()),
+            "status": status,
+            "list": status.get("to-read", 0),
+            "next_up": queue.next_up(self.lib),
+            "recent": recent,
+            "tags": [TagCount(t["name"], t["count"]) for t in self.lib.curation.tags()],
+            "digests": [DigestEntry(*r) for r in db.execute(
+                "SELECT id, name, entries, digest_date FROM digests "
+                "ORDER BY digest_date DESC, id DESC")],
+            "saved": [(s["name"], s["query"]) for s in self.lib.curation.saved_searches()],
+        }
+
+    def summary(self, ids: list[int]) -> dict[str, Any]:
+        """What many selected papers share, from SQL: their exact number, the distinct
+        ratings and statuses (up to two each), and how many carry each tag."""
+        ids_json = json.dumps(ids)
+        chosen = "SELECT value FROM json_each(?)"
+        db = self.lib.db
+        ratings = [r[0] for r in db.execute(
+            f"SELECT DISTINCT rating FROM papers WHERE id IN ({chosen}) LIMIT 2", [ids_json])]
+        statuses = [r[0] for r in db.execute(
+            f"SELECT DISTINCT status FROM papers WHERE id IN ({chosen}) LIMIT 2", [ids_json])]
+        tags = [TagCount(*r) for r in db.execute(
+            f"SELECT t.name, count(*) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
+            f"WHERE pt.paper_id IN ({chosen}) GROUP BY t.id ORDER BY t.name COLLATE NOCASE",
+            [ids_json])]
+        return {"count": len(ids), "ratings": ratings, "statuses": statuses, "tags": tags}
+
+    def titles(self, ids: list[int]) -> dict[int, str]:
+        """The titles of papers, by id (ids that name no paper are left out)."""
+        return dict(select_in(self.lib.db, "SELECT id, title FROM papers WHERE id IN ({marks})",
+                              ids))
+
+    def stored_rows(self, ids: list[int]) -> dict[int, dict[str, Any]]:
+        """The papers' rows as stored, every column, by id (to compare them field by field)."""
+        scope = ch.Scope("papers", "id", tuple(ids))
+        return {r["id"]: r for r in ch.snapshot(self.lib.db, scope)}

@@ -1,0 +1,215 @@
+"""What the user does with a paper after it arrives: ``Library.curation``.
+
+Ratings, reading status and the reading list, year corrections and saved
+searches live here; tags and notes in ``tags.py`` and ``notes.py``, mixed into
+the one ``Curation`` object. Every write is one undoable ``Library.edit``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from paperdesk.core.bibtex.citekey import refresh
+from paperdesk.core.curation.notes import Notes
+from paperdesk.core.curation.tags import Tags
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db.edits import Changed
+from paperdesk.core.db.idlists import load_ids
+from paperdesk.core.db.schema import STATUSES
+from paperdesk.core.model.clock import now
+from paperdesk.core.model.errors import CurationError as CurationError
+from paperdesk.core.model.errors import NotFound
+from paperdesk.core.model.sources import marked
+from paperdesk.core.model.words import plural
+from paperdesk.core.search.query import compile_query
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+__all__ = ["STATUSES", "Curation", "CurationError"]
+
+MIN_YEAR, MAX_YEAR = 1000, 9999
+
+
+@dataclass(frozen=True)
+class YearSet(ch.Result):
+    """The provisional keys a year correction remade: {paper id: (old key, new key)}."""
+
+    rekeyed: dict[int, tuple[str, str]]
+
+
+class Curation(Tags, Notes):
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    # -- rating, status, year ----------------------------------------------------
+
+    def set_rating(self, ids: Iterable[int], rating: int) -> ch.Changes:
+        """0-5 stars; 0 means unrated."""
+        if isinstance(rating, bool) or not isinstance(rating, int) or not 0 <= rating <= 5:
+            raise CurationError(f"a rating is a whole number from 0 to 5, not {rating!r}")
+        ids = self.lib.require(ids)
+        if not ids:
+            return ch.NOTHING
+        label = (f"Rate {plural(len(ids), 'paper')} {plural(rating, 'star')}" if rating
+                 else f"Clear the rating of {plural(len(ids), 'paper')}")
+        scope = ch.Scope("papers", "id", tuple(ids), ("rating", "modified"))
+        with self.lib.edit(label, [ch.PAPERS], ids, [scope]) as e:
+            load_ids(self.lib.db, ids)
+            e.result = Changed(self.lib.db.execute(
+                "UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
+                "AND id IN (SELECT id FROM temp.ids)", [rating, now(), rating]).rowcount)
+        return e.changes
+
+    def set_status(self, ids: Iterable[int], status: str) -> ch.Changes:
+        """unread, to-read, reading or read.
+
+        Becoming read stamps ``read_at``; any other status clears it. Papers
+        that become to-read join the end of the reading list in the order given.
+        """
+        if status not in STATUSES:
+            raise CurationError(f"unknown reading status {status!r}; "
+                                f"choose from {', '.join(STATUSES)}")
+        ids = self.lib.require(ids)
+        if not ids:
+            return ch.NOTHING
+        label = f"Mark {plural(len(ids), 'paper')} {status}"
+        scope = ch.Scope("papers", "id", tuple(ids),
+                         ("status", "modified", "read_at", "list_position"))
+        with self.lib.edit(label, [ch.PAPERS], ids, [scope]) as e:
+            db = self.lib.db
+            load_ids(db, ids)
+            stamp = now()
+            last = db.execute("SELECT coalesce(max(list_position), 0) FROM papers "
+                              "WHERE list_position IS NOT NULL").fetchone()[0]
+            # New list members join the end, in the order given.
+            e.result = Changed(db.execute(
+                """UPDATE papers SET status = :status, modified = :stamp,
+                     read_at = CASE WHEN :status = 'read' THEN :stamp END,
+                     list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
+                   FROM (SELECT i.id, row_number() OVER (ORDER BY i.ord) AS n
+                         FROM temp.ids i JOIN papers q ON q.id = i.id
+                         WHERE q.status != :status) AS c
+                   WHERE papers.id = c.id""",
+                {"status": status, "stamp": stamp, "last": last}).rowcount)
+        return e.changes
+
+    def set_year(self, paper_id: int, year: int) -> ch.Changes:
+        """Correct a paper's year: sets ``year``, the year of ``published``, and
+        clears ``year_inferred`` (the user's year is no longer a guess)."""
+        if isinstance(year, bool) or not isinstance(year, int) or not MIN_YEAR <= year <= MAX_YEAR:
+            raise CurationError(f"a year is a number from {MIN_YEAR} to {MAX_YEAR}, not {year!r}")
+        (pid,) = self.lib.require([paper_id])
+        row = self.lib.db.execute("SELECT published, year, year_inferred FROM papers "
+                                  "WHERE id = ?", [pid]).fetchone()
+        published = _with_year(row[0], year)
+        if (published, year, 0) == tuple(row):
+            return ch.NOTHING
+        with self.lib.edit(f"Set year {year}", [ch.PAPERS], [pid],
+                           [ch.Scope("papers", "id", (pid,))]) as e:
+            stamp = now()
+            sources = self.lib.db.execute("SELECT sources FROM papers WHERE id = ?",
+                                          [pid]).fetchone()[0]
+            self.lib.db.execute(
+                "UPDATE papers SET year = ?, published = ?, year_inferred = 0, sources = ?, "
+                "modified = ? WHERE id = ?",
+                [year, published, marked(sources, ["year", "published"], "user", stamp),
+                 stamp, pid])
+            e.result = YearSet(refresh(self.lib.db, [pid]))  # a provisional key follows
+        return e.changes
+
+    # -- the reading list ----------------------------------------------------------
+
+    def reading_list(self) -> list[int]:
+        """The to-read papers (not in the trash), in the user's order."""
+        return [r[0] for r in self.lib.db.execute(
+            "SELECT id FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
+            "ORDER BY list_position IS NULL, list_position, id")]
+
+    def move_in_reading_list(self, paper_id: int, index: int) -> ch.Changes:
+        """Move a paper to position ``index`` (0 = first) of the reading list."""
+        order = self.reading_list()
+        if paper_id not in order:
+            self.lib.require([paper_id])
+            raise CurationError(f"paper {paper_id} is not on the reading list (mark it to-read)")
+        rest = [pid for pid in order if pid != paper_id]
+        index = max(0, min(int(index), len(rest)))
+        if order.index(paper_id) == index:
+            return ch.NOTHING
+        positions = dict(self.lib.db.execute(
+            "SELECT id, list_position FROM papers WHERE status = 'to-read' "
+            "AND deleted_at IS NULL"))
+        before = positions[rest[index - 1]] if index > 0 else None
+        after = positions[rest[index]] if index < len(rest) else None
+        new = _between(before, after) if None not in positions.values() else None
+        new_order = [*rest[:index], paper_id, *rest[index:]]
+        renumber = new is None
+        scope_ids = tuple(new_order) if renumber else (paper_id,)
+        with self.lib.edit("Move in reading list", [ch.PAPERS], scope_ids,
+                           [ch.Scope("papers", "id", scope_ids)]) as e:
+            if renumber:
+                self.lib.db.conn.executemany(
+                    "UPDATE papers SET list_position = ? WHERE id = ?",
+                    [(float(n + 1), pid) for n, pid in enumerate(new_order)])
+            else:
+                self.lib.db.execute("UPDATE papers SET list_position = ? WHERE id = ?",
+                                    [new, paper_id])
+        return e.changes
+
+    # -- saved searches ----------------------------------------------------------------
+
+    def saved_searches(self) -> list[dict[str, Any]]:
+        return list(self.lib.db.query(
+            "SELECT name, query FROM saved_searches ORDER BY name COLLATE NOCASE, id"))
+
+    def save_search(self, name: str, query: str) -> ch.Changes:
+        """Store (or replace) a named query; a malformed query raises QueryError."""
+        name = " ".join(str(name).split())
+        if not name:
+            raise CurationError("a saved search needs a name")
+        compile_query(query)
+        with self.lib.edit(f"Save search {name}", [ch.SEARCHES], [],
+                           [ch.Scope("saved_searches", "name", (name,))]) as e:
+            self.lib.db.execute(
+                "INSERT INTO saved_searches (name, query, created) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET query = excluded.query",
+                [name, query, now()])
+        return e.changes
+
+    def delete_search(self, name: str) -> ch.Changes:
+        if not self.lib.db.execute("SELECT 1 FROM saved_searches WHERE name = ?",
+                                   [name]).fetchone():
+            raise NotFound(f"no saved search named {name!r}")
+        with self.lib.edit(f"Delete search {name}", [ch.SEARCHES], [],
+                           [ch.Scope("saved_searches", "name", (name,))]) as e:
+            self.lib.db.execute("DELETE FROM saved_searches WHERE name = ?", [name])
+        return e.changes
+
+
+def _with_year(published: str | None, year: int) -> str | None:
+    """``published`` moved to ``year``; 29 February becomes the 28th in other years."""
+    if not published:
+        return published
+    try:
+        day = dt.date.fromisoformat(published[:10])
+    except ValueError:
+        return f"{year:04d}{published[4:]}"
+    try:
+        return day.replace(year=year).isoformat() + published[10:]
+    except ValueError:
+        return day.replace(year=year, day=28).isoformat() + published[10:]
+
+
+def _between(before: float | None, after: float | None) -> float | None:
+    """A list position between two others, or None when floats run out of room."""
+    if before is None and after is None:
+        return 1.0
+    if before is None:
+        return after - 1.0
+    if after is None:
+        return before + 1.0
+    middle = (before + after) / 2
+    return middle if before < middle < after else None

@@ -1,0 +1,159 @@
+"""Tags: add and remove on many papers at once, rename, merge, delete, list.
+
+Tags match case-insensitively (``tag_key``: NFKC, case-folded, spacing
+collapsed) and keep the spelling the user first typed. Each operation is one
+undoable edit; the full-text index follows through the schema's triggers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db.annotations import in_bulk
+from paperdesk.core.db.edits import Tagged, TagsMerged, Untagged
+from paperdesk.core.db.idlists import load_ids
+from paperdesk.core.model.errors import CurationError, NotFound
+from paperdesk.core.model.text import MAX_TAG_LENGTH as MAX_TAG_LENGTH
+from paperdesk.core.model.text import tag_key, tag_name
+from paperdesk.core.model.words import plural
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+def _names(names: Iterable[str] | str) -> dict[str, str]:
+    """key -> name, first spelling wins, order kept."""
+    if isinstance(names, str):
+        names = [names]
+    out: dict[str, str] = {}
+    for name in names:
+        clean = tag_name(name)
+        out.setdefault(tag_key(clean), clean)
+    return out
+
+
+def _find(db: Any, name: str) -> dict[str, Any]:
+    row = db.execute("SELECT id, name FROM tags WHERE name_key = ?",
+                     [tag_key(tag_name(name))]).fetchone()
+    if row is None:
+        raise NotFound(f"no tag named {name!r}")
+    return {"id": row[0], "name": row[1]}
+
+
+class Tags:
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def tags(self) -> list[dict[str, Any]]:
+        """Every tag with how many papers (not in the trash) carry it, by name."""
+        return [{"name": r[0], "count": r[1]} for r in self.lib.db.execute(
+            """SELECT t.name, count(p.id) FROM tags t
+               LEFT JOIN paper_tags pt ON pt.tag_id = t.id
+               LEFT JOIN papers p ON p.id = pt.paper_id AND p.deleted_at IS NULL
+               GROUP BY t.id ORDER BY t.name COLLATE NOCASE, t.id""")]
+
+    def add_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
+        ids = self.lib.require(ids)
+        wanted = _names(names)
+        if not ids or not wanted:
+            return ch.NOTHING
+        keys = tuple(wanted)
+        label = f"Tag {plural(len(ids), 'paper')} with {', '.join(wanted.values())}"
+        scopes = [ch.Scope("tags", "name_key", keys),
+                  ch.Scope("paper_tags", "paper_id", tuple(ids))]
+        with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
+            db = self.lib.db
+            db.conn.executemany("INSERT OR IGNORE INTO tags (name, name_key) VALUES (?, ?)",
+                                [(name, key) for key, name in wanted.items()])
+            marks = ",".join("?" * len(keys))
+            with in_bulk(db, ids):
+                load_ids(db, ids)
+                cursor = db.execute(
+                    f"""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
+                        SELECT i.id, t.id FROM temp.ids i, tags t
+                        WHERE t.name_key IN ({marks}) ORDER BY i.id, t.id""", list(keys))
+            e.result = Tagged(cursor.rowcount)
+        return e.changes
+
+    def remove_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
+        """Take tags off papers; a tag left on no paper is deleted."""
+        ids = self.lib.require(ids)
+        keys = tuple(_names(names))
+        if not ids or not keys:
+            return ch.NOTHING
+        label = f"Untag {plural(len(ids), 'paper')}"
+        scopes = [ch.Scope("tags", "name_key", keys),
+                  ch.Scope("paper_tags", "paper_id", tuple(ids))]
+        with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
+            db = self.lib.db
+            marks = ",".join("?" * len(keys))
+            with in_bulk(db, ids):
+                load_ids(db, ids)
+                cursor = db.execute(
+                    f"""DELETE FROM paper_tags
+                        WHERE paper_id IN (SELECT id FROM temp.ids)
+                          AND tag_id IN (SELECT id FROM tags WHERE name_key IN ({marks}))""",
+                    list(keys))
+            e.result = Untagged(cursor.rowcount)
+            # A tag no paper carries any more goes (the trash still counts as carrying).
+            db.execute(f"""DELETE FROM tags WHERE name_key IN ({marks})
+                           AND id NOT IN (SELECT tag_id FROM paper_tags)""", list(keys))
+        return e.changes
+
+    def _tag_papers(self, tag_ids: Sequence[int]) -> list[int]:
+        marks = ",".join("?" * len(tag_ids))
+        return [r[0] for r in self.lib.db.execute(
+            f"SELECT DISTINCT paper_id FROM paper_tags WHERE tag_id IN ({marks})", list(tag_ids))]
+
+    def rename_tag(self, old: str, new: str) -> ch.Changes:
+        """Rename a tag (a change of case only is a rename too).
+
+        Renaming onto the name of another tag is refused: that is a merge.
+        """
+        tag = _find(self.lib.db, old)
+        name = tag_name(new)
+        clash = self.lib.db.execute("SELECT name FROM tags WHERE name_key = ? AND id != ?",
+                                    [tag_key(name), tag["id"]]).fetchone()
+        if clash:
+            raise CurationError(f"a tag named {clash[0]!r} already exists; merge the tags instead")
+        if name == tag["name"]:
+            return ch.NOTHING
+        papers = self._tag_papers([tag["id"]])
+        label = f"Rename tag {tag['name']} to {name}"
+        with self.lib.edit(label, [ch.TAGS], papers, [ch.Scope("tags", "id", (tag["id"],))]) as e:
+            self.lib.db.execute("UPDATE tags SET name = ?, name_key = ? WHERE id = ?",
+                                [name, tag_key(name), tag["id"]])
+        return e.changes
+
+    def merge_tags(self, source: str, target: str) -> ch.Changes:
+        """Give every paper tagged ``source`` the tag ``target``, then delete ``source``."""
+        src, dst = _find(self.lib.db, source), _find(self.lib.db, target)
+        if src["id"] == dst["id"]:
+            raise CurationError(f"cannot merge tag {src['name']!r} into itself")
+        ids = (src["id"], dst["id"])
+        papers = self._tag_papers(ids)
+        label = f"Merge tag {src['name']} into {dst['name']}"
+        scopes = [ch.Scope("tags", "id", ids), ch.Scope("paper_tags", "tag_id", ids)]
+        with self.lib.edit(label, [ch.TAGS], papers, scopes) as e:
+            db = self.lib.db
+            with in_bulk(db, papers):
+                moved = db.execute("""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
+                                      SELECT paper_id, ? FROM paper_tags WHERE tag_id = ?""",
+                                   [dst["id"], src["id"]]).rowcount
+                db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [src["id"]])
+                db.execute("DELETE FROM tags WHERE id = ?", [src["id"]])
+            e.result = TagsMerged(moved)
+        return e.changes
+
+    def delete_tag(self, name: str) -> ch.Changes:
+        tag = _find(self.lib.db, name)
+        papers = self._tag_papers([tag["id"]])
+        scopes = [ch.Scope("tags", "id", (tag["id"],)),
+                  ch.Scope("paper_tags", "tag_id", (tag["id"],))]
+        with self.lib.edit(f"Delete tag {tag['name']}", [ch.TAGS], papers, scopes) as e:
+            with in_bulk(self.lib.db, papers):
+                self.lib.db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [tag["id"]])
+                self.lib.db.execute("DELETE FROM tags WHERE id = ?", [tag["id"]])
+            e.result = Untagged(len(papers))
+        return e.changes

@@ -1,0 +1,1 @@
+"""Likely duplicates: blocking candidates, judging pairs, the one paper matcher, merging."""

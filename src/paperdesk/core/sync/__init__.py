@@ -1,0 +1,3 @@
+"""Kept-in-sync .bib files: the records, the change feed's listener, the locked write, the file
+on disk.
+"""

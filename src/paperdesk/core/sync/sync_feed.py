@@ -1,0 +1,109 @@
+"""When kept-in-sync files are written: one listener on the change feed.
+
+``Pending`` hears every ``Changes`` of a library and remembers what the syncs
+must catch up with: which papers changed, or (for changes that do not say
+which papers, such as merges, digests or a raw write) everything. The command
+line flushes it when a command ends (``AfterCommand``); the window debounces
+it and writes on a thread of its own (``gui/bibtex/sync_panel.py``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from typing import TYPE_CHECKING
+
+from paperdesk.core.db import changes as ch
+from paperdesk.core.model.errors import PaperDeskError
+
+if TYPE_CHECKING:  # syncs load when a command wrote something a sync may show
+    from paperdesk.core.library import Library
+    from paperdesk.core.sync.sync_write import Outcome
+    from paperdesk.core.sync.syncs import Sync
+
+# Kinds whose change can change a synced file's bytes or what goes in it.
+CONTENT = frozenset({ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.DIGESTS, ch.DUPLICATES})
+# Kinds whose changes name every paper they touch, so the other entries can be reused.
+PRECISE = frozenset({ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.CANDIDATES, ch.SYNCS})
+
+
+class Pending:
+    """What the syncs have to catch up with. Thread-safe: the window's listener
+    adds on the UI thread while its writer takes on another."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.dirty = False
+        self.searches = False  # saved searches changed: syncs of a saved search
+        self.everything = False
+        self.ids: set[int] = set()
+
+    def hear(self, changes: ch.Changes) -> bool:
+        """Take in ``changes``; True when a synced file may have to change.
+
+        Writes by other programs are not taken in: the program that made them
+        writes the syncs they concern (as every command does when it ends)."""
+        if changes.how == ch.OUTSIDE:
+            return self.dirty
+        kinds = changes.kinds
+        content = bool(kinds & CONTENT)
+        with self._lock:
+            if ch.SEARCHES in kinds:
+                self.searches = self.dirty = True
+            if not content:
+                return self.dirty
+            self.dirty = True
+            if kinds <= PRECISE and changes.paper_ids:
+                self.ids |= changes.paper_ids
+            else:
+                self.everything = True
+        return True
+
+    def take(self) -> tuple[bool, bool, set[int] | None]:
+        """(anything, saved searches changed, changed ids or None for all); resets."""
+        with self._lock:
+            taken = (self.dirty, self.searches, None if self.everything else set(self.ids))
+            self.dirty = self.searches = self.everything = False
+            self.ids = set()
+        return taken
+
+
+def concerned(sync: Sync, searches: bool, changed: set[int] | None) -> bool:
+    """Whether a change (``take``'s values) may change this sync's file."""
+    return changed is None or bool(changed) or (searches and sync.source == "search")
+
+
+def catch_up(lib: Library, pending: Pending) -> list[Outcome]:
+    """Write every sync the pending changes concern; stopped syncs wait for the user."""
+    from paperdesk.core.sync.syncs import CONFLICT
+
+    dirty, searches, changed = pending.take()
+    if not dirty:
+        return []
+    return [lib.syncs.write(s, changed=changed) for s in lib.syncs.all()
+            if s.state != CONFLICT and concerned(s, searches, changed)]
+
+
+class AfterCommand:
+    """The command line's listener: hears a command's writes, writes the syncs when
+    the command ends (``flush``)."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+        self.pending = Pending()
+        lib.add_listener(self.pending.hear)
+
+    def unresolved(self) -> list[Sync]:
+        """The syncs that failed or stopped (said after every command until resolved)."""
+        try:
+            return self.lib.syncs.stopped()
+        except (PaperDeskError, sqlite3.Error):  # a library that cannot be read says so
+            return []
+
+    def flush(self) -> list[Outcome]:
+        self.lib.remove_listener(self.pending.hear)
+        if not self.pending.dirty:
+            return []
+        if not self.lib.db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
+            return []
+        return catch_up(self.lib, self.pending)

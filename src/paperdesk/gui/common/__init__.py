@@ -1,0 +1,3 @@
+"""Small pieces every part of the window uses: settings, geometry, icons, dialogs, file forms,
+the clipboard.
+"""

@@ -1,0 +1,1 @@
+"""Triage, the reading queue and the trash."""

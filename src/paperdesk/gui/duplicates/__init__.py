@@ -1,0 +1,1 @@
+"""The duplicate review: groups, the side-by-side comparison, merge history."""

@@ -1,0 +1,1 @@
+"""The Hub in the window: completing papers, Today."""

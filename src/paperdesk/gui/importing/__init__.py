@@ -1,0 +1,1 @@
+"""Importing from the window: the job and its report."""

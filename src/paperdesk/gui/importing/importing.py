@@ -1,0 +1,108 @@
+"""Imports through the operation runner, then the report; the progress panel the runner drives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+from paperdesk.core.api import FileReport, import_undo
+from paperdesk.gui.common.icons import icon
+from paperdesk.gui.importing.import_report import ImportReport
+
+if TYPE_CHECKING:
+    from paperdesk.gui.context import Context
+
+
+def local_paths(urls: Sequence[QUrl]) -> list[Path]:
+    return [Path(u.toLocalFile()) for u in urls if u.isLocalFile()]
+
+
+class ProgressPanel(QWidget):
+    """Progress bar with a Cancel button, shown while a job runs."""
+
+    def __init__(self, cancel: Callable[[], None], parent=None) -> None:
+        super().__init__(parent)
+        self.label = QLabel()
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.bar.setMaximumWidth(220)
+        self.bar.setTextVisible(False)
+        self.cancel = QPushButton(icon("cancel"), "Cancel")
+        self.cancel.clicked.connect(cancel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.label, self.bar, self.cancel):
+            layout.addWidget(widget)
+        self.hide()
+
+    def start(self, text: str) -> None:
+        self.label.setText(text)
+        self.bar.setValue(0)
+        self.cancel.setEnabled(True)
+        self.show()
+
+    def step(self, fraction: float, message: str) -> None:
+        self.bar.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
+        if message and self.cancel.isEnabled():
+            self.label.setText(message)
+
+    def cancelling(self) -> None:
+        self.label.setText("Cancelling…")
+        self.cancel.setEnabled(False)
+
+
+class Importer(QObject):
+    """Imports through the window's operation runner, one after another; the report
+    after each."""
+
+    done = Signal(list)  # [FileReport]
+
+    def __init__(self, context: Context) -> None:
+        super().__init__(context)
+        self.context = context
+        self.report: ImportReport | None = None
+        self.last_import: import_undo.ImportRecord | None = None  # what Undo last import removes
+        self._jobs: set[int] = set()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._jobs)
+
+    def start(self, paths: Sequence[Path]) -> None:
+        paths = [Path(p) for p in paths]
+        if not paths:
+            return
+        text = f"Importing {paths[0].name}" + (f" and {len(paths) - 1} more"
+                                               if len(paths) > 1 else "")
+        job_id = None
+
+        def finished(reports: list[FileReport] | None, error: str | None = None) -> None:
+            self._jobs.discard(job_id)
+            if error is not None:
+                self.context.notify(error)
+                return
+            record = import_undo.record(self.context.lib, reports)
+            self.last_import = None if record.empty else record
+            self.done.emit(reports)
+            self.report = ImportReport(reports, self.context.widget)
+            self.report.open()
+
+        job_id = self.context.ops.run(
+            "Import", lambda lib, progress, cancel: lib.import_paths(paths, progress, cancel),
+            finished, lambda error: finished(None, error), text=text, initiator=self)
+        if job_id is not None:
+            self._jobs.add(job_id)
+
+    def undo_last(self) -> None:
+        """Remove what the last import created; the user's work since stays."""
+        if self.last_import is None:
+            return
+        changes = self.context.ops.edit(import_undo.undo_import, self.context.lib,
+                                        self.last_import)
+        self.last_import = None
+        if changes is not None:
+            self.context.show_message(import_undo.summary(changes.result), 15000)

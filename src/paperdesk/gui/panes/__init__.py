@@ -1,0 +1,1 @@
+"""The panes around the table: sidebar, detail pane and note, search bar, upvote chart."""

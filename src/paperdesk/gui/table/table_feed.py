@@ -1,0 +1,340 @@
+"""The paper table as an object: what it shows (the sidebar's source and the search,
+in SQL, a page first), its order, and its selection.
+
+``TableFeed`` owns the Qt model, the view, the count line under it and the
+selection (the context's ``selection``: ``selected_ids``, ``current_id``,
+``select_ids``, ``shown_ids``). It reads the sidebar's source and the
+search text; it asks the reading thread for the rest of a long list.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QLabel
+
+from paperdesk.core.api import PaperDeskError, QueryError, compile_query, empty_message, hint
+from paperdesk.core.api import changes as ch
+from paperdesk.gui.curation import queue_view
+from paperdesk.gui.jobs import reads
+from paperdesk.gui.table.paper_model import COLUMNS, RATING, TITLE, PaperModel
+from paperdesk.gui.table.paper_table import PaperTable
+from paperdesk.gui.table.stars import StarClicks, StarDelegate
+from paperdesk.gui.table.table_header import setup_header
+
+if TYPE_CHECKING:
+    from paperdesk.gui.context import Context
+    from paperdesk.gui.jobs.reader import Reader
+    from paperdesk.gui.panes.search_bar import SearchBar
+    from paperdesk.gui.panes.sidebar import Sidebar
+
+SPECIAL_ORDERS = ("relevance", "reading-list")  # orders that no column header shows
+ROW_HEIGHT_EXTRA = 8
+ADDED = COLUMNS.index(("Added", "added"))
+
+
+def _has_words(query: str) -> bool:
+    """Whether a query searches text (so relevance can order it)."""
+    try:
+        return compile_query(query).fts is not None
+    except QueryError:
+        return False
+
+
+def _both(*queries: str | None) -> str:
+    """The queries joined by AND; a lone query as it is, so that it keeps the nesting
+    the query language allows (parentheses around it would be one more level)."""
+    parts = [q for q in queries if q]
+    return parts[0] if len(parts) == 1 else " ".join(f"({q})" for q in parts)
+
+
+class TableFeed(QObject):
+    """The paper table: fetching ids, keeping the selection, choosing the order."""
+
+    selection_changed = Signal()  # the detail pane shows the selection again
+    rated = Signal(int, int)      # row, stars: a click on the stars in a row
+
+    def __init__(self, context: Context, sidebar: Sidebar, search_bar: SearchBar,
+                 reader: Reader) -> None:
+        super().__init__(context)
+        self.context, self.sidebar, self.search_bar, self.reader = (
+            context, sidebar, search_bar, reader)
+        self._base: tuple[reads.Source, list[int] | None] | None = None
+        self.query = ""
+        self._want: int | None = None  # a paper to select once the full list is in
+        self._near: tuple[int, int] | None = None  # row and scroll before a reload
+        self._column_sort = (ADDED, Qt.SortOrder.DescendingOrder)
+        self.model = PaperModel(context.lib, self.fetch_ids, self.fetch_rest, self)
+        self.model.active = False  # no queries while the window is being set up
+        self.model.completed.connect(self._completed)
+        self.view = self._make_view()
+        self.empty_note = self.view.empty_note
+        # After the view's own handlers (made by setModel), which clear its selection.
+        self.model.modelAboutToBeReset.connect(self._before_reset)
+        self.model.modelReset.connect(self._after_reset)
+        self.count_label = QLabel()
+        reader.done.connect(self._read_done)
+        context.library_changed.connect(self._library_changed)
+
+    def _make_view(self) -> PaperTable:
+        table = PaperTable(self.model.complete_now)
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        table.setSortingEnabled(True)
+        table.setWordWrap(False)
+        table.setShowGrid(False)
+        table.setAlternatingRowColors(True)
+        table.setItemDelegateForColumn(RATING, StarDelegate(table))
+        # Kept: its Python side (the event filter) must live as long as the table.
+        self.star_clicks = StarClicks(table, RATING)
+        self.star_clicks.rated.connect(self.rated)
+        vh = table.verticalHeader()
+        vh.hide()
+        vh.setSectionResizeMode(vh.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(table.fontMetrics().height() + ROW_HEIGHT_EXTRA)
+        setup_header(table, self.model)
+        table.horizontalHeader().setSortIndicator(ADDED, Qt.SortOrder.DescendingOrder)
+        table.selectionModel().selectionChanged.connect(lambda *_: self.selection_changed.emit())
+        return table
+
+    # -- the library and its changes --------------------------------------------------
+
+    def _library_changed(self, lib) -> None:
+        self.model.lib = lib
+
+    def reload(self) -> None:
+        """Everything may have changed: list the papers again."""
+        self._base = None
+        index = self.view.currentIndex()
+        if index.isValid():  # a paper gone (trashed, merged) leaves its next one selected
+            self._near = (index.row(), self.view.verticalScrollBar().value())
+        self.model.forget()
+        self.refresh_table()
+
+    def apply(self, changes: ch.Changes) -> None:
+        """After a write that leaves the set of papers listed as it was (TABLE_SET
+        reloads): repaint the rows it changed; the queue lists again (its order)."""
+        self._base = None
+        if ch.PAPERS in changes.kinds and queue_view.in_queue(self.context):
+            self.refresh_table()  # the queue's order or members may have changed
+        elif ch.TABLE_ROWS in changes.views:
+            self.model.refresh_rows(changes.paper_ids)
+
+    def fetch_ids(self, sort: str | None, descending: bool,
+                  limit: int | None) -> tuple[list[int], bool]:
+        """The ids the table shows: the sidebar's source, narrowed by the search.
+
+        Returns the ids and whether they are all of them (else the first ``limit``).
+        """
+        source = self.sidebar.current_source()
+        query = self.combined_query()
+        if query is not None:
+            # A first page may be ranked among the newest matches only; the full list
+            # (in order) follows from the reading thread and replaces it.
+            found = self.context.lib.search(query, sort=sort, descending=descending,
+                                            limit=limit, first_page=limit is not None)
+            return found.ids, limit is None or (len(found.ids) < limit and not found.partial)
+        if self._base is None or self._base[0] != source:
+            self._base = (source, reads.source_ids(self.context.lib, source))
+        keep = set(self._base[1] or ())
+        narrow = reads.narrowing_query(self.context.lib, source)
+        query = _both(narrow, self.query)
+        found = self.context.lib.search(query, sort=sort, descending=descending).ids
+        return [i for i in found if i in keep], True
+
+    def combined_query(self) -> str | None:
+        """The search text within the sidebar's source, or None for id-list sources."""
+        base = reads.source_query(self.sidebar.current_source())
+        if base is None:
+            return None
+        return _both(base, self.query)
+
+    def fetch_rest(self, token: int, sort: str | None, descending: bool) -> None:
+        query = self.combined_query() or ""
+        self.reader.request("ids", token, self.context.lib.path, lambda lib: lib.search(
+            query, sort=sort, descending=descending).ids)
+
+    def _read_done(self, kind: str, token: int, result: Any, error: str | None) -> None:
+        if kind != "ids":
+            return
+        if error is not None:
+            self.context.notify(error)
+        else:
+            self.model.rest_arrived(token, result)
+
+    def _completed(self) -> None:
+        self._update_count()
+        if self._want is not None:
+            self._after_reset()
+        self.show_empty()
+
+    def select_row(self, row: int) -> None:
+        """Make ``row`` the current and only selected row, scrolled into view."""
+        index = self.model.index(row, TITLE)
+        self.view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.view.scrollTo(index)
+
+    def refresh_table(self) -> None:
+        try:
+            self.model.reload()
+        except QueryError as exc:
+            message = self._query_error(str(exc))
+            self.search_bar.show_error(message)
+            self.context.notify(message)  # whole, however narrow
+            return
+        except PaperDeskError as exc:
+            self.context.notify(str(exc))
+            return
+        self.search_bar.show_error(None)
+        self.context.clear_warning()  # a query error of before is put right
+        self._update_count()
+
+    def _before_reset(self) -> None:
+        current = self.current_id()
+        if current is not None:  # else a paper still awaited stays wanted
+            self._want = current
+
+    def _after_reset(self) -> None:
+        """Keep the current paper selected and in view across searches, sorts, sidebar
+        switches, refreshes and imports, if it is still listed; otherwise select the
+        first row and scroll to the top; after a reload (a paper trashed, merged or
+        brought back), the row where it was, the scroll kept. The detail pane follows
+        the selection."""
+        row = self.model.row_of(self._want) if self._want is not None else None
+        near, rows = self._near, self.model.rowCount()
+        if row is not None or self.model.complete:
+            self._want = self._near = None
+        if near is not None and (row is not None or rows):
+            self.view.verticalScrollBar().setValue(near[1])
+        if row is not None:
+            self.select_row(row)
+        elif self.model.complete:
+            if near is not None and rows:
+                self.select_row(min(near[0], rows - 1))
+            elif rows:
+                self.select_row(0)
+                self.view.scrollToTop()
+            else:
+                self.view.clearSelection()
+            self.selection_changed.emit()
+        self.show_empty()
+
+    def _query_error(self, message: str) -> str:
+        """The message about the user's own text (not the source's query around it),
+        with the field or value probably meant."""
+        try:
+            self.context.lib.search(self.query, limit=0)
+        except QueryError as exc:
+            message = str(exc)
+        if found := hint(self.context.lib, self.query):
+            message += f" — {found}"
+        return message
+
+    def show_empty(self) -> None:
+        """Over an empty table, say so, with a hint when the search names nothing."""
+        if self.model.rowCount() or not self.model.complete:
+            self.empty_note.hide()
+            return
+        label = (self.sidebar.label_of(self.sidebar.current_source()) or "All papers")
+        self.empty_note.show_text(empty_message(self.context.lib, self.query,
+                                                label.split("  (")[0]))
+
+    def set_query(self, text: str) -> None:
+        self.query = text
+        self._choose_order()
+        self.refresh_table()
+
+    def source_changed(self) -> None:
+        self._choose_order()
+        self.refresh_table()
+
+    def _choose_order(self) -> None:
+        """While the query has words, the best matches come first; the reading list
+        keeps its own order; otherwise the column the user sorted by."""
+        if _has_words(self.query):
+            special = "relevance"
+        elif self.sidebar.current_source()[0] == "list":
+            special = "reading-list"
+        else:
+            special = None
+        header = self.view.horizontalHeader()
+        if special is not None:
+            if self.model.sort_key not in SPECIAL_ORDERS:
+                self._column_sort = (header.sortIndicatorSection(), header.sortIndicatorOrder())
+                self._set_indicator(-1, Qt.SortOrder.AscendingOrder)
+            self.model.sort_key, self.model.descending = special, False
+        elif self.model.sort_key in SPECIAL_ORDERS:
+            self._set_indicator(*self._column_sort)
+
+    def _set_indicator(self, section: int, order: Qt.SortOrder) -> None:
+        """Move the header's sort indicator without querying (the caller reloads)."""
+        self.model.active = False
+        self.view.horizontalHeader().setSortIndicator(section, order)
+        self.model.active = True
+
+
+    # -- the count line ---------------------------------------------------------------
+
+    def _update_count(self) -> None:
+        n = self.model.rowCount()
+        label = self.sidebar.label_of(self.sidebar.current_source()) or "All papers"
+        label = label.split("  (")[0]
+        self.count_label.setText(f"{n} paper{'s' if n != 1 else ''} — {label}"
+                                 + (f" matching “{self.query}”" if self.query else ""))
+
+    # -- the selection ------------------------------------------------------------------
+
+    def selected_ids(self) -> list[int]:
+        """The selected papers in table order (from selection ranges: cheap for 100k)."""
+        rows: set[int] = set()
+        for r in self.view.selectionModel().selection():
+            rows.update(range(r.top(), r.bottom() + 1))
+        ids = self.model.ids()
+        return [ids[row] for row in sorted(rows) if row < len(ids)]
+
+    def select_ids(self, ids: list[int], current: int | None = None) -> None:
+        """Select the listed rows of ``ids``; ``current`` (or the first) becomes current."""
+        model = self.view.selectionModel()
+        rows = [r for r in (self.model.row_of(pid) for pid in ids) if r is not None]
+        if not rows:
+            return
+        lead = self.model.row_of(current) if current is not None else None
+        self.select_row(lead if lead is not None else rows[0])
+        flags = model.SelectionFlag.Select | model.SelectionFlag.Rows
+        for row in rows:
+            model.select(self.model.index(row, 0), flags)
+
+    def current_id(self) -> int | None:
+        index = self.view.currentIndex()
+        return self.model.paper_id(index.row()) if index.isValid() else None
+
+    def shown_ids(self) -> list[int]:
+        """Every paper the table lists, in its order, even while only its first page is in."""
+        if self.model.complete:
+            return list(self.model.ids())
+        return self.fetch_ids(self.model.sort_key, self.model.descending, None)[0]
+
+    def step(self, delta: int) -> None:
+        rows = self.model.rowCount()
+        if not rows:
+            return
+        index = self.view.currentIndex()
+        self.select_row(0 if not index.isValid() else max(0, min(rows - 1, index.row() + delta)))
+
+    # -- the header across runs ----------------------------------------------------------
+
+    def restore_header(self, state: QByteArray) -> None:
+        header = self.view.horizontalHeader()
+        header.restoreState(state)
+        if 0 <= header.sortIndicatorSection() < len(COLUMNS):
+            self.model.sort_key = COLUMNS[header.sortIndicatorSection()][1] or "added"
+            self.model.descending = header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+
+    def header_state(self) -> QByteArray:
+        if self.model.sort_key in SPECIAL_ORDERS:  # remember the column the user chose
+            self._set_indicator(*self._column_sort)
+        return self.view.horizontalHeader().saveState()
