@@ -63,3 +63,23 @@ def test_loading_the_api_loads_none_of_the_core_behind_it():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "['paperdesk.core.api']"
+
+
+def test_the_api_holds_no_module_only_classes_functions_and_constants():
+    """A feature is an object on the library (``lib.queue``, ``lib.imports``...), never a
+    module the front ends reach into."""
+    import types
+
+    modules = [name for name in api.__all__ if isinstance(getattr(api, name), types.ModuleType)]
+    assert modules == []
+
+
+def test_the_features_the_api_no_longer_lends_hang_off_the_library(lib):
+    from paperdesk.core.curation.queue import Queue
+    from paperdesk.core.curation.triage import Triage
+
+    assert isinstance(lib.queue, Queue) and lib.queue is lib.queue
+    assert isinstance(lib.triage, Triage)
+    assert lib.imports.record([]).empty
+    assert lib.citations.latex_cite(["a", "b"]) == "\\cite{a,b}"
+    assert lib.syncs.file_sha256(lib.path.parent / "no-such.bib") is None

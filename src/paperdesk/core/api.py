@@ -1,6 +1,7 @@
 """The core as the GUI and the CLI see it: the ``Library`` facade and the value types,
 constants and helpers that go with it. The front ends import nothing else of the core
-(an import-linter contract in pyproject.toml checks it).
+(an import-linter contract in pyproject.toml checks it), and no module of it: every
+feature is an object on the library (``lib.queue``, ``lib.imports``: ``core/areas.py``).
 
 Each name is loaded from its module when it is first asked for, so a command that
 needs little (``stats``) loads no more of the core than it did before this door.
@@ -12,16 +13,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from paperdesk.core.bibtex import citation
     from paperdesk.core.bibtex.bibtex_export import STYLES as EXPORT_STYLES
     from paperdesk.core.bibtex.bibtex_export import layout
     from paperdesk.core.bibtex.citekey import key_status
     from paperdesk.core.bibtex.export_report import ExportReport
-    from paperdesk.core.curation import queue, triage
     from paperdesk.core.curation.curation import MAX_YEAR, MIN_YEAR
-    from paperdesk.core.db import changes
     from paperdesk.core.db.backup import backups_folder, check_backup, default_backup_path, restore
-    from paperdesk.core.db.changes import DUPLICATE_GROUPS, Changes, Undo
+    from paperdesk.core.db.changes import (
+        DETAIL,
+        DUPLICATE_GROUPS,
+        PAPERS,
+        SIDEBAR_COUNTS,
+        SYNCS,
+        TABLE_ROWS,
+        TABLE_SET,
+        Changes,
+        Undo,
+    )
     from paperdesk.core.db.paths import (
         APP_NAME,
         ENV_DATA,
@@ -39,7 +47,6 @@ if TYPE_CHECKING:
     from paperdesk.core.duplicates.merge import CHOICES, merged_row
     from paperdesk.core.hub.hub import DEFAULT_LIMITS, Hub
     from paperdesk.core.hub.today import TodayResult, fetch_today
-    from paperdesk.core.importing import import_undo
     from paperdesk.core.importing.file_report import (
         ALREADY,
         CANCELLED,
@@ -47,7 +54,9 @@ if TYPE_CHECKING:
         IMPORTED,
         SKIPPED,
         FileReport,
+        ImportResult,
     )
+    from paperdesk.core.importing.import_undo import ImportRecord
     from paperdesk.core.library import Library, Listener
     from paperdesk.core.model.errors import DuplicateError, NotFound, PaperDeskError, QueryError
     from paperdesk.core.model.jobs import no_progress
@@ -56,7 +65,6 @@ if TYPE_CHECKING:
     from paperdesk.core.search.query import compile_query
     from paperdesk.core.search.query_hints import empty_message, hint
     from paperdesk.core.search.search import SORTS
-    from paperdesk.core.sync import sync_disk
     from paperdesk.core.sync.sync_feed import AfterCommand, Pending, catch_up
     from paperdesk.core.sync.sync_write import Outcome
     from paperdesk.core.sync.syncs import (
@@ -82,6 +90,7 @@ _WHERE = {
     "CONFLICT": ("paperdesk.core.sync.syncs", "CONFLICT"),
     "Changes": ("paperdesk.core.db.changes", "Changes"),
     "DEFAULT_LIMITS": ("paperdesk.core.hub.hub", "DEFAULT_LIMITS"),
+    "DETAIL": ("paperdesk.core.db.changes", "DETAIL"),
     "DUPLICATE_GROUPS": ("paperdesk.core.db.changes", "DUPLICATE_GROUPS"),
     "DuplicateError": ("paperdesk.core.model.errors", "DuplicateError"),
     "ENV_DATA": ("paperdesk.core.db.paths", "ENV_DATA"),
@@ -94,6 +103,8 @@ _WHERE = {
     "Group": ("paperdesk.core.duplicates.duplicates", "Group"),
     "Hub": ("paperdesk.core.hub.hub", "Hub"),
     "IMPORTED": ("paperdesk.core.importing.file_report", "IMPORTED"),
+    "ImportRecord": ("paperdesk.core.importing.import_undo", "ImportRecord"),
+    "ImportResult": ("paperdesk.core.importing.file_report", "ImportResult"),
     "Library": ("paperdesk.core.library", "Library"),
     "Listener": ("paperdesk.core.library", "Listener"),
     "MAX_YEAR": ("paperdesk.core.curation.curation", "MAX_YEAR"),
@@ -101,23 +112,26 @@ _WHERE = {
     "NotFound": ("paperdesk.core.model.errors", "NotFound"),
     "OK": ("paperdesk.core.sync.syncs", "OK"),
     "Outcome": ("paperdesk.core.sync.sync_write", "Outcome"),
+    "PAPERS": ("paperdesk.core.db.changes", "PAPERS"),
     "PaperDeskError": ("paperdesk.core.model.errors", "PaperDeskError"),
     "Pending": ("paperdesk.core.sync.sync_feed", "Pending"),
     "QueryError": ("paperdesk.core.model.errors", "QueryError"),
+    "SIDEBAR_COUNTS": ("paperdesk.core.db.changes", "SIDEBAR_COUNTS"),
     "SKIPPED": ("paperdesk.core.importing.file_report", "SKIPPED"),
     "SORTS": ("paperdesk.core.search.search", "SORTS"),
     "STATUSES": ("paperdesk.core.db.schema", "STATUSES"),
+    "SYNCS": ("paperdesk.core.db.changes", "SYNCS"),
     "SYNC_STYLES": ("paperdesk.core.sync.syncs", "STYLES"),
     "Sync": ("paperdesk.core.sync.syncs", "Sync"),
+    "TABLE_ROWS": ("paperdesk.core.db.changes", "TABLE_ROWS"),
+    "TABLE_SET": ("paperdesk.core.db.changes", "TABLE_SET"),
     "TIERS": ("paperdesk.core.duplicates.duplicates", "TIERS"),
     "TodayResult": ("paperdesk.core.hub.today", "TodayResult"),
     "Undo": ("paperdesk.core.db.changes", "Undo"),
     "WRITING": ("paperdesk.core.sync.syncs", "WRITING"),
     "backups_folder": ("paperdesk.core.db.backup", "backups_folder"),
     "catch_up": ("paperdesk.core.sync.sync_feed", "catch_up"),
-    "changes": ("paperdesk.core.db", "changes"),
     "check_backup": ("paperdesk.core.db.backup", "check_backup"),
-    "citation": ("paperdesk.core.bibtex", "citation"),
     "compile_query": ("paperdesk.core.search.query", "compile_query"),
     "data_dir": ("paperdesk.core.db.paths", "data_dir"),
     "default_backup_path": ("paperdesk.core.db.backup", "default_backup_path"),
@@ -126,7 +140,6 @@ _WHERE = {
     "empty_message": ("paperdesk.core.search.query_hints", "empty_message"),
     "fetch_today": ("paperdesk.core.hub.today", "fetch_today"),
     "hint": ("paperdesk.core.search.query_hints", "hint"),
-    "import_undo": ("paperdesk.core.importing", "import_undo"),
     "key_status": ("paperdesk.core.bibtex.citekey", "key_status"),
     "layout": ("paperdesk.core.bibtex.bibtex_export", "layout"),
     "library_path": ("paperdesk.core.db.paths", "library_path"),
@@ -134,13 +147,10 @@ _WHERE = {
     "no_progress": ("paperdesk.core.model.jobs", "no_progress"),
     "open_demo": ("paperdesk.core.demo", "open_demo"),
     "plural": ("paperdesk.core.model.words", "plural"),
-    "queue": ("paperdesk.core.curation", "queue"),
     "resource": ("paperdesk.core.db.paths", "resource"),
     "restore": ("paperdesk.core.db.backup", "restore"),
     "seed_files": ("paperdesk.core.db.paths", "seed_files"),
-    "sync_disk": ("paperdesk.core.sync", "sync_disk"),
     "translate": ("paperdesk.core.db.store", "translate"),
-    "triage": ("paperdesk.core.curation", "triage"),
 }
 
 __all__ = [
@@ -151,6 +161,7 @@ __all__ = [
     "CHOICES",
     "CONFLICT",
     "DEFAULT_LIMITS",
+    "DETAIL",
     "DUPLICATE_GROUPS",
     "ENV_DATA",
     "ENV_LIBRARY",
@@ -161,10 +172,15 @@ __all__ = [
     "MAX_YEAR",
     "MIN_YEAR",
     "OK",
+    "PAPERS",
+    "SIDEBAR_COUNTS",
     "SKIPPED",
     "SORTS",
     "STATUSES",
+    "SYNCS",
     "SYNC_STYLES",
+    "TABLE_ROWS",
+    "TABLE_SET",
     "TIERS",
     "WRITING",
     "AfterCommand",
@@ -174,6 +190,8 @@ __all__ = [
     "FileReport",
     "Group",
     "Hub",
+    "ImportRecord",
+    "ImportResult",
     "Library",
     "Listener",
     "NotFound",
@@ -186,9 +204,7 @@ __all__ = [
     "Undo",
     "backups_folder",
     "catch_up",
-    "changes",
     "check_backup",
-    "citation",
     "compile_query",
     "data_dir",
     "default_backup_path",
@@ -197,7 +213,6 @@ __all__ = [
     "empty_message",
     "fetch_today",
     "hint",
-    "import_undo",
     "key_status",
     "layout",
     "library_path",
@@ -205,13 +220,10 @@ __all__ = [
     "no_progress",
     "open_demo",
     "plural",
-    "queue",
     "resource",
     "restore",
     "seed_files",
-    "sync_disk",
     "translate",
-    "triage",
 ]
 
 
@@ -219,10 +231,6 @@ def __getattr__(name: str) -> Any:
     where = _WHERE.get(name)
     if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(where[0])
-    try:
-        value = getattr(module, where[1])
-    except AttributeError:  # a module of a package (``curation.triage``) not loaded yet
-        value = importlib.import_module(f"{where[0]}.{where[1]}")
+    value = getattr(importlib.import_module(where[0]), where[1])
     globals()[name] = value
     return value

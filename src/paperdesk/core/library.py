@@ -4,14 +4,13 @@ Reads return plain dicts and lists. Every write goes through one kernel,
 ``Library.write``: one transaction, and a ``Changes`` record (with the data
 needed to undo it) that the write returns and that every listener added with
 ``add_listener`` hears after the commit, as it hears every undo and redo. Areas of work
-hang off the library as small objects (``lib.curation``, ``lib.duplicates``,
-``lib.bibtex``...) so that each stays in a file of its own.
+hang off the library as small objects (``lib.curation``, ``lib.queue``,
+``lib.imports``, ``lib.bibtex``...: ``core/areas.py``) so that each stays in a file of its own.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import os
 import sqlite3
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdesk.core.areas import Areas
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import known, outside, records, store
 from paperdesk.core.db.database import Database
@@ -31,14 +31,8 @@ from paperdesk.core.search.search import SearchResult, search
 if TYPE_CHECKING:
     import datetime as dt
 
-    from paperdesk.core.bibtex.bibtex_export import Bibtex
-    from paperdesk.core.curation.browse import Browse
-    from paperdesk.core.curation.curation import Curation
-    from paperdesk.core.curation.trash import Trash
-    from paperdesk.core.duplicates.duplicates import Duplicates
     from paperdesk.core.hub.hub import Hub
     from paperdesk.core.importing import importer
-    from paperdesk.core.sync.syncs import Syncs
 
 
 @dataclass
@@ -64,7 +58,9 @@ Listener = Callable[[ch.Changes], None]
 _log = logging.getLogger("paperdesk")
 
 
-class Library:
+class Library(Areas):
+    """The library file open; its areas of work are the properties of ``Areas``."""
+
     def __init__(self, db: Database, path: Path) -> None:
         self.db = db
         self.path = path
@@ -122,44 +118,6 @@ class Library:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- areas of work (each in a module of its own) --------------------------
-
-    @functools.cached_property
-    def trash(self) -> Trash:
-        from paperdesk.core.curation.trash import Trash
-
-        return Trash(self)
-
-    @functools.cached_property
-    def browse(self) -> Browse:
-        from paperdesk.core.curation.browse import Browse
-
-        return Browse(self)
-
-    @functools.cached_property
-    def curation(self) -> Curation:
-        from paperdesk.core.curation.curation import Curation
-
-        return Curation(self)
-
-    @functools.cached_property
-    def bibtex(self) -> Bibtex:
-        from paperdesk.core.bibtex.bibtex_export import Bibtex
-
-        return Bibtex(self)
-
-    @functools.cached_property
-    def syncs(self) -> Syncs:
-        from paperdesk.core.sync.syncs import Syncs
-
-        return Syncs(self)
-
-    @functools.cached_property
-    def duplicates(self) -> Duplicates:
-        from paperdesk.core.duplicates.duplicates import Duplicates
-
-        return Duplicates(self)
 
     # -- the change feed ---------------------------------------------------------
 

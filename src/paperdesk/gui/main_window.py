@@ -15,8 +15,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QSplitter, QStackedWidget
 
-from paperdesk.core.api import Library, PaperDeskError
-from paperdesk.core.api import changes as ch
+from paperdesk.core.api import DETAIL, SIDEBAR_COUNTS, TABLE_SET, Changes, Library, PaperDeskError
 from paperdesk.gui import keyboard
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.common import settings
@@ -189,20 +188,20 @@ class MainWindow(QMainWindow):
     def lib(self) -> Library:
         return self.context.lib
 
-    def edit(self, fn: Callable[..., ch.Changes], *args: Any) -> ch.Changes | None:
+    def edit(self, fn: Callable[..., Changes], *args: Any) -> Changes | None:
         """One core edit through the operation runner (onto the undo stack)."""
         return self.context.ops.edit(fn, *args)
 
-    def apply(self, changes: ch.Changes, _initiator: object = None) -> None:
+    def apply(self, changes: Changes, _initiator: object = None) -> None:
         """After every write: bring the table, detail pane and sidebar up to date."""
         views = changes.views
-        if ch.TABLE_SET in views:
+        if TABLE_SET in views:
             self.reload_all()
             return
         self.feed.apply(changes)
-        if ch.DETAIL in views and set(self.detail.ids) & changes.paper_ids:
+        if DETAIL in views and set(self.detail.ids) & changes.paper_ids:
             self.show_selection()
-        if ch.SIDEBAR_COUNTS in views:
+        if SIDEBAR_COUNTS in views:
             self._counts_timer.start()
 
     def rate_row(self, row: int, rating: int) -> None:

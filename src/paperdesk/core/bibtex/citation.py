@@ -64,3 +64,21 @@ def references(lib: Library, ids: Sequence[int], *, html: bool = False) -> list[
         bibliography.register(Citation([CitationItem(entry["id"])]))
     # The plain formatter runs the number into the text ("[1]A. Author"): space it.
     return [_NUMBER.sub(r"\1 ", str(text), count=1) for text in bibliography.bibliography()]
+
+
+class Citations:
+    """``lib.citations``: citation keys, ``\\cite`` and pandoc citations, references."""
+
+    style_name = STYLE_NAME
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def keys(self, ids: Sequence[int]) -> list[str]:
+        return keys(self.lib, ids)
+
+    latex_cite = staticmethod(latex_cite)
+    pandoc_cite = staticmethod(pandoc_cite)
+
+    def references(self, ids: Sequence[int], *, html: bool = False) -> list[str]:
+        return references(self.lib, ids, html=html)

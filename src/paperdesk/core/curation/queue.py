@@ -82,3 +82,25 @@ def next_up(lib: Library) -> dict | None:
         "SELECT id, title FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
         "ORDER BY list_position IS NULL, list_position, id LIMIT 1").fetchone()
     return {"id": row[0], "title": row[1]} if row else None
+
+
+class Queue:
+    """``lib.queue``: the reading queue moved as a block (each move one undoable edit)."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def move_to(self, ids: Iterable[int], index: int) -> ch.Changes:
+        return move_to(self.lib, ids, index)
+
+    def step(self, ids: Iterable[int], delta: int) -> ch.Changes:
+        return step(self.lib, ids, delta)
+
+    def to_top(self, ids: Iterable[int]) -> ch.Changes:
+        return to_top(self.lib, ids)
+
+    def to_bottom(self, ids: Iterable[int]) -> ch.Changes:
+        return to_bottom(self.lib, ids)
+
+    def next_up(self) -> dict | None:
+        return next_up(self.lib)

@@ -48,3 +48,15 @@ def evidence(sightings: Sequence[dict[str, Any]]) -> dict[str, Any]:
     elif votes:
         text += f", {last} upvote{'s' if last != 1 else ''}"
     return {"digests": digests, "first_upvotes": first, "last_upvotes": last, "text": text}
+
+
+class Triage:
+    """``lib.triage``: a digest's papers in its order, and the evidence for each."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def digest_papers(self, digest_ids: Sequence[int], *, only_new: bool = False) -> list[int]:
+        return digest_papers(self.lib, digest_ids, only_new=only_new)
+
+    evidence = staticmethod(evidence)

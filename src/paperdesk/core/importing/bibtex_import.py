@@ -128,8 +128,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
             report.entries = reader.read
             _keep_comments(lib, found.comments, lines, writer.touched, writer.top)
             _repeated_keys(report, keys)
-            report.likely_duplicates = note_new(lib, [p for p in report.paper_ids
-                                                      if p > writer.top])
+            report.likely_duplicates = note_new(lib, report.created_ids)
             w.changes = file_report.file_changes(report, (ch.TAGS,))
     report.status = IMPORTED
     if reader.failed:

@@ -77,6 +77,7 @@ class BibWriter:
         self.new = 0
         self.reindex: set[int] = set()
         self.touched: list[int] = []
+        self.created: list[int] = []  # the papers this file added, in order
         self.bulk = False  # many new papers: see write()
         for pid, arxiv, doi in self.db.execute(
                 "SELECT id, arxiv_id, doi FROM papers WHERE (arxiv_id IS NOT NULL "
@@ -162,6 +163,7 @@ class BibWriter:
             merge["citekey"] = key
         report.new_papers = self.new
         report.paper_ids = list(dict.fromkeys(self.touched))
+        report.created_ids = list(self.created)
 
     def _write_chunk(self, papers: list[Entry]) -> None:
         report = self.report
@@ -178,6 +180,7 @@ class BibWriter:
             if found is None:
                 pid, self.next_id = self.next_id, self.next_id + 1
                 rows.append(self._new_row(pid, paper))
+                self.created.append(pid)
                 tags.extend((pid, t) for t in paper.tags)
             else:
                 pid, reason = found

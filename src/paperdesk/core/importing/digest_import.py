@@ -79,11 +79,9 @@ def _import_digest(lib: Library, path: Path, data: bytes, progress: Progress,
             report.warnings = [f"{path.name}: already imported; nothing changed"]
             w.changes = ch.NOTHING
             return report
-        top = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
         with cancellable_sql(db.conn, cancel):
             _write_digest(lib, path, sha, digest, report, progress, cancel)
-            report.likely_duplicates = note_new(lib, [p for p in report.paper_ids if p > top],
-                                                cancel)
+            report.likely_duplicates = note_new(lib, report.created_ids, cancel)
         w.changes = file_changes(report)
     report.status = IMPORTED
     return report
@@ -121,6 +119,7 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     check_cancel(cancel)
     report.new_papers = len(rows.new_papers)
     report.paper_ids = list(dict.fromkeys(rows.touched))
+    report.created_ids = [row[0] for row in rows.new_papers]
     db.execute("UPDATE digests SET new_papers = ?, merged = ? WHERE id = ?",
                [report.new_papers, report.merged, digest_id])
 

@@ -34,7 +34,8 @@ class FileReport:
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
     digest_id: int | None = None
-    paper_ids: list[int] = field(default_factory=list)
+    paper_ids: list[int] = field(default_factory=list)  # every paper the file's entries went to
+    created_ids: list[int] = field(default_factory=list)  # those the import added, in order
     likely_duplicates: int = 0  # new papers that may repeat one already in the library
     # .bib files: each entry merged into a paper ({key, line, paper_id, citekey, reason})
     # and each entry skipped ({line, key, reason}).
@@ -56,6 +57,7 @@ class FileReport:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("paper_ids")
+        data.pop("created_ids")
         return data
 
     @property
@@ -76,6 +78,11 @@ class ImportResult(Sequence[FileReport]):
 
     def __len__(self) -> int:
         return len(self.reports)
+
+    @property
+    def created_ids(self) -> list[int]:
+        """The papers the import added, file by file, as their importers made them."""
+        return [pid for r in self.reports for pid in r.created_ids]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, list):

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.idlists import load_ids
+from paperdesk.core.importing.file_report import IMPORTED, FileReport
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.words import plural
@@ -61,18 +62,12 @@ def _fingerprints(lib: Library, ids: Sequence[int]) -> dict[int, str]:
     return dict(lib.db.execute(_FINGERPRINT).fetchall())
 
 
-def created_ids(report: Any) -> list[int]:
-    """The papers a file's import created: new ids come after every older one."""
-    n = getattr(report, "new_papers", 0) or 0
-    return sorted(report.paper_ids)[len(report.paper_ids) - n:] if n else []
-
-
-def record(lib: Library, reports: Iterable[Any]) -> ImportRecord:
-    """Note, right after an import, what it created (reports of failed or
-    repeated files add nothing)."""
-    reports = [r for r in reports if getattr(r, "status", "") == "imported"]
-    digests = [r.digest_id for r in reports if getattr(r, "digest_id", None) is not None]
-    created = [pid for r in reports for pid in created_ids(r)]
+def record(lib: Library, reports: Iterable[FileReport]) -> ImportRecord:
+    """Note, right after an import, what it created: the digests and the papers each
+    file's importer says it created (reports of failed or repeated files add nothing)."""
+    reports = [r for r in reports if r.status == IMPORTED]
+    digests = [r.digest_id for r in reports if r.digest_id is not None]
+    created = [pid for r in reports for pid in r.created_ids]
     names = [r.name for r in reports]
     label = (f"Undo import of {names[0]}" if names else "Undo import") + (
         f" and {len(names) - 1} more" if len(names) > 1 else "")
@@ -143,3 +138,18 @@ def summary(result: ImportUndone) -> str:
     if result["kept"]:
         parts.append(f"{plural(result['kept'], 'paper')} seen again later kept")
     return "Import undone: " + ", ".join(parts)
+
+
+class Imports:
+    """``lib.imports``: what an import created, and taking it back."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def record(self, reports: Iterable[FileReport]) -> ImportRecord:
+        return record(self.lib, reports)
+
+    def undo(self, rec: ImportRecord) -> ch.Changes:
+        return undo_import(self.lib, rec)
+
+    summary = staticmethod(summary)

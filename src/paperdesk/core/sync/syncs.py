@@ -123,6 +123,12 @@ class Syncs:
                "else changed it); the next write stops unless you overwrite it")
         return dataclasses.replace(sync, state=CHANGED, message=why)
 
+    @staticmethod
+    def file_sha256(path: str | os.PathLike[str]) -> str | None:
+        """The SHA-256 of the file at ``path`` now, read bounded (``sync_disk.sha256``);
+        reads no library, so any thread may ask."""
+        return sync_disk.sha256(Path(path))
+
     def stopped(self) -> list[Sync]:
         """The syncs that failed or stopped and are not resolved yet."""
         return [_sync(r) for r in self.lib.db.execute(

@@ -14,12 +14,10 @@ import contextlib
 import os
 import sys
 import threading
-from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from paperdesk.core.api import Library, PaperDeskError, Pending, catch_up, sync_disk
-from paperdesk.core.api import changes as ch
+from paperdesk.core.api import SYNCS, Changes, Library, PaperDeskError, Pending, catch_up
 
 DEBOUNCE_MS = 1000
 
@@ -47,8 +45,8 @@ class SyncWriter(QObject):
 
     # -- hearing changes (UI thread) ---------------------------------------------------
 
-    def hear(self, changes: ch.Changes) -> None:
-        if ch.SYNCS in changes.kinds:
+    def hear(self, changes: Changes) -> None:
+        if SYNCS in changes.kinds:
             self.listed.emit()
         if self.pending.hear(changes) and not self.closed:
             self.timer.start()  # (re)start: about a second after the last change
@@ -121,7 +119,7 @@ class SyncWriter(QObject):
         if self.closed or (self._looking is not None and self._looking.is_alive()):
             return
 
-        seen = self._seen
+        seen, file_sha256 = self._seen, self.lib.syncs.file_sha256
 
         def hashed(path: str) -> str | None:
             # Hashed again only when the file's identity, size or time changed.
@@ -132,7 +130,7 @@ class SyncWriter(QObject):
                 key = None
             if key is not None and seen.get(path, (None,))[0] == key:
                 return seen[path][1]
-            found = sync_disk.sha256(Path(path))
+            found = file_sha256(path)
             seen[path] = (key, found)
             return found
 

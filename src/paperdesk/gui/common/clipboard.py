@@ -23,7 +23,7 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, Qt, QUrl
 from PySide6.QtGui import QDrag, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from paperdesk.core.api import Library, PaperDeskError, citation
+from paperdesk.core.api import Library, PaperDeskError
 from paperdesk.gui.bibtex.key_check import keys_ready
 from paperdesk.gui.context import Feature, context_of
 from paperdesk.gui.curation import queue_view
@@ -48,18 +48,18 @@ def bibtex_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
 
 
 def cite_command(lib: Library, ids: Sequence[int]) -> str:
-    return citation.latex_cite(citation.keys(lib, ids))
+    return lib.citations.latex_cite(lib.citations.keys(ids))
 
 
 def pandoc_citation(lib: Library, ids: Sequence[int]) -> str:
-    return citation.pandoc_cite(citation.keys(lib, ids))
+    return lib.citations.pandoc_cite(lib.citations.keys(ids))
 
 
 def references_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
     """The formatted references, as plain text and as HTML (italics kept)."""
     data = QMimeData()
-    data.setText("\n".join(citation.references(lib, ids)))
-    data.setHtml("<br>\n".join(citation.references(lib, ids, html=True)))
+    data.setText("\n".join(lib.citations.references(ids)))
+    data.setHtml("<br>\n".join(lib.citations.references(ids, html=True)))
     return data
 
 
@@ -118,9 +118,9 @@ def copy_reference(owner: Any) -> str:
         context.notify(f"Could not format the references: {exc}")
         return ""
     QGuiApplication.clipboard().setMimeData(data)
+    style = context.lib.citations.style_name
     context.show_message(
-        f"Copied {len(ids)} reference{'' if len(ids) == 1 else 's'} ({citation.STYLE_NAME})",
-        5000)
+        f"Copied {len(ids)} reference{'' if len(ids) == 1 else 's'} ({style})", 5000)
     return data.text()
 
 
@@ -135,12 +135,12 @@ def drag_mime(lib: Library, ids: Sequence[int]) -> QMimeData:
     """A .bib file of ``ids`` in a new temporary folder, as a file URL plus the text."""
     data = bibtex_mime(lib, ids)
     data.setData(CSL_JSON_MIME, lib.bibtex.export(list(ids), style="csl-json").encode("utf-8"))
-    keys = citation.keys(lib, ids)
-    data.setData(LATEX_CITE_MIME, citation.latex_cite(keys).encode("utf-8"))
-    data.setData(PANDOC_CITE_MIME, citation.pandoc_cite(keys).encode("utf-8"))
+    keys = lib.citations.keys(ids)
+    data.setData(LATEX_CITE_MIME, lib.citations.latex_cite(keys).encode("utf-8"))
+    data.setData(PANDOC_CITE_MIME, lib.citations.pandoc_cite(keys).encode("utf-8"))
     if len(ids) <= DRAG_REFERENCES:
         with contextlib.suppress(ImportError, ValueError):  # the other forms still go
-            data.setHtml("<br>\n".join(citation.references(lib, ids, html=True)))
+            data.setHtml("<br>\n".join(lib.citations.references(ids, html=True)))
     folder = Path(tempfile.mkdtemp(prefix="paperdesk-drag-"))
     path = folder / drag_file_name(lib, ids)
     path.write_bytes(bytes(data.data(BIBTEX_MIME)))

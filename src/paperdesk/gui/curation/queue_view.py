@@ -19,7 +19,6 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QRect, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from paperdesk.core.api import queue
 from paperdesk.gui.context import Feature
 
 if TYPE_CHECKING:
@@ -134,17 +133,18 @@ class QueueDrops(QObject):
         shown = self.table.model().ids()
         moving = set(ids)
         index = sum(1 for pid in shown[:row] if pid not in moving)
-        move(self.context, lambda lib, chosen: queue.move_to(lib, chosen, index), ids)
+        move(self.context, lambda chosen: self.context.lib.queue.move_to(chosen, index), ids)
 
 
 def move(context: Context, how: Callable, ids: list[int] | None = None) -> None:
-    """Move the selected papers (or ``ids``) in the queue; they stay selected."""
+    """Move the selected papers (or ``ids``) in the queue by ``how(ids)`` (a method of
+    ``lib.queue``); they stay selected."""
     selection = context.selection
     ids = ids if ids is not None else selection.selected_ids()
     if not ids:
         return
     current = selection.current_id()
-    if context.ops.edit(how, context.lib, ids) is not None:
+    if context.ops.edit(how, ids) is not None:
         selection.select_ids(ids, current if current in ids else ids[0])
 
 
@@ -159,13 +159,13 @@ class Queue(Feature):
         context.sidebar.next_up.connect(lambda pid: context.selection.select_ids([pid], pid))
         entries = [
             ("queue_up", "Move &up in the queue", "Alt+Up", lambda: move(
-                context, lambda lib, ids: queue.step(lib, ids, -1))),
+                context, lambda ids: context.lib.queue.step(ids, -1))),
             ("queue_down", "Move d&own in the queue", "Alt+Down", lambda: move(
-                context, lambda lib, ids: queue.step(lib, ids, 1))),
+                context, lambda ids: context.lib.queue.step(ids, 1))),
             ("queue_top", "Move to the &top of the queue", "Alt+Home",
-             lambda: move(context, queue.to_top)),
+             lambda: move(context, context.lib.queue.to_top)),
             ("queue_bottom", "Move to the &bottom of the queue", "Alt+End",
-             lambda: move(context, queue.to_bottom)),
+             lambda: move(context, context.lib.queue.to_bottom)),
         ]
         context.menus.separator("paper")
         for name, text, keys, slot in entries:

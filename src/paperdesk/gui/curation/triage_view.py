@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.core.api import triage
 from paperdesk.gui.common import settings
 from paperdesk.gui.common.geometry import fit_to_screen
 from paperdesk.gui.context import context_of
@@ -57,7 +56,7 @@ class TriageView(QDialog):
         super().__init__(context.widget)
         self.context = context
         self.digest_ids = list(digest_ids)
-        self.ids = triage.digest_papers(context.lib, self.digest_ids)
+        self.ids = context.lib.triage.digest_papers(self.digest_ids)
         self.setWindowTitle(f"Triage — {title}")
         self.setObjectName("triage")
         self._build_header()
@@ -162,7 +161,7 @@ class TriageView(QDialog):
         who = ", ".join(paper["authors"]) or paper["organization"] or (
             f"{paper['author_count']} authors" if paper["author_count"] else "authors unknown")
         self.meta.setText(f"{who} · {paper['published'] or paper['year'] or 'no date'}")
-        self.evidence.setText(triage.evidence(sightings)["text"].capitalize())
+        self.evidence.setText(lib.triage.evidence(sightings)["text"].capitalize())
         self.chart.set_sightings(sightings)
         self.abstract.setHtml(f"<p>{html.escape(paper['abstract'] or 'No abstract.')}</p>")
         tags = ", ".join(paper["tags"]) or "no tags"
@@ -305,7 +304,7 @@ def triage_link(context: Context, digest_ids: list[int]) -> None:
     from PySide6.QtWidgets import QPushButton
 
     report = context.importer.report
-    count = len(triage.digest_papers(context.lib, digest_ids))
+    count = len(context.lib.triage.digest_papers(digest_ids))
     if report is None or not count:
         return
     button = QPushButton(f"Triage the {count} papers of this import, one at a time…")

@@ -165,10 +165,9 @@ def offer_triage(context: Context, report: QDialog, digest_ids: list[int]) -> No
     seen in the fetched days, one at a time."""
     from PySide6.QtWidgets import QPushButton
 
-    from paperdesk.core.api import triage
     from paperdesk.gui.curation.triage_view import open_triage
 
-    new = triage.digest_papers(context.lib, digest_ids, only_new=True)
+    new = context.lib.triage.digest_papers(digest_ids, only_new=True)
     if not new:
         return
     button = QPushButton(f"Triage the {len(new)} new paper{'s' * (len(new) != 1)}…")

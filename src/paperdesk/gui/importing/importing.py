@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from paperdesk.core.api import FileReport, import_undo
+from paperdesk.core.api import ImportRecord, ImportResult
 from paperdesk.gui.common.icons import icon
 from paperdesk.gui.importing.import_report import ImportReport
 
@@ -59,13 +59,15 @@ class Importer(QObject):
     """Imports through the window's operation runner, one after another; the report
     after each."""
 
-    done = Signal(list)  # [FileReport]
+    # The core's ImportResult: it reads as the list of FileReports and names the papers
+    # the importers created (``created_ids``), so nobody works them out again.
+    done = Signal(object)
 
     def __init__(self, context: Context) -> None:
         super().__init__(context)
         self.context = context
         self.report: ImportReport | None = None
-        self.last_import: import_undo.ImportRecord | None = None  # what Undo last import removes
+        self.last_import: ImportRecord | None = None  # what Undo last import removes
         self._jobs: set[int] = set()
 
     @property
@@ -80,12 +82,12 @@ class Importer(QObject):
                                                if len(paths) > 1 else "")
         job_id = None
 
-        def finished(reports: list[FileReport] | None, error: str | None = None) -> None:
+        def finished(reports: ImportResult | None, error: str | None = None) -> None:
             self._jobs.discard(job_id)
             if error is not None:
                 self.context.notify(error)
                 return
-            record = import_undo.record(self.context.lib, reports)
+            record = self.context.lib.imports.record(reports)
             self.last_import = None if record.empty else record
             self.done.emit(reports)
             self.report = ImportReport(reports, self.context.widget)
@@ -101,8 +103,7 @@ class Importer(QObject):
         """Remove what the last import created; the user's work since stays."""
         if self.last_import is None:
             return
-        changes = self.context.ops.edit(import_undo.undo_import, self.context.lib,
-                                        self.last_import)
+        changes = self.context.ops.edit(self.context.lib.imports.undo, self.last_import)
         self.last_import = None
         if changes is not None:
-            self.context.show_message(import_undo.summary(changes.result), 15000)
+            self.context.show_message(self.context.lib.imports.summary(changes.result), 15000)

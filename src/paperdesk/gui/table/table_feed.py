@@ -14,8 +14,16 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
-from paperdesk.core.api import PaperDeskError, QueryError, compile_query, empty_message, hint
-from paperdesk.core.api import changes as ch
+from paperdesk.core.api import (
+    PAPERS,
+    TABLE_ROWS,
+    Changes,
+    PaperDeskError,
+    QueryError,
+    compile_query,
+    empty_message,
+    hint,
+)
 from paperdesk.gui.curation import queue_view
 from paperdesk.gui.jobs import reads
 from paperdesk.gui.table.paper_model import COLUMNS, RATING, TITLE, PaperModel
@@ -113,13 +121,13 @@ class TableFeed(QObject):
         self.model.forget()
         self.refresh_table()
 
-    def apply(self, changes: ch.Changes) -> None:
+    def apply(self, changes: Changes) -> None:
         """After a write that leaves the set of papers listed as it was (TABLE_SET
         reloads): repaint the rows it changed; the queue lists again (its order)."""
         self._base = None
-        if ch.PAPERS in changes.kinds and queue_view.in_queue(self.context):
+        if PAPERS in changes.kinds and queue_view.in_queue(self.context):
             self.refresh_table()  # the queue's order or members may have changed
-        elif ch.TABLE_ROWS in changes.views:
+        elif TABLE_ROWS in changes.views:
             self.model.refresh_rows(changes.paper_ids)
 
     def fetch_ids(self, sort: str | None, descending: bool,

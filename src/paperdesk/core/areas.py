@@ -1,0 +1,88 @@
+"""The areas of work that hang off ``Library`` as small objects, each made when first
+used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
+``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
+``lib.bibtex``, ``lib.citations`` and ``lib.syncs``. The GUI and the CLI reach every
+feature through these; ``core/api.py`` holds only the value types that go with them.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paperdesk.core.bibtex.bibtex_export import Bibtex
+    from paperdesk.core.bibtex.citation import Citations
+    from paperdesk.core.curation.browse import Browse
+    from paperdesk.core.curation.curation import Curation
+    from paperdesk.core.curation.queue import Queue
+    from paperdesk.core.curation.trash import Trash
+    from paperdesk.core.curation.triage import Triage
+    from paperdesk.core.duplicates.duplicates import Duplicates
+    from paperdesk.core.importing.import_undo import Imports
+    from paperdesk.core.library import Library
+    from paperdesk.core.sync.syncs import Syncs
+
+
+class Areas:
+    """What ``Library`` inherits: one cached property per area of work."""
+
+    @functools.cached_property
+    def trash(self: Library) -> Trash:
+        from paperdesk.core.curation.trash import Trash
+
+        return Trash(self)
+
+    @functools.cached_property
+    def browse(self: Library) -> Browse:
+        from paperdesk.core.curation.browse import Browse
+
+        return Browse(self)
+
+    @functools.cached_property
+    def curation(self: Library) -> Curation:
+        from paperdesk.core.curation.curation import Curation
+
+        return Curation(self)
+
+    @functools.cached_property
+    def queue(self: Library) -> Queue:
+        from paperdesk.core.curation.queue import Queue
+
+        return Queue(self)
+
+    @functools.cached_property
+    def triage(self: Library) -> Triage:
+        from paperdesk.core.curation.triage import Triage
+
+        return Triage(self)
+
+    @functools.cached_property
+    def imports(self: Library) -> Imports:
+        from paperdesk.core.importing.import_undo import Imports
+
+        return Imports(self)
+
+    @functools.cached_property
+    def bibtex(self: Library) -> Bibtex:
+        from paperdesk.core.bibtex.bibtex_export import Bibtex
+
+        return Bibtex(self)
+
+    @functools.cached_property
+    def citations(self: Library) -> Citations:
+        from paperdesk.core.bibtex.citation import Citations
+
+        return Citations(self)
+
+    @functools.cached_property
+    def syncs(self: Library) -> Syncs:
+        from paperdesk.core.sync.syncs import Syncs
+
+        return Syncs(self)
+
+    @functools.cached_property
+    def duplicates(self: Library) -> Duplicates:
+        from paperdesk.core.duplicates.duplicates import Duplicates
+
+        return Duplicates(self)
