@@ -11,7 +11,7 @@ import sys
 from paperdesk.cli import ids
 from paperdesk.cli.output import emit_json, say
 from paperdesk.core.api import EXPORT_STYLES as STYLES
-from paperdesk.core.api import ExportReport, Library, key_status, layout
+from paperdesk.core.api import ExportReport, Library, assemble, key_status
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,15 +70,8 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
         for line in report.lines():
             say(f"  {line}")
         return 0
-    head, sep, tail, empty = layout(style)
-    count = 0
     header, entries = lib.bibtex.stream(args.ids, freeze=True, **options)
-    if header:
-        sys.stdout.write(head + sep.join(header))
-    for entry in entries:
-        sys.stdout.write(sep + entry if count or header else head + entry)
-        count += 1
-    sys.stdout.write(tail if count or header else empty)
+    count = assemble(sys.stdout.write, style, entries, header)
     sys.stdout.flush()
     say(f"exported {count} entries")
     for line in report.lines():

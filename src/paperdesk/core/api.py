@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from paperdesk.core.bibtex.bibtex_export import STYLES as EXPORT_STYLES
-    from paperdesk.core.bibtex.bibtex_export import layout
     from paperdesk.core.bibtex.citekey import key_status
+    from paperdesk.core.bibtex.export_file import assemble
     from paperdesk.core.bibtex.export_report import ExportReport
     from paperdesk.core.curation.curation import MAX_YEAR, MIN_YEAR
     from paperdesk.core.db.backup import backups_folder, check_backup, default_backup_path, restore
@@ -129,6 +129,7 @@ _WHERE = {
     "TodayResult": ("paperdesk.core.hub.today", "TodayResult"),
     "Undo": ("paperdesk.core.db.changes", "Undo"),
     "WRITING": ("paperdesk.core.sync.syncs", "WRITING"),
+    "assemble": ("paperdesk.core.bibtex.export_file", "assemble"),
     "backups_folder": ("paperdesk.core.db.backup", "backups_folder"),
     "catch_up": ("paperdesk.core.sync.sync_feed", "catch_up"),
     "check_backup": ("paperdesk.core.db.backup", "check_backup"),
@@ -141,7 +142,6 @@ _WHERE = {
     "fetch_today": ("paperdesk.core.hub.today", "fetch_today"),
     "hint": ("paperdesk.core.search.query_hints", "hint"),
     "key_status": ("paperdesk.core.bibtex.citekey", "key_status"),
-    "layout": ("paperdesk.core.bibtex.bibtex_export", "layout"),
     "library_path": ("paperdesk.core.db.paths", "library_path"),
     "merged_row": ("paperdesk.core.duplicates.merge", "merged_row"),
     "no_progress": ("paperdesk.core.model.jobs", "no_progress"),
@@ -202,6 +202,7 @@ __all__ = [
     "Sync",
     "TodayResult",
     "Undo",
+    "assemble",
     "backups_folder",
     "catch_up",
     "check_backup",
@@ -214,7 +215,6 @@ __all__ = [
     "fetch_today",
     "hint",
     "key_status",
-    "layout",
     "library_path",
     "merged_row",
     "no_progress",

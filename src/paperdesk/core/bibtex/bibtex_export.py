@@ -17,10 +17,11 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from paperdesk.core.bibtex.bibtex_source import header_blocks, source_entry
 from paperdesk.core.bibtex.citekey import freeze, set_citekey, weak_provisional
+from paperdesk.core.bibtex.export_file import assemble
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.bibtex.latex import escape, protect_title
 from paperdesk.core.bibtex.names import bibtex_name, looks_like_organisation
@@ -39,7 +40,6 @@ STYLES = ("bibtex", "biblatex")
 FORMATS = (*STYLES, "csl-json")  # what export, export_to and entries write
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 PREPRINT_TYPES = frozenset({"misc", "online", "electronic", "www"})
-SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
 _COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
             "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
@@ -48,14 +48,22 @@ _BATCH = 1000  # entries between checks of the cancel flag
 _BUFFER = 1 << 20  # bytes written to the file at a time
 
 
-def layout(style: str) -> tuple[str, str, str, str]:
-    """How a file of ``style`` puts entries together: head, separator, tail, and the
-    whole text when there are no entries."""
-    if style == "csl-json":
-        return "[\n", ",\n", "\n]\n", "[]\n"
-    return "", SEPARATOR, "", ""
+class ExportRow(NamedTuple):
+    """What the export query gives for one paper (``export_rows``): its row of
+    ``_COLUMNS`` (as ``paper_entry`` and ``csl_json.item_text`` read it), its tags and,
+    when asked for, its notes."""
 
+    columns: Sequence[Any]
+    tags: list[str]
+    notes: list[str]
 
+    @property
+    def paper_id(self) -> int:
+        return self.columns[0]
+
+    @property
+    def key_frozen(self) -> bool:
+        return bool(self.columns[16])
 
 
 def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
@@ -221,12 +229,12 @@ class Bibtex:
         """The entries as one string (BibTeX: empty when there are none); ``freeze``:
         their keys are leaving PaperDesk, so they stop following the metadata;
         ``as_written`` and ``report``: as for ``paper_entry``."""
-        head, sep, tail, empty = layout(style)
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
                                       progress=progress, cancel=cancel, freeze=freeze,
                                       as_written=as_written, report=report)
-        blocks = header + list(entries)
-        return head + sep.join(blocks) + tail if blocks else empty
+        parts: list[str] = []
+        assemble(parts.append, style, entries, header)
+        return "".join(parts)
 
     def stream(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                style: str = "bibtex", ascii: bool = False, notes: bool = False,
@@ -285,25 +293,15 @@ class Bibtex:
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
                                       progress=progress, cancel=cancel, freeze=True,
                                       as_written=as_written, report=report)
-        head, sep, tail, empty = layout(style)
-        count = 0
         try:
             # Entry by entry into a large buffer: no text of many entries is built (each
             # would be a fresh allocation of megabytes, its pages faulted in one by one).
             with files.atomic_write(path, kind="tmp") as temp, \
                     open(temp, "w", encoding="utf-8", newline="\n",
                          buffering=_BUFFER) as handle:
-                write = handle.write
-                if header:
-                    write(head + sep.join(header))
-                for entry in entries:
-                    write(sep if count or header else head)
-                    write(entry)
-                    count += 1
-                write(tail if count or header else empty)
+                return assemble(handle.write, style, entries, header)
         except OSError as exc:
             raise BibtexError(f"{path}: cannot write ({exc.strerror or exc})") from None
-        return count
 
     def entries(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                 style: str = "bibtex", ascii: bool = False, notes: bool = False,
@@ -334,23 +332,22 @@ class Bibtex:
         if style == "csl-json":
             from paperdesk.core.bibtex.csl_json import item_text
 
-            for row, tags, texts in rows:
-                if not row[16]:
-                    written.append(row[0])
-                yield item_text(row, tags, texts, ascii=ascii, report=report)
+            for row in rows:
+                if not row.key_frozen:
+                    written.append(row.paper_id)
+                yield item_text(row.columns, row.tags, row.notes, ascii=ascii, report=report)
         else:
-            for row, tags, texts in rows:
-                if not row[16]:  # keys frozen already need no write
-                    written.append(row[0])
-                yield paper_entry(row, tags, texts, style=style, ascii=ascii,
+            for row in rows:
+                if not row.key_frozen:  # keys frozen already need no write
+                    written.append(row.paper_id)
+                yield paper_entry(row.columns, row.tags, row.notes, style=style, ascii=ascii,
                                   as_written=as_written, report=report)
         if freeze and written:
             self.freeze(written)
 
 
 def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,
-                cancel: CancelFlag | None) -> Iterator[tuple[Sequence[Any], list[str],
-                                                             list[str]]]:
+                cancel: CancelFlag | None) -> Iterator[ExportRow]:
     """Each chosen paper's row of ``_COLUMNS`` with its tags and (when asked) notes,
     in the order of ``chosen`` (None: every paper not in the trash, by id)."""
     db = lib.db
@@ -386,7 +383,7 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
             if n:
                 progress(n / max(total, 1), f"Exported {n} of {total}")
         pid = row[0]
-        yield row, tags.get(pid, empty), texts.get(pid, empty)
+        yield ExportRow(row, tags.get(pid, empty), texts.get(pid, empty))
     progress(1.0, f"Exported {total} papers")
 
 

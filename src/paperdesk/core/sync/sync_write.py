@@ -36,9 +36,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk import __version__
-from paperdesk.core.bibtex.bibtex_export import export_rows, layout, paper_entry
+from paperdesk.core.bibtex.bibtex_export import export_rows, paper_entry
 from paperdesk.core.bibtex.citekey import freeze
 from paperdesk.core.bibtex.csl_json import item_text
+from paperdesk.core.bibtex.export_file import assemble, layout
 from paperdesk.core.bibtex.export_report import ExportReport
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
@@ -220,13 +221,13 @@ def _freeze(lib: Library, members: list[int] | None) -> None:
 
 def _entries(lib: Library, sync: Sync, ids: list[int] | None,
              report: ExportReport | None = None) -> Iterator[tuple[int, bytes]]:
-    for row, tags, _notes in export_rows(lib, ids, False, lambda f, m: None, None):
+    for row in export_rows(lib, ids, False, lambda f, m: None, None):
         if sync.style == "csl-json":
-            text = item_text(row, tags, [], ascii=sync.ascii)
+            text = item_text(row.columns, row.tags, [], ascii=sync.ascii)
         else:
-            text = paper_entry(row, tags, [], style=sync.style, ascii=sync.ascii,
+            text = paper_entry(row.columns, row.tags, [], style=sync.style, ascii=sync.ascii,
                                as_written=sync.as_written, report=report)
-        yield row[0], text.encode("utf-8")
+        yield row.paper_id, text.encode("utf-8")
 
 
 def render(lib: Library, sync: Sync, members: list[int] | None,
@@ -235,9 +236,9 @@ def render(lib: Library, sync: Sync, members: list[int] | None,
            report: ExportReport | None = None) -> tuple[Text, array]:
     """The file's bytes and its layout (paper id, entry length, ...); ``report``
     counts what the entries made now repaired."""
-    head, sep, tail, empty = (part.encode() for part in layout(sync.style))
+    head, sep, _tail, _empty = (part.encode() for part in layout(sync.style))
     reused: dict[int, memoryview] = {}
-    if old is not None and old_layout:
+    if old is not None and old_layout:  # the file before, cut where its entries lie
         flat = array("q")
         flat.frombytes(old_layout)
         view, pos = memoryview(old), len(head)
@@ -257,14 +258,14 @@ def render(lib: Library, sync: Sync, members: list[int] | None,
         made = [(pid, fresh.get(pid) or reused[pid]) for pid in members
                 if pid in fresh or pid in reused]
     entry_layout = array("q")
-    parts: list[bytes | memoryview] = [head] if made else [empty]
-    for n, (pid, text) in enumerate(made):
-        if n:
-            parts.append(sep)
-        parts.append(text)
-        entry_layout.extend((pid, len(text)))
-    if made:
-        parts.append(tail)
+
+    def texts() -> Iterator[bytes | memoryview]:
+        for pid, text in made:
+            entry_layout.extend((pid, len(text)))
+            yield text
+
+    parts: list[bytes | memoryview] = []
+    assemble(parts.append, sync.style, texts(), binary=True)
     return Text([p for p in parts if len(p)]), entry_layout
 
 
