@@ -77,6 +77,12 @@ def unregister(ident: Identity) -> None:
                 del _open[ident]
 
 
+def connections(ident: Identity) -> int:
+    with _lock:
+        entry = _open.get(ident)
+        return entry[0] if entry else 0
+
+
 def has_connections(path: str | os.PathLike[str]) -> bool:
     with _lock:
         ident = identity(path)
