@@ -67,3 +67,28 @@ def test_a_plugin_on_qt_plugin_path_comes_first(tmp_path):
     (platforms / "libqoffscreen.so").write_bytes(b"not a shared library")
     env = {**os.environ, "QT_PLUGIN_PATH": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
     assert pc.plugin_file("offscreen", env) == platforms / "libqoffscreen.so"
+
+
+def a_plugin_needing(tmp_path, absent: str):
+    """A copy of Qt's offscreen plugin whose list of needed libraries names ``absent``
+    (libxkbcommon.so.0 renamed, same length) beside Qt's own libraries."""
+    real = pc.plugin_file("offscreen", os.environ)
+    assert real is not None
+    data = real.read_bytes()
+    assert data.count(b"libxkbcommon.so.0\0") >= 1 and len(absent) == len("libxkbcommon.so.0")
+    copy = tmp_path / "platforms" / "libqoffscreen.so"
+    copy.parent.mkdir()
+    copy.write_bytes(data.replace(b"libxkbcommon.so.0\0", absent.encode() + b"\0"))
+    return copy, real.parents[2] / "lib"  # Qt's own libraries (Qt/plugins/platforms/..)
+
+
+@pytest.mark.parametrize("ldd", [True, False], ids=["ldd", "the dynamic loader"])
+def test_a_library_the_plugin_needs_and_cannot_find_is_named(tmp_path, ldd):
+    plugin, qt_libraries = a_plugin_needing(tmp_path, "libxkbcommzz.so.0")
+    env = {**os.environ, "LD_LIBRARY_PATH": str(qt_libraries)}
+    if not ldd:  # where there is no ldd (Alpine, some minimal images)
+        env["PATH"] = str(tmp_path)
+        assert pc.program_interpreter(sys.executable) is not None
+    assert pc.missing_libraries(plugin, env) == ["libxkbcommzz.so.0"]
+    real = pc.plugin_file("offscreen", os.environ)
+    assert pc.missing_libraries(real, env) == []

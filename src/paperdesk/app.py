@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from paperdesk.cli.main import build_parser, resolve_library_path, run
+from paperdesk.cli.main import Parser, build_parser, resolve_library_path, run
 
 
-def _files_to_open(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+def _files_to_open(parser: Parser, argv: list[str]) -> list[str]:
     """`paperdesk FILE...` (how a desktop opens files with the app): the files to import.
 
     Only when the first word that is not an option is an existing path and not a command.
     """
-    commands: set[str] = set()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            commands.update(action.choices)
+    commands = set(parser.commands.choices if parser.commands else ())
     words = [w for i, w in enumerate(argv)
              if not w.startswith("-") and (i == 0 or argv[i - 1] not in ("--library", "--search"))]
     if not words or words[0] in commands or not Path(words[0]).exists():

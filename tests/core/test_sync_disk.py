@@ -5,6 +5,9 @@ by every writer, and "changed" shown when the file is no longer what was written
 
 from __future__ import annotations
 
+import errno
+import os
+
 import filelock
 import pytest
 
@@ -42,9 +45,20 @@ def test_an_overwrite_keeps_the_persons_version_beside_it(seed_lib, tmp_path):
     assert path.read_text(encoding="utf-8") == seed_lib.bibtex.export()
 
 
-def test_a_version_saved_at_the_last_moment_is_kept(seed_lib, tmp_path, monkeypatch):
-    """A person saves between PaperDesk's check of the file and its rename: the
-    exchange hands their version back, and it is kept as a conflict file."""
+def refuse_hard_links(monkeypatch) -> None:
+    """A filesystem without hard links (some network and FAT drives)."""
+    def link(src, dst, **kwargs):
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(src))
+    monkeypatch.setattr(os, "link", link)
+
+
+@pytest.mark.parametrize("links", [True, False], ids=["hard links", "no hard links"])
+def test_a_version_saved_at_the_last_moment_is_kept(seed_lib, tmp_path, monkeypatch, links):
+    """A person saves between PaperDesk's check of the file and its rename: the file
+    replaced is held (a hard link, else a copy) and checked again, and their version
+    is kept as a conflict file."""
+    if not links:
+        refuse_hard_links(monkeypatch)
     path = tmp_path / "refs.bib"
     seed_lib.syncs.write(seed_lib.syncs.add(path))
     theirs = b"% saved at the last moment\n"
@@ -57,6 +71,55 @@ def test_a_version_saved_at_the_last_moment_is_kept(seed_lib, tmp_path, monkeypa
         real_fsync(where)
 
     monkeypatch.setattr(files, "fsync_path", save_then_fsync)  # the moment before the rename
+    seed_lib.curation.add_tags([1], ["x"])
+    out = seed_lib.syncs.write(seed_lib.syncs.get(path))
+    assert out.state == OK and out.written and out.kept, out
+    [kept] = tmp_path.glob("refs.conflict-*.bib")
+    assert kept.read_bytes() == theirs
+    assert path.read_text(encoding="utf-8") == seed_lib.bibtex.export()
+
+
+def test_a_write_into_the_old_file_after_the_rename_is_kept(seed_lib, tmp_path, monkeypatch):
+    """A program still holding the old file open writes into it just after PaperDesk
+    renamed the new one over it: the old file, held by a hard link, is checked after
+    the rename, so that write is kept as a conflict file, not lost with the file."""
+    path = tmp_path / "refs.bib"
+    seed_lib.syncs.write(seed_lib.syncs.add(path))
+    late = b"% written through a descriptor opened before\n"
+    real_replace = os.replace
+    with open(path, "ab") as editor:
+        def replace_then_write(src, dst, **kwargs):
+            real_replace(src, dst, **kwargs)
+            if dst == path:
+                editor.write(late)
+                editor.flush()
+
+        monkeypatch.setattr(os, "replace", replace_then_write)
+        seed_lib.curation.add_tags([1], ["x"])
+        out = seed_lib.syncs.write(seed_lib.syncs.get(path))
+    assert out.state == OK and out.written and out.kept, out
+    [kept] = tmp_path.glob("refs.conflict-*.bib")
+    assert kept.read_bytes().endswith(late)
+    assert path.read_text(encoding="utf-8") == seed_lib.bibtex.export()
+
+
+def test_a_version_renamed_in_while_the_old_one_is_held_is_kept(seed_lib, tmp_path,
+                                                               monkeypatch):
+    """A person's save lands between PaperDesk's hard link to the file and its rename:
+    the link no longer names the file there, so the newer file is held instead."""
+    path = tmp_path / "refs.bib"
+    seed_lib.syncs.write(seed_lib.syncs.add(path))
+    theirs = b"% saved while the old file was being held\n"
+    real_link = os.link
+
+    def link_then_save(src, dst, **kwargs):
+        real_link(src, dst, **kwargs)
+        if src == path and not (tmp_path / "person.tmp").exists():
+            (tmp_path / "person.tmp").write_bytes(theirs)
+            os.link(tmp_path / "person.tmp", tmp_path / "person.saved")
+            (tmp_path / "person.saved").replace(path)
+
+    monkeypatch.setattr(os, "link", link_then_save)
     seed_lib.curation.add_tags([1], ["x"])
     out = seed_lib.syncs.write(seed_lib.syncs.get(path))
     assert out.state == OK and out.written and out.kept, out

@@ -6,11 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from paperdesk.cli import Commands
 from paperdesk.cli.output import fail, say
 from paperdesk.core.api import Library, backups_folder, check_backup, restore
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     p = sub.add_parser("backup", help="write a consistent copy of the library",
                        description="Write a consistent copy of the library, safe while the "
                                    "desktop app or another command is using it. Without FILE, "

@@ -8,13 +8,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paperdesk.cli import ids
+from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, say
 from paperdesk.core.api import EXPORT_STYLES as STYLES
 from paperdesk.core.api import ExportReport, Library, assemble, key_status
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     p = sub.add_parser(
         "export", help="export papers as BibTeX or CSL-JSON",
         description="Write BibTeX entries (or CSL-JSON items, for pandoc, Quarto and Zotero) "

@@ -9,20 +9,21 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paperdesk.cli import Commands
 from paperdesk.cli import ids as numbers
 from paperdesk.cli.library_cmds import cmd_list
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.api import SORTS, STATUSES, Library, NotFound, plural
 
 
-def _group(sub: argparse._SubParsersAction, name: str, help: str, description: str,
-           func) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+def _group(sub: Commands, name: str, help: str, description: str,
+           func) -> tuple[argparse.ArgumentParser, Commands]:
     p = sub.add_parser(name, help=help, description=description)
     p.set_defaults(func=func, parser=p, action=None)
     return p, p.add_subparsers(dest="action", metavar="ACTION")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     _register_tags(sub)
     _register_notes(sub)
     _register_papers(sub)
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _register_searches(sub)
 
 
-def _register_tags(sub: argparse._SubParsersAction) -> None:
+def _register_tags(sub: Commands) -> None:
     p = sub.add_parser(
         "tag", help="add or remove tags on papers", usage="paperdesk tag ID... +TAG -TAG",
         description="Add (+name) and remove (-name) tags on one or more papers, e.g. "
@@ -57,7 +58,7 @@ def _register_tags(sub: argparse._SubParsersAction) -> None:
     a.add_argument("name", help="the tag to delete")
 
 
-def _register_notes(sub: argparse._SubParsersAction) -> None:
+def _register_notes(sub: Commands) -> None:
     p = sub.add_parser(
         "note", help="add, list, edit or delete notes",
         description="`note ID TEXT` adds a note to a paper (TEXT - reads it from stdin); "
@@ -71,7 +72,7 @@ def _register_notes(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_note, parser=p)
 
 
-def _register_papers(sub: argparse._SubParsersAction) -> None:
+def _register_papers(sub: Commands) -> None:
     p = sub.add_parser("rate", help="rate papers 0-5 stars",
                        description="Give papers 0 to 5 stars (0 clears the rating).")
     p.add_argument("ids", nargs="+", type=numbers.paper_id, metavar="ID", help="paper ids")
@@ -94,7 +95,7 @@ def _register_papers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_year)
 
 
-def _register_reading_list(sub: argparse._SubParsersAction) -> None:
+def _register_reading_list(sub: Commands) -> None:
     p, actions = _group(sub, "reading-list", "show or reorder the reading list",
                         "Show the to-read papers in reading order, or move one.", cmd_reading)
     p.add_argument("--json", action="store_true", help="print full records as JSON")
@@ -104,7 +105,7 @@ def _register_reading_list(sub: argparse._SubParsersAction) -> None:
     a.add_argument("position", type=numbers.position, help="its new place, 1 = first")
 
 
-def _register_searches(sub: argparse._SubParsersAction) -> None:
+def _register_searches(sub: Commands) -> None:
     _, actions = _group(sub, "search", "save, list, run or delete saved searches",
                         "Saved searches (smart lists): a name for a query. "
                         "`paperdesk list QUERY` runs a query.", cmd_search)

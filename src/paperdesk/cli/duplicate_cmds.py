@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paperdesk.cli import ids
+from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.api import CHOICES, TIERS, DuplicateError, Library
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     p = sub.add_parser("duplicates", help="list groups of papers that may be the same work",
                        description="Scan the library for papers that may be the same work. "
                                    "Each group shows its tier (certain, likely, possible), a "

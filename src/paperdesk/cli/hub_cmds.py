@@ -11,6 +11,7 @@ import datetime as dt
 from dataclasses import replace
 from typing import Any
 
+from paperdesk.cli import Commands
 from paperdesk.cli.output import emit_json, say, short
 from paperdesk.core.api import Library
 
@@ -46,7 +47,7 @@ def _hub(args: argparse.Namespace) -> Any:
     return Hub(limits)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     p = sub.add_parser(
         "enrich", help="complete papers from Hugging Face (authors, arXiv ids, dates, links)",
         description="Ask the Hugging Face Hub about the papers (matching QUERY, else all) "

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from paperdesk.cli import ids
+from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
 from paperdesk.core.api import ERROR, SORTS, Library, describe
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     p = sub.add_parser("import", help="import digest files or folders of them",
                        description="Import digest files (or folders of them). Each file is "
                                    "imported whole or not at all.")

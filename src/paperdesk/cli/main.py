@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from paperdesk import __version__
+from paperdesk.cli import Commands
 from paperdesk.cli.output import fail, say
 from paperdesk.core.api import (
     AfterCommand,
@@ -57,12 +58,14 @@ def command_group(argv: Sequence[str] | None) -> str | None:
 class Parser(argparse.ArgumentParser):
     """A parser whose usage errors are one line (each subcommand's parser is one too)."""
 
+    commands: Commands | None = None  # its subcommands (``build_parser``)
+
     def error(self, message: str):  # type: ignore[override]
         message = " ".join(message.split())
         self.exit(2, f"{self.prog}: {message}; see `{self.prog} --help`\n")
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> Parser:
     """The parser; given the arguments, only the group of the command they name
     (a command need not load the code of every other one)."""
     parser = Parser(
@@ -78,7 +81,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                              "PaperDesk had one that is now missing")
     parser.add_argument("--demo", action="store_true",
                         help="use the demo library built from the sample digests")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     group = command_group(argv)
     for name in COMMAND_GROUPS if group is None else [group]:
         importlib.import_module(name).register(sub)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from paperdesk.cli import Commands
 from paperdesk.cli.output import emit_json, fail, say
 from paperdesk.core.api import CONFLICT, FAILED, Library, Sync
 from paperdesk.core.api import SYNC_STYLES as STYLES
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from paperdesk.core.api import Outcome
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     p = sub.add_parser(
         "sync", help="keep .bib or CSL-JSON files in sync with the library",
         description="Keep a file up to date with the library: after every change that "

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paperdesk.cli import ids
+from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, fail, say, short
 from paperdesk.core.api import Library
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Commands) -> None:
     p = sub.add_parser("delete", help="move papers to the trash",
                        description="Move papers to the trash; `paperdesk trash restore ID...` "
                                    "brings them back with their tags and notes.")

@@ -9,12 +9,21 @@ replaced under a running program (or its -wal/-shm removed) is refused in one
 line instead of writes that report success and go nowhere. Such a connection
 closes without checkpointing, so it neither writes into those files nor
 deletes the -wal of whatever is now at the library's path.
+
+SQLite checkpoints, and deletes the -wal, when the last connection to a library
+closes: the one that gets the exclusive lock every other connection in WAL mode
+holds shared (https://www.sqlite.org/wal.html). From Python 3.12 a connection on
+moved files is told not to (``setconfig``, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE).
+Before, a read-only connection (``_keep``) is held beside a library's connections
+from their first read of it: on moved files it closes after them, so none of
+theirs is the last close, and a read-only connection never checkpoints. On
+files that are still the library's it closes first, and the last close
+checkpoints as always.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import sqlite3
 from pathlib import Path
@@ -52,15 +61,23 @@ class Connection(sqlite3.Connection):
         if ident is None:
             super().close()
             return
+        gone = False
         with contextlib.suppress(sqlite3.Error, LibraryError, OSError):
-            if moved(self):
-                # Its files are no longer the library's: closing must neither
-                # checkpoint into them nor delete the -wal by name.
+            # Files no longer the library's: closing must neither checkpoint
+            # into them nor delete the -wal by name.
+            gone = bool(moved(self))
+            if gone:
                 _no_checkpoint_on_close(self)
         self.identity = None
+        with files.registry():  # the keeper goes with the library's last connection
+            keeper = _keepers.pop(ident, None) if files.connections(ident) == 1 else None
         try:
+            if keeper is not None and not gone:
+                keeper.close()
             super().close()
         finally:
+            if keeper is not None and gone:
+                keeper.close()  # only now: the close above was not the last one
             files.unregister(ident)
 
 
@@ -98,6 +115,28 @@ def watch(conn: sqlite3.Connection) -> None:
     """Remember the -wal and -shm the connection uses (it has read the library)."""
     if isinstance(conn, Connection) and conn.library is not None:
         conn.sides = _side_identities(conn.library)
+        if not hasattr(conn, "setconfig"):
+            _keep(conn)
+
+
+# Python 3.11: a read-only connection per library (by identity) with connections here.
+_keepers: dict[files.Identity, sqlite3.Connection] = {}
+
+
+def _keep(conn: Connection) -> None:
+    """Hold a read-only connection beside ``conn``'s library, having read it (so it
+    holds the library shared, as every connection in WAL mode does after a read)."""
+    with files.registry():
+        if conn.identity is None or conn.identity in _keepers:
+            return
+        keeper = sqlite3.connect(_uri(conn.library, mode="ro"), uri=True,
+                                 isolation_level=None, check_same_thread=False)
+        try:
+            keeper.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            keeper.close()
+            raise
+        _keepers[conn.identity] = keeper
 
 
 def moved(conn: sqlite3.Connection) -> str | None:
@@ -122,20 +161,8 @@ def moved(conn: sqlite3.Connection) -> str | None:
 
 
 def _no_checkpoint_on_close(conn: sqlite3.Connection) -> None:
-    """Ask SQLite not to checkpoint (nor delete the -wal) when ``conn`` closes."""
+    """Ask SQLite not to checkpoint (nor delete the -wal) when ``conn`` closes, where
+    Python can (3.12+); before, the library's keeper closes after it (``_keep``)."""
     setconfig = getattr(conn, "setconfig", None)
-    if setconfig is not None:  # Python 3.12+
+    if setconfig is not None:
         setconfig(_NO_CKPT_ON_CLOSE, True)
-        return
-    import _sqlite3
-
-    lib = ctypes.CDLL(_sqlite3.__file__)
-    handle = ctypes.c_void_p.from_address(id(conn) + object.__basicsize__).value
-    lib.sqlite3_db_filename.restype = ctypes.c_char_p
-    lib.sqlite3_db_filename.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-    name = lib.sqlite3_db_filename(handle, b"main")
-    if not name or os.fsdecode(name) not in (str(conn.library),
-                                             os.path.realpath(str(conn.library))):
-        return  # not the handle we think it is: leave it alone
-    lib.sqlite3_db_config(ctypes.c_void_p(handle), ctypes.c_int(_NO_CKPT_ON_CLOSE),
-                          ctypes.c_int(1), ctypes.c_void_p(None))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import stat
 import threading
 import time
@@ -75,6 +76,12 @@ def unregister(ident: Identity) -> None:
             entry[0] -= 1
             if entry[0] <= 0:
                 del _open[ident]
+
+
+def connections(ident: Identity) -> int:
+    with _lock:
+        entry = _open.get(ident)
+        return entry[0] if entry else 0
 
 
 def has_connections(path: str | os.PathLike[str]) -> bool:
@@ -293,47 +300,41 @@ def fsync_folder(folder: Path) -> None:
         fsync_path(folder)
 
 
-_RENAME_NOREPLACE, _RENAME_EXCHANGE = 1, 2
-
-
-def _renameat2(src: Path, dst: Path, flags: int) -> bool:
-    """Linux's renameat2; False when this system or filesystem cannot."""
-    import ctypes
-    import errno
-
-    try:
-        call = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError):
-        return False
-    at_cwd = -100
-    if call(at_cwd, os.fsencode(src), at_cwd, os.fsencode(dst), flags) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
-        return False
-    raise OSError(err, os.strerror(err), str(dst))
-
-
-def swap_in(temp: Path, dest: Path) -> bool:
-    """Put ``temp`` at ``dest`` in one step; True when a file was at ``dest`` and is
-    now at ``temp`` (exchanged atomically, so a version written by someone else at
-    any moment is never unlinked unseen). Where the system cannot exchange, a plain
-    rename (False)."""
+def swap_in(temp: Path, dest: Path, side: Path) -> bool:
+    """Put ``temp`` at ``dest`` in one rename; True when a file was at ``dest`` and
+    ``side`` now holds it: a hard link to that very file (checked to be the one at
+    ``dest``) made just before the rename, so even what a program writes into it
+    afterwards, through a descriptor it still has, is there to be read. Where the
+    filesystem has no hard links, ``side`` is a copy taken just before. False: no
+    file was at ``dest`` (and none put there meanwhile is replaced, where links exist).
+    (Only a file renamed over ``dest`` between the check of the link and the rename,
+    two system calls apart, is replaced unseen: no portable call exchanges two files.)"""
     for _ in range(100):
         try:
-            if _renameat2(temp, dest, _RENAME_EXCHANGE):
-                return True
-            break
-        except FileNotFoundError:  # nothing at dest: put it there unless one appears
-            pass
-        try:
-            if _renameat2(temp, dest, _RENAME_NOREPLACE):
+            os.link(dest, side)
+        except FileNotFoundError:
+            try:
+                os.link(temp, dest)  # never over a file someone puts there meanwhile
                 return False
-            break
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links here
+                os.replace(temp, dest)
+                return False
         except FileExistsError:
-            continue
-    os.replace(temp, dest)
-    return False
+            raise
+        except OSError:  # no hard links here (EPERM, ENOTSUP, EMLINK...): a copy
+            try:
+                shutil.copyfile(dest, side)
+            except FileNotFoundError:
+                continue
+            os.replace(temp, dest)
+            return True
+        if identity(side) == identity(dest):
+            os.replace(temp, dest)
+            return True
+        os.unlink(side)  # replaced meanwhile: hold the newer one
+    raise OSError(f"{dest}: kept changing while being replaced; nothing was written")
 
 
 @contextlib.contextmanager
@@ -346,9 +347,8 @@ def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777,
     if it exists, else the umask's, limited to ``max_mode``.
     On an error it is removed and ``dest`` is untouched. ``dest`` is never a
     database (``refuse_database``) unless ``database`` (restore putting a library back).
-    ``replaced``: the file is exchanged with ``dest`` (``swap_in``) and this is called
-    with the temporary path, which holds the file replaced; what it leaves there is
-    removed.
+    ``replaced``: the file replaced is held (``swap_in``) and this is called with the
+    path that holds it; what it leaves there is removed.
     """
     dest = Path(os.path.abspath(dest))
     folder = Path(os.path.realpath(dest.parent))
@@ -360,7 +360,8 @@ def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777,
     clean_leftovers(folder, temp_pattern(real_dest.name, kind))
     if kind == "tmp":  # older PaperDesk's exports: ".NAME.RANDOM.tmp", no process id
         clean_leftovers(folder, rf"\.{re.escape(real_dest.name)}\.[a-z0-9_]{{8}}\.tmp")
-    temp = folder / f".{real_dest.name}.{os.getpid()}.x{os.urandom(4).hex()}.{kind}"
+    temp, side = (folder / f".{real_dest.name}.{os.getpid()}.x{os.urandom(4).hex()}.{kind}"
+                  for _ in range(2))
     with _lock:
         if str(real_dest) in _writing:
             raise LibraryError(f"{dest}: is being written by another job; choose another file; "
@@ -380,11 +381,11 @@ def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777,
         fsync_path(temp)
         if replaced is None:
             os.replace(temp, real_dest)
-        elif swap_in(temp, real_dest):
-            replaced(temp)
+        elif swap_in(temp, real_dest, side):
+            replaced(side)
         fsync_folder(folder)
     finally:
-        for leftover in (temp, Path(f"{temp}-journal")):
+        for leftover in (temp, side, Path(f"{temp}-journal")):
             with contextlib.suppress(OSError):
                 os.unlink(leftover)
         with _lock:

@@ -19,9 +19,10 @@
    byte from the file (``layout`` records each entry's paper and length), so a
    change to one paper of 100,000 costs one entry, not 100,000.
 4. Equal bytes: nothing is written (LaTeX tools watching the file sleep on).
-   Otherwise a temporary file in the same folder, fsync, and an atomic exchange
-   with the file there: the replaced file is checked once more, so a version a
-   person saved at the last moment is kept as a conflict file, never unlinked.
+   Otherwise a temporary file in the same folder, fsync, and a rename over the
+   file there, held by a hard link first: the replaced file is checked once more,
+   so a version a person saved at the last moment (even written into the old
+   file after the rename) is kept as a conflict file, never unlinked.
 """
 
 from __future__ import annotations
@@ -271,7 +272,7 @@ def render(lib: Library, sync: Sync, members: list[int] | None,
 
 def _replace(path: Path, data: Text, mine: tuple[str | None, ...]) -> Path | None:
     """Written whole (``files.atomic_write``: temp file in the same folder, fsync, then
-    exchanged with the file there in one step, fsync of the folder); the file it
+    renamed over the file there, which is held first, fsync of the folder); the file it
     replaces keeps its mode, a new one follows the umask. The file replaced, when its
     bytes are not ones PaperDesk wrote (someone saved over it, even at the last
     moment), is kept beside it as a conflict file: its name is returned."""

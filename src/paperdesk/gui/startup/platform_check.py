@@ -4,7 +4,9 @@ When Qt cannot load its platform plugin (on a desktop without `libxcb-cursor0`,
 say) it prints a paragraph and aborts the process: exit 134 and, on some systems,
 a core dump. This module asks the question first, without loading Qt: it finds
 the plugin files Qt would try, lists the shared libraries each one cannot load
-(`ldd`, or the dynamic loader itself where `ldd` is absent) and turns the answer
+(`ldd`, or where `ldd` is absent the dynamic loader Python itself runs under,
+named in its executable's ELF header, asked to `--list` them, as `ldd` does; both
+in a child process, nothing is loaded here) and turns the answer
 into one line that names each missing library and the package that provides it
 on Debian/Ubuntu and Fedora.
 
@@ -13,11 +15,11 @@ Only Linux is checked; elsewhere Qt's plugins come with the wheel.
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -52,7 +54,6 @@ PACKAGES: dict[str, tuple[str, str]] = {
 # (or 1), Fedora all of them in libxcb.
 _XCB_PART = re.compile(r"^libxcb-([a-z0-9-]+)\.so\.(\d+)$")
 _NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found", re.MULTILINE)
-_DLOPEN_ERROR = re.compile(r"^(\S+\.so[.\d]*): cannot open shared object file")
 
 
 @dataclass
@@ -123,20 +124,60 @@ def missing_libraries(plugin: Path, env: Mapping[str, str] | None = None) -> lis
     """The shared libraries ``plugin`` needs that the dynamic loader cannot find."""
     env = dict(os.environ if env is None else env)
     ldd = shutil.which("ldd", path=env.get("PATH"))
-    if ldd:
+    loader = program_interpreter(sys.executable)
+    for command, extra in (([ldd], {}) if ldd else ([], {}), _ask_loader(loader)):
+        if not command:
+            continue
         try:
-            out = subprocess.run([ldd, str(plugin)], capture_output=True, text=True,
-                                 env=env, timeout=20).stdout
+            done = subprocess.run([*command, str(plugin)], capture_output=True, text=True,
+                                  env={**env, **extra}, timeout=20)
         except (OSError, subprocess.SubprocessError):
-            out = None
-        if out is not None:
-            return list(dict.fromkeys(_NOT_FOUND.findall(out)))
-    try:  # no ldd: ask the loader itself, which names the first library it misses
-        ctypes.CDLL(str(plugin), mode=os.RTLD_LAZY | os.RTLD_LOCAL)
-    except OSError as exc:
-        found = _DLOPEN_ERROR.match(str(exc))
-        return [found.group(1)] if found else [str(exc)]
-    return []
+            continue
+        found = _NOT_FOUND.findall(done.stdout) + _MUSL_MISSING.findall(done.stderr)
+        return list(dict.fromkeys(found))
+    return []  # nothing here can tell: Qt will say
+
+
+def _ask_loader(loader: str | None) -> tuple[list[str], dict[str, str]]:
+    """How to ask the dynamic loader what a library needs, as ``ldd`` does: glibc's
+    lists when LD_TRACE_LOADED_OBJECTS is set, musl's with --list."""
+    if loader is None:
+        return [], {}
+    if "musl" in os.path.basename(loader):
+        return [loader, "--list"], {}
+    return [loader], {"LD_TRACE_LOADED_OBJECTS": "1"}
+
+
+_MUSL_MISSING = re.compile(r"^Error loading shared library (\S+): No such file", re.MULTILINE)
+_PT_INTERP = 3
+
+
+def program_interpreter(executable: str) -> str | None:
+    """The dynamic loader an ELF executable names (its PT_INTERP header), or None."""
+    try:
+        with open(executable, "rb") as binary:
+            head = binary.read(64)
+            if head[:4] != b"\x7fELF":
+                return None
+            wide, order = head[4] == 2, "<" if head[5] == 1 else ">"
+            if wide:
+                (table,), (size, count) = (struct.unpack_from(order + "Q", head, 32),
+                                           struct.unpack_from(order + "HH", head, 54))
+            else:
+                (table,), (size, count) = (struct.unpack_from(order + "I", head, 28),
+                                           struct.unpack_from(order + "HH", head, 42))
+            for n in range(count):
+                binary.seek(table + n * size)
+                entry = binary.read(size)
+                if struct.unpack_from(order + "I", entry)[0] != _PT_INTERP:
+                    continue
+                at, length = (struct.unpack_from(order + "QQQQ", entry, 8)[::3] if wide
+                              else struct.unpack_from(order + "IIII", entry, 4)[::3])
+                binary.seek(at)
+                return os.fsdecode(binary.read(length).rstrip(b"\0")) or None
+    except (OSError, struct.error):
+        return None
+    return None
 
 
 def _display_problem(name: str, env: Mapping[str, str]) -> Problem | None:
