@@ -4,7 +4,6 @@ and restored only after checks and a confirmation."""
 from __future__ import annotations
 
 import os
-import pty
 import shutil
 import sqlite3
 import subprocess
@@ -351,6 +350,8 @@ def test_cli_restore_of_a_library_too_damaged_to_open(curated, tmp_path):
 
 def _on_a_terminal(args: list[str], answer: bytes) -> tuple[int, str]:
     """Run the CLI with a pseudo-terminal as stdin, answer its question, collect stderr."""
+    import pty  # POSIX only (the test is marked posix)
+
     primary, secondary = pty.openpty()
     proc = subprocess.Popen(args, stdin=secondary, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=cli_env())
@@ -361,6 +362,7 @@ def _on_a_terminal(args: list[str], answer: bytes) -> tuple[int, str]:
     return proc.returncode, err.decode()
 
 
+@pytest.mark.posix  # a pseudo-terminal
 @pytest.mark.parametrize("answer, restored", [(b"y\n", True), (b"n\n", False), (b"\n", False)])
 def test_cli_restore_asks_on_a_terminal(curated, seeds, answer, restored):
     copy = backup.backup_library(curated)
