@@ -93,12 +93,13 @@ class Library(Areas):
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
-            # Statistics only after this session wrote (a command that only reads
-            # never writes the file, damaged or not), sampled so that it stays a few
+            # Statistics only after this session committed a write (a command that
+            # only reads, or whose write was rolled back, as on a damaged page, never
+            # writes the file), sampled so that it stays a few
             # milliseconds at any size. No integrity check here: reading the whole
             # file on every exit cost more than the commands themselves.
             # Nor into a file that is no longer the library's.
-            if self.db.conn.total_changes and store.moved(self.db.conn) is None:
+            if getattr(self.db.conn, "wrote", False) and store.moved(self.db.conn) is None:
                 self.db.execute(f"PRAGMA analysis_limit = {store.ANALYSIS_LIMIT}")
                 self.db.execute("PRAGMA optimize")
                 # What an import left in the write-ahead log goes into the main file

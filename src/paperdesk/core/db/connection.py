@@ -47,6 +47,7 @@ class Connection(sqlite3.Connection):
     session: Path | None = None  # the marker folder of the library it holds open (sessions)
     damaged: str | None = None  # why writes are refused: the check at open found damage
     checked: bool = False  # the file was checked at open (after an unclean shutdown)
+    wrote: bool = False  # a write was committed on it (Library.close then tidies the file)
 
     def close(self) -> None:
         session, self.session = self.session, None

@@ -51,6 +51,7 @@ class Database:
     def atomic(self) -> Iterator[Database]:
         """A transaction (BEGIN); inside one already open, a savepoint."""
         if not self.conn.in_transaction:
+            changes = self.conn.total_changes
             self.conn.execute("BEGIN")
             try:
                 yield self
@@ -59,6 +60,9 @@ class Database:
                     self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+            if self.conn.total_changes != changes:
+                with contextlib.suppress(AttributeError):  # a plain sqlite3 connection
+                    self.conn.wrote = True  # a committed write (Library.close then tidies)
             return
         self._savepoints += 1
         name = f"paperdesk_{self._savepoints}"
