@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from paperdesk.core.db import backup, schema, sessions
+from paperdesk.core.db import backup, papers_table, schema, sessions
 from paperdesk.core.db.connection import moved, watch
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.dbfile import (
@@ -201,14 +201,7 @@ def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
         db.execute(statement)
     db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
                [first_sighting])
-    db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
-        FROM (SELECT paper_id, max(upvotes) AS up, count(DISTINCT digest_id) AS seen
-              FROM sightings
-              WHERE paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
-              GROUP BY paper_id) AS s
-        WHERE papers.id = s.paper_id
-          AND (papers.upvotes IS NOT s.up OR papers.seen_count IS NOT s.seen)""",
-               [first_sighting])  # a row written with its values already is not rewritten
+    papers_table.recount_sightings(db, first_sighting)
     for statement in indexes:
         db.execute(statement)
     if fts_written:
