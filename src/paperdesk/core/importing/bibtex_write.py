@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
 from paperdesk.core.bibtex.bibtex_source import entry_sha, make_source, source_sha
 from paperdesk.core.bibtex.citekey import KeyAllocator, ascii_text, last_name
-from paperdesk.core.db import papers_table, schema, store, tags_table
+from paperdesk.core.db import papers_table, store, tags_table
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.importing import file_report
 from paperdesk.core.importing.bib_records import Entry, authors_of, entry_sha_of, paper_of, tag_ok
@@ -314,7 +314,7 @@ def _reindex(db: Any, ids: set[int]) -> None:
     db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_reindex (id INTEGER PRIMARY KEY)")
     db.execute("DELETE FROM temp.bibtex_reindex")
     db.conn.executemany("INSERT INTO temp.bibtex_reindex (id) VALUES (?)", [(i,) for i in ids])
-    for statement in schema.reindex_statements(
+    for statement in store.reindex_statements(
             "papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)"):
         db.execute(statement)
 
