@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.names import family_name
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import store
+from paperdesk.core.db import papers_table, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.edits import KeySet
-from paperdesk.core.db.idlists import chunks, execute_in, marks
+from paperdesk.core.db.idlists import chunks, marks
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import CitekeyError as CitekeyError
 from paperdesk.core.model.sources import marked
@@ -232,8 +232,8 @@ def set_citekey(lib: Library, paper_id: int, key: str) -> ch.Changes:
                   [ch.Scope("papers", "id", (pid,))]) as e:
         stamp = now()
         sources = lib.db.execute("SELECT sources FROM papers WHERE id = ?", [pid]).fetchone()[0]
-        lib.db.execute("UPDATE papers SET citekey = ?, sources = ?, modified = ? WHERE id = ?",
-                       [key, marked(sources, ["citekey"], "user", stamp), stamp, pid])
+        papers_table.set_citekey(lib.db, pid, key, marked(sources, ["citekey"], "user", stamp),
+                                 stamp)
         e.result = KeySet(key)
     return e.changes
 
@@ -244,8 +244,7 @@ def freeze(db: Database, paper_ids: Iterable[int]) -> int:
     ids = list(dict.fromkeys(int(i) for i in paper_ids))
     frozen = 0
     with store.write(db):
-        frozen = execute_in(db, "UPDATE papers SET citekey_frozen = 1 WHERE citekey_frozen = 0 "
-                                "AND citekey IS NOT NULL AND id IN ({marks})", ids)
+        frozen = papers_table.freeze_keys(db, ids)
     return frozen
 
 
@@ -296,8 +295,8 @@ def refresh(db: Database, paper_ids: Iterable[int]) -> dict[int, tuple[str, str]
                 continue
             if old:
                 # Free the old key first: a swap between two papers stays unique.
-                db.execute("UPDATE papers SET citekey = NULL WHERE id = ?", [row["id"]])
-            db.execute("UPDATE papers SET citekey = ? WHERE id = ?", [new, row["id"]])
+                papers_table.clear_citekey(db, row["id"])
+            papers_table.set_provisional_key(db, row["id"], new)
             rekeyed[row["id"]] = (old, new)
     return rekeyed
 

@@ -16,6 +16,7 @@ from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.curation.notes import Notes
 from paperdesk.core.curation.tags import Tags
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import papers_table
 from paperdesk.core.db.edits import Changed
 from paperdesk.core.db.idlists import load_ids
 from paperdesk.core.db.schema import STATUSES
@@ -59,9 +60,7 @@ class Curation(Tags, Notes):
         scope = ch.Scope("papers", "id", tuple(ids), ("rating", "modified"))
         with self.lib.edit(label, [ch.PAPERS], ids, [scope]) as e:
             load_ids(self.lib.db, ids)
-            e.result = Changed(self.lib.db.execute(
-                "UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
-                "AND id IN (SELECT id FROM temp.ids)", [rating, now(), rating]).rowcount)
+            e.result = Changed(papers_table.set_rating(self.lib.db, rating, now()))
         return e.changes
 
     def set_status(self, ids: Iterable[int], status: str) -> ch.Changes:
@@ -86,15 +85,7 @@ class Curation(Tags, Notes):
             last = db.execute("SELECT coalesce(max(list_position), 0) FROM papers "
                               "WHERE list_position IS NOT NULL").fetchone()[0]
             # New list members join the end, in the order given.
-            e.result = Changed(db.execute(
-                """UPDATE papers SET status = :status, modified = :stamp,
-                     read_at = CASE WHEN :status = 'read' THEN :stamp END,
-                     list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
-                   FROM (SELECT i.id, row_number() OVER (ORDER BY i.ord) AS n
-                         FROM temp.ids i JOIN papers q ON q.id = i.id
-                         WHERE q.status != :status) AS c
-                   WHERE papers.id = c.id""",
-                {"status": status, "stamp": stamp, "last": last}).rowcount)
+            e.result = Changed(papers_table.set_status(db, status, stamp, last))
         return e.changes
 
     def set_year(self, paper_id: int, year: int) -> ch.Changes:
@@ -113,11 +104,8 @@ class Curation(Tags, Notes):
             stamp = now()
             sources = self.lib.db.execute("SELECT sources FROM papers WHERE id = ?",
                                           [pid]).fetchone()[0]
-            self.lib.db.execute(
-                "UPDATE papers SET year = ?, published = ?, year_inferred = 0, sources = ?, "
-                "modified = ? WHERE id = ?",
-                [year, published, marked(sources, ["year", "published"], "user", stamp),
-                 stamp, pid])
+            papers_table.set_year(self.lib.db, pid, year, published,
+                                  marked(sources, ["year", "published"], "user", stamp), stamp)
             e.result = YearSet(refresh(self.lib.db, [pid]))  # a provisional key follows
         return e.changes
 
@@ -151,12 +139,10 @@ class Curation(Tags, Notes):
         with self.lib.edit("Move in reading list", [ch.PAPERS], scope_ids,
                            [ch.Scope("papers", "id", scope_ids)]) as e:
             if renumber:
-                self.lib.db.conn.executemany(
-                    "UPDATE papers SET list_position = ? WHERE id = ?",
-                    [(float(n + 1), pid) for n, pid in enumerate(new_order)])
+                papers_table.set_list_positions(
+                    self.lib.db, [(float(n + 1), pid) for n, pid in enumerate(new_order)])
             else:
-                self.lib.db.execute("UPDATE papers SET list_position = ? WHERE id = ?",
-                                    [new, paper_id])
+                papers_table.set_list_position(self.lib.db, paper_id, new)
         return e.changes
 
     # -- saved searches ----------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import notes_table, papers_table
 from paperdesk.core.db.edits import NoteResult
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import CurationError, NotFound
@@ -51,10 +52,8 @@ class Notes:
         scopes = [ch.Scope("papers", "id", (pid,)), ch.Scope("notes", "paper_id", (pid,))]
         with self.lib.edit("Add note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
             stamp = now()
-            e.result = NoteResult(self.lib.db.execute(
-                "INSERT INTO notes (paper_id, text, created, updated) VALUES (?, ?, ?, ?)",
-                [pid, text, stamp, stamp]).lastrowid)
-            self.lib.db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
+            e.result = NoteResult(notes_table.add(self.lib.db, pid, text, stamp))
+            papers_table.touch(self.lib.db, pid, stamp)
         return e.changes
 
     def edit_note(self, note_id: int, text: str) -> ch.Changes:
@@ -66,9 +65,8 @@ class Notes:
         scopes = [ch.Scope("papers", "id", (pid,)), ch.Scope("notes", "id", (note_id,))]
         with self.lib.edit("Edit note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
             stamp = now()
-            self.lib.db.execute("UPDATE notes SET text = ?, updated = ? WHERE id = ?",
-                                [text, stamp, note_id])
-            self.lib.db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
+            notes_table.set_text(self.lib.db, note_id, text, stamp)
+            papers_table.touch(self.lib.db, pid, stamp)
             e.result = NoteResult(note_id)
         return e.changes
 
@@ -76,7 +74,7 @@ class Notes:
         pid = self.note(note_id)["paper_id"]
         scopes = [ch.Scope("papers", "id", (pid,)), ch.Scope("notes", "id", (note_id,))]
         with self.lib.edit("Delete note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
-            self.lib.db.execute("DELETE FROM notes WHERE id = ?", [note_id])
-            self.lib.db.execute("UPDATE papers SET modified = ? WHERE id = ?", [now(), pid])
+            notes_table.delete(self.lib.db, note_id)
+            papers_table.touch(self.lib.db, pid, now())
             e.result = NoteResult(note_id)
         return e.changes

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import papers_table
 from paperdesk.core.model.errors import CurationError
 from paperdesk.core.model.words import plural
 
@@ -53,8 +54,7 @@ def move_to(lib: Library, ids: Iterable[int], index: int) -> ch.Changes:
     label = f"Move {plural(len(moving), 'paper')} in the reading queue"
     scope = tuple(order)
     with lib.edit(label, [ch.PAPERS], moving, [ch.Scope("papers", "id", scope)]) as e:
-        lib.db.conn.executemany("UPDATE papers SET list_position = ? WHERE id = ?",
-                                [(float(n + 1), pid) for n, pid in enumerate(new)])
+        papers_table.set_list_positions(lib.db, [(float(n + 1), pid) for n, pid in enumerate(new)])
         e.result = Moved(index)
     return e.changes
 

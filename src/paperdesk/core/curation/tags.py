@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import tags_table
 from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.edits import Tagged, TagsMerged, Untagged
 from paperdesk.core.db.idlists import load_ids
@@ -64,16 +65,10 @@ class Tags:
                   ch.Scope("paper_tags", "paper_id", tuple(ids))]
         with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
             db = self.lib.db
-            db.conn.executemany("INSERT OR IGNORE INTO tags (name, name_key) VALUES (?, ?)",
-                                [(name, key) for key, name in wanted.items()])
-            marks = ",".join("?" * len(keys))
+            tags_table.add_tags(db, [(name, key) for key, name in wanted.items()])
             with in_bulk(db, ids):
                 load_ids(db, ids)
-                cursor = db.execute(
-                    f"""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
-                        SELECT i.id, t.id FROM temp.ids i, tags t
-                        WHERE t.name_key IN ({marks}) ORDER BY i.id, t.id""", list(keys))
-            e.result = Tagged(cursor.rowcount)
+                e.result = Tagged(tags_table.tag_listed(db, keys))
         return e.changes
 
     def remove_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
@@ -87,18 +82,11 @@ class Tags:
                   ch.Scope("paper_tags", "paper_id", tuple(ids))]
         with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
             db = self.lib.db
-            marks = ",".join("?" * len(keys))
             with in_bulk(db, ids):
                 load_ids(db, ids)
-                cursor = db.execute(
-                    f"""DELETE FROM paper_tags
-                        WHERE paper_id IN (SELECT id FROM temp.ids)
-                          AND tag_id IN (SELECT id FROM tags WHERE name_key IN ({marks}))""",
-                    list(keys))
-            e.result = Untagged(cursor.rowcount)
+                e.result = Untagged(tags_table.untag_listed(db, keys))
             # A tag no paper carries any more goes (the trash still counts as carrying).
-            db.execute(f"""DELETE FROM tags WHERE name_key IN ({marks})
-                           AND id NOT IN (SELECT tag_id FROM paper_tags)""", list(keys))
+            tags_table.drop_unused(db, keys)
         return e.changes
 
     def _tag_papers(self, tag_ids: Sequence[int]) -> list[int]:
@@ -122,8 +110,7 @@ class Tags:
         papers = self._tag_papers([tag["id"]])
         label = f"Rename tag {tag['name']} to {name}"
         with self.lib.edit(label, [ch.TAGS], papers, [ch.Scope("tags", "id", (tag["id"],))]) as e:
-            self.lib.db.execute("UPDATE tags SET name = ?, name_key = ? WHERE id = ?",
-                                [name, tag_key(name), tag["id"]])
+            tags_table.rename(self.lib.db, tag["id"], name, tag_key(name))
         return e.changes
 
     def merge_tags(self, source: str, target: str) -> ch.Changes:
@@ -138,11 +125,8 @@ class Tags:
         with self.lib.edit(label, [ch.TAGS], papers, scopes) as e:
             db = self.lib.db
             with in_bulk(db, papers):
-                moved = db.execute("""INSERT OR IGNORE INTO paper_tags (paper_id, tag_id)
-                                      SELECT paper_id, ? FROM paper_tags WHERE tag_id = ?""",
-                                   [dst["id"], src["id"]]).rowcount
-                db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [src["id"]])
-                db.execute("DELETE FROM tags WHERE id = ?", [src["id"]])
+                moved = tags_table.retag(db, src["id"], dst["id"])
+                tags_table.delete_tag(db, src["id"])
             e.result = TagsMerged(moved)
         return e.changes
 
@@ -153,7 +137,6 @@ class Tags:
                   ch.Scope("paper_tags", "tag_id", (tag["id"],))]
         with self.lib.edit(f"Delete tag {tag['name']}", [ch.TAGS], papers, scopes) as e:
             with in_bulk(self.lib.db, papers):
-                self.lib.db.execute("DELETE FROM paper_tags WHERE tag_id = ?", [tag["id"]])
-                self.lib.db.execute("DELETE FROM tags WHERE id = ?", [tag["id"]])
+                tags_table.delete_tag(self.lib.db, tag["id"])
             e.result = Untagged(len(papers))
         return e.changes

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import papers_table
 from paperdesk.core.db.edits import Deleted
-from paperdesk.core.db.idlists import execute_in
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.words import plural
 
@@ -65,11 +65,10 @@ class Trash:
             ch.Scope(table, "paper_id", ids) for table in ("sightings", "paper_tags", "notes")]
         with self.lib.edit(f"Empty the trash ({len(ids)} papers)", {ch.PAPER_SET, ch.TAGS},
                            ids, scopes) as e:
-            execute_in(self.lib.db, "DELETE FROM papers WHERE id IN ({marks})", ids)
+            papers_table.delete(self.lib.db, ids)
             e.result = Deleted(len(ids))
         return e.changes
 
     def _set(self, ids: list[int], value: str | None) -> None:
         stamp = now()
-        execute_in(self.lib.db, "UPDATE papers SET deleted_at = ?, modified = ? "
-                                "WHERE id IN ({marks})", ids, value, stamp)
+        papers_table.mark_deleted(self.lib.db, ids, value, stamp)

@@ -22,21 +22,6 @@ APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk librar
 
 STATUSES = ("unread", "to-read", "reading", "read")
 
-_TEXT_ROWS = """
-DELETE FROM papers_fts WHERE rowid IN (SELECT p.id FROM {source});
-INSERT INTO papers_fts(rowid, title, abstract, notes, tags)
-SELECT p.id, p.title, p.abstract, '', '' FROM {source}
-"""
-
-
-def reindex_statements(source: str) -> list[str]:
-    """SQL that rewrites the index rows (text and annotations) of the papers ``source``
-    selects (a FROM clause over ``papers p``), for code that wrote with triggers off."""
-    sql = (_TEXT_ROWS.format(source=source) + ";"
-           + schema_0014.ANNOTATION_ROWS.format(ids=f"SELECT p.id FROM {source}"))
-    return [part for part in sql.split(";") if part.strip()]
-
-
 # The triggers that keep derived data right on every write path, as the
 # latest migration that touched them wrote them: the index's from 0014, the
 # papers' statistics from 0002. They are dropped and recreated around bulk

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from paperdesk.core.db import backup, schema, sessions
+from paperdesk.core.db import backup, papers_table, schema, schema_0014, sessions
 from paperdesk.core.db.connection import moved, watch
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.dbfile import (
@@ -41,7 +41,7 @@ LARGE_WRITE_LOG_PAGES = 16384  # 64 MiB of 4 KiB pages
 # Kept importable from here: what opens a library also writes to it.
 __all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "checkpoint", "connect",
            "fts_rows", "large_write", "moved", "open_database", "pending_migrations",
-           "translate", "write"]
+           "reindex_statements", "translate", "write"]
 
 
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
@@ -201,14 +201,7 @@ def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
         db.execute(statement)
     db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
                [first_sighting])
-    db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
-        FROM (SELECT paper_id, max(upvotes) AS up, count(DISTINCT digest_id) AS seen
-              FROM sightings
-              WHERE paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
-              GROUP BY paper_id) AS s
-        WHERE papers.id = s.paper_id
-          AND (papers.upvotes IS NOT s.up OR papers.seen_count IS NOT s.seen)""",
-               [first_sighting])  # a row written with its values already is not rewritten
+    papers_table.recount_sightings(db, first_sighting)
     for statement in indexes:
         db.execute(statement)
     if fts_written:
@@ -216,6 +209,21 @@ def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
     with fts_hash(db, "papers_fts", FTS_LOAD_HASH):
         db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) "
                    "SELECT id, title, abstract, '', '' FROM papers WHERE id > ?", [first_paper])
+
+
+_TEXT_ROWS = """
+DELETE FROM papers_fts WHERE rowid IN (SELECT p.id FROM {source});
+INSERT INTO papers_fts(rowid, title, abstract, notes, tags)
+SELECT p.id, p.title, p.abstract, '', '' FROM {source}
+"""
+
+
+def reindex_statements(source: str) -> list[str]:
+    """SQL that rewrites the index rows (text and annotations) of the papers ``source``
+    selects (a FROM clause over ``papers p``), for code that wrote with triggers off."""
+    sql = (_TEXT_ROWS.format(source=source) + ";"
+           + schema_0014.ANNOTATION_ROWS.format(ids=f"SELECT p.id FROM {source}"))
+    return [part for part in sql.split(";") if part.strip()]
 
 
 def fts_rows(db: Database, rows: Iterable[tuple[int, str, str]]) -> None:

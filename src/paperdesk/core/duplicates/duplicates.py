@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from paperdesk.core.db import candidates_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.idlists import chunks, marks
 from paperdesk.core.duplicates import blocking
@@ -336,9 +337,8 @@ def check_new(lib: Library, paper_ids: Sequence[int],
 def remember_candidates(db: Any, groups: Iterable[Group], *, replace: bool) -> None:
     """Store the papers of ``groups`` in duplicate_candidates. Call inside a write."""
     if replace:
-        db.execute("DELETE FROM duplicate_candidates")
-    db.conn.executemany("INSERT OR IGNORE INTO duplicate_candidates (paper_id) VALUES (?)",
-                        [(pid,) for g in groups for pid in g.ids])
+        candidates_table.clear(db)
+    candidates_table.add(db, [pid for g in groups for pid in g.ids])
 
 
 def note_new(lib: Library, paper_ids: Sequence[int], cancel: CancelFlag | None = None) -> int:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.citekey import KeyAllocator
+from paperdesk.core.db import candidates_table, digests_table, notes_table, papers_table, tags_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.schema import STATUSES
 from paperdesk.core.model.clock import now
@@ -135,20 +136,17 @@ def _merge_one(lib: Library, keep: int, others: list[int],
                choices: dict[str, int]) -> tuple[list[ch.Image], int]:
     db = lib.db
     ids = (keep, *others)
-    marks, rest = ",".join("?" * len(ids)), ",".join("?" * len(others))
     label = f"Merge {plural(len(others), 'paper')} into paper {keep}"
     with lib.edit(label, _KINDS, ids, _scopes(ids)) as e:
         rows = {r["id"]: r for r in ch.snapshot(db, ch.Scope("papers", "id", ids))}
         new = merged_row(rows, keep, others, choices)
-        db.execute(f"UPDATE sightings SET paper_id = ? WHERE paper_id IN ({rest})", [keep, *others])
-        db.execute(f"INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) SELECT ?, tag_id "
-                   f"FROM paper_tags WHERE paper_id IN ({rest})", [keep, *others])
-        db.execute(f"UPDATE notes SET paper_id = ? WHERE paper_id IN ({rest})", [keep, *others])
-        db.execute(f"DELETE FROM duplicate_candidates WHERE paper_id IN ({marks})", list(ids))
-        db.execute(f"DELETE FROM papers WHERE id IN ({rest})", others)
+        digests_table.move_sightings(db, keep, others)
+        tags_table.copy_tags(db, keep, others)
+        notes_table.move_notes(db, keep, others)
+        candidates_table.remove(db, ids)
+        papers_table.delete(db, others)
         columns = [c for c in new if c not in _DERIVED]
-        db.execute(f"UPDATE papers SET {', '.join(f'[{c}] = ?' for c in columns)} WHERE id = ?",
-                   [*(new[c] for c in columns), keep])
+        papers_table.set_columns(db, keep, {c: new[c] for c in columns})
     assert e.changes.undo is not None
     merge_id = db.execute(
         "INSERT INTO merges (kept_id, merged_ids, created, undo) VALUES (?, ?, ?, ?)",
@@ -327,7 +325,6 @@ def mark_different(lib: Library, ids: Sequence[int]) -> ch.Changes:
         e.result = MarkedDifferent(sum(lib.db.execute(
             "INSERT OR IGNORE INTO not_duplicates (paper_a, paper_b, created) VALUES (?, ?, ?)",
             [a, b, stamp]).rowcount for a, b in pairs))
-        lib.db.execute(f"DELETE FROM duplicate_candidates WHERE paper_id IN "
-                       f"({','.join('?' * len(ids))})", ids)
+        candidates_table.remove(lib.db, ids)
     return e.changes
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import papers_table
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.hub.hub import Hub, HubError, HubPaper, HubUnavailable
 from paperdesk.core.model import identifiers
@@ -236,8 +237,7 @@ def apply(db: Any, pid: int, record: HubPaper, stamp: str) -> bool:
     fields = [("upvotes" if n == "hub_upvotes" else n) for n in fields]
     new["sources"] = marked(row["sources"], fields, "hf", stamp)
     new["modified"] = stamp
-    db.execute(f"UPDATE papers SET {', '.join(f'[{n}] = ?' for n in new)} WHERE id = ?",
-               [*new.values(), pid])
+    papers_table.set_columns(db, pid, new)
     return True
 
 

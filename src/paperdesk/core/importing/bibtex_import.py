@@ -29,6 +29,7 @@ from paperdesk.core.bibtex.bib_read import BibReader, Parsed, parse_file
 from paperdesk.core.bibtex.bib_scan import Scan, entry_keys, readable, strip_entry_comments
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db import papers_table
 from paperdesk.core.duplicates.duplicates import note_new
 from paperdesk.core.importing import bib_pool, file_report
 from paperdesk.core.importing.bib_records import (
@@ -223,6 +224,5 @@ def _keep_comments(lib: Library, comments: list[tuple[int, str]], lines: list[in
             kept.setdefault(place, []).append(text)
     for (pid, where), texts in kept.items():
         if pid > top:
-            lib.db.execute(f"UPDATE papers SET bib_source = json_set(bib_source, '$.{where}', "
-                           "json(?)) WHERE id = ? AND bib_source IS NOT NULL",
-                           [json.dumps(texts, ensure_ascii=False), pid])
+            papers_table.set_bib_source_part(lib.db, pid, where,
+                                             json.dumps(texts, ensure_ascii=False))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
 from paperdesk.core.bibtex.bibtex_source import entry_sha, make_source, source_sha
 from paperdesk.core.bibtex.citekey import KeyAllocator, ascii_text, last_name
-from paperdesk.core.db import schema, store
+from paperdesk.core.db import papers_table, store, tags_table
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.importing import file_report
 from paperdesk.core.importing.bib_records import Entry, authors_of, entry_sha_of, paper_of, tag_ok
@@ -30,11 +30,6 @@ from paperdesk.core.model.text import tag_key, tag_name
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
-
-_INSERT = ("INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
-           "organization, published, year, arxiv_id, doi, url, citekey, citekey_frozen, bib_type, "
-           "bib_fields, bib_source, bib_file, added, modified) "
-           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 # Indexes a large .bib import builds at its end rather than row by row: titles and
 # keys come in any order. Its papers have no upvotes and a few dozen years, which
@@ -191,7 +186,7 @@ class BibWriter:
                 if reason != "the same entry":
                     tags.extend((pid, t) for t in paper.tags)
             self.touched.append(pid)
-        self.db.conn.executemany(_INSERT, rows)
+        papers_table.insert_from_bib(self.db, rows)
         if self.bulk:
             store.fts_rows(self.db, [(row[0], row[1], row[2]) for row in rows])
         self.new += len(rows)
@@ -233,12 +228,10 @@ class BibWriter:
             names.setdefault(tag_key(clean), clean)
             pairs.append((pid, tag_key(clean)))
         if pairs:
-            db.conn.executemany("INSERT OR IGNORE INTO tags (name, name_key) VALUES (?, ?)",
-                                [(name, key) for key, name in names.items()])
+            tags_table.add_tags(db, [(name, key) for key, name in names.items()])
             ids = dict(select_in(db, "SELECT name_key, id FROM tags WHERE name_key IN ({marks})",
                                  list(names)))
-            db.conn.executemany("INSERT OR IGNORE INTO paper_tags (paper_id, tag_id) "
-                                "VALUES (?, ?)", [(pid, ids[key]) for pid, key in pairs])
+            tags_table.add_paper_tags(db, [(pid, ids[key]) for pid, key in pairs])
 
 
 def _surname(name: str) -> str:
@@ -303,17 +296,15 @@ def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
                                  seen, tags)
         bib_file = file_id
         values["title"] = seen["title"]
-    db.execute(
-        "UPDATE papers SET abstract = ?, authors = ?, organization = ?, published = ?, "
-        "year = ?, year_inferred = ?, arxiv_id = ?, doi = ?, url = ?, bib_type = ?, "
-        "bib_fields = ?, bib_source = ?, bib_file = ?, citekey = ?, modified = ? WHERE id = ?",
+    papers_table.fill_from_bib(
+        db, pid,
         [values["abstract"], json.dumps(values["authors"], ensure_ascii=False),
          values["organization"], values["published"], year, inferred, values["arxiv_id"],
          values["doi"], values["url"], bib_type or paper.bib_type,
          json.dumps(extra, ensure_ascii=False) if extra else None, bib_source, bib_file,
-         citekey, stamp, pid])
+         citekey, stamp])
     if adopted:  # the key is in the user's files already: it never changes
-        db.execute("UPDATE papers SET citekey_frozen = 1 WHERE id = ?", [pid])
+        papers_table.freeze_key(db, pid)
 
 
 def _reindex(db: Any, ids: set[int]) -> None:
@@ -323,7 +314,7 @@ def _reindex(db: Any, ids: set[int]) -> None:
     db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_reindex (id INTEGER PRIMARY KEY)")
     db.execute("DELETE FROM temp.bibtex_reindex")
     db.conn.executemany("INSERT INTO temp.bibtex_reindex (id) VALUES (?)", [(i,) for i in ids])
-    for statement in schema.reindex_statements(
+    for statement in store.reindex_statements(
             "papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)"):
         db.execute(statement)
 

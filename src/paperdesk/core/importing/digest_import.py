@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.citekey import KeyAllocator, refresh
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import store
+from paperdesk.core.db import digests_table, papers_table, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.duplicates.duplicates import note_new
 from paperdesk.core.duplicates.matcher import PaperMatcher
@@ -103,12 +103,10 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
                   progress: Progress, cancel: CancelFlag | None) -> None:
     db = lib.db
     stamp = now()
-    digest_id = db.execute(
-        "INSERT INTO digests (name, path, sha256, digest_date, year, year_source, daily_papers,"
-        " encoding, entries, warnings, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        [path.name, str(path.absolute()), sha, digest.date.isoformat() if digest.date else None,
-         digest.year, digest.year_source, int(digest.daily_papers), digest.encoding,
-         len(digest.entries), json.dumps(digest.warnings), stamp]).lastrowid
+    digest_id = digests_table.insert_digest(
+        db, [path.name, str(path.absolute()), sha, digest.date.isoformat() if digest.date else None,
+             digest.year, digest.year_source, int(digest.daily_papers), digest.encoding,
+             len(digest.entries), json.dumps(digest.warnings), stamp])
     report.digest_id = digest_id
     rows = _match_entries(db, path.name, digest, digest_id, stamp, progress, cancel)
     report.merged += rows.merged
@@ -120,8 +118,7 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     report.new_papers = len(rows.new_papers)
     report.paper_ids = list(dict.fromkeys(rows.touched))
     report.created_ids = [row[0] for row in rows.new_papers]
-    db.execute("UPDATE digests SET new_papers = ?, merged = ? WHERE id = ?",
-               [report.new_papers, report.merged, digest_id])
+    digests_table.set_counts(db, digest_id, report.new_papers, report.merged)
 
 
 @dataclass
@@ -178,30 +175,21 @@ def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stam
     return rows
 
 
-_INSERT_PAPERS = (
-    "INSERT INTO papers (id, title, abstract, title_key, author_count, organization,"
-    " organization_handle, published, year, year_inferred, citekey, added, modified,"
-    " upvotes, seen_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-_INSERT_SIGHTINGS = (
-    "INSERT INTO sightings (digest_id, paper_id, position, line, raw_title, meta_raw,"
-    " author_count, organization, organization_handle, published, published_raw,"
-    " year_inferred, upvotes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
-
-
 def _insert_rows(db: Database, rows: _Rows) -> None:
     """The new papers and the sightings; many at once with the triggers set aside."""
     bulk = len(rows.new_papers) >= file_report.BULK_THRESHOLD
     with (store.bulk_index(db, incoming=len(rows.new_papers)) if bulk
           else contextlib.nullcontext()):
-        db.conn.executemany(_INSERT_PAPERS, rows.new_papers)
-        db.conn.executemany(_INSERT_SIGHTINGS, rows.sightings)
+        papers_table.insert_from_digest(db, rows.new_papers)
+        digests_table.insert_sightings(db, rows.sightings)
 
 
 def _fill_existing_papers(db: Database, fills: dict[int, Entry], stamp: str) -> None:
     moved = []
     for pid, entry in fills.items():
         was = db.execute("SELECT organization, year FROM papers WHERE id = ?", [pid]).fetchone()
-        _fill_existing(db, pid, entry, stamp)
+        # what it lacked; a printed year beats an inferred one
+        papers_table.fill_from_digest(db, pid, _entry_fields(entry), stamp)
         if db.execute("SELECT organization, year FROM papers WHERE id = ?",
                       [pid]).fetchone() != was:
             moved.append(pid)
@@ -220,26 +208,3 @@ def _fill_new(rows: list[tuple[Any, ...]], index: int, entry: Entry) -> None:
     if entry.upvotes is not None and (values[13] is None or entry.upvotes > values[13]):
         values[13] = entry.upvotes  # the most upvotes printed, as for its sightings
     rows[index] = tuple(values)
-
-
-def _fill_existing(db: Any, pid: int, entry: Entry, stamp: str) -> None:
-    """Fill what an existing paper lacked; a printed year beats an inferred one."""
-    f = _entry_fields(entry)
-    db.execute(
-        """UPDATE papers SET
-             author_count = coalesce(author_count, ?),
-             organization = coalesce(organization, ?),
-             organization_handle = coalesce(organization_handle, ?),
-             published = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
-                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE published END,
-             year = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
-                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE year END,
-             year_inferred = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
-                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE year_inferred END,
-             modified = ?
-           WHERE id = ?""",
-        [f["author_count"], f["organization"], f["organization_handle"],
-         f["published"], f["year_inferred"], f["published"],
-         f["published"], f["year_inferred"], f["year"],
-         f["published"], f["year_inferred"], f["year_inferred"],
-         stamp, pid])

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from paperdesk.core.db import candidates_table, digests_table, papers_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.idlists import load_ids
 from paperdesk.core.importing.file_report import IMPORTED, FileReport
@@ -107,14 +108,12 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
         stamp = now()
         if changed:
             load_ids(db, changed)
-            db.execute("UPDATE papers SET deleted_at = ?, modified = ? WHERE deleted_at IS NULL "
-                       "AND id IN (SELECT id FROM temp.ids)", [stamp, stamp])
+            papers_table.trash_listed(db, stamp)
         if delete:
             load_ids(db, delete)
-            db.execute("DELETE FROM duplicate_candidates WHERE paper_id IN "
-                       "(SELECT id FROM temp.ids)")
-            db.execute("DELETE FROM papers WHERE id IN (SELECT id FROM temp.ids)")
-        db.execute(f"DELETE FROM digests WHERE id IN ({marks})", digests)
+            candidates_table.remove_listed(db)
+            papers_table.delete_listed(db)
+        digests_table.delete_digests(db, digests)
         e.result = ImportUndone(deleted=len(delete), trashed=len(changed), kept=len(later),
                                 digests=len(digests))
     return e.changes

@@ -43,7 +43,7 @@ from paperdesk.core.bibtex.csl_json import item_text
 from paperdesk.core.bibtex.export_file import assemble, layout
 from paperdesk.core.bibtex.export_report import ExportReport
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import files
+from paperdesk.core.db import files, syncs_table
 from paperdesk.core.db.edits import now
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.sync import sync_disk
@@ -293,16 +293,12 @@ def _record(lib: Library, sync: Sync, state: str, message: str | None, *,
             entry_layout: array | None = None, forget_layout: bool = False) -> None:
     with lib.write(f"Sync {Path(sync.path).name}", [ch.SYNCS]):
         if forget_layout:
-            lib.db.execute("UPDATE syncs SET layout = NULL WHERE id = ?", [sync.id])
+            syncs_table.forget_layout(lib.db, sync.id)
         if pending is not None:
-            lib.db.execute("UPDATE syncs SET pending_sha256 = ? WHERE id = ?",
-                           [pending, sync.id])
+            syncs_table.set_pending(lib.db, sync.id, pending)
             return
-        lib.db.execute("UPDATE syncs SET state = ?, message = ? WHERE id = ?",
-                       [state, message, sync.id])
+        syncs_table.set_state(lib.db, sync.id, state, message)
         if written is not None:
-            lib.db.execute(
-                "UPDATE syncs SET written_sha256 = ?, pending_sha256 = NULL, written_at = ?, "
-                "entries = ?, layout_key = ?, layout = ? WHERE id = ?",
-                [written, now(), entries, layout_key(sync),
-                 entry_layout.tobytes() if entry_layout is not None else None, sync.id])
+            syncs_table.set_written(
+                lib.db, sync.id, written, now(), entries, layout_key(sync),
+                entry_layout.tobytes() if entry_layout is not None else None)

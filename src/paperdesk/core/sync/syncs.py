@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import files
+from paperdesk.core.db import files, syncs_table
 from paperdesk.core.db.edits import now
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.text import tag_key
@@ -164,17 +164,15 @@ class Syncs:
         if self.lib.db.execute("SELECT 1 FROM syncs WHERE path = ?", [where]).fetchone():
             raise SyncError(f"{where} is already kept in sync")
         with self.lib.write(f"Keep {Path(where).name} in sync", [ch.SYNCS]):
-            self.lib.db.execute(
-                "INSERT INTO syncs (path, source, value, style, ascii, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [where, source, value, style, _options(ascii, as_written), now()])
+            syncs_table.add(self.lib.db,
+                            [where, source, value, style, _options(ascii, as_written), now()])
         return self.get(where)
 
     def remove(self, path: str | os.PathLike[str]) -> Sync:
         """Stop keeping a file in sync (the file itself stays as it is)."""
         sync = self.get(path)
         with self.lib.write(f"Stop syncing {Path(sync.path).name}", [ch.SYNCS]):
-            self.lib.db.execute("DELETE FROM syncs WHERE id = ?", [sync.id])
+            syncs_table.delete(self.lib.db, sync.id)
         return sync
 
     def write(self, sync: Sync, *, overwrite: bool = False,

@@ -1,0 +1,194 @@
+"""The one module that writes the ``papers`` table.
+
+Every INSERT, UPDATE and DELETE on ``papers`` outside the frozen migrations is a
+function here, named for what it does; the features call them inside their own
+write or edit (the transaction, undo images and ``Changes`` stay theirs). Each is
+the statement its caller ran before, set-based where it was: over the temporary
+id table (``idlists.load_ids``), in chunks of ids (``execute_in``) or with
+``executemany``, so the same triggers fire the same number of times.
+``tests/test_table_owners.py`` keeps the writes here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from paperdesk.core.db.idlists import execute_in
+
+# -- new papers ----------------------------------------------------------------------
+
+_INSERT_FROM_DIGEST = (
+    "INSERT INTO papers (id, title, abstract, title_key, author_count, organization,"
+    " organization_handle, published, year, year_inferred, citekey, added, modified,"
+    " upvotes, seen_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+_INSERT_FROM_BIB = (
+    "INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
+    "organization, published, year, arxiv_id, doi, url, citekey, citekey_frozen, bib_type, "
+    "bib_fields, bib_source, bib_file, added, modified) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
+
+def insert_from_digest(db: Any, rows: Iterable[Sequence[Any]]) -> None:
+    """New papers of a digest: (id, title, abstract, title_key, author_count,
+    organization, organization_handle, published, year, year_inferred, citekey,
+    added, modified, upvotes, seen_count) each."""
+    db.conn.executemany(_INSERT_FROM_DIGEST, rows)
+
+
+def insert_from_bib(db: Any, rows: Iterable[Sequence[Any]]) -> None:
+    """New papers of a .bib file: (id, title, abstract, title_key, authors,
+    author_count, organization, published, year, arxiv_id, doi, url, citekey,
+    citekey_frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each."""
+    db.conn.executemany(_INSERT_FROM_BIB, rows)
+
+
+# -- columns of one paper ------------------------------------------------------------
+
+def set_columns(db: Any, pid: int, values: Mapping[str, Any]) -> None:
+    """Set the named columns of one paper (names come from the code, never the user)."""
+    db.execute(f"UPDATE papers SET {', '.join(f'[{n}] = ?' for n in values)} WHERE id = ?",
+               [*values.values(), pid])
+
+
+def set_citekey(db: Any, pid: int, key: str, sources: str, stamp: str) -> None:
+    """The user's key for one paper, with where it came from."""
+    db.execute("UPDATE papers SET citekey = ?, sources = ?, modified = ? WHERE id = ?",
+               [key, sources, stamp, pid])
+
+
+def clear_citekey(db: Any, pid: int) -> None:
+    db.execute("UPDATE papers SET citekey = NULL WHERE id = ?", [pid])
+
+
+def set_provisional_key(db: Any, pid: int, key: str) -> None:
+    db.execute("UPDATE papers SET citekey = ? WHERE id = ?", [key, pid])
+
+
+def freeze_key(db: Any, pid: int) -> None:
+    db.execute("UPDATE papers SET citekey_frozen = 1 WHERE id = ?", [pid])
+
+
+def set_year(db: Any, pid: int, year: int, published: str | None, sources: str,
+             stamp: str) -> None:
+    """A year the user gave (never inferred), with where it came from."""
+    db.execute("UPDATE papers SET year = ?, published = ?, year_inferred = 0, sources = ?, "
+               "modified = ? WHERE id = ?", [year, published, sources, stamp, pid])
+
+
+def touch(db: Any, pid: int, stamp: str) -> None:
+    """Mark one paper modified (its notes changed)."""
+    db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
+
+
+def set_list_position(db: Any, pid: int, position: float | None) -> None:
+    db.execute("UPDATE papers SET list_position = ? WHERE id = ?", [position, pid])
+
+
+def set_list_positions(db: Any, places: Iterable[tuple[float, int]]) -> None:
+    """(position, id) pairs, in one ``executemany``."""
+    db.conn.executemany("UPDATE papers SET list_position = ? WHERE id = ?", places)
+
+
+def set_bib_source_part(db: Any, pid: int, where: str, texts_json: str) -> None:
+    """Set ``$.where`` of a kept entry's source to the JSON ``texts_json``."""
+    db.execute(f"UPDATE papers SET bib_source = json_set(bib_source, '$.{where}', "
+               "json(?)) WHERE id = ? AND bib_source IS NOT NULL", [texts_json, pid])
+
+
+def fill_from_digest(db: Any, pid: int, f: Mapping[str, Any], stamp: str) -> None:
+    """Fill what an existing paper lacked from a digest's entry (``f``: its
+    author_count, organization, organization_handle, published, year and
+    year_inferred); a printed year beats an inferred one."""
+    db.execute(
+        """UPDATE papers SET
+             author_count = coalesce(author_count, ?),
+             organization = coalesce(organization, ?),
+             organization_handle = coalesce(organization_handle, ?),
+             published = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
+                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE published END,
+             year = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
+                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE year END,
+             year_inferred = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
+                           (year_inferred = 1 AND ? = 0)) THEN ? ELSE year_inferred END,
+             modified = ?
+           WHERE id = ?""",
+        [f["author_count"], f["organization"], f["organization_handle"],
+         f["published"], f["year_inferred"], f["published"],
+         f["published"], f["year_inferred"], f["year"],
+         f["published"], f["year_inferred"], f["year_inferred"],
+         stamp, pid])
+
+
+def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
+    """An existing paper completed from a .bib entry: ``values`` are its abstract,
+    authors, organization, published, year, year_inferred, arxiv_id, doi, url,
+    bib_type, bib_fields, bib_source, bib_file, citekey and modified."""
+    db.execute(
+        "UPDATE papers SET abstract = ?, authors = ?, organization = ?, published = ?, "
+        "year = ?, year_inferred = ?, arxiv_id = ?, doi = ?, url = ?, bib_type = ?, "
+        "bib_fields = ?, bib_source = ?, bib_file = ?, citekey = ?, modified = ? WHERE id = ?",
+        [*values, pid])
+
+
+# -- many papers at once -------------------------------------------------------------
+
+def freeze_keys(db: Any, ids: Sequence[int]) -> int:
+    """Freeze the provisional keys of ``ids``; how many froze."""
+    return execute_in(db, "UPDATE papers SET citekey_frozen = 1 WHERE citekey_frozen = 0 "
+                          "AND citekey IS NOT NULL AND id IN ({marks})", ids)
+
+
+def set_rating(db: Any, rating: int, stamp: str) -> int:
+    """Rate the papers of ``temp.ids``; how many changed."""
+    return db.execute("UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
+                      "AND id IN (SELECT id FROM temp.ids)", [rating, stamp, rating]).rowcount
+
+
+def set_status(db: Any, status: str, stamp: str, last: float) -> int:
+    """Give the papers of ``temp.ids`` ``status``: read stamps ``read_at``, to-read
+    places them after ``last`` on the reading list in the table's order; how many changed."""
+    return db.execute(
+        """UPDATE papers SET status = :status, modified = :stamp,
+             read_at = CASE WHEN :status = 'read' THEN :stamp END,
+             list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
+           FROM (SELECT i.id, row_number() OVER (ORDER BY i.ord) AS n
+                 FROM temp.ids i JOIN papers q ON q.id = i.id
+                 WHERE q.status != :status) AS c
+           WHERE papers.id = c.id""",
+        {"status": status, "stamp": stamp, "last": last}).rowcount
+
+
+def mark_deleted(db: Any, ids: Sequence[int], value: str | None, stamp: str) -> None:
+    """Put ``ids`` in the trash (``value``: when) or take them out (None)."""
+    execute_in(db, "UPDATE papers SET deleted_at = ?, modified = ? "
+                   "WHERE id IN ({marks})", ids, value, stamp)
+
+
+def trash_listed(db: Any, stamp: str) -> None:
+    """Put the papers of ``temp.ids`` not in the trash yet into it."""
+    db.execute("UPDATE papers SET deleted_at = ?, modified = ? WHERE deleted_at IS NULL "
+               "AND id IN (SELECT id FROM temp.ids)", [stamp, stamp])
+
+
+def delete(db: Any, ids: Sequence[int]) -> int:
+    """Delete ``ids`` for good (their sightings, tags and notes go with them)."""
+    return execute_in(db, "DELETE FROM papers WHERE id IN ({marks})", ids)
+
+
+def delete_listed(db: Any) -> None:
+    """Delete the papers of ``temp.ids`` for good."""
+    db.execute("DELETE FROM papers WHERE id IN (SELECT id FROM temp.ids)")
+
+
+def recount_sightings(db: Any, first_sighting: int) -> None:
+    """``upvotes`` and ``seen_count`` of the papers seen from sighting ``first_sighting``
+    on, after a load with the triggers off; a row already right is not rewritten."""
+    db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
+        FROM (SELECT paper_id, max(upvotes) AS up, count(DISTINCT digest_id) AS seen
+              FROM sightings
+              WHERE paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
+              GROUP BY paper_id) AS s
+        WHERE papers.id = s.paper_id
+          AND (papers.upvotes IS NOT s.up OR papers.seen_count IS NOT s.seen)""",
+               [first_sighting])

@@ -1,0 +1,40 @@
+"""The one module that writes the ``syncs`` table, the kept-in-sync files
+(``tests/test_table_owners.py`` keeps the writes here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+def add(db: Any, values: Sequence[Any]) -> None:
+    """A new kept-in-sync file: its path, source, value, style, options and created."""
+    db.execute("INSERT INTO syncs (path, source, value, style, ascii, created) "
+               "VALUES (?, ?, ?, ?, ?, ?)", values)
+
+
+def delete(db: Any, sync_id: int) -> None:
+    db.execute("DELETE FROM syncs WHERE id = ?", [sync_id])
+
+
+def forget_layout(db: Any, sync_id: int) -> None:
+    """The entries' places in the file are not to be reused."""
+    db.execute("UPDATE syncs SET layout = NULL WHERE id = ?", [sync_id])
+
+
+def set_pending(db: Any, sync_id: int, sha256: str) -> None:
+    """The hash of the bytes about to replace the file."""
+    db.execute("UPDATE syncs SET pending_sha256 = ? WHERE id = ?", [sha256, sync_id])
+
+
+def set_state(db: Any, sync_id: int, state: str, message: str | None) -> None:
+    db.execute("UPDATE syncs SET state = ?, message = ? WHERE id = ?", [state, message, sync_id])
+
+
+def set_written(db: Any, sync_id: int, sha256: str, stamp: str, entries: int | None,
+                layout_key: str, layout: bytes | None) -> None:
+    """What was written: the bytes' hash, when, how many entries and where each is."""
+    db.execute(
+        "UPDATE syncs SET written_sha256 = ?, pending_sha256 = NULL, written_at = ?, "
+        "entries = ?, layout_key = ?, layout = ? WHERE id = ?",
+        [sha256, stamp, entries, layout_key, layout, sync_id])
