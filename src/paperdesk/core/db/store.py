@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from paperdesk.core.db import backup, schema, sessions
+from paperdesk.core.db import schema, sessions
 from paperdesk.core.db.connection import moved, watch
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.dbfile import (
@@ -161,6 +161,8 @@ def _migrate(db: Database, path: Path) -> None:
         if not pending:
             return
         if db.table_names():
+            from paperdesk.core.db import backup  # only before an upgrade
+
             backup.before_upgrade(path, pending[0])
         else:
             db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
