@@ -24,11 +24,15 @@ CASES = [
       "again": [_SHARED, [_SHARED]], "deep": [[[{"k": [1, {"z": None}]}]]]}],
     [{"d": ["a", "b"], "s": {"a": "b"}}, {"d": ["a", "b"], "x": {"y": ["a", "b"]}},
      ["a", "b"], {"s": {"a": "b"}, "t": {"b": "a"}}, [["1"], [1], [True]], {"a": "b"}],
+    # Plain values beside a nested one, as in a paper: beyond ASCII, DEL, a written \\u.
+    [{"id": 1, "title": "café", "d": ["a"]}, {"id": 2, "t": "del \x7f", "d": ["b"]},
+     {"id": 3, "t": "\\underline{x} \\u00e9 \\\\u", "d": ["c"]}, {"id": 4, "t": "plain", "d": []}],
 ]
 
 
 @pytest.mark.parametrize("items", CASES, ids=["empty", "empty-dict", "unicode", "nested",
-                                              "scalars", "odd-values", "shared", "repeats"])
+                                              "scalars", "odd-values", "shared", "repeats",
+                                              "beside-nested"])
 def test_streamed_list_matches_the_whole_list(capsys, items):
     emit_json(items)
     whole = capsys.readouterr().out

@@ -107,3 +107,19 @@ def _loaded_full(*args: object) -> tuple[dict, set[str]]:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.splitlines()[-1])
     return report, set(report["modules"])
+
+
+# What `stats` has no use for: the query compiler, the syncs' code (no sync is set up),
+# backups, curation and the citation keys, the importer's reports, logging.
+NOT_FOR_STATS = {"paperdesk.core.search.search", "paperdesk.core.search.query",
+                 "paperdesk.core.sync.syncs", "paperdesk.core.db.backup",
+                 "paperdesk.core.curation.curation", "paperdesk.core.bibtex.citekey",
+                 "paperdesk.core.db.edits", "paperdesk.core.importing.file_report",
+                 "logging", "tempfile"}
+
+
+def test_stats_loads_only_what_it_prints(seed_path):
+    _loaded("--library", seed_path, "stats")  # the first open records the library (filelock)
+    report, modules = _loaded_full("--library", seed_path, "stats", "--json")
+    assert json.loads(report["out"])["papers"] > 0
+    assert not NOT_FOR_STATS & modules, sorted(NOT_FOR_STATS & modules)

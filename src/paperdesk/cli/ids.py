@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import re
 
-from paperdesk.core.api import MAX_YEAR, MIN_YEAR
-
 LARGEST = 2**63 - 1  # SQLite's largest integer, so the largest possible id
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
@@ -47,6 +45,8 @@ def year(text: str) -> int:
     try:
         return number(text, "a year", -LARGEST)
     except argparse.ArgumentTypeError:
+        from paperdesk.core.api import MAX_YEAR, MIN_YEAR  # loads curation: only when said
+
         raise argparse.ArgumentTypeError(f"{_shown(text.strip())} is not a year (a whole "
                                          f"number from {MIN_YEAR} to {MAX_YEAR})") from None
 

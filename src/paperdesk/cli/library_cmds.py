@@ -6,7 +6,7 @@ import argparse
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
-from paperdesk.core.api import ERROR, SORTS, Library, describe
+from paperdesk.core.api import SORTS, Library, describe
 
 
 def register(sub: Commands) -> None:
@@ -42,6 +42,8 @@ def register(sub: Commands) -> None:
 
 
 def cmd_import(args: argparse.Namespace, lib: Library) -> int:
+    from paperdesk.core.api import ERROR  # the importer's reports: not loaded by the others
+
     reports = lib.import_paths(args.paths)
     if args.json:
         emit_json([r.to_json() for r in reports])

@@ -40,8 +40,20 @@ def _refuse(value: Any) -> Any:
 # API: without indentation ``encode`` uses json's C encoder). It never writes a
 # newline inside a value (strings escape theirs), so splitting its text on newlines
 # gives each value exactly as ``json.dumps`` writes it.
-_FLAT = json.JSONEncoder(ensure_ascii=False, check_circular=False, default=_refuse,
-                         separators=("\n", ": ")).encode
+_FLAT_TEXT = json.JSONEncoder(ensure_ascii=False, check_circular=False, default=_refuse,
+                              separators=("\n", ": ")).encode
+# The same with ``ensure_ascii``, whose C string escaper is the faster by a third:
+# where its text holds no ``\\u`` (nothing beyond ASCII, nor DEL, was escaped) it is
+# byte for byte what ``ensure_ascii=False`` writes.
+_FLAT_ASCII = json.JSONEncoder(check_circular=False, default=_refuse,
+                               separators=("\n", ": ")).encode
+
+
+def _flat(values: list[Any]) -> str:
+    text = _FLAT_ASCII(values)
+    return text if "\\u" not in text else _FLAT_TEXT(values)
+
+
 _PREFIXES: dict[tuple[tuple[str, ...], str], tuple[str, ...] | None] = {}
 _SEEN: dict[tuple[Any, ...], str] = {}  # the text of a container of strings, by its contents
 
@@ -84,7 +96,7 @@ def _indented(value: Any, indent: str) -> str:
     else:
         for i, _ in nested:
             values[i] = None
-        parts = _FLAT(values)[1:-1].split("\n")
+        parts = _flat(values)[1:-1].split("\n")
     done: dict[int, str] = {}  # one object met again (a paper's default source) is written once
     for i, v in nested:
         text = done.get(id(v))

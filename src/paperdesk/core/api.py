@@ -64,20 +64,14 @@ if TYPE_CHECKING:
     from paperdesk.core.model.words import plural
     from paperdesk.core.search.query import compile_query
     from paperdesk.core.search.query_hints import empty_message, hint
-    from paperdesk.core.search.search import SORTS
+    from paperdesk.core.search.sorts import SORTS
     from paperdesk.core.sync.sync_feed import AfterCommand, Pending, catch_up
+    from paperdesk.core.sync.sync_states import CHANGED, CONFLICT, FAILED, OK, WRITING
     from paperdesk.core.sync.sync_write import Outcome
-    from paperdesk.core.sync.syncs import (
-        CHANGED,
-        CONFLICT,
-        FAILED,
-        OK,
-        WRITING,
-        Sync,
-    )
     from paperdesk.core.sync.syncs import (
         STYLES as SYNC_STYLES,
     )
+    from paperdesk.core.sync.syncs import Sync
 
 # Where each name lives: (module, name there).
 _WHERE = {
@@ -85,9 +79,9 @@ _WHERE = {
     "APP_NAME": ("paperdesk.core.db.paths", "APP_NAME"),
     "AfterCommand": ("paperdesk.core.sync.sync_feed", "AfterCommand"),
     "CANCELLED": ("paperdesk.core.importing.file_report", "CANCELLED"),
-    "CHANGED": ("paperdesk.core.sync.syncs", "CHANGED"),
+    "CHANGED": ("paperdesk.core.sync.sync_states", "CHANGED"),
     "CHOICES": ("paperdesk.core.duplicates.merge", "CHOICES"),
-    "CONFLICT": ("paperdesk.core.sync.syncs", "CONFLICT"),
+    "CONFLICT": ("paperdesk.core.sync.sync_states", "CONFLICT"),
     "Changes": ("paperdesk.core.db.changes", "Changes"),
     "DEFAULT_LIMITS": ("paperdesk.core.hub.hub", "DEFAULT_LIMITS"),
     "DETAIL": ("paperdesk.core.db.changes", "DETAIL"),
@@ -98,7 +92,7 @@ _WHERE = {
     "ERROR": ("paperdesk.core.importing.file_report", "ERROR"),
     "EXPORT_STYLES": ("paperdesk.core.bibtex.bibtex_export", "STYLES"),
     "ExportReport": ("paperdesk.core.bibtex.export_report", "ExportReport"),
-    "FAILED": ("paperdesk.core.sync.syncs", "FAILED"),
+    "FAILED": ("paperdesk.core.sync.sync_states", "FAILED"),
     "FileReport": ("paperdesk.core.importing.file_report", "FileReport"),
     "Group": ("paperdesk.core.duplicates.duplicates", "Group"),
     "Hub": ("paperdesk.core.hub.hub", "Hub"),
@@ -110,7 +104,7 @@ _WHERE = {
     "MAX_YEAR": ("paperdesk.core.curation.curation", "MAX_YEAR"),
     "MIN_YEAR": ("paperdesk.core.curation.curation", "MIN_YEAR"),
     "NotFound": ("paperdesk.core.model.errors", "NotFound"),
-    "OK": ("paperdesk.core.sync.syncs", "OK"),
+    "OK": ("paperdesk.core.sync.sync_states", "OK"),
     "Outcome": ("paperdesk.core.sync.sync_write", "Outcome"),
     "PAPERS": ("paperdesk.core.db.changes", "PAPERS"),
     "PaperDeskError": ("paperdesk.core.model.errors", "PaperDeskError"),
@@ -118,7 +112,7 @@ _WHERE = {
     "QueryError": ("paperdesk.core.model.errors", "QueryError"),
     "SIDEBAR_COUNTS": ("paperdesk.core.db.changes", "SIDEBAR_COUNTS"),
     "SKIPPED": ("paperdesk.core.importing.file_report", "SKIPPED"),
-    "SORTS": ("paperdesk.core.search.search", "SORTS"),
+    "SORTS": ("paperdesk.core.search.sorts", "SORTS"),
     "STATUSES": ("paperdesk.core.db.schema", "STATUSES"),
     "SYNCS": ("paperdesk.core.db.changes", "SYNCS"),
     "SYNC_STYLES": ("paperdesk.core.sync.syncs", "STYLES"),
@@ -128,7 +122,7 @@ _WHERE = {
     "TIERS": ("paperdesk.core.duplicates.duplicates", "TIERS"),
     "TodayResult": ("paperdesk.core.hub.today", "TodayResult"),
     "Undo": ("paperdesk.core.db.changes", "Undo"),
-    "WRITING": ("paperdesk.core.sync.syncs", "WRITING"),
+    "WRITING": ("paperdesk.core.sync.sync_states", "WRITING"),
     "assemble": ("paperdesk.core.bibtex.export_file", "assemble"),
     "backups_folder": ("paperdesk.core.db.backup", "backups_folder"),
     "catch_up": ("paperdesk.core.sync.sync_feed", "catch_up"),

@@ -11,7 +11,6 @@ hang off the library as small objects (``lib.curation``, ``lib.queue``,
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,13 +25,13 @@ from paperdesk.core.db.database import Database
 from paperdesk.core.db.idlists import select_in
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
-from paperdesk.core.search.search import SearchResult, search
 
 if TYPE_CHECKING:
     import datetime as dt
 
     from paperdesk.core.hub.hub import Hub
     from paperdesk.core.importing import importer
+    from paperdesk.core.search.search import SearchResult
 
 
 @dataclass
@@ -55,7 +54,6 @@ Edit = Write  # the name undoable edits had before every write shared one kernel
 
 
 Listener = Callable[[ch.Changes], None]
-_log = logging.getLogger("paperdesk")
 
 
 class Library(Areas):
@@ -149,7 +147,9 @@ class Library(Areas):
             try:
                 fn(changes)
             except Exception:  # the write is committed: a listener cannot take it back
-                _log.exception("change listener %r failed", fn)
+                import logging  # only when a listener fails: a command need not load it
+
+                logging.getLogger("paperdesk").exception("change listener %r failed", fn)
 
     def external_changes(self) -> ch.Changes | None:
         """What other programs committed to the library since the last call (a
@@ -301,6 +301,8 @@ class Library(Areas):
                include_deleted: bool = False, first_page: bool = False) -> SearchResult:
         """Ids of the papers matching ``query``, sorted, run in SQL (``first_page``: see
         ``search.search.search``)."""
+        from paperdesk.core.search.search import search  # not loaded by commands that do not search
+
         try:
             return search(self.db, query, sort=sort, descending=descending, limit=limit,
                           offset=offset, include_deleted=include_deleted,

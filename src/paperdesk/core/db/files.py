@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import stat
 import threading
 import time
@@ -324,6 +323,8 @@ def swap_in(temp: Path, dest: Path, side: Path) -> bool:
         except FileExistsError:
             raise
         except OSError:  # no hard links here (EPERM, ENOTSUP, EMLINK...): a copy
+            import shutil  # rarely: an open need not load it
+
             try:
                 shutil.copyfile(dest, side)
             except FileNotFoundError:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 APP_NAME = "PaperDesk"
@@ -38,10 +37,14 @@ def demo_library_path() -> Path:
 
 def seed_files() -> list[Path]:
     """The sample digests shipped with PaperDesk (seeds/ in the repository)."""
+    from importlib import resources  # loads tempfile: only when a resource is wanted
+
     folder = resources.files("paperdesk.seeds")
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".txt"))
 
 
 def resource(name: str) -> Path:
     """A file from resources/ (icons, style sheets)."""
+    from importlib import resources
+
     return Path(str(resources.files("paperdesk.resources").joinpath(name)))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
 import os
 import sqlite3
 import threading
@@ -33,7 +32,6 @@ from paperdesk.core.db.paths import data_dir
 MARKERS = "open"
 DAMAGED = "damaged"
 
-_log = logging.getLogger("paperdesk")
 _lock = threading.Lock()
 _held: dict[Path, int] = {}  # marker folder -> connections of this process holding it
 _found: dict[Path, str] = {}  # marker folder -> the damage this process found
@@ -175,7 +173,10 @@ def check_after_crash(db: Database, path: Path) -> bool:
         damage = None if found == "ok" else found.strip().splitlines()[-1]
         settle(where, due, damage)
         conn.checked = True
-        _log.info("%s: checked after an unclean shutdown: %s", path, damage or "ok")
+        import logging  # only after a crash: an ordinary open need not load it
+
+        logging.getLogger("paperdesk").info("%s: checked after an unclean shutdown: %s",
+                                            path, damage or "ok")
     if damage is not None:
         conn.damaged = damaged_message(path, damage)
         db.execute("PRAGMA query_only = 1")

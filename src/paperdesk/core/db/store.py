@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from paperdesk.core.db import backup, papers_table, schema, schema_0014, sessions
+from paperdesk.core.db import papers_table, schema, sessions
 from paperdesk.core.db.connection import moved, watch
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.dbfile import (
@@ -161,6 +161,8 @@ def _migrate(db: Database, path: Path) -> None:
         if not pending:
             return
         if db.table_names():
+            from paperdesk.core.db import backup  # only before an upgrade
+
             backup.before_upgrade(path, pending[0])
         else:
             db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
@@ -221,6 +223,8 @@ SELECT p.id, p.title, p.abstract, '', '' FROM {source}
 def reindex_statements(source: str) -> list[str]:
     """SQL that rewrites the index rows (text and annotations) of the papers ``source``
     selects (a FROM clause over ``papers p``), for code that wrote with triggers off."""
+    from paperdesk.core.db import schema_0014
+
     sql = (_TEXT_ROWS.format(source=source) + ";"
            + schema_0014.ANNOTATION_ROWS.format(ids=f"SELECT p.id FROM {source}"))
     return [part for part in sql.split(";") if part.strip()]

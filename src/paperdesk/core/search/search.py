@@ -17,28 +17,7 @@ from paperdesk.core.db.database import Database
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.search import query_fts
 from paperdesk.core.search.query import DUPLICATE_TABLE, Compiled, compile_query
-
-# Sort keys the CLI and the table accept, and the SQL behind each.
-SORTS = {
-    "id": "p.id",
-    "title": "p.title_key",
-    "year": "p.year",  # by year (indexed); "published" orders by the full date
-    "published": "p.published",
-    "upvotes": "p.upvotes",
-    "rating": "p.rating",
-    # unread, to-read, reading, read: the names in reverse, so the index serves it.
-    "status": "p.status",
-    "added": "p.added",
-    "modified": "p.modified",
-    "read": "p.read_at",
-    "digests": "p.seen_count",
-    "momentum": "p.momentum",
-    "citekey": "p.citekey",
-    "organization": "p.organization COLLATE NOCASE",
-    "authors": "p.author_count",
-    "reading-list": "p.list_position",
-    "relevance": None,
-}
+from paperdesk.core.search.sorts import SORTS
 
 # Sorts whose ascending order is their column's descending order.
 _REVERSED = {"status"}

@@ -96,6 +96,8 @@ class AfterCommand:
     def unresolved(self) -> list[Sync]:
         """The syncs that failed or stopped (said after every command until resolved)."""
         try:
+            if not self.lib.db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
+                return []  # no sync: the syncs' code is not loaded
             return self.lib.syncs.stopped()
         except (PaperDeskError, sqlite3.Error):  # a library that cannot be read says so
             return []
