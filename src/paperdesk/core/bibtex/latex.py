@@ -55,12 +55,23 @@ def escape(text: str, *, ascii: bool = False) -> str:
     """
     if "$" not in text:
         return _escape_text(text, ascii)
-    out, start = [], 0
+    maths, gaps, start = [], [], 0
     for m in _MATH.finditer(text):
         if _kept_math(span := m.group()):
-            out += [_escape_text(text[start:m.start()], ascii), fix_chars(span, ascii)]
+            gaps.append(text[start:m.start()])
+            maths.append(fix_chars(span, ascii))
             start = m.end()
-    return "".join(out) + _escape_text(text[start:], ascii)
+    gaps.append(text[start:])
+    if maths and text.isascii() and "\x01" not in text and all(map(_balanced, gaps)):
+        # The text around the math escaped at once: each piece goes token by token,
+        # and the \x01 between them is no part of any token.
+        gaps = _escape_balanced("\x01".join(gaps)).split("\x01")
+    else:
+        gaps = [_escape_text(gap, ascii) for gap in gaps]
+    out = [gaps[0]]
+    for math, gap in zip(maths, gaps[1:], strict=True):
+        out += (math, gap)
+    return "".join(out)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -73,19 +84,28 @@ def _kept_math(span: str) -> bool:
 # $...$ with no space just inside either dollar, no lone dollar inside. The pattern
 # starts with the dollar itself (the test of the character before it comes after), so
 # the search skips to each dollar instead of trying every position of an abstract.
-_MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
+# Possessive: what may be inside is read one way only, up to the first dollar that is
+# not escaped, so there is nothing to go back over.
+_MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]++|\\.)*+(?<=[^\s\\])\$(?![$\d])")
 
 
 def _escape_text(text: str, ascii: bool) -> str:
-    found = [ch for ch in _CHARS if ch in text]
-    if found:
-        if ("{" in found or "}" in found) and not _balanced(text):
-            text = _ESCAPED.sub(lambda m: _BRACED[m.group()], text)
-        elif found[-1] == "\\" and "\x00" in text:  # holds _MARK
-            text = _ESCAPED.sub(lambda m: _UNBRACED[m.group()], text)
-        else:
-            text = _escape_plain(text, found)
+    if ("{" in text or "}" in text) and not _balanced(text):
+        text = _ESCAPED.sub(lambda m: _BRACED[m.group()], text)
+    else:
+        text = _escape_balanced(text)
     return fix_chars(text, ascii)
+
+
+def _escape_balanced(text: str) -> str:
+    """Text whose braces balance (or that has none), escaped: ``_ESCAPED`` with
+    ``_UNBRACED``, token by token, done by ``_escape_plain``."""
+    found = [ch for ch in _CHARS if ch in text]
+    if not found:
+        return text
+    if found[-1] == "\\" and "\x00" in text:  # holds _MARK: token by token
+        return _ESCAPED.sub(lambda m: _UNBRACED[m.group()], text)
+    return _escape_plain(text, found)
 
 
 _MARK = b"\x00"  # a backslash, while the specials around it are escaped
