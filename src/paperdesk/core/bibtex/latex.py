@@ -55,23 +55,31 @@ def escape(text: str, *, ascii: bool = False) -> str:
     """
     if "$" not in text:
         return _escape_text(text, ascii)
-    maths, gaps, start = [], [], 0
-    for m in _MATH.finditer(text):
-        if _kept_math(span := m.group()):
-            gaps.append(text[start:m.start()])
-            maths.append(fix_chars(span, ascii))
-            start = m.end()
-    gaps.append(text[start:])
-    if maths and text.isascii() and "\x01" not in text and all(map(_balanced, gaps)):
+    pieces = _MATH_PIECES.split(text)  # text, a span, text, a span... text
+    if len(pieces) == 1:
+        return _escape_text(text, ascii)
+    if not all(map(_kept_math, pieces[1::2])):
+        pieces = _text_around(pieces)
+    gaps = pieces[0::2]
+    if len(gaps) > 1 and text.isascii() and "\x01" not in text and all(map(_balanced, gaps)):
         # The text around the math escaped at once: each piece goes token by token,
         # and the \x01 between them is no part of any token.
-        gaps = _escape_balanced("\x01".join(gaps)).split("\x01")
+        pieces[0::2] = _escape_balanced("\x01".join(gaps)).split("\x01")
     else:
-        gaps = [_escape_text(gap, ascii) for gap in gaps]
-    out = [gaps[0]]
-    for math, gap in zip(maths, gaps[1:], strict=True):
-        out += (math, gap)
-    return "".join(out)
+        pieces[0::2] = [_escape_text(gap, ascii) for gap in gaps]
+        pieces[1::2] = [fix_chars(span, ascii) for span in pieces[1::2]]
+    return "".join(pieces)
+
+
+def _text_around(pieces: list[str]) -> list[str]:
+    """``pieces`` with each span that is not kept as math joined to the text around it."""
+    out = [pieces[0]]
+    for span, text in zip(pieces[1::2], pieces[2::2], strict=True):
+        if _kept_math(span):
+            out += (span, text)
+        else:
+            out[-1] += span + text
+    return out
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -87,6 +95,7 @@ def _kept_math(span: str) -> bool:
 # Possessive: what may be inside is read one way only, up to the first dollar that is
 # not escaped, so there is nothing to go back over.
 _MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]++|\\.)*+(?<=[^\s\\])\$(?![$\d])")
+_MATH_PIECES = re.compile(f"({_MATH.pattern})")  # split keeps the spans
 
 
 def _escape_text(text: str, ascii: bool) -> str:
