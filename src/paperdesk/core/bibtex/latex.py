@@ -21,7 +21,6 @@ SPECIALS = "%&#_$"
 _ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
 _TEXT_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 _ONE = {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
-_BRACES = re.compile("[{}]")
 # Braces first: the escapes of ~ and ^ bring braces of their own.
 _CHARS = "{}" + SPECIALS + "~^\\"
 _ESCAPABLE = frozenset("{}" + SPECIALS)
@@ -30,17 +29,19 @@ _PLAIN_ESCAPES = {ch: "\\" + ch for ch in "{}" + SPECIALS} | {"~": r"\textasciit
 
 
 def _balanced(text: str) -> bool:
-    if text.count("{") != text.count("}"):
-        return False
-    depth = 0
-    for ch in _BRACES.findall(text):
-        if ch == "{":
+    """Whether the braces of ``text`` balance. Each brace is found with ``str.find``:
+    the cost is a scan of the text and a step per brace."""
+    depth, opening, closing = 0, text.find("{"), text.find("}")
+    while closing >= 0:
+        if 0 <= opening < closing:
             depth += 1
-        elif ch == "}":
+            opening = text.find("{", opening + 1)
+        else:
             depth -= 1
             if depth < 0:
                 return False
-    return depth == 0
+            closing = text.find("}", closing + 1)
+    return depth == 0 and opening < 0
 
 
 def escape(text: str, *, ascii: bool = False) -> str:
@@ -54,32 +55,100 @@ def escape(text: str, *, ascii: bool = False) -> str:
     """
     if "$" not in text:
         return _escape_text(text, ascii)
-    out, start = [], 0
-    for m in _MATH.finditer(text):
-        if _balanced(m.group()) and math_ok(m.group()[1:-1]):
-            out += [_escape_text(text[start:m.start()], ascii), fix_chars(m.group(), ascii)]
-            start = m.end()
-    return "".join(out) + _escape_text(text[start:], ascii)
+    pieces = _MATH_PIECES.split(text)  # text, a span, text, a span... text
+    if len(pieces) == 1:
+        return _escape_text(text, ascii)
+    if not all(map(_kept_math, pieces[1::2])):
+        pieces = _text_around(pieces)
+    gaps = pieces[0::2]
+    if len(gaps) > 1 and text.isascii() and "\x01" not in text and all(map(_balanced, gaps)):
+        # The text around the math escaped at once: each piece goes token by token,
+        # and the \x01 between them is no part of any token.
+        pieces[0::2] = _escape_balanced("\x01".join(gaps)).split("\x01")
+    else:
+        pieces[0::2] = [_escape_text(gap, ascii) for gap in gaps]
+        pieces[1::2] = [fix_chars(span, ascii) for span in pieces[1::2]]
+    return "".join(pieces)
+
+
+def _text_around(pieces: list[str]) -> list[str]:
+    """``pieces`` with each span that is not kept as math joined to the text around it."""
+    out = [pieces[0]]
+    for span, text in zip(pieces[1::2], pieces[2::2], strict=True):
+        if _kept_math(span):
+            out += (span, text)
+        else:
+            out[-1] += span + text
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _kept_math(span: str) -> bool:
+    """Whether a ``$...$`` span is written as it is. Cached: the same formulas
+    (``$O(n \\log n)$``) come back in abstract after abstract."""
+    return _balanced(span) and math_ok(span[1:-1])
 
 
 # $...$ with no space just inside either dollar, no lone dollar inside. The pattern
 # starts with the dollar itself (the test of the character before it comes after), so
 # the search skips to each dollar instead of trying every position of an abstract.
-_MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]|\\.)*?(?<=[^\s\\])\$(?![$\d])")
+# Possessive: what may be inside is read one way only, up to the first dollar that is
+# not escaped, so there is nothing to go back over.
+_MATH = re.compile(r"\$(?<![\\$]\$)(?=[^\s$])(?:[^$\\\n]++|\\.)*+(?<=[^\s\\])\$(?![$\d])")
+_MATH_PIECES = re.compile(f"({_MATH.pattern})")  # split keeps the spans
 
 
 def _escape_text(text: str, ascii: bool) -> str:
-    found = [ch for ch in _CHARS if ch in text]
-    if found:
-        text_braces = ("{" in found or "}" in found) and not _balanced(text)
-        if text_braces:
-            text = _ESCAPED.sub(lambda m: _BRACED[m.group()], text)
-        elif found[-1] != "\\":
-            for ch in found:
-                text = text.replace(ch, _PLAIN_ESCAPES[ch])
-        else:
-            text = _escape_around(text, found[:-1])
+    if ("{" in text or "}" in text) and not _balanced(text):
+        text = _ESCAPED.sub(lambda m: _BRACED[m.group()], text)
+    else:
+        text = _escape_balanced(text)
     return fix_chars(text, ascii)
+
+
+def _escape_balanced(text: str) -> str:
+    """Text whose braces balance (or that has none), escaped: ``_ESCAPED`` with
+    ``_UNBRACED``, token by token, done by ``_escape_plain``."""
+    found = [ch for ch in _CHARS if ch in text]
+    if not found:
+        return text
+    if found[-1] == "\\" and "\x00" in text:  # holds _MARK: token by token
+        return _ESCAPED.sub(lambda m: _UNBRACED[m.group()], text)
+    return _escape_plain(text, found)
+
+
+_MARK = b"\x00"  # a backslash, while the specials around it are escaped
+
+
+def _escape_plain(text: str, found: list[str]) -> str:
+    r"""Text whose braces balance, one ``replace`` per special it holds: what
+    ``_ESCAPED`` with ``_UNBRACED`` writes, token by token. A special escaped already
+    (``50\%``) stays as it is, a bare one is escaped, any other backslash is
+    ``\textbackslash{}``. Braces go first (the escapes of ``~`` and ``^`` bring braces
+    of their own), backslashes last (their escape too).
+
+    The replacing is done on the UTF-8 bytes: an ASCII character is the same byte
+    there (never part of another character's bytes), and ``bytes.replace`` is several
+    times faster than ``str.replace``, whose every pass counts character by character.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    backslash = found[-1] == "\\"
+    if backslash:
+        found = found[:-1]
+        # A backslash before a special that can be escaped is dropped (the special is
+        # escaped below, as a bare one is); any other is marked, to be written last.
+        parts = data.split(b"\\")
+        data = parts[0] + b"".join(part if part[:1] in _ESCAPABLE_BYTES else _MARK + part
+                                   for part in parts[1:])
+    for ch in found:
+        data = data.replace(ch.encode(), _PLAIN_BYTES[ch])
+    if backslash:
+        data = data.replace(_MARK, rb"\textbackslash{}")
+    return data.decode("utf-8", "surrogatepass")
+
+
+_PLAIN_BYTES = {ch: escaped.encode() for ch, escaped in _PLAIN_ESCAPES.items()}
+_ESCAPABLE_BYTES = frozenset(ch.encode() for ch in _ESCAPABLE)
 
 
 def fix_chars(text: str, ascii: bool) -> str:
@@ -134,21 +203,6 @@ def _accent_macro(base: str, accent: str) -> str:
         base = "\\" + base
     return "{\\" + accent + ("{" + base + "}" if accent.isalpha() or len(base) > 1
                               else base) + "}"
-
-
-def _escape_around(text: str, found: list[str]) -> str:
-    r"""Text with backslashes: escape the specials that are not escaped already (50\%)."""
-    done = {ch: text.count("\\" + ch) for ch in found if ch in _ESCAPABLE}
-    if text.count("\\") != sum(done.values()):  # a backslash of its own: one at a time
-        return _ESCAPED.sub(lambda m: _UNBRACED[m.group()], text)
-    for ch in found:
-        escaped = done.get(ch, 0)
-        if escaped and escaped == text.count(ch):
-            continue  # every one is escaped already
-        if escaped:
-            text = text.replace("\\" + ch, ch)
-        text = text.replace(ch, _PLAIN_ESCAPES[ch])
-    return text
 
 
 def _one(token: str, text_braces: bool) -> str:
