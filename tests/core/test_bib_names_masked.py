@@ -48,3 +48,26 @@ def test_lists_the_mask_cannot_vouch_for_go_to_bibtexparser() -> None:
     for text in ["Li and \\'Eva Ek", "Li\\ and Ek", "Li and {Ek", "Li} and Ek", "Ek and \\"]:
         assert _masked(text.strip()) is None, text
         assert split_names(text) == _reference(text), text
+
+
+_MARKS = ["\\", "~", "$", "{", "}", "a", " ", "\\{", "{}", "^^", "\\write18", "\\input", "é"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_MARKS), max_size=16).map("".join))
+def test_decode_and_danger_searches_find_what_the_alternations_found(text: str) -> None:
+    """``_decode`` reads the start of each mark and, for braces, the end of their run;
+    ``dangerous`` the commands found, in order: both as with the patterns they replace."""
+    import re
+
+    from paperdesk.core.bibtex import latex_read, tex_safe
+
+    before = re.compile(r"[\\~$]|[{}]+")
+    for i in range(len(text) + 1):
+        old, new = before.search(text, i), latex_read._ACTIVE.search(text, i)
+        assert (old is None) == (new is None)
+        if old is not None and new is not None:
+            assert old.start() == new.start()
+            assert text[old.start()] not in "{}" or old.end() == new.end()
+    assert tex_safe.dangerous(text) == list(dict.fromkeys(
+        m.group() for m in tex_safe._DANGER.finditer(text)))
