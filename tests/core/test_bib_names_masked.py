@@ -1,4 +1,5 @@
-"""Name lists with braces and escapes are split by one regular expression over the text
+"""Fast paths of .bib reading checked against what they replace. Name lists with braces
+and escapes are split by one regular expression over the text
 with its top-level brace groups and escapes masked (``bibtex_fields._masked``); where
 that is shown safe it must split exactly as bibtexparser's character-by-character
 splitter, which is what the import used for every such list before."""
