@@ -134,13 +134,68 @@ _AND = re.compile(r"[ \r\n\t]+[aA][nN][dD][ \r\n\t]+(?=[^ \r\n\t])")
 
 def split_names(text: str) -> list[str]:
     """The names of a name list, by BibTeX's rules (bibtexparser's splitter; without
-    braces or backslashes, the same split by one regular expression)."""
+    braces or backslashes, the same split by one regular expression; with them, the
+    same expression over the text with its brace groups and escapes masked, where
+    that is shown to split alike: ``_masked``)."""
     if not ("{" in text or "}" in text or "\\" in text):
         return [n.strip() for n in _AND.split(text.strip(" \r\n\t")) if n.strip()]
+    stripped = text.strip(" \r\n\t")
+    masked = _masked(stripped)
+    if masked is not None:
+        names, start = [], 0
+        for m in _AND.finditer(masked):
+            names.append(stripped[start:m.start()])
+            start = m.end()
+        names.append(stripped[start:])
+        return [n.strip() for n in names if n.strip()]
     try:
         return [n.strip() for n in split_multiple_persons_names(text) if n.strip()]
     except Exception:  # an unbalanced name list: split at " and " outside braces
         return _split_names(text)
+
+
+# A brace group two deep at most ({\"o}, {\AA{}}) in one piece, else a brace or an escape;
+# every alternative starts with a fixed character, so the search skips to them in C.
+_NAME_MARKS = re.compile(r"\{(?:[^{}\\]|\\[\s\S]|\{(?:[^{}\\]|\\[\s\S])*\})*\}|\{|\}|\\[\s\S]?")
+_BEFORE_ESCAPE = frozenset(" \r\n\taAnNdD")  # where the splitter may be mid " and "
+
+
+def _masked(text: str) -> str | None:
+    """``text`` with each top-level brace group and each escape (``\\'``) replaced by
+    NULs of the same length, or None where bibtexparser's splitter could read it
+    otherwise than ``_AND`` reads the masked text: unbalanced braces, or an escape at
+    the top level that follows whitespace or a letter of "and", escapes whitespace, or
+    ends the text (the splitter steps over an escape without leaving the state it was in;
+    a brace group, like any other character, ends a possible " and ")."""
+    pieces: list[str] = []
+    depth, done, opened = 0, 0, 0
+    for m in _NAME_MARKS.finditer(text):
+        mark, at = m.group(), m.start()
+        if len(mark) > 2 or mark == "{}":  # a whole group
+            if depth == 0:
+                pieces += (text[done:at], "\x00" * len(mark))
+                done = m.end()
+        elif mark == "{":
+            if depth == 0:
+                opened = at
+            depth += 1
+        elif mark == "}":
+            depth -= 1
+            if depth < 0:
+                return None
+            if depth == 0:
+                pieces += (text[done:opened], "\x00" * (m.end() - opened))
+                done = m.end()
+        elif depth == 0:
+            if (len(mark) < 2 or mark[1] in " \r\n\t"
+                    or (at and text[at - 1] in _BEFORE_ESCAPE)):
+                return None
+            pieces += (text[done:at], "\x00\x00")
+            done = m.end()
+    if depth:
+        return None
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _split_names(text: str) -> list[str]:

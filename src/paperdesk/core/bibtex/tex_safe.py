@@ -109,6 +109,8 @@ def commands(text: str) -> list[str]:
 
 
 _DANGER = re.compile(r"\\(" + "|".join(DANGEROUS) + r")(?![^\W\d_]|@)|\^\^")
+# The same without ``^^``: it starts with a backslash, which the search skips to in C.
+_DANGER_COMMAND = re.compile(r"\\(" + "|".join(DANGEROUS) + r")(?![^\W\d_]|@)")
 
 
 def dangerous(text: str) -> list[str]:
@@ -116,7 +118,7 @@ def dangerous(text: str) -> list[str]:
     ``^^`` when it uses TeX's character notation, which can spell any of them."""
     if "\\" not in text and "^^" not in text:
         return []
-    found = [m.group() for m in _DANGER.finditer(text)]
+    found = [m.group() for m in (_DANGER if "^^" in text else _DANGER_COMMAND).finditer(text)]
     return list(dict.fromkeys(found))
 
 
