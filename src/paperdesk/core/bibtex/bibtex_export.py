@@ -328,19 +328,20 @@ class Bibtex:
                   as_written: bool = False,
                   report: ExportReport | None = None) -> Iterator[str]:
         written: list[int] = []
-        rows = export_rows(self.lib, chosen, notes, progress, cancel)
+        # Plain (columns, tags, notes) tuples: no ExportRow per entry on this path.
+        rows = _rows(self.lib, chosen, notes, progress, cancel)
         if style == "csl-json":
             from paperdesk.core.bibtex.csl_json import item_text
 
-            for row in rows:
-                if not row.key_frozen:
-                    written.append(row.paper_id)
-                yield item_text(row.columns, row.tags, row.notes, ascii=ascii, report=report)
+            for columns, tags, texts in rows:
+                if not columns[16]:
+                    written.append(columns[0])
+                yield item_text(columns, tags, texts, ascii=ascii, report=report)
         else:
-            for row in rows:
-                if not row.key_frozen:  # keys frozen already need no write
-                    written.append(row.paper_id)
-                yield paper_entry(row.columns, row.tags, row.notes, style=style, ascii=ascii,
+            for columns, tags, texts in rows:
+                if not columns[16]:  # keys frozen already need no write
+                    written.append(columns[0])
+                yield paper_entry(columns, tags, texts, style=style, ascii=ascii,
                                   as_written=as_written, report=report)
         if freeze and written:
             self.freeze(written)
@@ -350,6 +351,13 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
                 cancel: CancelFlag | None) -> Iterator[ExportRow]:
     """Each chosen paper's row of ``_COLUMNS`` with its tags and (when asked) notes,
     in the order of ``chosen`` (None: every paper not in the trash, by id)."""
+    return (ExportRow(*row) for row in _rows(lib, chosen, notes, progress, cancel))
+
+
+def _rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,
+          cancel: CancelFlag | None) -> Iterator[tuple[Sequence[Any], list[str], list[str]]]:
+    """``export_rows`` as plain tuples. The rows come in batches (``fetchmany``): the
+    cancel flag and progress are checked once a batch, not once a row."""
     db = lib.db
     if chosen is None:
         # Counted and joined without a scan of the papers: those in the trash are few,
@@ -377,13 +385,14 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
     progress(0.0, f"Exporting {total} papers")
     rows = db.execute(f"SELECT {_COLUMNS} FROM {source} {where} ORDER BY {order}")
     empty: list[str] = []
-    for n, row in enumerate(rows):
-        if n % _BATCH == 0:
-            check_cancel(cancel)
-            if n:
-                progress(n / max(total, 1), f"Exported {n} of {total}")
-        pid = row[0]
-        yield ExportRow(row, tags.get(pid, empty), texts.get(pid, empty))
+    tag_of, text_of, n = tags.get, texts.get, 0
+    while batch := rows.fetchmany(_BATCH):
+        check_cancel(cancel)
+        if n:
+            progress(n / max(total, 1), f"Exported {n} of {total}")
+        n += len(batch)
+        for row in batch:
+            yield row, tag_of(row[0], empty), text_of(row[0], empty)
     progress(1.0, f"Exported {total} papers")
 
 
