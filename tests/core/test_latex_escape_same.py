@@ -123,3 +123,16 @@ def test_escape_of_any_text_over_the_specials_is_the_old_one(text: str) -> None:
 @given(st.text(alphabet="{}a\\", max_size=30))
 def test_braces_balance_as_they_did(text: str) -> None:
     assert latex._balanced(text) == _old_balanced(text)
+
+
+_TITLE = st.lists(st.sampled_from([*_PIECES, "GPT", "iPhone", "A ", " ", "LLMs", "C#", "X-Ray",
+                                   "a/B", "\x02", "\x03", "Über"]), max_size=20).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_TITLE, st.booleans())
+@example("A GPT\\ \\{x} 50\\% C# {Un}balanced} ~^ \\emph{X} _a_ \\", False)
+def test_title_texts_are_the_protected_title_and_the_escaped_one(title: str,
+                                                                  ascii: bool) -> None:
+    assert latex.title_texts(title, ascii=ascii) == (latex.protect_title(title, ascii=ascii),
+                                                     latex.escape(title, ascii=ascii))

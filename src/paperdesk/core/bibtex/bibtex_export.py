@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -23,7 +24,7 @@ from paperdesk.core.bibtex.bibtex_source import header_blocks, source_entry
 from paperdesk.core.bibtex.citekey import freeze, set_citekey, weak_provisional
 from paperdesk.core.bibtex.export_file import assemble
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
-from paperdesk.core.bibtex.latex import escape, protect_title
+from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
 from paperdesk.core.bibtex.names import bibtex_name, looks_like_organisation
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
@@ -135,6 +136,7 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
     the whole entry, which adds a sort key and an arXiv URL where they are missing."""
     (_pid, _key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      _bib_type, _bib_fields, _year_inferred, sources) = row[:15]
+    protected = None  # the title's text, when escaped with the key's
     if (add := want("people")) is not None:
         if authors and authors != "[]":
             hub = from_hub(sources, "authors")  # plain names, split here for BibTeX
@@ -144,9 +146,10 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
         elif organization:
             add.append("\tauthor = {{" + escape(organization, ascii=ascii) + "}},")
         elif style == "bibtex" and full and title:
-            add.append("\tkey = {" + escape(title, ascii=ascii) + "},")  # plain styles sort on it
+            protected, plain = title_texts(title, ascii=ascii)
+            add.append("\tkey = {" + plain + "},")  # plain styles sort on it
     if (add := want("title")) is not None and (title or full):
-        add.append("\ttitle = {" + protect_title(title, ascii=ascii) + "},")
+        add.append("\ttitle = {" + (protected or protect_title(title, ascii=ascii)) + "},")
     if (add := want("date")) is not None:
         month = int(published[5:7]) if published and len(published) >= 7 else None
         if style == "biblatex":
@@ -328,21 +331,16 @@ class Bibtex:
                   as_written: bool = False,
                   report: ExportReport | None = None) -> Iterator[str]:
         written: list[int] = []
-        # Plain (columns, tags, notes) tuples: no ExportRow per entry on this path.
-        rows = _rows(self.lib, chosen, notes, progress, cancel)
         if style == "csl-json":
             from paperdesk.core.bibtex.csl_json import item_text
-
-            for columns, tags, texts in rows:
-                if not columns[16]:
-                    written.append(columns[0])
-                yield item_text(columns, tags, texts, ascii=ascii, report=report)
+            entry = partial(item_text, ascii=ascii, report=report)
         else:
-            for columns, tags, texts in rows:
-                if not columns[16]:  # keys frozen already need no write
-                    written.append(columns[0])
-                yield paper_entry(columns, tags, texts, style=style, ascii=ascii,
-                                  as_written=as_written, report=report)
+            entry = partial(paper_entry, style=style, ascii=ascii, as_written=as_written,
+                            report=report)
+        for columns, tags, texts in _rows(self.lib, chosen, notes, progress, cancel):
+            if not columns[16]:  # keys frozen already need no write
+                written.append(columns[0])
+            yield entry(columns, tags, texts)
         if freeze and written:
             self.freeze(written)
 
@@ -356,8 +354,7 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
 
 def _rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,
           cancel: CancelFlag | None) -> Iterator[tuple[Sequence[Any], list[str], list[str]]]:
-    """``export_rows`` as plain tuples. The rows come in batches (``fetchmany``): the
-    cancel flag and progress are checked once a batch, not once a row."""
+    """``export_rows`` as plain tuples, read in batches (cancel checked once a batch)."""
     db = lib.db
     if chosen is None:
         # Counted and joined without a scan of the papers: those in the trash are few,

@@ -248,7 +248,7 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
         if first is None:
             return escape(title, ascii=ascii)  # most titles: no word to protect
         if "$" not in title and title.isprintable():  # its only white space is " "
-            return _protect_plain(title, first, ascii)
+            return _braced(_protect_plain(title, first, ascii))
     elif not any(map(_protected, title.split())):
         return escape(title, ascii=ascii)
     return _protect_words(title, ascii)
@@ -274,9 +274,28 @@ def _protect_words(title: str, ascii: bool) -> str:
     return text.replace("\x02", "{").replace("\x03", "}")
 
 
+def title_texts(title: str, *, ascii: bool = False) -> tuple[str, str]:
+    """``protect_title(title)`` and ``escape(title)``, escaped once where the one is the
+    other with braces (a printable ASCII title with no math or marks: the marks of the
+    words to brace stand next to spaces or the ends, where no escape can see them)."""
+    if title.isascii() and "$" not in title and title.isprintable():
+        first = _CAPITALS.search(title)
+        if first is None:
+            text = escape(title, ascii=ascii)
+            return text, text
+        marked = _protect_plain(title, first, ascii)
+        return _braced(marked), marked.replace("\x02", "").replace("\x03", "")
+    return protect_title(title, ascii=ascii), escape(title, ascii=ascii)
+
+
+def _braced(marked: str) -> str:
+    return marked.replace("\x02", "{").replace("\x03", "}")
+
+
 def _protect_plain(title: str, first: re.Match[str], ascii: bool) -> str:
-    """``protect_title`` of a printable ASCII title with no math: the words to
-    protect are those ``_CAPITALS`` matches in, found by search, not word by word."""
+    """``protect_title`` of a printable ASCII title with no math, the words to brace
+    still marked ``\x02...\x03``: the words to protect are those ``_CAPITALS``
+    matches in, found by search, not word by word."""
     spans: list[tuple[int, int]] = []
     for m in _CAPITALS.finditer(title, first.start()):
         start, end = title.rfind(" ", 0, m.start()) + 1, m.end()
@@ -291,7 +310,7 @@ def _protect_plain(title: str, first: re.Match[str], ascii: bool) -> str:
         pieces += (title[pos:start], "\x02", title[start:end], "\x03")
         pos = end
     pieces.append(title[pos:])
-    return escape("".join(pieces), ascii=ascii).replace("\x02", "{").replace("\x03", "}")
+    return escape("".join(pieces), ascii=ascii)
 
 
 @functools.lru_cache(maxsize=1 << 16)
