@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.fake_hub import FakeHub
 
 BIB = """@misc{one, title = {Scaling Laws for Neural Language Models},

@@ -8,7 +8,7 @@ import json
 import bibtexparser
 
 from paperdesk.cli.main import build_parser
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.conftest import SEED_PAPERS
 
 

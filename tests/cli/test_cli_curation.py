@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.core.test_import import content as tables
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from paperdesk.core.library import Library
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.core.test_duplicates import add_copy, by_title
 from tests.core.test_import import content
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from paperdesk.core.library import Library
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.fake_hub import record
 
 

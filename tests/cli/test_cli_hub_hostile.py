@@ -11,7 +11,7 @@ import sys
 import time
 
 from paperdesk.core.library import Library
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.fake_hub import FakeHub, record
 
 DAY = "2025-06-02"

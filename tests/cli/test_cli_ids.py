@@ -12,7 +12,7 @@ import pytest
 
 from paperdesk.cli import ids
 from paperdesk.cli.main import build_parser, main
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk, paperdesk_process
 
 TOO_BIG = "99999999999999999999999"
 BAD_IDS = [TOO_BIG, str(2**63), "1" * 5000, "0", "-3", "²", "12a", "0x10"]
@@ -113,7 +113,7 @@ def _one_line_no_change(seed_path: Path, tmp_path: Path, before: dict, rc: int, 
 def test_a_number_that_cannot_be_an_id_is_one_line(seed_path, tmp_path, command, bad):
     """In a real process, each command."""
     before = files(seed_path)
-    result = paperdesk("--library", seed_path, *(part.format(bad) for part in command))
+    result = paperdesk_process("--library", seed_path, *(part.format(bad) for part in command))
     _one_line_no_change(seed_path, tmp_path, before, result.returncode, result.stderr)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 
 HOSTILE = r"""@preamble{"\immediate\write18{touch MADE}"}
 @string{evil = "\input{/etc/hostname}"}

@@ -1,26 +1,16 @@
-"""The command line as scripts use it: real processes, real files, exit codes."""
+"""The command line as scripts use it: real files, exit codes, stdout and stderr."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 
 import pytest
 
+from tests.command_line import paperdesk
 from tests.conftest import SEED_ENTRIES, SEED_PAPERS
 from tests.core.test_import import content
-
-
-def paperdesk(*args, env=None, check_rc=None):
-    result = subprocess.run([sys.executable, "-m", "paperdesk", *map(str, args)],
-                            capture_output=True, text=True, env={**os.environ, **(env or {})})
-    if check_rc is not None:
-        assert result.returncode == check_rc, result.stderr
-    assert "Traceback" not in result.stderr
-    return result
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.conftest import SEED_PAPERS
 
 

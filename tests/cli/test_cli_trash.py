@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 
 
 def test_delete_restore_and_empty(tmp_path, seeds):

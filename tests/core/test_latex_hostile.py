@@ -11,7 +11,7 @@ import bibtexparser
 import pytest
 
 from tests import latex_build as tex
-from tests.cli.test_cli_library import paperdesk
+from tests.command_line import paperdesk
 from tests.core.test_tex_safe import assert_inert
 from tests.digest_files import HEADER
 from tests.fake_hub import FakeHub, list_item, record
