@@ -110,7 +110,10 @@ class FakeHub:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # Checks for shutdown every 20 ms: the default half second added half a
+        # second to the end of every test with a stand-in Hub.
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
 
     @property
     def url(self) -> str:

@@ -1,4 +1,4 @@
-"""paperdesk enrich / fetch against a local stand-in for the Hub: real processes, exit codes."""
+"""paperdesk enrich / fetch against a local stand-in for the Hub: exit codes, reports, requests."""
 
 from __future__ import annotations
 

@@ -6,23 +6,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.command_line import paperdesk
 from tests.conftest import SEED_PAPERS
-
-TIMEOUT = 60
 
 
 def pd(seed_path: Path, *args, rc: int | None = 0) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, "-m", "paperdesk", "--library", str(seed_path),
-                             *map(str, args)], capture_output=True, text=True, timeout=TIMEOUT)
-    assert "Traceback" not in result.stderr
-    if rc is not None:
-        assert result.returncode == rc, result.stderr
-    return result
+    return paperdesk("--library", seed_path, *args, check_rc=rc)
 
 
 def listed(seed_path: Path, query: str) -> set[int]:

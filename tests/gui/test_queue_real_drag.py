@@ -23,6 +23,7 @@ from tests.conftest import SEED_PAPERS, SEEDS
 SCRIPT = Path(__file__).with_name("real_drag_script.py")
 
 
+@pytest.mark.slow  # an X server of its own and a real pointer: seconds
 @pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool")),
                     reason="needs Xvfb and xdotool (apt-get install xvfb xdotool)")
 def test_a_real_mouse_drag_reorders_the_queue(tmp_path):

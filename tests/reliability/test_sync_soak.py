@@ -26,9 +26,12 @@ import time
 from pathlib import Path
 
 import filelock
+import pytest
 
 from paperdesk.core.library import Library
 from tests.reliability.helpers import cli, cli_command, cli_env, curate
+
+pytestmark = pytest.mark.slow  # a soak: 40 seconds
 
 SECONDS = float(os.environ.get("PAPERDESK_SYNC_SOAK_SECONDS", "40"))
 WINDOW = Path(__file__).with_name("sync_window.py")
