@@ -21,10 +21,20 @@ import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from paperdesk.app import main
-from tests.reliability.helpers import cli_command
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli_command(*args: Any) -> list[str]:
+    return [sys.executable, "-m", "paperdesk", *map(str, args)]
+
+
+def cli_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 
 def paperdesk_process(*args: Any, env: Mapping[str, str] | None = None,
@@ -32,7 +42,7 @@ def paperdesk_process(*args: Any, env: Mapping[str, str] | None = None,
                       timeout: float = 120) -> subprocess.CompletedProcess:
     """``paperdesk ARGS`` in a process of its own."""
     result = subprocess.run(cli_command(*args), capture_output=True, text=True, input=input,
-                            env={**os.environ, **(env or {})}, timeout=timeout)
+                            env={**cli_env(), **(env or {})}, timeout=timeout)
     return _checked(result, check_rc)
 
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from tests.reliability.helpers import cli_env
+from tests.command_line import cli_env
 
 # Libraries that cost tens of milliseconds to load, and what needs them: the window
 # (PySide6), title comparison (numpy, rapidfuzz), .bib files (bibtexparser),

@@ -21,8 +21,8 @@ from paperdesk.core.importing import bib_pool, bibtex_import
 from paperdesk.core.importing.bib_records import chunk_reader
 from paperdesk.core.library import Library
 from tests import realbib
+from tests.command_line import cli_command, cli_env
 from tests.core.test_bib_scan import HOSTILE
-from tests.reliability.helpers import cli_command, cli_env
 
 # Every kind of block the reader meets, with chunk edges falling anywhere among them.
 HEAD = """% comments before the first block

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
@@ -13,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from paperdesk.core.library import Library
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.command_line import paperdesk_process
 
 
 def curate(lib: Library) -> None:
@@ -60,20 +58,9 @@ def integrity(path: Path) -> str:
         conn.close()
 
 
-def cli_command(*args: Any) -> list[str]:
-    return [sys.executable, "-m", "paperdesk", *map(str, args)]
-
-
-def cli_env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-
-
 def cli(*args: Any, input: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run ``paperdesk ARGS`` in a process of its own; never a traceback."""
-    result = subprocess.run(cli_command(*args), capture_output=True, text=True, input=input,
-                            env=cli_env(), timeout=timeout)
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
+    return paperdesk_process(*args, input=input, timeout=timeout)
 
 
 def kill_when(proc: subprocess.Popen, ready: Callable[[], bool]) -> bool:

@@ -16,8 +16,9 @@ import pytest
 from paperdesk.core.db import backup, dbfile, store
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryBusy, LibraryError
+from tests.command_line import ROOT, cli_command, cli_env
 from tests.conftest import SEED_PAPERS
-from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, integrity, user_data
+from tests.reliability.helpers import cli, integrity, user_data
 
 OLD = ROOT / "tests" / "data" / "library-0001.sqlite"
 FIRST_PENDING = "0002_list_and_trash_indexes"

@@ -14,9 +14,10 @@ import pytest
 
 from paperdesk.core.db import store
 from paperdesk.core.library import Library
+from tests.command_line import ROOT, cli_command, cli_env
 from tests.conftest import SEED_PAPERS
 from tests.reliability.digests import write_digest
-from tests.reliability.helpers import ROOT, cli, cli_command, cli_env, curate, integrity, user_data
+from tests.reliability.helpers import cli, curate, integrity, user_data
 
 BUSY = "the library is busy"
 

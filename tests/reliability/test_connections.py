@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.library import Library
-from tests.reliability.helpers import cli, cli_env, integrity, kill_when
+from tests.command_line import cli_env
+from tests.reliability.helpers import cli, integrity, kill_when
 
 WINDOW = """
 import sys

@@ -22,16 +22,9 @@ import pytest
 
 from paperdesk.core.db import schema
 from paperdesk.core.library import Library
+from tests.command_line import cli_command, cli_env
 from tests.reliability.digests import write_digest
-from tests.reliability.helpers import (
-    cli,
-    cli_command,
-    cli_env,
-    curate,
-    integrity,
-    kill_when,
-    user_data,
-)
+from tests.reliability.helpers import cli, curate, integrity, kill_when, user_data
 
 ENTRIES = 20_000
 

@@ -17,7 +17,8 @@ import pytest
 
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryError
-from tests.reliability.helpers import cli, cli_command, cli_env, curate
+from tests.command_line import cli_command, cli_env, paperdesk
+from tests.reliability.helpers import cli, curate
 
 # Commands that read and commands that write.
 READS = [["stats"], ["list", "scaling"], ["show", "1"], ["backup"]]
@@ -44,7 +45,7 @@ def run_all(path: Path, seed: Path) -> list[subprocess.CompletedProcess]:
     results = []
     for command in READS + WRITES:
         args = [str(seed) if a == "SEED" else a for a in command]
-        results.append(cli("--library", path, *args))
+        results.append(paperdesk("--library", path, *args))
     return results
 
 
@@ -133,8 +134,9 @@ def test_truncated_library_is_refused_untouched(healthy, seeds, fraction):
     data = healthy.read_bytes()
     healthy.write_bytes(data[: int(len(data) * fraction) // 4096 * 4096 + 100])
     before = files_in(healthy.parent)
-    results = [cli("--library", healthy, "stats"), cli("--library", healthy, "list"),
-               cli("--library", healthy, "import", seeds[3])]
+    results = [paperdesk("--library", healthy, "stats"),
+               paperdesk("--library", healthy, "list"),
+               paperdesk("--library", healthy, "import", seeds[3])]
     assert_refused(results, "damaged")
     assert files_in(healthy.parent) == before
 
@@ -144,9 +146,9 @@ def test_damaged_pages_are_reported_and_not_made_worse(healthy, seeds):
     fail with one line; the file is not changed."""
     scribble_table(healthy, "papers")
     before = files_in(healthy.parent)
-    results = [cli("--library", healthy, "list", "--json"),
-               cli("--library", healthy, "import", seeds[3]),
-               cli("--library", healthy, "backup")]
+    results = [paperdesk("--library", healthy, "list", "--json"),
+               paperdesk("--library", healthy, "import", seeds[3]),
+               paperdesk("--library", healthy, "backup")]
     assert_refused(results, "damaged")
     assert files_in(healthy.parent) == before
 
@@ -166,7 +168,7 @@ def test_garbage_wal_beside_a_library_is_ignored_and_data_kept(healthy):
     with Library.open(healthy) as lib:
         expected = lib.stats()
     Path(f"{healthy}-wal").write_bytes(b"\x00garbage" * 1000)
-    result = cli("--library", healthy, "stats", "--json")
+    result = paperdesk("--library", healthy, "stats", "--json")
     assert result.returncode == 0, result.stderr
     assert f'"papers": {expected["papers"]}' in result.stdout
 

@@ -1,6 +1,6 @@
 """No file PaperDesk writes replaces a database, and a sync's destination is a regular
-file: export -o, sync add (with --overwrite), sync now and backup, run as processes of
-their own while another process holds the library open with committed tags."""
+file: export -o, sync add (with --overwrite), sync now and backup, run while another
+process holds the library open with committed tags."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ import pytest
 
 from paperdesk.core.db import backup
 from paperdesk.core.library import Library
-from tests.reliability.helpers import cli, cli_env, curate, integrity
+from tests.command_line import cli_env, paperdesk
+from tests.reliability.helpers import cli, curate, integrity
 
 HOLDER = """
 import sys, time
@@ -101,7 +102,7 @@ def test_no_writer_replaces_a_database(held, tmp_path, runs_on):
             args = [*words[:2], target, *words[2:]] if command == "sync-add" else \
                 [*words, target]
             start = time.monotonic()
-            result = cli("--library", library, *args, timeout=30)
+            result = paperdesk("--library", library, *args)
             assert result.returncode == 1, (name, command, result.stderr)
             assert result.stderr.count("\n") == 1, (name, command, result.stderr)
             assert time.monotonic() - start < 20

@@ -14,7 +14,8 @@ import pytest
 
 from paperdesk.core.db import backup
 from paperdesk.core.library import Library
-from tests.reliability.helpers import ROOT, curate
+from tests.command_line import ROOT
+from tests.reliability.helpers import curate
 
 pytestmark = pytest.mark.skipif(
     not shutil.which("unshare") or subprocess.run(

@@ -15,7 +15,8 @@ import pytest
 
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryError
-from tests.reliability.helpers import cli, cli_env, integrity
+from tests.command_line import cli_env
+from tests.reliability.helpers import cli, integrity
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ import pytest
 
 from paperdesk.core.db import backup
 from paperdesk.core.library import Library
-from tests.reliability.helpers import cli, cli_command, cli_env, curate, integrity
+from tests.command_line import cli_command, cli_env
+from tests.reliability.helpers import cli, curate, integrity
 
 pytestmark = pytest.mark.slow
 

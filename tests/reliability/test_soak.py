@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from paperdesk.core.library import Library
-from tests.reliability.helpers import cli_command, cli_env, curate, integrity
+from tests.command_line import cli_command, cli_env
+from tests.reliability.helpers import curate, integrity
 
 pytestmark = pytest.mark.slow
 

@@ -29,7 +29,8 @@ import filelock
 import pytest
 
 from paperdesk.core.library import Library
-from tests.reliability.helpers import cli, cli_command, cli_env, curate
+from tests.command_line import cli_command, cli_env
+from tests.reliability.helpers import cli, curate
 
 pytestmark = pytest.mark.slow  # a soak: 40 seconds
 

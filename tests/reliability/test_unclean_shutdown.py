@@ -19,8 +19,9 @@ import pytest
 from paperdesk.core.db import sessions
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import LibraryError
+from tests.command_line import cli_command, cli_env
 from tests.reliability.digests import write_digest
-from tests.reliability.helpers import cli, cli_command, cli_env, kill_when
+from tests.reliability.helpers import cli, kill_when
 from tests.reliability.test_damaged import scribble_table
 
 pytestmark = pytest.mark.slow
