@@ -78,9 +78,10 @@ def test_read_only_library_reports_and_changes_nothing(tmp_path, seeds):
 
 
 def test_busy_library_gives_a_clear_message(tmp_path, seeds, monkeypatch):
-    from paperdesk.core.db import store
+    from paperdesk.core.db import dbfile, store
 
     monkeypatch.setattr(store, "BUSY_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(dbfile, "BUSY_TIMEOUT_S", 0.2)  # where connections take it from
     path = tmp_path / "busy.sqlite"
     Library.open(path).close()
     holder = sqlite3.connect(path, isolation_level=None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication
@@ -211,6 +212,7 @@ def _screenshot_with_menus(window, path) -> None:
     assert picture.save(str(path))
 
 
+@pytest.mark.slow  # keeps the writer's thread alive 3 s on purpose: 6 s in all
 def test_an_overwrite_asked_for_while_the_writer_thread_ends_is_written(
         window, seed_lib, qtbot, tmp_path):
     """The writer's thread sends its outcomes and only then ends: an answer given in

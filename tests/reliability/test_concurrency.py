@@ -125,6 +125,7 @@ def test_a_write_waits_for_a_short_transaction_and_then_succeeds(library, seeds,
     assert integrity(library) == "ok"
 
 
+@pytest.mark.slow  # waits out the busy timeout (5 s) on purpose
 def test_a_write_while_another_program_holds_the_lock_too_long_says_busy(library, tmp_path):
     extra = write_digest(tmp_path / "extra.txt", range(200), day=3)
     before = user_data(library)
@@ -186,6 +187,7 @@ print(done, busy)
 """
 
 
+@pytest.mark.slow  # imports 10,000 papers beside an editor: 6 s
 def test_edits_in_one_program_while_another_imports(library, tmp_path):
     """Like the desktop app (many small edits) beside a CLI import: every edit that
     reported success is in the library, and the import landed whole."""
