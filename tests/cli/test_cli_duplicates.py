@@ -1,4 +1,4 @@
-"""duplicates, merge, unmerge and not-duplicate as real processes on a real library."""
+"""duplicates, merge, unmerge and not-duplicate from the command line on a real library."""
 
 from __future__ import annotations
 
@@ -13,19 +13,18 @@ from tests.core.test_import import content
 
 
 @pytest.fixture
-def library(tmp_path, seeds):
+def with_copies(seed_path):
     """The seed library plus a certain copy and a likely (typo) copy of two papers."""
-    path = tmp_path / "cli.sqlite"
+    path = seed_path
     with Library.open(path) as lib:
-        lib.import_paths(seeds)
         s, z = by_title(lib, "Serverless Cold Starts")[0], by_title(lib, "ZeRO-Infinity")[0]
         certain = add_copy(lib, s)
         likely = add_copy(lib, z, title=lib.paper(z)["title"].replace("Memory", "Memroy"))
     return path, (s, certain), (z, likely)
 
 
-def test_duplicates_json_lists_ids_tier_score_evidence(library):
-    path, (s, certain), (z, likely) = library
+def test_duplicates_json_lists_ids_tier_score_evidence(with_copies):
+    path, (s, certain), (z, likely) = with_copies
     groups = json.loads(paperdesk("--library", path, "duplicates", "--json", check_rc=0).stdout)
     assert [(sorted(g["ids"]), g["tier"]) for g in groups] == [
         (sorted([s, certain]), "certain"), (sorted([z, likely]), "likely")]
@@ -38,8 +37,8 @@ def test_duplicates_json_lists_ids_tier_score_evidence(library):
     assert "certain" in text.stdout and "2 groups" in text.stderr
 
 
-def test_merge_unmerge_by_paper_and_by_id(library):
-    path, (s, certain), _ = library
+def test_merge_unmerge_by_paper_and_by_id(with_copies):
+    path, (s, certain), _ = with_copies
     before = content(path)
     out = paperdesk("--library", path, "merge", s, certain, "--json", check_rc=0)
     merge_id = json.loads(out.stdout)["merge_id"]
@@ -54,8 +53,8 @@ def test_merge_unmerge_by_paper_and_by_id(library):
     assert content(path) == before
 
 
-def test_merge_all_certain_then_not_duplicate(library):
-    path, (s, certain), (z, likely) = library
+def test_merge_all_certain_then_not_duplicate(with_copies):
+    path, (s, certain), (z, likely) = with_copies
     out = paperdesk("--library", path, "merge", "--all-certain", "--json", check_rc=0)
     assert {k: v for k, v in json.loads(out.stdout).items() if k != "merge_ids"} == {
         "groups": 1, "papers": 1}
@@ -77,16 +76,16 @@ def test_merge_all_certain_then_not_duplicate(library):
     (["unmerge", "--paper", "3"], "no merge involving paper 3"),
     (["not-duplicate", "4"], "at least two"),
 ])
-def test_bad_requests_exit_1_with_one_line_and_change_nothing(library, args, message):
-    path = library[0]
+def test_bad_requests_exit_1_with_one_line_and_change_nothing(with_copies, args, message):
+    path = with_copies[0]
     before = content(path)
     out = paperdesk("--library", path, *args, check_rc=1)
     assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert content(path) == before
 
 
-def test_duplicates_stats_says_how_many_title_pairs_were_compared(library):
-    path, (s, certain), _ = library
+def test_duplicates_stats_says_how_many_title_pairs_were_compared(with_copies):
+    path, (s, certain), _ = with_copies
     run = paperdesk("--library", path, "duplicates", "--json", "--stats", check_rc=0)
     assert sorted(json.loads(run.stdout)[0]["ids"]) == sorted([s, certain])
     line = run.stderr.strip().splitlines()[-1]

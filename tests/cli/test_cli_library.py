@@ -14,19 +14,20 @@ from tests.core.test_import import content
 
 
 @pytest.fixture
-def library(tmp_path):
+def lib_path(tmp_path):
+    """Where the test's library is made (by its first command)."""
     return tmp_path / "cli.sqlite"
 
 
-def test_import_json_report_then_list_and_stats(library, seeds):
-    out = paperdesk("--library", library, "import", *seeds, "--json", check_rc=0)
+def test_import_json_report_then_list_and_stats(lib_path, seeds):
+    out = paperdesk("--library", lib_path, "import", *seeds, "--json", check_rc=0)
     reports = json.loads(out.stdout)
     assert [r["status"] for r in reports] == ["imported"] * 5
     assert sum(r["entries"] for r in reports) == SEED_ENTRIES
     assert sum(r["new_papers"] for r in reports) == SEED_PAPERS
-    stats = json.loads(paperdesk("--library", library, "stats", "--json", check_rc=0).stdout)
+    stats = json.loads(paperdesk("--library", lib_path, "stats", "--json", check_rc=0).stdout)
     assert (stats["papers"], stats["digests"], stats["sightings"]) == (SEED_PAPERS, 5, SEED_ENTRIES)
-    papers = json.loads(paperdesk("--library", library, "list", "--json", check_rc=0).stdout)
+    papers = json.loads(paperdesk("--library", lib_path, "list", "--json", check_rc=0).stdout)
     assert len(papers) == SEED_PAPERS
     for name in ("id", "title", "abstract", "authors", "author_count", "organization",
                  "published", "year", "year_inferred", "upvotes", "digests", "rating",
@@ -36,38 +37,38 @@ def test_import_json_report_then_list_and_stats(library, seeds):
     assert len(deepseek) == 1 and deepseek[0]["authors"] == []
 
 
-def test_reimport_says_already_imported(library, seeds):
-    paperdesk("--library", library, "import", seeds[0], check_rc=0)
-    out = paperdesk("--library", library, "import", seeds[0], check_rc=0)
+def test_reimport_says_already_imported(lib_path, seeds):
+    paperdesk("--library", lib_path, "import", seeds[0], check_rc=0)
+    out = paperdesk("--library", lib_path, "import", seeds[0], check_rc=0)
     assert "already imported" in out.stderr
 
 
-def test_library_from_environment(library, seeds):
-    paperdesk("import", seeds[0], env={"PAPERDESK_LIBRARY": str(library)}, check_rc=0)
-    assert library.exists()
+def test_library_from_environment(lib_path, seeds):
+    paperdesk("import", seeds[0], env={"PAPERDESK_LIBRARY": str(lib_path)}, check_rc=0)
+    assert lib_path.exists()
 
 
-def test_show_json_has_sightings(library, seeds):
-    paperdesk("--library", library, "import", *seeds, check_rc=0)
-    shown = json.loads(paperdesk("--library", library, "show", "2", "--json", check_rc=0).stdout)
+def test_show_json_has_sightings(lib_path, seeds):
+    paperdesk("--library", lib_path, "import", *seeds, check_rc=0)
+    shown = json.loads(paperdesk("--library", lib_path, "show", "2", "--json", check_rc=0).stdout)
     assert shown["id"] == 2 and len(shown["sightings"]) == len(shown["digests"]) >= 1
 
 
-def test_bad_files_exit_1_with_one_line_each_and_change_nothing(library, seeds, tmp_path):
-    paperdesk("--library", library, "import", *seeds, check_rc=0)
-    before = content(library)
+def test_bad_files_exit_1_with_one_line_each_and_change_nothing(lib_path, seeds, tmp_path):
+    paperdesk("--library", lib_path, "import", *seeds, check_rc=0)
+    before = content(lib_path)
     (tmp_path / "empty.txt").write_bytes(b"")
     (tmp_path / "binary.bin").write_bytes(os.urandom(4096))
     (tmp_path / "prose.txt").write_text("Just some words.\n")
     for name in ("empty.txt", "binary.bin", "prose.txt", "missing.txt"):
-        out = paperdesk("--library", library, "import", tmp_path / name, check_rc=1)
+        out = paperdesk("--library", lib_path, "import", tmp_path / name, check_rc=1)
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert content(library) == before
+    assert content(lib_path) == before
 
 
-def test_some_files_failing_still_imports_the_rest(library, seeds, tmp_path):
+def test_some_files_failing_still_imports_the_rest(lib_path, seeds, tmp_path):
     (tmp_path / "prose.txt").write_text("Just some words.\n")
-    out = paperdesk("--library", library, "import", seeds[0], tmp_path / "prose.txt", check_rc=1)
+    out = paperdesk("--library", lib_path, "import", seeds[0], tmp_path / "prose.txt", check_rc=1)
     assert "imported: 000" in out.stderr and "error: prose.txt" in out.stderr
 
 
@@ -83,8 +84,8 @@ def test_usage_error_exits_2():
     assert paperdesk("show", "not-a-number").returncode == 2
 
 
-def test_missing_paper_exits_1(library):
-    out = paperdesk("--library", library, "show", "999", check_rc=1)
+def test_missing_paper_exits_1(lib_path):
+    out = paperdesk("--library", lib_path, "show", "999", check_rc=1)
     assert out.stderr.strip() == "paperdesk: no paper with id 999"
 
 
@@ -107,10 +108,10 @@ def test_every_command_has_help_text():
         assert p.description, name
 
 
-def test_list_json_on_seed_library_is_quick(library, seeds):
-    paperdesk("--library", library, "import", *seeds, check_rc=0)
+def test_list_json_on_seed_library_is_quick(lib_path, seeds):
+    paperdesk("--library", lib_path, "import", *seeds, check_rc=0)
     start = time.perf_counter()
-    paperdesk("--library", library, "list", "--json", check_rc=0)
+    paperdesk("--library", lib_path, "list", "--json", check_rc=0)
     assert time.perf_counter() - start < 5  # generous; bench/ measures the real figure
 
 

@@ -21,6 +21,7 @@ from paperdesk.core.importing import importer
 from paperdesk.core.model import title_index
 from paperdesk.core.model.text import abstracts_match
 from paperdesk.core.model.title_index import MAX_SIMILAR, TitleIndex
+from tests.command_line import paperdesk
 from tests.core.test_import import content
 from tests.reliability.digests import HEADER, abstract, digest_text, title
 
@@ -38,12 +39,13 @@ def file_bytes(library: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def library(tmp_path, seeds) -> Path:
+def settled_path(tmp_path, seeds) -> Path:
+    """A library of one seed digest whose file no read changes any more."""
     path = tmp_path / "hostile.sqlite"
-    run_cli("--library", path, "import", seeds[0])
+    paperdesk("--library", path, "import", seeds[0], check_rc=0)
     # The first command after a write may refresh the query planner's statistics
     # (PRAGMA optimize at close); settled here, so that what follows compares bytes.
-    run_cli("--library", path, "stats")
+    paperdesk("--library", path, "stats", check_rc=0)
     return path
 
 
@@ -62,20 +64,20 @@ def _refused(library: Path, target: Path | str, words: str) -> None:
 # -- what is not a file --------------------------------------------------------------------
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-def test_a_device_is_refused_before_reading(library, tmp_path):
-    _refused(library, "/dev/zero", "/dev/zero: is a device, not a file; nothing was read")
+def test_a_device_is_refused_before_reading(settled_path, tmp_path):
+    _refused(settled_path, "/dev/zero", "/dev/zero: is a device, not a file; nothing was read")
     link = tmp_path / "zero.txt"
     link.symlink_to("/dev/zero")
-    _refused(library, link, "is a device, not a file")
+    _refused(settled_path, link, "is a device, not a file")
 
 
-def test_a_named_pipe_is_refused_without_waiting_for_a_writer(library, tmp_path):
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(settled_path, tmp_path):
     fifo = tmp_path / "digest.txt"
     os.mkfifo(fifo)
-    _refused(library, fifo, "digest.txt: is a named pipe (FIFO), not a file")
+    _refused(settled_path, fifo, "digest.txt: is a named pipe (FIFO), not a file")
 
 
-def test_a_pipe_with_a_writer_is_refused_too(library, tmp_path):
+def test_a_pipe_with_a_writer_is_refused_too(settled_path, tmp_path):
     """A writer that never stops (like /dev/zero through a pipe) must not be read."""
     fifo = tmp_path / "endless.txt"
     os.mkfifo(fifo)
@@ -83,34 +85,34 @@ def test_a_pipe_with_a_writer_is_refused_too(library, tmp_path):
                                f"f = open({str(fifo)!r}, 'wb')\nwhile True: f.write(b'x' * 65536)"],
                               stderr=subprocess.DEVNULL)
     try:
-        _refused(library, fifo, "is a named pipe (FIFO)")
+        _refused(settled_path, fifo, "is a named pipe (FIFO)")
     finally:
         writer.kill()
         writer.wait(timeout=10)
 
 
-def test_a_socket_is_refused(library, tmp_path):
+def test_a_socket_is_refused(settled_path, tmp_path):
     path = tmp_path / "s.txt"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
         server.bind(str(path))
-        _refused(library, path, "s.txt: is a socket, not a file")
+        _refused(settled_path, path, "s.txt: is a socket, not a file")
 
 
-def test_a_folder_holding_a_pipe_imports_its_digests(library, tmp_path):
+def test_a_folder_holding_a_pipe_imports_its_digests(settled_path, tmp_path):
     folder = tmp_path / "inbox"
     folder.mkdir()
     os.mkfifo(folder / "pipe.txt")
     (folder / "digest.txt").write_text(digest_text(range(3)), encoding="utf-8")
-    result = run_cli("--library", library, "import", folder, "--json")
+    result = run_cli("--library", settled_path, "import", folder, "--json")
     assert result.returncode == 0, result.stderr
     assert '"status": "imported"' in result.stdout and "pipe.txt" not in result.stdout
 
 
-def test_a_file_larger_than_the_limit_is_refused_unread(library, tmp_path):
+def test_a_file_larger_than_the_limit_is_refused_unread(settled_path, tmp_path):
     huge = tmp_path / "huge.txt"
     with open(huge, "wb") as f:  # sparse: no disk used, and reading it would take long
         f.truncate(importer.MAX_FILE_BYTES + 1)
-    _refused(library, huge, f"huge.txt: too large to import (256 MiB; at most "
+    _refused(settled_path, huge, f"huge.txt: too large to import (256 MiB; at most "
                             f"{importer.MAX_FILE_BYTES // 2**20} MiB)")
 
 

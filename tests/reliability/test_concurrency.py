@@ -17,7 +17,7 @@ from paperdesk.core.library import Library
 from tests.command_line import ROOT, cli_command, cli_env
 from tests.conftest import SEED_PAPERS
 from tests.reliability.digests import write_digest
-from tests.reliability.helpers import cli, curate, integrity, user_data
+from tests.reliability.helpers import cli, integrity, user_data
 
 BUSY = "the library is busy"
 
@@ -35,15 +35,6 @@ else:
 conn.execute("COMMIT")
 print("committed", flush=True)
 """
-
-
-@pytest.fixture
-def library(tmp_path, seeds) -> Path:
-    path = tmp_path / "library.sqlite"
-    with Library.open(path) as lib:
-        lib.import_paths(seeds)
-        curate(lib)
-    return path
 
 
 def hold_write_lock(library: Path, seconds: float | None = None) -> subprocess.Popen:
@@ -89,51 +80,51 @@ def distinct_counts(path: Path) -> tuple[int, list[int]]:
         conn.close()
 
 
-def test_two_imports_at_once_both_land_or_one_is_told_busy(library, tmp_path):
+def test_two_imports_at_once_both_land_or_one_is_told_busy(curated, tmp_path):
     """Two overlapping digests imported by two processes started together."""
-    before = user_data(library)
+    before = user_data(curated)
     base_papers = len(before["papers"])
     a = write_digest(tmp_path / "a.txt", range(0, 3000), day=1)
     b = write_digest(tmp_path / "b.txt", range(1500, 4500), day=2)
-    procs = [start("--library", library, "import", a), start("--library", library, "import", b)]
+    procs = [start("--library", curated, "import", a), start("--library", curated, "import", b)]
     results = [finish(p) for p in procs]
     landed = [r for r in results if r[0] == 0]
     for rc, _, err in results:
         assert rc == 0 or (rc == 1 and BUSY in err and len(err.strip().splitlines()) == 1), err
     assert landed, results
-    assert integrity(library) == "ok"
-    papers, bad = distinct_counts(library)
+    assert integrity(curated) == "ok"
+    papers, bad = distinct_counts(curated)
     expected = {2: 4500, 1: 3000}[len(landed)]
     assert papers == base_papers + expected and bad == []
-    after = user_data(library)
+    after = user_data(curated)
     assert after["papers"][:base_papers] == before["papers"]
     assert (after["notes"], after["paper_tags"]) == (before["notes"], before["paper_tags"])
     assert len(after["digests"]) == len(before["digests"]) + len(landed)
 
 
-def test_a_write_waits_for_a_short_transaction_and_then_succeeds(library, seeds, tmp_path):
+def test_a_write_waits_for_a_short_transaction_and_then_succeeds(curated, seeds, tmp_path):
     extra = write_digest(tmp_path / "extra.txt", range(200), day=3)
-    holder = hold_write_lock(library, 1.5)
+    holder = hold_write_lock(curated, 1.5)
     started = time.monotonic()
-    rc, _, err = finish(start("--library", library, "import", extra))
+    rc, _, err = finish(start("--library", curated, "import", extra))
     waited = time.monotonic() - started
     holder.wait(timeout=30)
     assert rc == 0, err
     assert waited >= 1.0  # it really waited for the lock
-    with Library.open(library) as lib:
+    with Library.open(curated) as lib:
         assert "written by the holder" in [n["text"] for n in lib.curation.notes(1)]
-    assert integrity(library) == "ok"
+    assert integrity(curated) == "ok"
 
 
 @pytest.mark.slow  # waits out the busy timeout (5 s) on purpose
-def test_a_write_while_another_program_holds_the_lock_too_long_says_busy(library, tmp_path):
+def test_a_write_while_another_program_holds_the_lock_too_long_says_busy(curated, tmp_path):
     extra = write_digest(tmp_path / "extra.txt", range(200), day=3)
-    before = user_data(library)
-    holder = hold_write_lock(library)  # for as long as the two commands run
+    before = user_data(curated)
+    holder = hold_write_lock(curated)  # for as long as the two commands run
     try:
         started = time.monotonic()
-        procs = [start("--library", library, "import", extra),
-                 start("--library", library, "delete", "2")]
+        procs = [start("--library", curated, "import", extra),
+                 start("--library", curated, "delete", "2")]
         results = [finish(p) for p in procs]
         waited = time.monotonic() - started
     finally:
@@ -142,19 +133,19 @@ def test_a_write_while_another_program_holds_the_lock_too_long_says_busy(library
         assert rc == 1 and BUSY in err, err
         assert len(err.strip().splitlines()) == 1
     assert waited >= store.BUSY_TIMEOUT_S  # a short wait first, then the message
-    after = user_data(library)
+    after = user_data(curated)
     # Only the holder's own change arrived; the refused writes left no trace.
     assert after["papers"] == before["papers"] and after["digests"] == before["digests"]
     assert len(after["notes"]) == len(before["notes"]) + 1
-    assert integrity(library) == "ok"
+    assert integrity(curated) == "ok"
 
 
-def test_reading_is_never_blocked_by_a_writer(library):
+def test_reading_is_never_blocked_by_a_writer(curated):
     """The writer keeps its lock until the read has finished: a read that waited for
     it would wait the busy timeout and then fail."""
-    holder = hold_write_lock(library)
+    holder = hold_write_lock(curated)
     try:
-        rc, out, err = finish(start("--library", library, "stats", "--json"))
+        rc, out, err = finish(start("--library", curated, "stats", "--json"))
     finally:
         assert release(holder)  # it held the lock all through the read
     assert rc == 0, err
@@ -188,25 +179,25 @@ print(done, busy)
 
 
 @pytest.mark.slow  # imports 10,000 papers beside an editor: 6 s
-def test_edits_in_one_program_while_another_imports(library, tmp_path):
+def test_edits_in_one_program_while_another_imports(curated, tmp_path):
     """Like the desktop app (many small edits) beside a CLI import: every edit that
     reported success is in the library, and the import landed whole."""
     big = write_digest(tmp_path / "big.txt", range(10_000), day=5)
-    before = user_data(library)
-    editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(library), "4"],
+    before = user_data(curated)
+    editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(curated), "4"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                               env=cli_env())
     assert editor.stdout is not None and editor.stdout.readline().strip() == "editing"
-    rc, _, err = finish(start("--library", library, "import", big))
+    rc, _, err = finish(start("--library", curated, "import", big))
     out, _ = editor.communicate("", timeout=120)  # it edits on until here
     done, _busy = map(int, out.split())
     assert rc == 0, err
     assert editor.returncode == 0 and done > 10
-    after = user_data(library)
+    after = user_data(curated)
     edits = [n for n in after["notes"] if n[2].startswith("edit ")]
     assert len(edits) == done
     assert len(after["papers"]) == len(before["papers"]) + 10_000
-    assert integrity(library) == "ok" and distinct_counts(library)[1] == []
+    assert integrity(curated) == "ok" and distinct_counts(curated)[1] == []
 
 
 @pytest.mark.parametrize("round_", range(3))

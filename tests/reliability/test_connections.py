@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from paperdesk.core.library import Library
 from tests.command_line import cli_env
 from tests.reliability.helpers import cli, integrity, kill_when
@@ -29,27 +27,19 @@ sys.stdin.readline()
 """
 
 
-@pytest.fixture
-def library(tmp_path, seeds) -> Path:
-    path = tmp_path / "library.sqlite"
-    with Library.open(path) as lib:
-        lib.import_paths(seeds[:1])
-    return path
-
-
-def test_a_write_after_another_connection_closed_survives_a_kill(library):
-    proc = subprocess.Popen([sys.executable, "-c", WINDOW, str(library)], env=cli_env(),
+def test_a_write_after_another_connection_closed_survives_a_kill(one_digest):
+    proc = subprocess.Popen([sys.executable, "-c", WINDOW, str(one_digest)], env=cli_env(),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "open"
-    listed = cli("--library", library, "list", "--limit", "1")
+    listed = cli("--library", one_digest, "list", "--limit", "1")
     assert listed.returncode == 0, listed.stderr
-    assert Path(f"{library}-wal").exists(), "the other program took the WAL away"
+    assert Path(f"{one_digest}-wal").exists(), "the other program took the WAL away"
     proc.stdin.write("\n")
     proc.stdin.flush()
     assert proc.stdout.readline().strip() == "written"
     assert kill_when(proc, lambda: True)
-    assert integrity(library) == "ok"
-    with Library.open(library, create=False) as lib:
+    assert integrity(one_digest) == "ok"
+    with Library.open(one_digest, create=False) as lib:
         paper = lib.paper(1)
         assert paper["rating"] == 5
         assert [n["text"] for n in paper["notes"]] == ["written by the first connection"]
@@ -75,7 +65,7 @@ def test_one_copy_of_sqlite_in_the_process():
     assert not found
 
 
-def test_the_header_is_read_through_sqlite_while_the_library_is_open(library, monkeypatch):
+def test_the_header_is_read_through_sqlite_while_the_library_is_open(one_digest, monkeypatch):
     """With a connection open, opening the library again never opens the file in Python."""
     import builtins
     import io
@@ -92,12 +82,12 @@ def test_the_header_is_read_through_sqlite_while_the_library_is_open(library, mo
         opened.append(str(name))
         return real_open(name, *args, **kwargs)
 
-    with Library.open(library) as first:
+    with Library.open(one_digest) as first:
         monkeypatch.setattr(os, "open", spy_os_open)
         monkeypatch.setattr(io, "open", spy_open)
         monkeypatch.setattr(builtins, "open", spy_open)
-        with Library.open(library) as second:  # (reads PaperDesk's list of libraries)
+        with Library.open(one_digest) as second:  # (reads PaperDesk's list of libraries)
             assert second.stats() == first.stats()
         monkeypatch.undo()
     assert opened, "the spies saw nothing at all"
-    assert not [name for name in opened if name.startswith(str(library))]
+    assert not [name for name in opened if name.startswith(str(one_digest))]

@@ -8,28 +8,16 @@ import shlex
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from paperdesk.core.db import backup
-from paperdesk.core.library import Library
 from tests.command_line import ROOT
-from tests.reliability.helpers import curate
 
 pytestmark = pytest.mark.skipif(
     not shutil.which("unshare") or subprocess.run(
         ["unshare", "-m", "true"], capture_output=True).returncode != 0,
     reason="needs a mount namespace (unshare -m) to mount a small or read-only filesystem")
-
-
-@pytest.fixture
-def library(tmp_path, seeds) -> Path:
-    path = tmp_path / "library.sqlite"
-    with Library.open(path) as lib:
-        lib.import_paths(seeds[:2])
-        curate(lib)
-    return path
 
 
 def paperdesk(*args) -> str:
@@ -59,13 +47,13 @@ def in_namespace(script: str, timeout: float = 120) -> list[tuple[int, str, str]
     return out
 
 
-def test_a_library_on_a_read_only_filesystem_opens_for_reading(library, tmp_path):
+def test_a_library_on_a_read_only_filesystem_opens_for_reading(curated, tmp_path):
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     lib = mnt / "library.sqlite"
     (mount, copy, remount, listed, shown, stats, rated) = in_namespace(f"""
         mount -t tmpfs -o size=50m tmpfs {mnt}
-        cp {library} {lib}
+        cp {curated} {lib}
         mount -o remount,ro {mnt}
         {paperdesk("--library", lib, "list", "tag:Systems")}
         {paperdesk("--library", lib, "show", 1)}
@@ -81,18 +69,18 @@ def test_a_library_on_a_read_only_filesystem_opens_for_reading(library, tmp_path
 
 
 @pytest.mark.parametrize("disk", ["read-only", "full"])
-def test_restore_on_a_read_only_or_full_disk_says_so_in_one_line(library, tmp_path, disk):
-    good = backup.backup_library(library, tmp_path / "good.sqlite")
+def test_restore_on_a_read_only_or_full_disk_says_so_in_one_line(curated, tmp_path, disk):
+    good = backup.backup_library(curated, tmp_path / "good.sqlite")
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     lib = mnt / "library.sqlite"
-    size = library.stat().st_size
+    size = curated.stat().st_size
     # full: room for the library, not for the copy restore keeps of it first
     tmpfs = f"{size * 3 // 2 // 1024 + 64}k" if disk == "full" else "50m"
     damaged = disk == "read-only"
     steps = in_namespace(f"""
         mount -t tmpfs -o size={tmpfs} tmpfs {mnt}
-        cp {library} {lib}
+        cp {curated} {lib}
         {"dd if=/dev/urandom of=" + str(lib) + " bs=4096 seek=3 count=4 conv=notrunc"
          if damaged else "true"}
         {"mount -o remount,ro " + str(mnt) if disk == "read-only" else "true"}

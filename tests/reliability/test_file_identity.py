@@ -19,14 +19,6 @@ from tests.command_line import cli_env
 from tests.reliability.helpers import cli, integrity
 
 
-@pytest.fixture
-def library(tmp_path, seeds) -> Path:
-    path = tmp_path / "library.sqlite"
-    with Library.open(path) as lib:
-        lib.import_paths(seeds[:1])
-    return path
-
-
 def rating(path: Path, paper_id: int = 1) -> int:
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
@@ -39,28 +31,29 @@ def rescued(library: Path) -> list[Path]:
     return sorted((library.parent / "backups").glob("*.rescued-*.sqlite"))
 
 
-def test_a_deleted_library_refuses_the_next_write_and_is_not_made_again(library):
-    with Library.open(library) as lib:
+def test_a_deleted_library_refuses_the_next_write_and_is_not_made_again(one_digest):
+    with Library.open(one_digest) as lib:
         lib.curation.set_rating([1], 4)
-        for name in (library, f"{library}-wal", f"{library}-shm"):
+        for name in (one_digest, f"{one_digest}-wal", f"{one_digest}-shm"):
             os.unlink(name)
         with pytest.raises(LibraryError, match="deleted or moved") as err:
             lib.curation.set_rating([1], 5)
-        assert "\n" not in str(err.value) and str(library) in str(err.value)
-        assert not library.exists()
-    assert not library.exists()  # closing wrote nothing there either
+        assert "\n" not in str(err.value) and str(one_digest) in str(err.value)
+        assert not one_digest.exists()
+    assert not one_digest.exists()  # closing wrote nothing there either
     # What the program saw (the rating it reported as saved) is kept in a copy.
-    [copy] = rescued(library)
+    [copy] = rescued(one_digest)
     assert rating(copy) == 4 and integrity(copy) == "ok"
     # The next run is told, and does not make an empty library in its place.
-    for result in (cli("--library", library, "list"), cli("--library", library, "rate", 1, 3)):
+    for result in (cli("--library", one_digest, "list"),
+                   cli("--library", one_digest, "rate", 1, 3)):
         assert result.returncode == 1
         assert result.stderr.count("\n") == 1 and "library is missing" in result.stderr
-        assert str(library) in result.stderr
-    assert not library.exists()
-    made = cli("--library", library, "--create", "stats")
+        assert str(one_digest) in result.stderr
+    assert not one_digest.exists()
+    made = cli("--library", one_digest, "--create", "stats")
     assert made.returncode == 0, made.stderr
-    assert library.exists()
+    assert one_digest.exists()
 
 
 def test_the_default_library_gone_missing_is_not_made_again(_isolated_data):
@@ -75,46 +68,46 @@ def test_the_default_library_gone_missing_is_not_made_again(_isolated_data):
     assert not default.exists()
 
 
-def test_a_moved_library_refuses_writes(library, tmp_path):
-    with Library.open(library) as lib:
-        os.rename(library, tmp_path / "elsewhere.sqlite")
+def test_a_moved_library_refuses_writes(one_digest, tmp_path):
+    with Library.open(one_digest) as lib:
+        os.rename(one_digest, tmp_path / "elsewhere.sqlite")
         with pytest.raises(LibraryError, match="deleted or moved"):
             lib.curation.add_note(1, "lost?")
-    assert not library.exists()
+    assert not one_digest.exists()
 
 
-def test_a_replaced_library_refuses_writes_and_the_new_file_is_untouched(library, tmp_path):
+def test_a_replaced_library_refuses_writes_and_the_new_file_is_untouched(one_digest, tmp_path):
     other = tmp_path / "other.sqlite"
-    with Library.open(library) as lib:
+    with Library.open(one_digest) as lib:
         lib.backup(other)
         with Library.open(other) as o:
             o.curation.set_rating([1], 2)
-        os.replace(other, library)
+        os.replace(other, one_digest)
         for side in ("-wal", "-shm"):
-            Path(f"{library}{side}").unlink(missing_ok=True)
-        before = library.read_bytes()
+            Path(f"{one_digest}{side}").unlink(missing_ok=True)
+        before = one_digest.read_bytes()
         with pytest.raises(LibraryError, match="replaced by another file"):
             lib.curation.set_rating([1], 5)
-    assert library.read_bytes() == before
-    assert not Path(f"{library}-wal").exists()
-    assert rating(library) == 2
+    assert one_digest.read_bytes() == before
+    assert not Path(f"{one_digest}-wal").exists()
+    assert rating(one_digest) == 2
 
 
-def test_a_library_opened_through_a_link_keeps_writing(library, tmp_path):
+def test_a_library_opened_through_a_link_keeps_writing(one_digest, tmp_path):
     link = tmp_path / "link.sqlite"
-    link.symlink_to(library)
+    link.symlink_to(one_digest)
     with Library.open(link) as lib:
         lib.curation.set_rating([1], 2)
-        assert cli("--library", library, "rate", 2, 3).returncode == 0
+        assert cli("--library", one_digest, "rate", 2, 3).returncode == 0
         lib.curation.set_rating([1], 5)
-    assert rating(library) == 5 and rating(library, 2) == 3
+    assert rating(one_digest) == 5 and rating(one_digest, 2) == 3
 
 
-def test_an_empty_known_library_is_not_taken_for_a_new_one(library):
-    library.write_bytes(b"")
+def test_an_empty_known_library_is_not_taken_for_a_new_one(one_digest):
+    one_digest.write_bytes(b"")
     with pytest.raises(LibraryError, match="library is missing"):
-        Library.open(library)
-    assert library.read_bytes() == b""
+        Library.open(one_digest)
+    assert one_digest.read_bytes() == b""
 
 
 def test_a_library_another_program_creates_meanwhile_is_not_taken_for_a_missing_one(
@@ -167,10 +160,10 @@ def test_a_library_another_program_fills_while_it_is_recognised_is_opened(
     assert integrity(path) == "ok"
 
 
-def test_a_library_with_two_hard_links_is_refused(library, tmp_path):
-    os.link(library, tmp_path / "second-name.sqlite")
+def test_a_library_with_two_hard_links_is_refused(one_digest, tmp_path):
+    os.link(one_digest, tmp_path / "second-name.sqlite")
     with pytest.raises(LibraryError, match="2 hard links"):
-        Library.open(library)
+        Library.open(one_digest)
 
 
 WINDOW = """
@@ -190,28 +183,28 @@ lib.close()
 """
 
 
-def test_wal_and_shm_removed_under_a_running_program(library):
+def test_wal_and_shm_removed_under_a_running_program(one_digest):
     """Another program's tag written after the removal stays; the running program's
     next write is refused; its earlier note is kept in a rescued copy."""
-    proc = subprocess.Popen([sys.executable, "-c", WINDOW, str(library)], env=cli_env(),
+    proc = subprocess.Popen([sys.executable, "-c", WINDOW, str(one_digest)], env=cli_env(),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "written"
-    os.unlink(f"{library}-wal")
-    os.unlink(f"{library}-shm")
-    tagged = cli("--library", library, "tag", 1, "+kept")
+    os.unlink(f"{one_digest}-wal")
+    os.unlink(f"{one_digest}-shm")
+    tagged = cli("--library", one_digest, "tag", 1, "+kept")
     assert tagged.returncode == 0, tagged.stderr
     out, _ = proc.communicate("\n", timeout=60)
     assert out.startswith("refused"), out
     assert "-wal: removed or replaced" in out or "-shm: removed or replaced" in out
-    assert integrity(library) == "ok"
-    with Library.open(library, create=False) as lib:
+    assert integrity(one_digest) == "ok"
+    with Library.open(one_digest, create=False) as lib:
         assert "kept" in lib.paper(1)["tags"]
         notes = [n["text"] for n in lib.paper(1)["notes"]]
         assert "after the removal" not in notes
         # The running program's WAL, orphaned by the removal, was not checkpointed over
         # the library when it closed: what it held is only in the rescued copy.
         assert "before the removal" not in notes
-    [copy] = rescued(library)
+    [copy] = rescued(one_digest)
     with Library.open(copy, create=False) as saved:
         assert [n["text"] for n in saved.paper(1)["notes"]] == ["before the removal"]
 
