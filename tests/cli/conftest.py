@@ -15,7 +15,13 @@ BIB = """@misc{one, title = {Scaling Laws for Neural Language Models},
 
 
 @pytest.fixture
-def server():
+def server(monkeypatch):
+    """A stand-in Hub; commands run in this process ask it without the Hub's pace
+    (1.6 requests a second), as the window tests do."""
+    from paperdesk.core.hub import hub as hub_module
+    from paperdesk.core.hub.hub import Limits
+
+    monkeypatch.setattr(hub_module, "DEFAULT_LIMITS", Limits(rate=500, workers=4))
     with FakeHub() as hub:
         yield hub
 
