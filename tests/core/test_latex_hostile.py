@@ -6,6 +6,9 @@ The same payloads written into a .bib by hand do both, so the check can fail."""
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
+from pathlib import Path
 
 import bibtexparser
 import pytest
@@ -86,12 +89,22 @@ def test_the_check_can_fail_the_payloads_run_when_written_raw(tmp_path):
     assert made.exists() and SECRET in text
 
 
+@pytest.fixture
+def short_folder():
+    """A folder with a short path: the payloads name files in it, and the tag that
+    carries one must stay within the 100 characters a tag may have, wherever pytest
+    puts its own folders (a worker's are longer)."""
+    folder = Path(tempfile.mkdtemp(prefix="hx"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.parametrize("backend", ["bibtex", "biber"])
-def test_hostile_digest_and_hub_export_runs_and_reads_nothing(tmp_path, backend):
+def test_hostile_digest_and_hub_export_runs_and_reads_nothing(tmp_path, short_folder, backend):
     tex.require_tools()
-    secret = tmp_path / "canary.txt"
+    secret = short_folder / "canary.txt"
     secret.write_text(SECRET + "\n")
-    made = tmp_path / "MADE"
+    made = short_folder / "MADE"
     library = tmp_path / "lib.sqlite"
     digest, entries = hostile_digest(tmp_path, str(made), str(secret))
     out = paperdesk("--library", library, "import", digest, check_rc=0)
