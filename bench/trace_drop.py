@@ -26,6 +26,7 @@ SRC = str(ROOT / "src" / "paperdesk")
 sys.path.insert(0, str(ROOT / "src"))
 
 seen: set[str] = set()
+CHAIN = "--chain" in sys.argv  # only the modules on a call chain that reaches SQL or the table
 tracing = False
 
 
@@ -57,7 +58,7 @@ def hook(frame, event, arg):
     if not tracing:
         return
     on_gui = threading.current_thread() is threading.main_thread()
-    if not on_gui and event == "call":  # the worker runs the import job and nothing else
+    if not on_gui and event == "call" and not CHAIN:  # the worker runs the import job only
         name = frame.f_code.co_filename
         if name.startswith(SRC):
             seen.add(name[len(SRC) + 1:])

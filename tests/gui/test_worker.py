@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sqlite3
 import threading
 import time
 
+from paperdesk.core.library import Library
 from paperdesk.core.model.jobs import check_cancel
 from paperdesk.gui.jobs.worker import Worker
 from tests.conftest import SEED_PAPERS
@@ -39,4 +43,46 @@ def test_a_job_reports_progress_and_stops_when_cancelled(seed_lib, qtbot):
     qtbot.waitUntil(lambda: len(outcomes) == 3)
     assert outcomes[1].result == SEED_PAPERS and outcomes[1].error is None
     assert outcomes[2].error == "Broken failed: ZeroDivisionError: division by zero"
+    worker.stop()
+
+
+def test_the_worker_keeps_its_library_open_between_jobs(seed_lib, qtbot, tmp_path):
+    """One connection from job to job, its writes in the main file after each; a new one
+    after a failed job, for another library, and for a file replaced under it."""
+    worker = Worker()
+    outcomes = []
+    worker.finished_job.connect(outcomes.append)
+
+    def run(job, path=seed_lib.path):
+        done = len(outcomes) + 1
+        worker.submit("Job", path, job)
+        qtbot.waitUntil(lambda: len(outcomes) == done, timeout=10000)
+        return outcomes[-1]
+
+    def rate(lib, progress, cancel):
+        lib.curation.set_rating([1], 4)
+        return lib
+
+    worker.prepare(seed_lib.path)
+    first = run(lambda lib, p, c: lib).result
+    assert run(rate).result is first
+    # The write is in the main file, not only in the write-ahead log: read without it.
+    main = sqlite3.connect(f"file:{seed_lib.path}?immutable=1", uri=True)
+    assert main.execute("SELECT rating FROM papers WHERE id = 1").fetchone() == (4,)
+    main.close()
+
+    assert run(lambda lib, p, c: 1 / 0).error is not None
+    after_failure = run(lambda lib, p, c: lib).result
+    assert after_failure is not first
+
+    other = Library.open(tmp_path / "other.sqlite")
+    other.close()
+    assert run(lambda lib, p, c: lib, other.path).result.path == other.path
+    back = run(lambda lib, p, c: lib).result
+    assert back is not after_failure and back.path == seed_lib.path
+
+    # The file replaced under the open connection (a restore from another program).
+    shutil.copyfile(seed_lib.path, tmp_path / "copy.sqlite")
+    os.replace(tmp_path / "copy.sqlite", seed_lib.path)
+    assert run(lambda lib, p, c: lib).result is not back
     worker.stop()

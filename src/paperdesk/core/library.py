@@ -89,7 +89,10 @@ class Library(Areas):
     def name(self) -> str:
         return self.path.stem
 
-    def close(self) -> None:
+    def settle(self) -> None:
+        """Tidy the file after this connection's writes: statistics, and what the
+        writes left in the write-ahead log into the main file. ``close`` does it; a
+        connection kept open between jobs does it after each."""
         with contextlib.suppress(sqlite3.Error):
             # Statistics only after this session committed a write (a command that
             # only reads, or whose write was rolled back, as on a damaged page, never
@@ -103,6 +106,14 @@ class Library(Areas):
                 # What an import left in the write-ahead log goes into the main file
                 # now, on this connection, not at another's next commit.
                 store.checkpoint(self.db)
+                self.db.conn.wrote = False
+
+    def moved(self) -> bool:
+        """Whether the library's file was deleted, moved or replaced under this connection."""
+        return store.moved(self.db.conn) is not None
+
+    def close(self) -> None:
+        self.settle()
         self.db.close()
 
     def backup(self, dest: str | os.PathLike[str] | None = None) -> Path:

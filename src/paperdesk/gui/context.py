@@ -83,6 +83,7 @@ class Context(QObject):
         self._lib = lib
         self.undo_stack = QUndoStack(window)
         self.worker = Worker(window)
+        self.worker.prepare(lib.path)  # the worker's connection, open before the first job
         self.progress = ProgressPanel(lambda: self.ops.cancel())
         self.ops = Operations(self)
         self.changed = self.ops.changed  # (Changes, initiator) after every write
@@ -112,6 +113,7 @@ class Context(QObject):
         old.remove_listener(self.ops.hear)
         lib.add_listener(self.ops.hear)
         self.undo_stack.clear()
+        self.worker.prepare(lib.path)
         self.library_changed.emit(lib)
         old.close()
 

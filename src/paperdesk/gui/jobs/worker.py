@@ -2,14 +2,19 @@
 
 A job is a function ``job(lib, progress, cancel)`` run on the worker thread
 against its own ``Library`` connection (SQLite connections stay in the thread
-that opened them). The result, or a one-line error, comes back to the UI
-thread through ``finished``, with the ``Changes`` of every write the job
-committed (for the UI's library to announce); progress through ``progress``.
+that opened them). The worker keeps that library open from job to job, tidied
+after each (``Library.settle``), and opens it again only for another library, a
+file replaced under it, or after a job that failed; ``prepare`` opens it ahead
+of the first job, as the window opens a library. The result, or a one-line
+error, comes back to the UI thread through ``finished``, with the ``Changes``
+of every write the job committed (for the UI's library to announce); progress
+through ``progress``.
 The UI thread never waits for the worker.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import queue
 import threading
@@ -45,7 +50,7 @@ class Worker(QThread):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self._jobs: queue.Queue[tuple[int, str, Path, Job] | None] = queue.Queue()
+        self._jobs: queue.Queue[tuple[int, str, Path, Job | None] | None] = queue.Queue()
         self._ids = itertools.count(1)
         self._cancel = threading.Event()
         self.busy = False
@@ -59,6 +64,13 @@ class Worker(QThread):
         self._jobs.put((job_id, label, Path(library_path), job))
         return job_id
 
+    def prepare(self, library_path: Path) -> None:
+        """Open the library at ``library_path`` on the worker now (closing the one it
+        had), so that the first job finds it open; a failure waits for that job."""
+        if not self.isRunning():
+            self.start()
+        self._jobs.put((0, "", Path(library_path), None))
+
     def cancel(self) -> None:
         """Ask the running job to stop; it rolls back what it had not finished."""
         self._cancel.set()
@@ -70,19 +82,53 @@ class Worker(QThread):
             self.wait()
 
     def run(self) -> None:
-        while (item := self._jobs.get()) is not None:
-            job_id, label, path, job = item
-            self._cancel.clear()
-            outcome = Outcome(job_id, label, library=path)
+        lib: Library | None = None
+        try:
+            while (item := self._jobs.get()) is not None:
+                job_id, label, path, job = item
+                lib = _library_for(lib, path)
+                if job is None:  # prepare: the library opened ahead of the first job
+                    with contextlib.suppress(PaperDeskError):
+                        lib = lib or Library.open(path, create=False)
+                    continue
+                self._cancel.clear()
+                outcome = Outcome(job_id, label, library=path)
+                lib = self._run_job(lib, path, job, outcome)
+                self.busy = not self._jobs.empty()
+                self.finished_job.emit(outcome)
+        finally:
+            if lib is not None:
+                lib.close()
+
+    def _run_job(self, lib: Library | None, path: Path, job: Job,
+                 outcome: Outcome) -> Library | None:
+        """Run ``job`` into ``outcome``; the library it leaves open for the next."""
+        try:
+            lib = lib or Library.open(path, create=False)
+            lib.add_listener(outcome.changes.append)
             try:
-                with Library.open(path, create=False) as lib:
-                    lib.add_listener(outcome.changes.append)
-                    outcome.result = job(lib, lambda f, m, i=job_id: self.progress.emit(i, f, m),
-                                         self._cancel)
-            except PaperDeskError as exc:
-                outcome.error = str(exc)
-            except Exception as exc:  # shown to the user as one line, details on request
-                outcome.error = f"{label} failed: {type(exc).__name__}: {exc}"
-                outcome.details = traceback.format_exc()
-            self.busy = not self._jobs.empty()
-            self.finished_job.emit(outcome)
+                job_id = outcome.job_id
+                outcome.result = job(lib, lambda f, m: self.progress.emit(job_id, f, m),
+                                     self._cancel)
+            finally:
+                lib.remove_listener(outcome.changes.append)
+            lib.settle()
+            return lib
+        except PaperDeskError as exc:
+            outcome.error = str(exc)
+        except Exception as exc:  # shown to the user as one line, details on request
+            outcome.error = f"{outcome.label} failed: {type(exc).__name__}: {exc}"
+            outcome.details = traceback.format_exc()
+        if lib is not None:  # after a failure the next job starts on a fresh connection
+            with contextlib.suppress(Exception):
+                lib.close()
+        return None
+
+
+def _library_for(lib: Library | None, path: Path) -> Library | None:
+    """``lib`` if it is still the library at ``path``; otherwise None, ``lib`` closed."""
+    if lib is None or (lib.path == path and not lib.moved()):
+        return lib
+    with contextlib.suppress(Exception):
+        lib.close()
+    return None
