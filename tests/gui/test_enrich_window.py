@@ -95,9 +95,11 @@ def test_completing_after_import_is_off_until_turned_on(window, server, qtbot, t
     from tests.gui.conftest import sidebar_counts  # noqa: F401 (the window is up)
 
     digest = tmp_path / "day.txt"
+    known = window.lib.paper(1)  # in the digest again: merged, not new, so not completed
     digest.write_text("new\n\nGet trending papers in your email inbox!\n\nSubscribe\n\n"
                       "byAK and the research community\n\nNov 4, 2025\n\n"
-                      "After Import Paper\n\nAn abstract seen after an import.\n",
+                      "After Import Paper\n\nAn abstract seen after an import.\n\n"
+                      f"{known['title']}\n\n{known['abstract']}\n",
                       encoding="utf-8")
     server.add(record("2511.07777", "After Import Paper", "An abstract seen after an import.",
                       ["Ida Import"], "2025-11-03"))

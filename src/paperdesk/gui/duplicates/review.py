@@ -121,7 +121,7 @@ class Review(Feature):
         link = QLabel(f'<a href="review">{likely} new paper{"s" if likely != 1 else ""} may '
                       f"repeat papers already in the library: review them</a>")
         link.setObjectName("duplicates-link")
-        new = [pid for r in reports for pid in r.paper_ids]
+        new = [pid for r in reports for pid in r.created_ids]  # the import's new papers
 
         def review(_href: str) -> None:
             report.accept()

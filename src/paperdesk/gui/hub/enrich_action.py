@@ -238,7 +238,8 @@ class Hub(Feature):
         report.open()
 
     def _after_import(self, reports: list) -> None:
-        """With the setting on, an import's papers are completed once it is done."""
-        ids = [pid for r in reports for pid in (getattr(r, "paper_ids", None) or [])]
+        """With the setting on, the papers an import added are completed once it is done
+        (not those already in the library that its entries merged into)."""
+        ids = [pid for r in reports for pid in (getattr(r, "created_ids", None) or [])]
         if self.after.isChecked() and ids:
             complete(self.context, "imported", list(dict.fromkeys(ids)))
