@@ -49,6 +49,6 @@ def test_the_check_finds_each_way_of_talking_to_sqlite():
     assert offences("q = 'SELECT id FROM papers'\n") == ["1: SQL text 'SELECT id FROM papers'"]
     assert offences("q = f'DELETE FROM {t}'\n") == ["1: SQL text 'DELETE FROM '"]
     assert offences("import sqlite3\n") == ["1: imports sqlite3"]
-    assert offences("from paperdesk.core.db.idlists import chunks\n") == [
-        "1: imports chunks, paperdesk.core.db.idlists"]
+    assert offences("from paperdesk.core.db.database import chunks\n") == [
+        "1: imports chunks, paperdesk.core.db.database"]
     assert offences("label = 'Select all'\nSELECTED = 'selected'\nwhere = 'Where to?'\n") == []

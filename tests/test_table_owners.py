@@ -54,7 +54,7 @@ ANY_TABLE = {
                           "of whichever tables its scopes named",
     "core/db/column_restore.py": "undoing an edit of a few columns writes them back, "
                                  "one UPDATE per row that differs",
-    "core/db/idlists.py": "fills the temporary id table a caller names",
+    "core/db/database.py": "fills the temporary id table a caller names",
     "core/db/store.py": "sets and clears FTS5's hashsize for the index it is handed",
 }
 

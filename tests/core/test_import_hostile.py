@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from paperdesk.core.duplicates import matcher
+from paperdesk.core.duplicates.matcher import MAX_SIMILAR, TitleIndex
 from paperdesk.core.importing import importer
-from paperdesk.core.model import title_index
 from paperdesk.core.model.text import abstracts_match
-from paperdesk.core.model.title_index import MAX_SIMILAR, TitleIndex
 from tests.command_line import paperdesk
 from tests.core.test_import import content
 from tests.reliability.digests import HEADER, abstract, digest_text, title
@@ -140,13 +140,13 @@ def same_title_digest(n: int, name: str = "A Survey of Large Language Models") -
 def test_entries_sharing_a_title_cost_a_bounded_number_of_comparisons(lib, tmp_path,
                                                                       monkeypatch):
     calls = []
-    real = title_index.key_similarity
+    real = matcher.key_similarity
 
     def counted(a, b, cutoff=0.0):
         calls.append(1)
         return real(a, b, cutoff)
 
-    monkeypatch.setattr(title_index, "key_similarity", counted)
+    monkeypatch.setattr(matcher, "key_similarity", counted)
     counts = {}
     for n in (100, 400):
         calls.clear()

@@ -16,7 +16,7 @@ def test_a_tag_from_a_terminal_shows_in_the_row_detail_and_sidebar(window, qtbot
     lib = window.lib
     # The start-up scan for duplicates (on the worker) is in: a write of the window's
     # own that lands in the same half second as one from outside hides it until the
-    # next one (core/db/outside.py).
+    # next one (core/db/dbfile.py).
     qtbot.waitUntil(lambda: not window.context.ops.busy, timeout=20000)
     qtbot.wait(2 * INTERVAL_MS)
     heard: list[ch.Changes] = []

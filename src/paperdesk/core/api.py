@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from paperdesk.core.model.errors import DuplicateError, NotFound, PaperDeskError, QueryError
     from paperdesk.core.model.jobs import no_progress
     from paperdesk.core.model.sources import describe
-    from paperdesk.core.model.words import plural
+    from paperdesk.core.model.text import plural
     from paperdesk.core.search.query import compile_query
     from paperdesk.core.search.query_hints import empty_message, hint
     from paperdesk.core.search.sorts import SORTS
@@ -140,7 +140,7 @@ _WHERE = {
     "merged_row": ("paperdesk.core.duplicates.merge", "merged_row"),
     "no_progress": ("paperdesk.core.model.jobs", "no_progress"),
     "open_demo": ("paperdesk.core.demo", "open_demo"),
-    "plural": ("paperdesk.core.model.words", "plural"),
+    "plural": ("paperdesk.core.model.text", "plural"),
     "resource": ("paperdesk.core.db.paths", "resource"),
     "restore": ("paperdesk.core.db.backup", "restore"),
     "seed_files": ("paperdesk.core.db.paths", "seed_files"),

@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas import Areas
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import known, outside, records, store
-from paperdesk.core.db.database import Database
-from paperdesk.core.db.idlists import select_in
+from paperdesk.core.db import dbfile, known, records, store
+from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 
@@ -64,8 +63,8 @@ class Library(Areas):
         self.path = path
         self._listeners: list[Listener] = []
         self._queued: list[ch.Changes] = []  # changes of writes nested in the open one
-        self._file = outside.key(path)
-        self._watch = outside.Watch(db, self._file)  # writes by other programs
+        self._file = dbfile.key(path)
+        self._watch = dbfile.Watch(db, self._file)  # writes by other programs
 
     # -- opening and closing -------------------------------------------------
 

@@ -30,9 +30,8 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.bibtex.names import family_name
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table, store
-from paperdesk.core.db.database import Database
+from paperdesk.core.db.database import Database, chunks, marks
 from paperdesk.core.db.edits import KeySet
-from paperdesk.core.db.idlists import chunks, marks
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import CitekeyError as CitekeyError
 from paperdesk.core.model.sources import marked

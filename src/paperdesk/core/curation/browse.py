@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from paperdesk.core.curation import queue
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db.idlists import select_in
+from paperdesk.core.db.database import select_in
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library

@@ -17,14 +17,14 @@ from paperdesk.core.curation.notes import Notes
 from paperdesk.core.curation.tags import Tags
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
+from paperdesk.core.db.database import load_ids
 from paperdesk.core.db.edits import Changed
-from paperdesk.core.db.idlists import load_ids
 from paperdesk.core.db.schema import STATUSES
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import CurationError as CurationError
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.sources import marked
-from paperdesk.core.model.words import plural
+from paperdesk.core.model.text import plural
 from paperdesk.core.search.query import compile_query
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
 from paperdesk.core.model.errors import CurationError
-from paperdesk.core.model.words import plural
+from paperdesk.core.model.text import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import tags_table
 from paperdesk.core.db.annotations import in_bulk
+from paperdesk.core.db.database import load_ids
 from paperdesk.core.db.edits import Tagged, TagsMerged, Untagged
-from paperdesk.core.db.idlists import load_ids
 from paperdesk.core.model.errors import CurationError, NotFound
 from paperdesk.core.model.text import MAX_TAG_LENGTH as MAX_TAG_LENGTH
-from paperdesk.core.model.text import tag_key, tag_name
-from paperdesk.core.model.words import plural
+from paperdesk.core.model.text import plural, tag_key, tag_name
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library

@@ -15,7 +15,7 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
 from paperdesk.core.db.edits import Deleted
 from paperdesk.core.model.clock import now
-from paperdesk.core.model.words import plural
+from paperdesk.core.model.text import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library

@@ -12,8 +12,7 @@ import contextlib
 from collections.abc import Collection, Iterator
 
 from paperdesk.core.db import schema_0014
-from paperdesk.core.db.database import Database
-from paperdesk.core.db.idlists import load_ids
+from paperdesk.core.db.database import Database, load_ids
 
 # From this many papers, rewrite their rows in a set rather than row by row.
 BULK_PAPERS = 200

@@ -19,8 +19,7 @@ from typing import Any
 
 from paperdesk.core.db import column_restore
 from paperdesk.core.db.annotations import in_bulk
-from paperdesk.core.db.database import Database
-from paperdesk.core.db.idlists import chunks, marks
+from paperdesk.core.db.database import Database, chunks, marks
 
 # Kinds of data an edit can change.
 PAPERS = "papers"          # fields of papers (rating, status, title, ...)

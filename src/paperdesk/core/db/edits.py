@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paperdesk.core.db import idlists
+from paperdesk.core.db import database
 from paperdesk.core.db.changes import Result
 
 
@@ -49,10 +49,10 @@ class KeySet(Result):
 
 # Kept importable from here for code written before they had modules of their own.
 from paperdesk.core.model.clock import now as now  # noqa: E402
-from paperdesk.core.model.words import plural as plural  # noqa: E402
+from paperdesk.core.model.text import plural as plural  # noqa: E402
 
 
 def load_ids(db: Any, ids: Sequence[int]) -> None:
-    """``idlists.load_ids`` into ``temp.curation_ids``, the table's older name."""
-    idlists.load_ids(db, ids, "curation_ids")
+    """``database.load_ids`` into ``temp.curation_ids``, the table's older name."""
+    database.load_ids(db, ids, "curation_ids")
 from paperdesk.core.model.errors import CurationError as CurationError  # noqa: E402

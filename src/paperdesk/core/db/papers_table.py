@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from paperdesk.core.db.idlists import execute_in
+from paperdesk.core.db.database import execute_in
 
 # -- new papers ----------------------------------------------------------------------
 

@@ -6,8 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from paperdesk.core.db.database import Database
-from paperdesk.core.db.idlists import chunks, marks, select_in
+from paperdesk.core.db.database import Database, chunks, marks, select_in
 from paperdesk.core.model import sources
 
 LARGEST_ID = 2**63 - 1  # SQLite's largest integer

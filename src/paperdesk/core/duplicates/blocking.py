@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.db.idlists import select_in
+from paperdesk.core.db.database import select_in
 from paperdesk.core.model.jobs import CancelFlag, check_cancel
 
 if TYPE_CHECKING:

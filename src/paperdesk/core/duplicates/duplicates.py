@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db import candidates_table
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db.idlists import chunks, marks
+from paperdesk.core.db.database import chunks, marks
 from paperdesk.core.duplicates import blocking
 from paperdesk.core.duplicates import merge as merging
 from paperdesk.core.duplicates.matcher import arxiv_key, doi_key

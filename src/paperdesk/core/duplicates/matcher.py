@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
-from paperdesk.core.db.idlists import select_in
-from paperdesk.core.model.title_index import TitleIndex
+from paperdesk.core.db.database import select_in
+from paperdesk.core.model.text import ABSTRACT_MATCH, abstract_key, key_similarity
 
 _ARXIV_VERSION = re.compile(r"v\d+$")
 
@@ -73,3 +74,68 @@ class PaperMatcher:
         if doi:
             self.by_doi.setdefault(doi_key(doi), pid)
         self.by_title.add(key, pid, abstract)
+
+
+MAX_SIMILAR = 16  # abstracts under one title that an entry is compared with in full
+
+
+@dataclass
+class _Title:
+    first: int
+    empty: int | None = None  # the first paper without an abstract
+    exact: dict[str, int] = field(default_factory=dict)  # abstract key -> first paper
+    similar: list[tuple[int, str]] = field(default_factory=list)  # (paper, abstract key)
+    # The one paper added whose abstract is not keyed yet: most titles are never
+    # looked up again, and normalising every abstract was most of matching's time.
+    pending: tuple[int, str] | None = None
+
+    def keyed(self) -> _Title:
+        if self.pending is not None:
+            (paper_id, abstract), self.pending = self.pending, None
+            self.file(paper_id, abstract_key(abstract))
+        return self
+
+    def file(self, paper_id: int, akey: str) -> None:
+        if akey not in self.exact:
+            self.exact[akey] = paper_id
+            if len(self.similar) < MAX_SIMILAR:
+                self.similar.append((paper_id, akey))
+
+
+class TitleIndex:
+    """Papers by title key; ``find`` gives the earliest added paper that matches, as
+    comparing the entry with every paper of its title in order would."""
+
+    def __init__(self) -> None:
+        self.titles: dict[str, _Title] = {}
+
+    def add(self, key: str, paper_id: int, abstract: str) -> None:
+        """Add a paper; papers are added in the order ``find`` should prefer them."""
+        title = self.titles.get(key)
+        if title is None:
+            title = self.titles[key] = _Title(paper_id)
+            if abstract.strip():
+                title.pending = (paper_id, abstract)
+                return
+        if not abstract.strip():
+            if title.empty is None:
+                title.empty = paper_id
+            return
+        title.keyed().file(paper_id, abstract_key(abstract))
+
+    def find(self, key: str, abstract: str) -> int | None:
+        title = self.titles.get(key)
+        if title is None:
+            return None
+        if not abstract.strip():
+            return title.first
+        title.keyed()
+        akey = abstract_key(abstract)
+        found = [pid for pid in (title.empty, title.exact.get(akey)) if pid is not None]
+        best = min(found) if found else None
+        for pid, other in title.similar:
+            if best is not None and pid > best:
+                break
+            if key_similarity(akey, other, ABSTRACT_MATCH) >= ABSTRACT_MATCH:
+                return pid
+        return best

@@ -25,8 +25,7 @@ from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import DuplicateError as DuplicateError
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
-from paperdesk.core.model.text import title_key
-from paperdesk.core.model.words import plural
+from paperdesk.core.model.text import plural, title_key
 
 if TYPE_CHECKING:
     from paperdesk.core.duplicates.duplicates import Group

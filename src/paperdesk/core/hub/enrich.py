@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
-from paperdesk.core.db.idlists import select_in
+from paperdesk.core.db.database import select_in
 from paperdesk.core.hub.hub import Hub, HubError, HubPaper, HubUnavailable
 from paperdesk.core.model import identifiers
 from paperdesk.core.model.clock import now

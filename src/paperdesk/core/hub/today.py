@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperdesk.core.curation import triage
-from paperdesk.core.db.idlists import select_in
+from paperdesk.core.db.database import select_in
 from paperdesk.core.hub.daily import MAX_DAYS, DayReport, fetch_days
 from paperdesk.core.hub.hub import Hub, HubError
 

@@ -19,7 +19,7 @@ from paperdesk.core.bibtex.bibtex_fields import BibPaper
 from paperdesk.core.bibtex.bibtex_source import entry_sha, make_source, source_sha
 from paperdesk.core.bibtex.citekey import KeyAllocator, ascii_text, last_name
 from paperdesk.core.db import papers_table, store, tags_table
-from paperdesk.core.db.idlists import select_in
+from paperdesk.core.db.database import select_in
 from paperdesk.core.importing import file_report
 from paperdesk.core.importing.bib_records import Entry, authors_of, entry_sha_of, paper_of, tag_ok
 from paperdesk.core.importing.file_report import RENAMED, FileReport

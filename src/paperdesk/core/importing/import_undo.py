@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.db import candidates_table, digests_table, papers_table
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db.idlists import load_ids
+from paperdesk.core.db.database import load_ids
 from paperdesk.core.importing.file_report import IMPORTED, FileReport
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.core.model.words import plural
+from paperdesk.core.model.text import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library

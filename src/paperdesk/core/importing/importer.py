@@ -30,7 +30,7 @@ from paperdesk.core.importing.file_report import (
 )
 from paperdesk.core.model.errors import Cancelled, DigestError, PaperDeskError
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
-from paperdesk.core.model.words import plural
+from paperdesk.core.model.text import plural
 
 # Kept importable from here, where they were before each importer had a module.
 __all__ = ["ALREADY", "BULK_THRESHOLD", "CANCELLED", "ERROR", "IMPORTED", "SKIPPED",

@@ -97,3 +97,8 @@ def tag_name(name: str) -> str:
 def tag_key(name: str) -> str:
     """The case-insensitive key under which "ML", "ml" and " Ml " meet."""
     return " ".join(fold(name).split())
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 paper``, ``2 papers``; ``many`` for plurals that do not add an s."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
