@@ -22,7 +22,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db.database import select_in
-from paperdesk.core.model.jobs import CancelFlag, check_cancel
+from paperdesk.core.model.jobs import CancelFlag, check_cancel, gc_paused
 
 if TYPE_CHECKING:
     import numpy as np
@@ -94,7 +94,17 @@ def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
 def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None,
               counts: dict[str, int] | None = None) -> set[tuple[int, int]]:
     """Index pairs (i < j) of similar titles among ``keys``; ``counts`` gets the number
-    of blocks and of title pairs compared (``blocks``, ``candidates``)."""
+    of blocks and of title pairs compared (``blocks``, ``candidates``).
+
+    The cycle collector is paused meanwhile: the word lists of a million titles made
+    each automatic collection walk them all again (a sixth of the scan's time at a
+    million titles, half at ten thousand), and they hold no cycles."""
+    with gc_paused():
+        return _all_pairs(keys, cancel, counts)
+
+
+def _all_pairs(keys: Sequence[str], cancel: CancelFlag | None,
+               counts: dict[str, int] | None) -> set[tuple[int, int]]:
     import numpy as np
 
     tokens = list(map(str.split, keys))
