@@ -88,7 +88,8 @@ class Worker(QThread):
                 job_id, label, path, job = item
                 lib = _library_for(lib, path)
                 if job is None:  # prepare: the library opened ahead of the first job
-                    with contextlib.suppress(PaperDeskError):
+                    # Whatever fails here fails again in the first job, which reports it.
+                    with contextlib.suppress(Exception):
                         lib = lib or Library.open(path, create=False)
                     continue
                 self._cancel.clear()
