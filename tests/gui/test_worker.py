@@ -86,3 +86,18 @@ def test_the_worker_keeps_its_library_open_between_jobs(seed_lib, qtbot, tmp_pat
     os.replace(tmp_path / "copy.sqlite", seed_lib.path)
     assert run(lambda lib, p, c: lib).result is not back
     worker.stop()
+
+
+def test_a_library_that_cannot_be_opened_ahead_fails_its_first_job_not_the_worker(
+        seed_lib, qtbot, tmp_path):
+    worker = Worker()
+    outcomes = []
+    worker.finished_job.connect(outcomes.append)
+    missing = tmp_path / "nowhere" / "gone.sqlite"
+    worker.prepare(missing)
+    worker.submit("Count", missing, lambda lib, p, c: lib.stats()["papers"])
+    worker.submit("Count", seed_lib.path, lambda lib, p, c: lib.stats()["papers"])
+    qtbot.waitUntil(lambda: len(outcomes) == 2, timeout=10000)
+    assert outcomes[0].error is not None and "gone.sqlite" in outcomes[0].error
+    assert outcomes[1].result == SEED_PAPERS
+    worker.stop()
