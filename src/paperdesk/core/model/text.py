@@ -2,7 +2,8 @@
 
 ``title_key`` is the stored key under which re-typed titles meet: Unicode NFKC,
 case-folded, dashes and quotes unified, punctuation and spacing collapsed, so
-that "Foo – Bar.", "foo - bar" and "FOO: Bar" all give ``foo bar``.
+that "Foo – Bar.", "foo - bar" and "FOO: Bar" all give ``foo bar``. Tag names
+and their keys, and counts with the right plural (``plural``), are text rules too.
 """
 
 from __future__ import annotations
