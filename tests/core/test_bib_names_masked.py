@@ -1,6 +1,6 @@
 """Fast paths of .bib reading checked against what they replace. Name lists with braces
 and escapes are split by one regular expression over the text
-with its top-level brace groups and escapes masked (``bibtex_fields._masked``); where
+with its top-level brace groups and escapes masked (``bib_names._masked``); where
 that is shown safe it must split exactly as bibtexparser's character-by-character
 splitter, which is what the import used for every such list before."""
 
@@ -10,7 +10,7 @@ from bibtexparser.middlewares.names import split_multiple_persons_names
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.bibtex.bibtex_fields import _masked, split_names
+from paperdesk.core.bibtex.bib_names import _masked, split_names
 
 _PIECES = ["a", "n", "d", "A", "N", "D", " ", "\t", "\n", "\r", "x", "Z", "and", " and ",
            " AnD ", "~", ",", "{", "}", "\\", "\\'", '\\"', "\\ ", "{\\'e}", '\\"{o}',
