@@ -8,6 +8,7 @@ alike); ``display_name`` gives each name as PaperDesk shows it.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 from bibtexparser.middlewares.names import (
@@ -29,13 +30,16 @@ def split_names(text: str) -> list[str]:
     if not ("{" in text or "}" in text or "\\" in text):
         return [n.strip() for n in _AND.split(text.strip(" \r\n\t")) if n.strip()]
     stripped = text.strip(" \r\n\t")
-    masked = _masked(stripped)
-    if masked is not None:
-        names, start = [], 0
-        for m in _AND.finditer(masked):
-            names.append(stripped[start:m.start()])
-            start = m.end()
-        names.append(stripped[start:])
+    names = _vouched_split(stripped)
+    if names is None:
+        masked = _masked(stripped)
+        if masked is not None:
+            names, start = [], 0
+            for m in _AND.finditer(masked):
+                names.append(stripped[start:m.start()])
+                start = m.end()
+            names.append(stripped[start:])
+    if names is not None:
         return [n.strip() for n in names if n.strip()]
     try:
         return [n.strip() for n in split_multiple_persons_names(text) if n.strip()]
@@ -85,6 +89,45 @@ def _masked(text: str) -> str | None:
         return None
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+def _group(depth: int) -> str:
+    """A brace group nested ``depth`` deep at most; an escape takes the next character."""
+    inner = r"[^{}\\]++|\\[\s\S]"
+    if depth > 1:
+        inner += "|" + _group(depth - 1)
+    return r"\{(?:" + inner + r")*+\}"
+
+
+# A list ``_masked`` vouches for, in one pass in C: text, brace groups (8 deep at most)
+# and escapes of a character other than a blank that follow no blank nor letter of "and".
+_VOUCHED = re.compile(r"(?:[^{}\\]++|" + _group(8) + r"|(?<![ \r\n\taAnNdD])\\[^ \r\n\t])*+")
+
+
+_OPENING, _CLOSING = itertools.repeat("{"), itertools.repeat("}")
+
+
+def _vouched_split(text: str) -> list[str] | None:
+    """``text`` cut where ``_AND`` finds " and " in ``_masked(text)``, without masking:
+    for a list ``_VOUCHED`` matches whole and with no escaped brace, the ``_AND`` matches
+    of the text outside brace groups (counted, every brace being one) are those of the
+    masked text (a match holds no brace, backslash or character an escape takes);
+    None for any other list."""
+    if "\\{" in text or "\\}" in text or not _VOUCHED.fullmatch(text):
+        return None
+    parts = _AND.split(text)
+    if list(map(str.count, parts, _OPENING)) == list(map(str.count, parts, _CLOSING)):
+        return parts  # (most lists) no " and " inside a brace group
+    names, start, depth, counted = [], 0, 0, 0
+    for m in _AND.finditer(text):
+        at = m.start()
+        depth += text.count("{", counted, at) - text.count("}", counted, at)
+        counted = at
+        if depth == 0:
+            names.append(text[start:at])
+            start = m.end()
+    names.append(text[start:])
+    return names
 
 
 def _split_names(text: str) -> list[str]:
