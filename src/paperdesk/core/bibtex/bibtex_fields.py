@@ -16,7 +16,7 @@ from typing import Any
 
 from paperdesk.core.bibtex.bib_names import display_name, split_names, wrapped
 from paperdesk.core.bibtex.latex_read import decode
-from paperdesk.core.bibtex.tex_safe import danger_text, dangerous
+from paperdesk.core.bibtex.tex_safe import DANGEROUS, danger_text, dangerous
 from paperdesk.core.model import identifiers
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -27,6 +27,8 @@ _ARXIV_PREFIX = re.compile(r"^arxiv:", re.I)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
+# Where ``dangerous`` may find a command: one search skips values without any.
+_DANGER_HINT = re.compile(r"\\(?:" + "|".join(DANGEROUS) + ")")
 # Fields read into columns (or derived again on export): not kept as extras.
 KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
                   "archiveprefix eprinttype key".split())
@@ -136,7 +138,7 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     written: dict[str, str] = {}
     extra = paper.extra
     for name, raw in fields:
-        if "\\" in raw or "^^" in raw:
+        if ("\\" in raw and _DANGER_HINT.search(raw)) or "^^" in raw:
             _warn_dangerous(paper, name, raw)
         name = name.lower()
         last = raw[-1:]
