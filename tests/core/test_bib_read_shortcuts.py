@@ -74,6 +74,10 @@ def test_kept_entries_are_json_dumps_text_whatever_their_values_hold() -> None:
             assert json.loads(kept)["fields"][1] == ["note", "{" + value + "}"]
         alone = _entries(text.split("@article{k2")[0], as_bytes)  # no control characters
         assert alone == entries[:2]
+        for odd in ("@misc{nofields}\n", "@misc{one, title = {T}}\n", "@Misc{q\\x, a = 1}\n"):
+            (entry,) = _entries(odd, as_bytes)
+            kept = entry.source_head + "7" + entry.source_tail
+            assert json_text(json.loads(kept)) == kept, odd
 
 
 def test_every_dangerous_command_is_still_reported() -> None:

@@ -108,9 +108,15 @@ def source_parts(raw_type: str, key: str, fields: Sequence[tuple[str, str]],
     ``plain``: the type, key and fields hold no control character but tab, line feed
     and carriage return (``plain_json`` writes them)."""
     if plain:
-        written = ", ".join(f"[{plain_json(n)}, {plain_json(v)}]" for n, v in fields)
-        head = (f'{{"type": {plain_json(raw_type)}, "key": {plain_json(key)}, '
-                f'"fields": [{written}], "names": {_JSON(names)}}}')
+        # All of it escaped at once, its strings apart by control characters it cannot
+        # hold (NUL between a name and its value, SOH between fields, STX before them).
+        joined = "\x01".join(n + "\x00" + v for n, v in fields)
+        escaped = plain_json(raw_type + "\x02" + key + "\x02" + joined)[1:-1]
+        kind, written, values = escaped.split("\x02")
+        values = ('[["' + values.replace("\x00", '", "').replace("\x01", '"], ["') + '"]]'
+                  if fields else "[]")
+        head = (f'{{"type": "{kind}", "key": "{written}", "fields": {values}, '
+                f'"names": {_JSON(names)}}}')
     else:
         head = _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays
                       "names": names})
