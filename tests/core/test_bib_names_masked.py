@@ -1,6 +1,6 @@
 """Fast paths of .bib reading checked against what they replace. Name lists with braces
 and escapes are split by one regular expression over the text
-with its top-level brace groups and escapes masked (``bibtex_fields._masked``); where
+with its top-level brace groups and escapes masked (``bib_names._masked``); where
 that is shown safe it must split exactly as bibtexparser's character-by-character
 splitter, which is what the import used for every such list before."""
 
@@ -10,7 +10,7 @@ from bibtexparser.middlewares.names import split_multiple_persons_names
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.bibtex.bibtex_fields import _masked, split_names
+from paperdesk.core.bibtex.bib_names import _AND, _masked, _vouched_split, split_names
 
 _PIECES = ["a", "n", "d", "A", "N", "D", " ", "\t", "\n", "\r", "x", "Z", "and", " and ",
            " AnD ", "~", ",", "{", "}", "\\", "\\'", '\\"', "\\ ", "{\\'e}", '\\"{o}',
@@ -72,3 +72,38 @@ def test_decode_and_danger_searches_find_what_the_alternations_found(text: str) 
             assert text[old.start()] not in "{}" or old.end() == new.end()
     assert tex_safe.dangerous(text) == list(dict.fromkeys(
         m.group() for m in tex_safe._DANGER.finditer(text)))
+
+
+def _masked_split(text: str) -> list[str] | None:
+    masked = _masked(text)
+    if masked is None:
+        return None
+    names, start = [], 0
+    for m in _AND.finditer(masked):
+        names.append(text[start:m.start()])
+        start = m.end()
+    return [*names, text[start:]]
+
+
+_DEEP = [*_PIECES, "\\{", "\\}", "{\\}", "\\\\", "{{{{{{{{{x}}}}}}}}}", "{ and }", "\\a",
+         "\\n", "x\\d", "{\\\\}", "\\\\{"]
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.sampled_from(_DEEP), max_size=18).map("".join))
+def test_vouched_split_is_the_masked_split(text: str) -> None:
+    """The split without masking, where it is taken, is the masked split exactly."""
+    text = text.strip(" \r\n\t")
+    got = _vouched_split(text)
+    if got is not None:
+        assert got == _masked_split(text)
+
+
+def test_accented_lists_are_split_without_masking() -> None:
+    text = ("de la Li, Chen and Thắng {\\AA{}}ngstr{\\\"o}m and {Simon and Schuster} and "
+            "S{\\'a}nchez, Thắng and M\\\"uller, Jan")
+    assert _vouched_split(text) == _masked_split(text)
+    assert len(_vouched_split(text) or []) == 5
+    for text in ["Li and \\'Eva Ek", "Li\\ and Ek", "Li and {Ek", "Li} and Ek", "Ek and \\",
+                 "{\\{} and Ek"]:
+        assert _vouched_split(text) is None, text

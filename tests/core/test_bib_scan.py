@@ -210,7 +210,7 @@ def test_name_lists_split_as_bibtexparser_splits_them():
     it must agree with bibtexparser's splitter, which reads them by character."""
     from bibtexparser.middlewares.names import split_multiple_persons_names
 
-    from paperdesk.core.bibtex.bibtex_fields import split_names
+    from paperdesk.core.bibtex.bib_names import split_names
 
     rng = random.Random(3)
     alphabet = ["a", "n", "d", "A", "N", "D", " ", "\t", "\n", "\r", "x", "and", " and ",

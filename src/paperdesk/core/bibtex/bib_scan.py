@@ -138,7 +138,7 @@ def strip_entry_comments(text: str) -> str:
     (biber reads them; bibtexparser would take the comment for a field name).
     Values, and everything outside entries, are left as they are; lines keep their
     numbers."""
-    if "%" not in text or _NO_COMMENT.fullmatch(text):
+    if "%" not in text or _escaped_only(text) or _NO_COMMENT.fullmatch(text):
         return text
     out: list[str] = []
     depth, quoted, last, skip = 0, False, 0, -1
@@ -161,6 +161,13 @@ def strip_entry_comments(text: str) -> str:
             quoted = False
     out.append(text[last:])
     return "".join(out)
+
+
+def _escaped_only(text: str) -> bool:
+    """Every ``%`` of the text escaped by one backslash (``50\\%``): each such backslash
+    follows no backslash, so it takes the ``%`` and no comment starts (counted in C;
+    abstracts often hold ``\\%``, and ``_NO_COMMENT`` reads the whole entry)."""
+    return text.count("%") == text.count("\\%") and "\\\\%" not in text
 
 
 def loosen(text: str) -> str:

@@ -14,13 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bibtexparser.middlewares.names import (
-    parse_single_name_into_parts,
-    split_multiple_persons_names,
-)
-
+from paperdesk.core.bibtex.bib_names import display_name, split_names, wrapped
 from paperdesk.core.bibtex.latex_read import decode
-from paperdesk.core.bibtex.tex_safe import danger_text, dangerous
+from paperdesk.core.bibtex.tex_safe import DANGEROUS, danger_text, dangerous
 from paperdesk.core.model import identifiers
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -31,6 +27,8 @@ _ARXIV_PREFIX = re.compile(r"^arxiv:", re.I)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
+# Where ``dangerous`` may find a command: one search skips values without any.
+_DANGER_HINT = re.compile(r"\\(?:" + "|".join(DANGEROUS) + ")")
 # Fields read into columns (or derived again on export): not kept as extras.
 KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
                   "archiveprefix eprinttype key".split())
@@ -59,32 +57,8 @@ class BibPaper:
     warnings: list[str] = field(default_factory=list)
 
 
-def _split_top(text: str, sep: str) -> list[str]:
-    """Split at ``sep`` outside braces and quotes."""
-    parts, depth, quoted, start, i = [], 0, False, 0, 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif depth == 0 and not quoted and text.startswith(sep, i):
-            parts.append(text[start:i])
-            start = i + len(sep)
-            i = start
-            continue
-        i += 1
-    parts.append(text[start:])
-    return parts
-
-
 def _split_hash(text: str) -> list[str]:
-    """``_split_top(text, "#")``, stepping from mark to mark rather than by character."""
+    """``bib_names.split_top(text, "#")``, stepping from mark to mark rather than by character."""
     parts, depth, quoted, start = [], 0, False, 0
     for m in _HASH_MARKS.finditer(text):
         ch = m.group()
@@ -128,79 +102,6 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
     return "".join(out), bare
 
 
-# " and " as bibtexparser's splitter finds it in a list without braces or backslashes.
-_AND = re.compile(r"[ \r\n\t]+[aA][nN][dD][ \r\n\t]+(?=[^ \r\n\t])")
-
-
-def split_names(text: str) -> list[str]:
-    """The names of a name list, by BibTeX's rules (bibtexparser's splitter; without
-    braces or backslashes, the same split by one regular expression; with them, the
-    same expression over the text with its brace groups and escapes masked, where
-    that is shown to split alike: ``_masked``)."""
-    if not ("{" in text or "}" in text or "\\" in text):
-        return [n.strip() for n in _AND.split(text.strip(" \r\n\t")) if n.strip()]
-    stripped = text.strip(" \r\n\t")
-    masked = _masked(stripped)
-    if masked is not None:
-        names, start = [], 0
-        for m in _AND.finditer(masked):
-            names.append(stripped[start:m.start()])
-            start = m.end()
-        names.append(stripped[start:])
-        return [n.strip() for n in names if n.strip()]
-    try:
-        return [n.strip() for n in split_multiple_persons_names(text) if n.strip()]
-    except Exception:  # an unbalanced name list: split at " and " outside braces
-        return _split_names(text)
-
-
-# A brace group two deep at most ({\"o}, {\AA{}}) in one piece, else a brace or an escape;
-# every alternative starts with a fixed character, so the search skips to them in C.
-_NAME_MARKS = re.compile(r"\{(?:[^{}\\]|\\[\s\S]|\{(?:[^{}\\]|\\[\s\S])*\})*\}|\{|\}|\\[\s\S]?")
-_BEFORE_ESCAPE = frozenset(" \r\n\taAnNdD")  # where the splitter may be mid " and "
-
-
-def _masked(text: str) -> str | None:
-    """``text`` with each top-level brace group and each escape (``\\'``) replaced by
-    NULs of the same length, or None where bibtexparser's splitter could read it
-    otherwise than ``_AND`` reads the masked text: unbalanced braces, or an escape at
-    the top level that follows whitespace or a letter of "and", escapes whitespace, or
-    ends the text (the splitter steps over an escape without leaving the state it was in;
-    a brace group, like any other character, ends a possible " and ")."""
-    pieces: list[str] = []
-    depth, done, opened = 0, 0, 0
-    for m in _NAME_MARKS.finditer(text):
-        mark, at = m.group(), m.start()
-        if len(mark) > 2 or mark == "{}":  # a whole group
-            if depth == 0:
-                pieces += (text[done:at], "\x00" * len(mark))
-                done = m.end()
-        elif mark == "{":
-            if depth == 0:
-                opened = at
-            depth += 1
-        elif mark == "}":
-            depth -= 1
-            if depth < 0:
-                return None
-            if depth == 0:
-                pieces += (text[done:opened], "\x00" * (m.end() - opened))
-                done = m.end()
-        elif depth == 0:
-            if (len(mark) < 2 or mark[1] in " \r\n\t"
-                    or (at and text[at - 1] in _BEFORE_ESCAPE)):
-                return None
-            pieces += (text[done:at], "\x00\x00")
-            done = m.end()
-    if depth:
-        return None
-    pieces.append(text[done:])
-    return "".join(pieces)
-
-
-def _split_names(text: str) -> list[str]:
-    return [n.strip() for n in re.split(r"\s+and\s+", text) if n.strip()] if "{" not in text \
-        else [n.strip() for n in _split_top(re.sub(r"\s+", " ", text), " and ") if n.strip()]
 
 
 def _month(text: str) -> int | None:
@@ -237,7 +138,7 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     written: dict[str, str] = {}
     extra = paper.extra
     for name, raw in fields:
-        if "\\" in raw or "^^" in raw:
+        if ("\\" in raw and _DANGER_HINT.search(raw)) or "^^" in raw:
             _warn_dangerous(paper, name, raw)
         name = name.lower()
         last = raw[-1:]
@@ -279,7 +180,7 @@ def _warn_dangerous(paper: BibPaper, name: str, raw: str) -> None:
 
 def _read_people(paper: BibPaper, text: str) -> None:
     names = split_names(text)
-    if len(names) == 1 and _wrapped(names[0]):
+    if len(names) == 1 and wrapped(names[0]):
         paper.organization = " ".join(decode(names[0]).split()) or None
         return
     for name in names:
@@ -289,35 +190,6 @@ def _read_people(paper: BibPaper, text: str) -> None:
             paper.names.setdefault(shown, name)
 
 
-@functools.lru_cache(maxsize=8192)  # the same people recur through a bibliography
-def display_name(name: str) -> str:
-    """A name as written, decoded; "von Last, Jr, First" when the written "First Last"
-    form would not split back the same way once its braces are gone
-    (``Giuseppe {De Giacomo}`` -> "De Giacomo, Giuseppe")."""
-    plain = " ".join(decode(name).split())
-    if "," in name or "{" not in name or _wrapped(name):
-        return plain
-    try:
-        parts = parse_single_name_into_parts(name)
-    except Exception:
-        return plain
-    last = " ".join(parts.von + parts.last)
-    if not any(" " in decode(p) for p in parts.last):
-        return plain
-    text = ", ".join(x for x in (last, " ".join(parts.jr), " ".join(parts.first)) if x)
-    return " ".join(decode(text).split())
-
-
-def _wrapped(name: str) -> bool:
-    """True for "{DeepSeek}": one brace group around the whole name."""
-    if not (name.startswith("{") and name.endswith("}")):
-        return False
-    depth = 0
-    for i, ch in enumerate(name):
-        depth += (ch == "{") - (ch == "}")
-        if depth == 0:
-            return i == len(name) - 1
-    return False
 
 
 def _read_date(paper: BibPaper, values: dict[str, Any]) -> None:

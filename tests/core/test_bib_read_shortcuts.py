@@ -1,0 +1,89 @@
+"""Shortcuts of the .bib reading processes held to what they replace: the kept entry's
+JSON written without json's encoder (``bibtex_source.plain_json``) and by one C encoder
+made once (``json_text``) is json.dumps's text to the character; values are searched for
+dangerous commands only where one may be."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperdesk.core.bibtex.bib_read import BibReader
+from paperdesk.core.bibtex.bibtex_fields import read_entry
+from paperdesk.core.bibtex.bibtex_source import json_text, plain_json
+from paperdesk.core.bibtex.tex_safe import DANGEROUS
+from paperdesk.core.importing import bibtex_import
+from paperdesk.core.importing.bib_records import chunk_reader
+
+_PIECES = ["a", " ", "\\", '"', "\n", "\t", "\r", "\\n", '\\"', "é", "𝔸", "\u2028", "\x7f",
+           "\ud800", "{", "}", "$", "\x0c", "\x00", "\x1f"]
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=20).map("".join))
+def test_plain_json_writes_what_json_writes(text: str) -> None:
+    if not any(ch < " " and ch not in "\t\n\r" for ch in text):
+        assert plain_json(text) == _dumps(text)
+    assert json_text(text) == _dumps(text)
+
+
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+    | st.lists(st.sampled_from(_PIECES), max_size=6).map("".join),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.lists(st.sampled_from(_PIECES), max_size=3).map("".join), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_VALUES)
+def test_json_text_is_json_dumps(value: object) -> None:
+    assert json_text(value) == _dumps(value)
+
+
+def _entries(text: str, as_bytes: bool) -> list:
+    reader = BibReader(text, "t.bib")
+    found = reader.found
+    chunks = (bibtex_import._byte_chunks(text, text.encode("utf-8", "surrogatepass"), found)
+              if as_bytes else bibtex_import._chunks(text, found))
+    read = chunk_reader(reader.strings, found.string_keys, "t.bib", False)
+    return [entry for chunk in chunks for entry in read(chunk).entries]
+
+
+def test_kept_entries_are_json_dumps_text_whatever_their_values_hold() -> None:
+    """Each kept entry is json's own text of what it holds: entries with quotes,
+    backslashes, tabs and line breaks (written without json's encoder), and an entry
+    with a form feed and a NUL, which json writes as \\u000c and \\u0000."""
+    values = ['Q "quoted" \\\\ back \\% \\"o', "two\n\tlines\r\n", "form\x0cfeed\x00nul",
+              "plain"]
+    text = "".join(f"@article{{k{i},\n  title = {{T {i}}},\n  note = {{{v}}},\n"
+                   f"  author = {{Li, Ann and M\\\"uller, Jan}}\n}}\n\n"
+                   for i, v in enumerate(values))
+    for as_bytes in (False, True):
+        entries = _entries(text, as_bytes)
+        assert len(entries) == len(values)
+        for entry, value in zip(entries, values, strict=True):
+            kept = entry.source_head + "7" + entry.source_tail
+            assert json_text(json.loads(kept)) == kept
+            assert json.loads(kept)["fields"][1] == ["note", "{" + value + "}"]
+        alone = _entries(text.split("@article{k2")[0], as_bytes)  # no control characters
+        assert alone == entries[:2]
+        for odd in ("@misc{nofields}\n", "@misc{one, title = {T}}\n", "@Misc{q\\x, a = 1}\n"):
+            (entry,) = _entries(odd, as_bytes)
+            kept = entry.source_head + "7" + entry.source_tail
+            assert json_text(json.loads(kept)) == kept, odd
+
+
+def test_every_dangerous_command_is_still_reported() -> None:
+    for name in DANGEROUS:
+        for value in (f"{{x \\{name}{{y}}}}", f"{{\\{name}}}", f"{{a \\'e \\{name} b}}"):
+            paper = read_entry("misc", "k", 1, [("note", value)], {})
+            assert any(f"\\{name}" in w for w in paper.warnings), value
+    quiet = read_entry("misc", "k", 1, [("note", "{\\'e \\emph{x} \\inputs}")], {})
+    assert quiet.warnings == []
