@@ -1,18 +1,23 @@
 """A large .bib file in and out again: import it into an empty library, then export
 the library as BibTeX, each as a whole `paperdesk` process (wall time, peak memory).
 
-Two generated files of ``--entries`` (100,000) entries, written under bench/out/:
+Three generated files of ``--entries`` (100,000) entries, written under bench/out/:
 
-- real-world: the entries of TeX Live's ``tugboat.bib`` (Nelson Beebe's TUGboat
+- real: the real entries of seven real bibliographies (TeX Live's TUGboat,
+  texjourn and typeset bibliographies, two theses' under bench/corpus/, JabRef's and
+  biber's test files), made unique (keys, and titles varied per copy): real_bib.py;
+- tugboat: the entries of TeX Live's ``tugboat.bib`` (Nelson Beebe's TUGboat
   bibliography, ``kpsewhich tugboat.bib``) replicated with unique keys and
-  titles varied by two words per copy, its @String and @Preamble blocks kept once;
+  titles varied by two words per copy, its @String and @Preamble blocks kept once
+  (the file of the earlier figures);
 - arXiv-style: @misc entries with eprint, authors and abstracts of about 1,200
   characters, from generate.py's paper universe.
 
-Targets: real-world <= 9 s and <= 500 MB, arXiv-style <= 12 s and <= 500 MB (import
+Targets: real and tugboat <= 9 s and <= 500 MB, arXiv-style <= 12 s and <= 500 MB (import
 and export together). The floor is bibtexparser parsing the same file alone.
 
     .venv/bin/python bench/bench_bibfile.py [--entries 100000] [--runs 1]
+        [--only real|tugboat|arxiv]
 """
 
 from __future__ import annotations
@@ -30,14 +35,12 @@ import generate
 import real_shape
 from common import OUT, header, note, process_usage, report
 from generate import paper
+from real_bib import WORDS, real_bib
 
 # Measured as installed: with compiled bytecode (a shell that sets
 # PYTHONDONTWRITEBYTECODE would make every process compile every module).
 
 TUGBOAT = Path("/usr/share/texlive/texmf-dist/bibtex/bib/beebe/tugboat.bib")
-WORDS = ("Sparse Robust Adaptive Scalable Causal Efficient Neural Latent Visual Formal Typeset "
-         "Hyphenated Modular Unicode Interactive Parallel Portable Literate Structured "
-         "Declarative").split()
 PARSE_FLOOR = """
 import sys, bibtexparser
 bibtexparser.parse_string(open(sys.argv[1], encoding="utf-8").read())
@@ -72,6 +75,16 @@ def tugboat_file(n: int) -> Path:
                            count=1, flags=re.I)
         out.append(entry)
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return path
+
+
+def real_file(n: int) -> Path:
+    """The seven real bibliographies' entries made unique (real_bib.py); prints
+    how many entries each gives."""
+    path = OUT / f"bib-real7-{n}.bib"
+    counts = real_bib(path, n)
+    note("real entries per bibliography (cycled to the file's size): " + ", ".join(
+        f"{name} {count:,}" for name, count in counts.items()))
     return path
 
 
@@ -116,7 +129,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--only", choices=("real", "arxiv"))
+    parser.add_argument("--only", choices=("real", "tugboat", "arxiv"))
     parser.add_argument("--shape", choices=generate.SHAPES, default="real",
                         help="the arXiv-style file's shape (generate.py)")
     args = parser.parse_args()
@@ -125,8 +138,10 @@ def main() -> int:
     ok = True
     with tempfile.TemporaryDirectory(dir=OUT) as name:
         tmp = Path(name)
-        for label, make, target in (("real-world (tugboat.bib replicated)", tugboat_file, 9.0),
-                                    ("arXiv-style with abstracts", arxiv_file, 12.0)):
+        for label, make, target in (
+                ("real entries of seven real files, made unique", real_file, 9.0),
+                ("tugboat.bib replicated", tugboat_file, 9.0),
+                ("arXiv-style with abstracts", arxiv_file, 12.0)):
             if args.only and not label.lower().startswith(args.only):
                 continue
             bib = make(args.entries)

@@ -14,6 +14,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -66,10 +67,25 @@ def process_usage(command: list[str]) -> tuple[float, float, float]:
     single process's. So the process tree is also watched while it runs, and the peak
     reported is the larger of GNU time's and the sum of each process's own peak
     (``VmHWM``): an upper bound of what the processes held at once."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env=PROCESS_ENV)
+    # Its messages go to a file, not a pipe: a command that warns more than a pipe
+    # holds (a real .bib file's warnings) would wait on it for ever.
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
+                                stdout=subprocess.DEVNULL, stderr=errors, env=PROCESS_ENV)
+        peaks = _watch(proc)
+        seconds = time.perf_counter() - start
+        errors.seek(0)
+        stderr = errors.read()
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {stderr[-2000:]}")
+    peak, user, system = stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
+    held = sum(peak for _line, peak in peaks.values())
+    return seconds, float(user) + float(system), max(int(peak), held) / 1024
+
+
+def _watch(proc: subprocess.Popen[bytes]) -> dict[int, tuple[bytes, int]]:
+    """Each process of the tree's own peak while ``proc`` runs (see process_usage)."""
     # pid -> (its command line, its peak): a child seen between its fork and its exec
     # still shows its parent's memory as its own (shared, not held twice), so a pid's
     # peak starts again when its command line changes.
@@ -84,13 +100,7 @@ def process_usage(command: list[str]) -> tuple[float, float, float]:
                 peak = max(peak, known[1])
             peaks[pid] = (line, peak)
         time.sleep(0.02)
-    stderr = proc.stderr.read() if proc.stderr else ""
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {stderr[-2000:]}")
-    peak, user, system = stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
-    held = sum(peak for _line, peak in peaks.values())
-    return seconds, float(user) + float(system), max(int(peak), held) / 1024
+    return peaks
 
 
 def _descendants(pid: int) -> list[int]:

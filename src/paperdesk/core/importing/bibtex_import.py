@@ -40,7 +40,7 @@ from paperdesk.core.importing.bib_records import (
     make_chunk,
 )
 from paperdesk.core.importing.bibtex_write import BibWriter, bib_key_ok
-from paperdesk.core.importing.file_report import IMPORTED, RENAMED, FileReport
+from paperdesk.core.importing.file_report import IMPORTED, RENAMED, FileBytes, FileReport
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.decode import decode_text, sniff_text
 from paperdesk.core.model.errors import BibtexError
@@ -79,12 +79,14 @@ def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:
     return titled, parsed.warnings, parsed.failed + len(parsed.papers) - len(titled)
 
 
-def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_progress,
+def import_bib(lib: Library, path: Path, source: FileBytes, progress: Progress = no_progress,
                cancel: CancelFlag | None = None) -> FileReport:
     """Read the file's entries a chunk at a time (in reading processes when the file is
     large: ``bib_pool``) and write them in chunks, all in one transaction; a file in
-    which no entry can be read changes nothing."""
+    which no entry can be read changes nothing. The file's bytes (``source``, taken
+    from it) go once every entry is written, before the new papers' duplicate check."""
     report = FileReport(str(path), path.name, file_report.ERROR, kind="bibtex")
+    data = source.take()
     with bib_pool.ReaderPool(bib_pool.reader_count(len(data))) as pool:
         sha = hashlib.sha256(data).hexdigest()
         text, encoding, decode_warnings = decode_text(data, path.name)
@@ -96,7 +98,7 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
         keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
         if pool.readers and encoding == "utf-8" and b"\r" not in data:
             chunks = _byte_chunks(text, data, found)  # the readers decode them
-            reader.text = text = ""  # the bytes stay (the caller has them): the text goes
+            reader.text = text = ""  # the bytes stay (until written): the text goes
         else:
             chunks = _chunks(text, found)
         # An entry's digest finds it again in a library holding .bib entries; in one
@@ -126,6 +128,8 @@ def import_bib(lib: Library, path: Path, data: bytes, progress: Progress = no_pr
                 report.skipped = reader.skipped
             else:
                 writer.write([])
+            del data, chunks  # all read and written: the file's bytes are held no more
+            found.segments = []  # nor where its blocks are
             report.entries = reader.read
             _keep_comments(lib, found.comments, lines, writer.touched, writer.top)
             _repeated_keys(report, keys)

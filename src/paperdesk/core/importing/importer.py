@@ -24,6 +24,7 @@ from paperdesk.core.importing.file_report import (
     IMPORTED,
     READ_CHUNK,
     SKIPPED,
+    FileBytes,
     FileReport,
     ImportResult,
     file_changes,
@@ -141,15 +142,20 @@ def import_file(lib: Library, path: Path, progress: Progress = no_progress,
     report = FileReport(str(path), path.name, ERROR)
     try:
         data = _read(path, cancel)
-        for kind, sniff, importer in IMPORTERS:
+        kind, importer = None, IMPORTERS[0][2]  # none recognises it: a digest, or its error
+        for name, sniff, candidate in IMPORTERS:
             if sniff(data):
-                report = importer(lib, path, data, progress, cancel)
-                report.kind = kind
-                return report
-        if in_folder:
+                kind, importer = name, candidate
+                break
+        if kind is None and in_folder:
             report.status, report.error = SKIPPED, f"{path.name}: not a digest; skipped"
             return report
-        return IMPORTERS[0][2](lib, path, data, progress, cancel)  # a digest, or its error
+        held = FileBytes(data)
+        del data  # the importer holds the bytes, and lets them go when it is done with them
+        report = importer(lib, path, held, progress, cancel)
+        if kind is not None:
+            report.kind = kind
+        return report
     except Cancelled:
         report.status, report.error = CANCELLED, "cancelled; nothing from this file was kept"
     except PaperDeskError as exc:
