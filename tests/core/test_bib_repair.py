@@ -55,6 +55,19 @@ def test_repair_only_escapes_bare_specials(raw):
     assert written.count("{") - written.count("}") == raw.count("{") - raw.count("}")
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "a", " ",
+                                 "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
+                                 "\\ensuremath{", "\\begin{equation}", "\\end{equation}",
+                                 "\\href{", "\\alpha", "\\#"]), max_size=24).map("".join))
+def test_repair_reads_no_further_than_its_last_special(raw):
+    """Reading the marks only up to the last bare-special candidate writes what reading
+    them all writes."""
+    from paperdesk.core.bibtex.bib_repair import _Repair
+
+    assert _Repair(raw).run() == _Repair(raw).run(len(raw))
+
+
 FILE = r"""@article{dblp1, title = {Bounds for \(n_k^2\) and \ensuremath{x_i} in \[a_b\]},
   journal = {J_1 & Co}, year = 2020}
 @misc{plain, title = {Nothing to do}, note = {see \path=a_b=}}

@@ -56,9 +56,14 @@ class _Repair:
         self.math: str | tuple[str, object] | None = None  # what closes the math
         self.skip: int | None = None  # in a braced verbatim group opened at this depth
 
-    def run(self) -> str:
+    def run(self, end: int | None = None) -> str:
+        """The value repaired, its marks read up to ``end``: by default the last special,
+        since nothing after it can change what is written (no mark starting before it
+        reaches past it: a control word is letters, and the special is none)."""
         raw, out, last, pos = self.raw, [], 0, 0
-        while (m := _MARKS.search(raw, pos)) is not None:
+        if end is None:
+            end = max(map(raw.rfind, _REPAIRS)) + 1
+        while (m := _MARKS.search(raw, pos, end)) is not None:
             i, token = m.start(), m.group()
             pos = m.end()
             if token[0] == "\\":

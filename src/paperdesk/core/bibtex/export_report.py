@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.bibtex.bib_repair import repair
+from paperdesk.core.bibtex.latex import braces_pair
 from paperdesk.core.model import identifiers
 
 _IDS = ((8, "arxiv_id"), (9, "doi"), (10, "url"))  # their places in an export row
@@ -71,7 +72,11 @@ def field_writer(key: str, as_written: bool,
     plain = _PLAIN_VALUE.fullmatch
 
     def write(name: str, raw: str) -> str:
-        if not plain(raw) and (value := balanced(raw)) is not raw:
+        # One group holding everything (most values, abstracts too) is found by
+        # counting braces in C; the regular expression, a step per character, reads
+        # the others (numbers, macros, quoted values).
+        if not (raw[:1] == "{" and raw[-1:] == "}" and paired(raw[1:-1])) and (
+                not plain(raw) and (value := balanced(raw)) is not raw):
             raw = value
             if report is not None:
                 report.balanced.append(f"{key}.{name}")
@@ -87,9 +92,6 @@ def field_writer(key: str, as_written: bool,
     return write
 
 
-_NOT_BRACE = re.compile("[^{}]+")
-
-
 def paired(raw: str) -> bool:
     """Whether every brace of ``raw`` pairs up, as BibTeX counts them (escaped or not)."""
     opens = raw.count("{")
@@ -97,17 +99,7 @@ def paired(raw: str) -> bool:
         return False
     if opens <= 1:  # most values: {Title}, or a number or a macro
         return opens == 0 or raw.index("{") < raw.index("}")
-    braces = _NOT_BRACE.sub("", raw)
-    for _ in range(8):  # pairs taken out from the inside, a level a pass
-        if "{}" not in braces:
-            return not braces
-        braces = braces.replace("{}", "")
-    depth = 0  # nested deeper: counted one by one
-    for ch in braces:
-        depth += 1 if ch == "{" else -1
-        if depth < 0:
-            return False
-    return depth == 0
+    return braces_pair(raw)  # each brace found with str.find, in C
 
 
 def balanced(raw: str) -> str:

@@ -43,6 +43,9 @@ def _balanced(text: str) -> bool:
     return depth == 0 and opening < 0
 
 
+braces_pair = _balanced  # for the export's check of .bib values (``export_report``)
+
+
 def escape(text: str, *, ascii: bool = False) -> str:
     """Field text for a text field (title, abstract, note...).
 
