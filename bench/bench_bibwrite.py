@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from bench_bibfile import arxiv_file, real_file, tugboat_file
-from common import OUT, PROCESS_ENV, header, note
+from common import OUT, PROCESS_ENV, note
 
 RUN = r"""
 import cProfile, json, pickle, sys, time
@@ -127,8 +127,8 @@ def main() -> int:
             while len(runs) < args.runs:
                 runs.append(run(bib, tmp, len(runs) + 1,
                                 args.profile if len(runs) == args.runs - 1 else ""))
-            header(f".bib {label}, the importing process alone (readers replayed): "
-                   f"median CPU seconds of {len(runs)}")
+            print(f"\n.bib {label}, the importing process alone (readers replayed): "
+                  f"median CPU seconds of {len(runs)}")
             for phase in runs[0]["phases"]:
                 values = [r["phases"][phase] for r in runs]
                 print(f"  {phase:30} {statistics.median(values):6.2f} s")
