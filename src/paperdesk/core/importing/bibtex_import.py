@@ -82,9 +82,8 @@ def parse(text: str, name: str) -> tuple[list[BibPaper], list[str], int]:
 def import_bib(lib: Library, path: Path, source: FileBytes, progress: Progress = no_progress,
                cancel: CancelFlag | None = None) -> FileReport:
     """Read the file's entries a chunk at a time (in reading processes when the file is
-    large: ``bib_pool``) and write them in chunks, all in one transaction; a file in
-    which no entry can be read changes nothing. The file's bytes (``source``, taken
-    from it) go once every entry is written, before the new papers' duplicate check."""
+    large: ``bib_pool``) and write them in chunks, all in one transaction; a file in which
+    no entry can be read changes nothing. Its bytes go once all is written (``source``)."""
     report = FileReport(str(path), path.name, file_report.ERROR, kind="bibtex")
     data = source.take()
     with bib_pool.ReaderPool(bib_pool.reader_count(len(data))) as pool:
