@@ -67,13 +67,22 @@ def process_usage(command: list[str]) -> tuple[float, float, float]:
     single process's. So the process tree is also watched while it runs, and the peak
     reported is the larger of GNU time's and the sum of each process's own peak
     (``VmHWM``): an upper bound of what the processes held at once."""
+    return process_usage_together(command)[:3]
+
+
+def process_usage_together(command: list[str]) -> tuple[float, float, float, float]:
+    """``process_usage`` and, fourth, what the tree held at once (MB): the largest sum
+    of its processes' resident memory at one moment, sampled every 20 ms, or the
+    largest single process's peak if that is larger (a process's own peak between two
+    samples is never missed; the sum's can be, and it counts shared pages, such as the
+    interpreter's, once a process)."""
     # Its messages go to a file, not a pipe: a command that warns more than a pipe
     # holds (a real .bib file's warnings) would wait on it for ever.
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errors:
         start = time.perf_counter()
         proc = subprocess.Popen(["/usr/bin/time", "-f", "maxrss %M cpu %U %S", *command],
                                 stdout=subprocess.DEVNULL, stderr=errors, env=PROCESS_ENV)
-        peaks = _watch(proc)
+        peaks, together = _watch(proc)
         seconds = time.perf_counter() - start
         errors.seek(0)
         stderr = errors.read()
@@ -81,26 +90,32 @@ def process_usage(command: list[str]) -> tuple[float, float, float]:
         raise SystemExit(f"{' '.join(command)} failed: {stderr[-2000:]}")
     peak, user, system = stderr.rsplit("maxrss ", 1)[1].replace("cpu ", "").split()[:3]
     held = sum(peak for _line, peak in peaks.values())
-    return seconds, float(user) + float(system), max(int(peak), held) / 1024
+    return (seconds, float(user) + float(system), max(int(peak), held) / 1024,
+            max(int(peak), together) / 1024)
 
 
-def _watch(proc: subprocess.Popen[bytes]) -> dict[int, tuple[bytes, int]]:
-    """Each process of the tree's own peak while ``proc`` runs (see process_usage)."""
+def _watch(proc: subprocess.Popen[bytes]) -> tuple[dict[int, tuple[bytes, int]], int]:
+    """Each process of the tree's own peak while ``proc`` runs (see process_usage), and
+    the largest sum of their resident memory in one sample (KiB)."""
     # pid -> (its command line, its peak): a child seen between its fork and its exec
     # still shows its parent's memory as its own (shared, not held twice), so a pid's
     # peak starts again when its command line changes.
     peaks: dict[int, tuple[bytes, int]] = {}
+    together = 0
     while proc.poll() is None:
+        now = 0
         for pid in _descendants(proc.pid):
             line, peak = _command_line(pid), _own_peak_kb(pid)
             if not line:  # gone, or a zombie: what it held is known already
                 continue
+            now += _own_peak_kb(pid, "VmRSS:")
             known = peaks.get(pid)
             if known is not None and known[0] == line:
                 peak = max(peak, known[1])
             peaks[pid] = (line, peak)
+        together = max(together, now)
         time.sleep(0.02)
-    return peaks
+    return peaks, together
 
 
 def _descendants(pid: int) -> list[int]:
@@ -132,12 +147,13 @@ def _command_line(pid: int) -> bytes:
         return b""
 
 
-def _own_peak_kb(pid: int) -> int:
-    """A process's own peak resident memory so far, in KiB (0 when it is gone)."""
+def _own_peak_kb(pid: int, field: str = "VmHWM:") -> int:
+    """A process's own peak resident memory so far (``VmRSS:``: its resident memory
+    now), in KiB (0 when it is gone)."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field):
                     return int(line.split()[1])
     except OSError:
         pass
