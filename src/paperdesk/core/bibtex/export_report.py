@@ -26,6 +26,7 @@ from paperdesk.core.model import identifiers
 
 _IDS = ((8, "arxiv_id"), (9, "doi"), (10, "url"))  # their places in an export row
 _SHOWN = 20  # fields named in the report's lines; the rest are counted
+_LONG = 100  # characters of a value above which its braces are counted, not matched
 
 
 @dataclass
@@ -72,10 +73,11 @@ def field_writer(key: str, as_written: bool,
     plain = _PLAIN_VALUE.fullmatch
 
     def write(name: str, raw: str) -> str:
-        # One group holding everything (most values, abstracts too) is found by
-        # counting braces in C; the regular expression, a step per character, reads
-        # the others (numbers, macros, quoted values).
-        if not (raw[:1] == "{" and raw[-1:] == "}" and paired(raw[1:-1])) and (
+        # A long value that is one group holding everything (an abstract) is found by
+        # finding its braces with str.find; the regular expression, a step per
+        # character, reads the others (short ones, numbers, macros, quoted values).
+        if not (len(raw) > _LONG and raw[0] == "{" and raw[-1] == "}"
+                and paired(raw[1:-1])) and (
                 not plain(raw) and (value := balanced(raw)) is not raw):
             raw = value
             if report is not None:
