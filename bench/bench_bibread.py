@@ -8,6 +8,11 @@ the floor, same run, is the scanner alone (blocks found and raw field values cut
 nothing decoded). ``--src DIR`` measures another checkout's code (``DIR`` is its
 ``src``), for a before and after in the same minutes.
 
+A second figure is a reading process's whole work, per entry: the import's chunks
+(``bibtex_import._byte_chunks``, 1,000 entries each) unpickled as they arrive, read
+(``bib_records.read_chunk``: the fields above, the kept entry's JSON, title keys) and
+their results pickled; beside it, the importing process's unpickling of the results.
+
     .venv/bin/python bench/bench_bibread.py [--runs 3] [--only real|arxiv] [--src DIR]
 """
 
@@ -42,16 +47,36 @@ for _ in range(int(sys.argv[2])):
         if seg.fast:
             bib_scan.read_fast(text, seg)
     scanned.append(time.process_time() - start)
-print(json.dumps([count, statistics.median(read), statistics.median(scanned)]))
+import pickle
+from paperdesk.core.importing import bibtex_import
+from paperdesk.core.importing.bib_records import chunk_reader
+reader = BibReader(text, "bench.bib")
+chunks = [pickle.dumps(c) for c in bibtex_import._byte_chunks(
+    reader.text, reader.text.encode("utf-8"), reader.found)]
+work, received = [], []
+for _ in range(int(sys.argv[2])):
+    getattr(latex_read._math, "cache_clear", lambda: None)()
+    read_chunk = chunk_reader(reader.strings, reader.found.string_keys, "bench.bib", False)
+    start = time.process_time()
+    sent = [pickle.dumps(read_chunk(pickle.loads(c)), -1) for c in chunks]
+    work.append(time.process_time() - start)
+    start = time.process_time()
+    for result in sent:
+        pickle.loads(result)
+    received.append(time.process_time() - start)
+print(json.dumps([count, statistics.median(read), statistics.median(scanned),
+                  statistics.median(work), statistics.median(received),
+                  sum(map(len, sent))]))
 """
 
 
-def measure(bib: Path, runs: int, src: Path) -> tuple[int, float, float]:
+def measure(bib: Path, runs: int, src: Path) -> list[float]:
+    """Entries, then median CPU seconds: read, scanned, a reading process's work, the
+    importing process's unpickling; then the bytes pickled."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     out = subprocess.run([sys.executable, "-c", MEASURE, str(bib), str(runs)], env=env,
                          capture_output=True, text=True, check=True).stdout
-    count, read, scanned = json.loads(out)
-    return count, read, scanned
+    return json.loads(out)
 
 
 def main() -> int:
@@ -70,10 +95,16 @@ def main() -> int:
         if args.only and not label.lower().startswith(args.only):
             continue
         bib = make(args.entries)
-        count, read, scanned = measure(bib, args.runs, args.src.resolve())
+        count, read, scanned, work, received, size = measure(bib, args.runs,
+                                                             args.src.resolve())
         header(f".bib {label}: {count:,} entries read, code from {args.src}")
         report("entries read into BibPapers, CPU seconds", read, scanned, None)
         note("floor = the scanner alone: blocks found, raw field values cut out")
+        report("the reading processes' work, CPU seconds", work, scanned, None)
+        note(f"{work / count * 1e6:.0f} us an entry: chunks unpickled, read into entry rows, "
+             f"results pickled ({size / count:,.0f} bytes an entry); the importing process "
+             f"unpickles them in {received / count * 1e6:.1f} us an entry; floor = the "
+             "scanner alone")
     return 0
 
 

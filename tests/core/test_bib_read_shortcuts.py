@@ -1,7 +1,7 @@
 """Shortcuts of the .bib reading processes held to what they replace: the kept entry's
-JSON written without json's encoder (``bibtex_source.plain_json``) and by one C encoder
-made once (``json_text``) is json.dumps's text to the character; values are searched for
-dangerous commands only where one may be."""
+JSON written by one C encoder made once (``bibtex_source.json_text``) is json.dumps's
+text to the character; values are searched for dangerous commands only where one may
+be."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from paperdesk.core.bibtex.bib_read import BibReader
 from paperdesk.core.bibtex.bibtex_fields import read_entry
-from paperdesk.core.bibtex.bibtex_source import json_text, plain_json
+from paperdesk.core.bibtex.bibtex_source import json_text
 from paperdesk.core.bibtex.tex_safe import DANGEROUS
 from paperdesk.core.importing import bibtex_import
 from paperdesk.core.importing.bib_records import chunk_reader
@@ -27,9 +27,7 @@ def _dumps(value: object) -> str:
 
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=20).map("".join))
-def test_plain_json_writes_what_json_writes(text: str) -> None:
-    if not any(ch < " " and ch not in "\t\n\r" for ch in text):
-        assert plain_json(text) == _dumps(text)
+def test_json_text_writes_strings_as_json_does(text: str) -> None:
     assert json_text(text) == _dumps(text)
 
 
@@ -58,8 +56,8 @@ def _entries(text: str, as_bytes: bool) -> list:
 
 def test_kept_entries_are_json_dumps_text_whatever_their_values_hold() -> None:
     """Each kept entry is json's own text of what it holds: entries with quotes,
-    backslashes, tabs and line breaks (written without json's encoder), and an entry
-    with a form feed and a NUL, which json writes as \\u000c and \\u0000."""
+    backslashes, tabs and line breaks, and an entry with a form feed and a NUL, which
+    json writes as \\u000c and \\u0000."""
     values = ['Q "quoted" \\\\ back \\% \\"o', "two\n\tlines\r\n", "form\x0cfeed\x00nul",
               "plain"]
     text = "".join(f"@article{{k{i},\n  title = {{T {i}}},\n  note = {{{v}}},\n"

@@ -101,46 +101,15 @@ def source_sha(source: dict[str, Any]) -> str:
 
 def source_parts(raw_type: str, key: str, fields: Sequence[tuple[str, str]],
                  names: dict[str, str], seen: dict[str, Any], tags: Sequence[str],
-                 sha: str | None, plain: bool = False) -> tuple[str, str]:
+                 sha: str | None) -> tuple[str, str]:
     """``make_source``'s JSON before and after the file's id, for a reader that does not
     know the id yet (``head + json(file_id) + tail`` is the same text); ``sha``: the
-    entry's ``entry_sha``, or None to keep none (``source_sha`` works it out);
-    ``plain``: the type, key and fields hold no control character but tab, line feed
-    and carriage return (``plain_json`` writes them)."""
-    if plain:
-        # All of it escaped at once, its strings apart by control characters it cannot
-        # hold (NUL between a name and its value, SOH between fields, STX before them).
-        joined = "\x01".join(n + "\x00" + v for n, v in fields)
-        escaped = plain_json(raw_type + "\x02" + key + "\x02" + joined)[1:-1]
-        kind, written, values = escaped.split("\x02")
-        values = ('[["' + values.replace("\x00", '", "').replace("\x01", '"], ["') + '"]]'
-                  if fields else "[]")
-        head = (f'{{"type": "{kind}", "key": "{written}", "fields": {values}, '
-                f'"names": {_JSON(names)}}}')
-    else:
-        head = _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays
-                      "names": names})
+    entry's ``entry_sha``, or None to keep none (``source_sha`` works it out)."""
+    head = _JSON({"type": raw_type, "key": key, "fields": fields,  # tuples are arrays too
+                  "names": names})
     tail = _JSON({**({"sha": sha} if sha else {}),
                   "seen": {**_stored_seen(seen), "tags": sorted({tag_key(t) for t in tags})}})
     return head[:-1] + ', "file": ', ", " + tail[1:]
-
-
-def plain_json(text: str) -> str:
-    """``_JSON(text)`` of a text with no control character but tab, line feed and
-    carriage return: the only characters json escapes in it are those three, ``\\``
-    and ``"``, each found and replaced in C (json's own encoder steps through every
-    character: about 14 us for a 1,000-character abstract, against 3 us)."""
-    if "\\" in text:
-        text = text.replace("\\", "\\\\")
-    if '"' in text:
-        text = text.replace('"', '\\"')
-    if "\n" in text:
-        text = text.replace("\n", "\\n")
-    if "\t" in text:
-        text = text.replace("\t", "\\t")
-    if "\r" in text:
-        text = text.replace("\r", "\\r")
-    return '"' + text + '"'
 
 
 def seen_values(row: dict[str, Any]) -> dict[str, Any]:

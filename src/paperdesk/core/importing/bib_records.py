@@ -104,19 +104,17 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
     entries: the same entry cannot be there)."""
     out = ChunkResult([], [], [], [])
     text = chunk.text if isinstance(chunk.text, str) else chunk.text.decode("utf-8")
-    plain = _plain(chunk.text)
     at = chunk.offset
     segments = [s._replace(start=s.start - at, end=s.end - at, head_end=s.head_end - at)
                 if s.head_end else s for s in chunk.segments]
     for index in range(chunk.count):
         seg = segments[index]
-        fast = False  # the fields are the chunk's text (as ``plain`` says of it)
         if not seg.fast:
             raws: Any = chunk.slow.get(index, ())
         else:
             entry = read_fast(text, seg)
             if entry is not None:
-                raws, fast = (entry,), plain
+                raws = (entry,)
             else:  # only bibtexparser can tell
                 alone = Scan(segments, string_keys=string_keys)
                 read_slow(text, alone, index)
@@ -125,18 +123,8 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
         for raw in raws:
             paper = _paper(raw, strings, name, out, read_value)
             if paper is not None:
-                out.entries.append(_entry(paper, shas, fast))
+                out.entries.append(_entry(paper, shas))
     return out
-
-
-# Control characters json writes as \u00XX (tab, line feed and carriage return aside).
-_CONTROLS = bytes(set(range(32)) - {9, 10, 13})
-
-
-def _plain(text: str | bytes) -> bool:
-    """Whether the text holds none of ``_CONTROLS`` (one pass in C over its bytes)."""
-    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    return len(data.translate(None, _CONTROLS)) == len(data)
 
 
 def _paper(item: RawEntry, strings: dict[str, str], name: str, out: ChunkResult,
@@ -161,7 +149,7 @@ def _cap(paper: BibPaper, name: str, warnings: list[str]) -> None:
             warnings.extend(f"{name}: {w}" for w in said)
 
 
-def _entry(paper: BibPaper, shas: bool = True, plain: bool = False) -> Entry:
+def _entry(paper: BibPaper, shas: bool = True) -> Entry:
     sha = entry_sha(paper.raw_type, paper.key, paper.fields) if shas else ""
     names = [a for a in paper.authors if a.lower() != "others"]
     count = len(names) if names and len(names) == len(paper.authors) else None
@@ -170,8 +158,7 @@ def _entry(paper: BibPaper, shas: bool = True, plain: bool = False) -> Entry:
             "published": paper.published, "arxiv_id": paper.arxiv_id, "doi": paper.doi,
             "url": paper.url, "abstract": paper.abstract}
     head, tail = source_parts(paper.raw_type, paper.key, paper.fields, paper.names, seen,
-                              [tag_name(t) for t in paper.tags if tag_ok(t)], sha or None,
-                              plain)
+                              [tag_name(t) for t in paper.tags if tag_ok(t)], sha or None)
     return Entry(paper.key, paper.line, sha, paper.title, paper.abstract,
                  title_key(paper.title), _JSON(paper.authors), count, paper.organization,
                  paper.published, paper.year, paper.arxiv_id, paper.doi, paper.url,
