@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paperdesk.cli.output import emit_json, emit_json_list
 from tests.conftest import SEED_PAPERS
@@ -55,3 +59,34 @@ def test_list_json_of_the_seed_library_is_every_paper_in_order(seed_lib, capsys)
     with type(seed_lib).open(seed_lib.path) as lib:
         expected = lib.papers(lib.search("", sort="title").ids, with_notes=True)
     assert papers == expected and len(papers) == SEED_PAPERS
+
+
+_SCALARS = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+            | st.floats(allow_nan=True, allow_infinity=True) | st.text())
+_JSONISH = st.recursive(
+    _SCALARS,
+    lambda inner: (st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                   | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+                   | st.dictionaries(st.integers(0, 9), inner, max_size=2)),
+    max_leaves=20)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_JSONISH)
+def test_written_json_is_what_json_writes_for_any_value(value):
+    """Floats of every size (json and orjson write exponents differently), integers
+    beyond 64 bits, keys that are not text, lone surrogates, control characters."""
+    expected = json.dumps(value, ensure_ascii=False, indent=2)
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        emit_json(value)
+    assert buffer.getvalue() == expected + "\n"
+
+
+def test_floats_written_as_json_writes_them():
+    values = [1e-05, 1.5e-07, 1e16, 1e22, -0.0, 5e-324, float("nan"), float("-inf"), 0.1 + 0.2]
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        emit_json_list([{"momentum": v} for v in values])
+    assert buffer.getvalue() == json.dumps([{"momentum": v} for v in values],
+                                           ensure_ascii=False, indent=2) + "\n"
