@@ -100,9 +100,15 @@ def in_processes(monkeypatch):
 
 
 def _same(tmp_path: Path, text: str, monkeypatch, **options) -> tuple:
-    seen: list[int] = []
-    lib, report = _import(tmp_path, "parallel", text,
-                          progress=lambda f, m: seen.append(len(_readers())), **options)
+    seen: list[int] = []  # the reading processes alive when the reading starts
+    read = bib_pool.ReaderPool.read
+
+    def counted(pool, *args, **kwargs):
+        seen.append(len(_readers()))
+        yield from read(pool, *args, **kwargs)
+
+    monkeypatch.setattr(bib_pool.ReaderPool, "read", counted)
+    lib, report = _import(tmp_path, "parallel", text, **options)
     monkeypatch.setattr(bib_pool, "reader_count", lambda size: 0)
     ref, expected = _import(tmp_path, "here", text)
     assert max(seen) == 2  # the readers did run

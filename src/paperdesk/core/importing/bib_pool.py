@@ -159,7 +159,8 @@ class _Reader:
 
 
 class ReaderPool:
-    """Reading processes, started at once (they start while the file is scanned here).
+    """Reading processes, started when the pool is made (the .bib import makes it once
+    the file is scanned and its text let go, so that they are not held beside it).
     Leaving the block on an error or a cancel kills them; they are always waited for."""
 
     def __init__(self, processes: int) -> None:

@@ -86,20 +86,23 @@ def import_bib(lib: Library, path: Path, source: FileBytes, progress: Progress =
     no entry can be read changes nothing. Its bytes go once all is written (``source``)."""
     report = FileReport(str(path), path.name, file_report.ERROR, kind="bibtex")
     data = source.take()
-    with bib_pool.ReaderPool(bib_pool.reader_count(len(data))) as pool:
-        sha = hashlib.sha256(data).hexdigest()
-        text, encoding, decode_warnings = decode_text(data, path.name)
-        progress(0.05, f"Reading {path.name}")
-        reader = BibReader(text, path.name)
-        if reader.text is not text:  # loose block starts moved (ASCII, same length)
-            text, data = reader.text, reader.text.encode("utf-8")
-        found = reader.found
-        keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
-        if pool.readers and encoding == "utf-8" and b"\r" not in data:
-            chunks = _byte_chunks(text, data, found)  # the readers decode them
-            reader.text = text = ""  # the bytes stay (until written): the text goes
-        else:
-            chunks = _chunks(text, found)
+    readers = bib_pool.reader_count(len(data))
+    sha = hashlib.sha256(data).hexdigest()
+    text, encoding, decode_warnings = decode_text(data, path.name)
+    progress(0.05, f"Reading {path.name}")
+    reader = BibReader(text, path.name)
+    if reader.text is not text:  # loose block starts moved (ASCII, same length)
+        text, data = reader.text, reader.text.encode("utf-8")
+    found = reader.found
+    keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
+    if readers and encoding == "utf-8" and b"\r" not in data:
+        chunks = _byte_chunks(text, data, found)  # the readers decode them
+        reader.text = text = ""  # the bytes stay (until written): the text goes
+    else:
+        chunks = _chunks(text, found)
+    # The reading processes start now that the text has gone: started before, they were
+    # held beside the file's bytes and its text, the import's largest moment.
+    with bib_pool.ReaderPool(readers) as pool:
         # An entry's digest finds it again in a library holding .bib entries; in one
         # without (checked here: the writer works it out if one comes in meanwhile)
         # the readers need not make it.
