@@ -88,18 +88,9 @@ def import_bib(lib: Library, path: Path, source: FileBytes, progress: Progress =
     data = source.take()
     readers = bib_pool.reader_count(len(data))
     sha = hashlib.sha256(data).hexdigest()
-    text, encoding, decode_warnings = decode_text(data, path.name)
     progress(0.05, f"Reading {path.name}")
-    reader = BibReader(text, path.name)
-    if reader.text is not text:  # loose block starts moved (ASCII, same length)
-        text, data = reader.text, reader.text.encode("utf-8")
+    data, reader, keys, chunks, decode_warnings = _scanned(data, path.name, readers)
     found = reader.found
-    keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
-    if readers and encoding == "utf-8" and b"\r" not in data:
-        chunks = _byte_chunks(text, data, found)  # the readers decode them
-        reader.text = text = ""  # the bytes stay (until written): the text goes
-    else:
-        chunks = _chunks(text, found)
     # The reading processes start now that the text has gone: started before, they were
     # held beside the file's bytes and its text, the import's largest moment.
     with bib_pool.ReaderPool(readers) as pool:
@@ -142,6 +133,25 @@ def import_bib(lib: Library, path: Path, source: FileBytes, progress: Progress =
         report.warnings.append(f"{path.name}: {reader.failed} of {reader.failed + reader.read} "
                                "entries were skipped")
     return report
+
+
+def _scanned(data: bytes, name: str, readers: int
+             ) -> tuple[bytes, BibReader, list[str], Iterator[Chunk], list[str]]:
+    """The file decoded and scanned: its bytes (re-encoded if the scan moved loose block
+    starts), the reader, the entries' keys, the chunks to read (as UTF-8 bytes when
+    ``readers`` decode them: the text is then let go), the decoding's warnings."""
+    text, encoding, decode_warnings = decode_text(data, name)
+    reader = BibReader(text, name)
+    if reader.text is not text:  # loose block starts moved (ASCII, same length)
+        text, data = reader.text, reader.text.encode("utf-8")
+    found = reader.found
+    keys = [k for k in entry_keys(text, found) if bib_key_ok(k)]
+    if readers and encoding == "utf-8" and b"\r" not in data:
+        chunks = _byte_chunks(text, data, found)  # the readers decode them
+        reader.text = text = ""  # the bytes stay (until written): the text goes
+    else:
+        chunks = _chunks(text, found)
+    return data, reader, keys, chunks, decode_warnings
 
 
 def _no_entries(report: FileReport, reader: BibReader, name: str) -> None:
