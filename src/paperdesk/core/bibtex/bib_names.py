@@ -137,27 +137,29 @@ def _split_names(text: str) -> list[str]:
 
 
 def split_top(text: str, sep: str) -> list[str]:
-    """Split at ``sep`` outside braces and quotes."""
-    parts, depth, quoted, start, i = [], 0, False, 0, 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
+    """Split at ``sep`` outside braces and quotes (a backslash escapes the character
+    after it), stepping from mark to mark rather than by character."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for m in _marks(sep).finditer(text):
+        mark = m.group()
+        if mark == "{":
             depth += 1
-        elif ch == "}":
+        elif mark == "}":
             depth -= 1
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif depth == 0 and not quoted and text.startswith(sep, i):
-            parts.append(text[start:i])
-            start = i + len(sep)
-            i = start
-            continue
-        i += 1
+        elif mark == '"':
+            if depth == 0:
+                quoted = not quoted
+        elif mark == sep and depth == 0 and not quoted:
+            parts.append(text[start:m.start()])
+            start = m.end()
     parts.append(text[start:])
     return parts
+
+
+@functools.lru_cache(maxsize=8)
+def _marks(sep: str) -> re.Pattern[str]:
+    """A backslash with the character it escapes, a brace, a quote, or ``sep``."""
+    return re.compile(r'\\[\s\S]?|[{}"]|' + re.escape(sep))
 
 
 @functools.lru_cache(maxsize=8192)  # the same people recur through a bibliography

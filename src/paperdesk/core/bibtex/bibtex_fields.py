@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperdesk.core.bibtex.bib_names import display_name, split_names, wrapped
+from paperdesk.core.bibtex.bib_names import display_name, split_names, split_top, wrapped
 from paperdesk.core.bibtex.latex_read import decode
 from paperdesk.core.bibtex.tex_safe import DANGEROUS, danger_text, dangerous
 from paperdesk.core.model import identifiers
@@ -57,27 +57,6 @@ class BibPaper:
     warnings: list[str] = field(default_factory=list)
 
 
-def _split_hash(text: str) -> list[str]:
-    """``bib_names.split_top(text, "#")``, stepping from mark to mark rather than by character."""
-    parts, depth, quoted, start = [], 0, False, 0
-    for m in _HASH_MARKS.finditer(text):
-        ch = m.group()
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
-            parts.append(text[start:m.start()])
-            start = m.end()
-    parts.append(text[start:])
-    return parts
-
-
-_HASH_MARKS = re.compile(r'[\\{}"#](?:(?<=\\)[\s\S])?')  # a set first: skipped to fast
-
-
 def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
     """The LaTeX text of a raw value, and whether it was a single bare word or number."""
     whole = raw.strip()
@@ -88,7 +67,7 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
         if macro is not None:
             return macro, False
         return whole, bool(whole) and whole[0] not in '{"'
-    parts = [p.strip() for p in _split_hash(raw)]
+    parts = [p.strip() for p in split_top(raw, "#")]
     out = []
     for part in parts:
         if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
