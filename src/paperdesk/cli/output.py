@@ -55,28 +55,17 @@ def _prepared(value: Any, fragment: Any) -> Any:
     kind = type(value)
     if kind is float:
         return fragment(_float_text(value))
-    if kind is dict:
+    if kind is dict or kind is list or kind is tuple:
         changed = None
-        for key, item in value.items():
+        for at, item in (value.items() if kind is dict else enumerate(value)):
             if type(item) in _PLAIN:
                 continue
             new = _prepared(item, fragment)
             if new is not item:
                 if changed is None:
-                    changed = dict(value)
-                changed[key] = new
+                    changed = dict(value) if kind is dict else list(value)
+                changed[at] = new
         return value if changed is None else changed
-    if kind is list or kind is tuple:
-        done = None
-        for n, item in enumerate(value):
-            if type(item) in _PLAIN:
-                continue
-            new = _prepared(item, fragment)
-            if new is not item:
-                if done is None:
-                    done = list(value)
-                done[n] = new
-        return value if done is None else done
     if kind in _PLAIN:
         return value
     raise _NotPlain
