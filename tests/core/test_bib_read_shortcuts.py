@@ -1,6 +1,6 @@
 """Shortcuts of the .bib reading processes held to what they replace: the kept entry's
-JSON written by one C encoder made once (``bibtex_source.json_text``) is json.dumps's
-text to the character; values are searched for dangerous commands only where one may
+JSON written by json's public encoder made once (``bibtex_source.json_text``) is
+json.dumps's text to the character; values are searched for dangerous commands only where one may
 be."""
 
 from __future__ import annotations

@@ -58,25 +58,10 @@ _COLUMNS = {"title": ("title",), "people": ("authors", "organization"),
 _GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
 
 
-def _one_encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, ensure_ascii=False)``, by json's C encoder made once: the
-    encoder's ``encode`` makes a new one at each call (a few microseconds, four times
-    an entry). Without the C encoder, or if it is not made as it was in Python
-    3.11-3.13, that ``encode`` itself."""
-    plain = json.JSONEncoder(ensure_ascii=False)
-    try:
-        made = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-            None, plain.default, json.encoder.encode_basestring, None, ": ", ", ",
-            False, False, True)
-        sample = {"a": ["é\n\\", 1, 2.5, None, True, {}, []], "b": "x"}
-        if "".join(made(sample, 0)) == plain.encode(sample):
-            return lambda value: "".join(made(value, 0))
-    except Exception:  # no C encoder here (None is not callable), or another signature
-        pass
-    return plain.encode
-
-
-_JSON = json_text = _one_encoder()  # json.dumps(..., ensure_ascii=False)
+# json.dumps(..., ensure_ascii=False), without making an encoder for every call (json's
+# public encoder; its C encoder made by hand would save a few microseconds an entry
+# but lean on json's internals).
+_JSON = json_text = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def entry_sha(raw_type: str, key: str, fields: Sequence[tuple[str, str]]) -> str:
