@@ -285,6 +285,7 @@ UNGUARDED = """\
 import sys
 from pathlib import Path
 from paperdesk.core.importing import bib_pool, bibtex_import
+from paperdesk.core.model import workers
 from paperdesk.core.library import Library
 
 with open(sys.argv[3], "a") as runs:  # what a program without a __main__ guard repeats
@@ -292,11 +293,11 @@ with open(sys.argv[3], "a") as runs:  # what a program without a __main__ guard 
 bib_pool.reader_count = lambda size: 2
 bibtex_import.CHUNK_SEGMENTS = 5
 ends = []
-stop = bib_pool._Reader.stop
+stop = workers.Worker.stop
 def recorded(self, *, now=False):
     stop(self, now=now)
     ends.append((self.process.exitcode, self.failed))
-bib_pool._Reader.stop = recorded
+workers.Worker.stop = recorded
 lib = Library.open(Path(sys.argv[1]), create=True)
 print(lib.import_paths([Path(sys.argv[2])])[0].new_papers, ends)
 lib.close()

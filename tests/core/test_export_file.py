@@ -1,12 +1,12 @@
 """One function puts a file of entries together (``export_file.assemble``), and the
-export query's rows have a name (``bibtex_export.ExportRow``)."""
+export query's rows have a name (``export_query.ExportRow``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.bibtex.bibtex_export import ExportRow, export_rows
 from paperdesk.core.bibtex.export_file import assemble, layout
+from paperdesk.core.bibtex.export_query import ExportRow, export_rows
 
 
 def whole(style: str, blocks: list[str]) -> str:

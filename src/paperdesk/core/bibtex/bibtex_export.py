@@ -18,20 +18,21 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.bibtex_source import header_blocks, source_entry
 from paperdesk.core.bibtex.citekey import freeze, set_citekey, weak_provisional
 from paperdesk.core.bibtex.export_file import assemble
+from paperdesk.core.bibtex.export_query import chosen_ids, id_batches, reader, rows_of, snapshot
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
 from paperdesk.core.bibtex.names import bibtex_name, looks_like_organisation
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import files
-from paperdesk.core.db.dbfile import cannot_write
+from paperdesk.core.db import dbfile, files
+from paperdesk.core.model import workers
 from paperdesk.core.model.errors import BibtexError as BibtexError
 from paperdesk.core.model.errors import LibraryError
-from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.model.sources import parse as parse_sources
 
 if TYPE_CHECKING:
@@ -42,34 +43,14 @@ FORMATS = (*STYLES, "csl-json")  # what export, export_to and entries write
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 PREPRINT_TYPES = frozenset({"misc", "online", "electronic", "www"})
 
-_COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
-            "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
-            "p.sources, p.bib_source, p.citekey_frozen")
-_BATCH = 1000  # entries between checks of the cancel flag
+PARALLEL_FROM = 20_000  # entries; fewer are exported here (starting processes costs more)
+SHARE = 0.5  # of a large export's entries made here, beside one exporting process
 _BUFFER = 1 << 20  # bytes written to the file at a time
-
-
-class ExportRow(NamedTuple):
-    """What the export query gives for one paper (``export_rows``): its row of
-    ``_COLUMNS`` (as ``paper_entry`` and ``csl_json.item_text`` read it), its tags and,
-    when asked for, its notes."""
-
-    columns: Sequence[Any]
-    tags: list[str]
-    notes: list[str]
-
-    @property
-    def paper_id(self) -> int:
-        return self.columns[0]
-
-    @property
-    def key_frozen(self) -> bool:
-        return bool(self.columns[16])
 
 
 def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
                 ascii: bool, as_written: bool = False, report: ExportReport | None = None) -> str:
-    """One row of ``_COLUMNS`` as an entry, laid out as bibtexparser's writer does.
+    """One row of ``export_query.COLUMNS`` as an entry, laid out as bibtexparser's writer does.
 
     A paper imported from a .bib file is written as it was written
     (``core/bibtex/bibtex_source.py``; ``as_written``: without even its bare specials
@@ -219,7 +200,7 @@ class Bibtex:
         """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them.
         A library that cannot be written keeps them as they are (nor can they change)."""
         ids = list(ids)
-        if cannot_write(self.lib.db, self.lib.path):
+        if dbfile.cannot_write(self.lib.db, self.lib.path):
             return 0
         with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS], ids):
             return freeze(self.lib.db, ids)
@@ -243,15 +224,17 @@ class Bibtex:
                style: str = "bibtex", ascii: bool = False, notes: bool = False,
                progress: Progress = no_progress, cancel: CancelFlag | None = None,
                freeze: bool = False, as_written: bool = False,
-               report: ExportReport | None = None) -> tuple[list[str], Iterator[str]]:
+               report: ExportReport | None = None,
+               encoded: bool = False) -> tuple[list[str], Iterator[Any]]:
         """The ``@preamble``/``@string`` blocks the entries need (those of the .bib files
-        they came from; none for CSL-JSON), and the entries one at a time."""
+        they came from; none for CSL-JSON), and the entries one at a time (UTF-8 bytes
+        with ``encoded``)."""
         if style not in FORMATS:
             raise BibtexError(f"unknown style {style!r}: use bibtex, biblatex or csl-json")
         chosen = self._chosen(ids, query)
         header = self.header(chosen, ascii=ascii) if style in STYLES else []
         return header, self._generate(chosen, style, ascii, notes, progress, cancel, freeze,
-                                      as_written, report)
+                                      as_written, report, encoded)
 
     def header(self, chosen: list[int] | None, *, ascii: bool = False) -> list[str]:
         """The ``@preamble`` and ``@string`` blocks the entries of ``chosen`` (None: all)
@@ -295,14 +278,14 @@ class Bibtex:
             raise BibtexError(str(exc)) from None
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
                                       progress=progress, cancel=cancel, freeze=True,
-                                      as_written=as_written, report=report)
+                                      as_written=as_written, report=report, encoded=True)
         try:
             # Entry by entry into a large buffer: no text of many entries is built (each
             # would be a fresh allocation of megabytes, its pages faulted in one by one).
             with files.atomic_write(path, kind="tmp") as temp, \
-                    open(temp, "w", encoding="utf-8", newline="\n",
-                         buffering=_BUFFER) as handle:
-                return assemble(handle.write, style, entries, header)
+                    open(temp, "wb", buffering=_BUFFER) as handle:
+                return assemble(handle.write, style, entries, [h.encode() for h in header],
+                                binary=True)
         except OSError as exc:
             raise BibtexError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
@@ -328,73 +311,58 @@ class Bibtex:
 
     def _generate(self, chosen: list[int] | None, style: str, ascii: bool, notes: bool,
                   progress: Progress, cancel: CancelFlag | None, freeze: bool = False,
-                  as_written: bool = False,
-                  report: ExportReport | None = None) -> Iterator[str]:
-        written: list[int] = []
-        if style == "csl-json":
-            from paperdesk.core.bibtex.csl_json import item_text
-            entry = partial(item_text, ascii=ascii, report=report)
-        else:
-            entry = partial(paper_entry, style=style, ascii=ascii, as_written=as_written,
-                            report=report)
-        for columns, tags, texts in _rows(self.lib, chosen, notes, progress, cancel):
-            if not columns[16]:  # keys frozen already need no write
-                written.append(columns[0])
-            yield entry(columns, tags, texts)
+                  as_written: bool = False, report: ExportReport | None = None,
+                  encoded: bool = False) -> Iterator[Any]:
+        db, written = self.lib.db, []
+        with snapshot(db) as version:
+            ids = chosen_ids(db, chosen)
+            identity = getattr(db.conn, "identity", None)
+            parallel = len(ids) >= PARALLEL_FROM and identity is not None
+            args = (str(self.lib.path), identity, version, notes, style, ascii, as_written,
+                    report is not None, encoded)
+            # This process exports a share too: with processes on every core, its own
+            # work (taking their entries, writing the file) waited for one.
+            with workers.Workers(workers.helpers() - 1 if parallel else 0,
+                                 "paperdesk-exporter") as pool:
+                batches = id_batches(ids, progress, cancel)
+                for entries, part, unfrozen in pool.run(batch_exporter, args, batches, cancel,
+                                                         batch_exporter(*args, db=db),
+                                                         share=SHARE):
+                    if report is not None:
+                        report.add(part)
+                    written += unfrozen  # keys frozen already need no write
+                    yield from entries
         if freeze and written:
             self.freeze(written)
 
 
-def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,
-                cancel: CancelFlag | None) -> Iterator[ExportRow]:
-    """Each chosen paper's row of ``_COLUMNS`` with its tags and (when asked) notes,
-    in the order of ``chosen`` (None: every paper not in the trash, by id)."""
-    return (ExportRow(*row) for row in _rows(lib, chosen, notes, progress, cancel))
+def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: str,
+                   ascii: bool, as_written: bool, reported: bool, encoded: bool,
+                   db: Any = None) -> Callable[[list[int]], Any]:
+    """What exports a batch of papers (their ids): their entries (UTF-8 bytes when
+    ``encoded``), what was changed on the way (an ``ExportReport`` when ``reported``)
+    and those whose keys are not frozen yet.
 
-
-def _rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,
-          cancel: CancelFlag | None) -> Iterator[tuple[Sequence[Any], list[str], list[str]]]:
-    """``export_rows`` as plain tuples, read in batches (cancel checked once a batch)."""
-    db = lib.db
-    if chosen is None:
-        # Counted and joined without a scan of the papers: those in the trash are few,
-        # and their index holds only them.
-        where, total = "WHERE p.deleted_at IS NULL", db.execute(
-            "SELECT (SELECT count(*) FROM papers) - "
-            "(SELECT count(*) FROM papers WHERE deleted_at IS NOT NULL)").fetchone()[0]
-        source, order = "papers p", "p.id"
-        join = ("WHERE x.paper_id NOT IN "
-                "(SELECT id FROM papers WHERE deleted_at IS NOT NULL)")
+    Read through ``db`` (the exporting connection, here), or, in an exporting process,
+    through a read-only connection of its own to the library at ``path``. That one
+    reads a batch only when the library is the one the export began on, as it was
+    (the same file ``identity``, ``user_version`` at ``version``); when it is not, or
+    cannot be read, it gives None and the export does that batch here.
+    """
+    if style == "csl-json":
+        from paperdesk.core.bibtex.csl_json import item_text
+        made = partial(item_text, ascii=ascii)
     else:
-        db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_ids "
-                   "(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL)")
-        db.execute("DELETE FROM temp.bibtex_ids")
-        db.conn.executemany("INSERT INTO temp.bibtex_ids (ord, id) VALUES (?, ?)",
-                            list(enumerate(chosen)))
-        where, total = "", len(chosen)
-        source, order = "temp.bibtex_ids i JOIN papers p ON p.id = i.id", "i.ord"
-        join = "JOIN temp.bibtex_ids i ON i.id = x.paper_id"
-    tags = _grouped(db, f"""SELECT x.paper_id, t.name FROM paper_tags x
-                            JOIN tags t ON t.id = x.tag_id {join}
-                            ORDER BY x.paper_id, t.name COLLATE NOCASE, t.id""")
-    texts = _grouped(db, f"""SELECT x.paper_id, x.text FROM notes x {join}
-                             ORDER BY x.paper_id, x.created, x.id""") if notes else {}
-    progress(0.0, f"Exporting {total} papers")
-    rows = db.execute(f"SELECT {_COLUMNS} FROM {source} {where} ORDER BY {order}")
-    empty: list[str] = []
-    tag_of, text_of, n = tags.get, texts.get, 0
-    while batch := rows.fetchmany(_BATCH):
-        check_cancel(cancel)
-        if n:
-            progress(n / max(total, 1), f"Exported {n} of {total}")
-        n += len(batch)
-        for row in batch:
-            yield row, tag_of(row[0], empty), text_of(row[0], empty)
-    progress(1.0, f"Exported {total} papers")
+        made = partial(paper_entry, style=style, ascii=ascii, as_written=as_written)
+    read = partial(rows_of, db) if db is not None else reader(path, identity, version)
 
+    def export(ids: list[int]) -> Any:
+        rows = read(ids, notes)
+        if rows is None:
+            return None
+        report = ExportReport() if reported else None
+        entries = [made(columns, tags, texts, report=report) for columns, tags, texts in rows]
+        return ([e.encode() for e in entries] if encoded else entries, report,
+                [columns[0] for columns, _, _ in rows if not columns[16]])
 
-def _grouped(db: Any, sql: str) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = {}
-    for pid, value in db.execute(sql):
-        out.setdefault(pid, []).append(value)
-    return out
+    return export

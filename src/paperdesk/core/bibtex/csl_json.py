@@ -65,7 +65,7 @@ def _raw_value(raw: str) -> str:
 
 def item(row: Sequence[Any], tags: list[str], notes: list[str],
          report: ExportReport | None = None) -> dict[str, Any]:
-    """A CSL-JSON item for one row of ``bibtex_export._COLUMNS``; an arXiv id, DOI or
+    """A CSL-JSON item for one row of ``export_query.COLUMNS``; an arXiv id, DOI or
     URL that does not match its grammar is left out (and named in ``report``), as in
     BibTeX."""
     row = checked_row(row, report)

@@ -36,6 +36,15 @@ class ExportReport:
     left_out: list[str] = field(default_factory=list)  # "key: why"
     balanced: list[str] = field(default_factory=list)  # "key.field"
 
+    def add(self, other: ExportReport | None) -> None:
+        """What ``other`` (a later part of the same export) counted, after this one's."""
+        if other is None:
+            return
+        self.repaired += other.repaired
+        self.repaired_fields += other.repaired_fields[:_SHOWN - len(self.repaired_fields)]
+        self.left_out += other.left_out
+        self.balanced += other.balanced
+
     def lines(self) -> list[str]:
         out = []
         if self.repaired:

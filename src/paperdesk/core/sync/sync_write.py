@@ -37,10 +37,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk import __version__
-from paperdesk.core.bibtex.bibtex_export import export_rows, paper_entry
+from paperdesk.core.bibtex.bibtex_export import paper_entry
 from paperdesk.core.bibtex.citekey import freeze
 from paperdesk.core.bibtex.csl_json import item_text
 from paperdesk.core.bibtex.export_file import assemble, layout
+from paperdesk.core.bibtex.export_query import export_rows
 from paperdesk.core.bibtex.export_report import ExportReport
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files, syncs_table

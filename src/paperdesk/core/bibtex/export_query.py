@@ -1,0 +1,152 @@
+"""What an export reads: each chosen paper's row with its tags and (when asked) its
+notes, a batch of ids at a time. ``bibtex_export`` formats them (here, or in
+exporting processes that read their batches themselves); a kept-in-sync file
+(``core/sync/sync_write.py``) compares them with the file's.
+
+A batch is read by its ids, sent to SQLite as one JSON array: the rows come back in
+its order, the tags and notes of those papers only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from paperdesk.core.db import dbfile
+from paperdesk.core.db.database import Database
+from paperdesk.core.model.errors import LibraryError
+from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
+           "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
+           "p.sources, p.bib_source, p.citekey_frozen")
+BATCH = 1000  # entries between checks of the cancel flag, and sent to a process at a time
+
+
+class ExportRow(NamedTuple):
+    """What the export query gives for one paper (``export_rows``): its row of
+    ``COLUMNS`` (as ``paper_entry`` and ``csl_json.item_text`` read it), its tags and,
+    when asked for, its notes."""
+
+    columns: Sequence[Any]
+    tags: list[str]
+    notes: list[str]
+
+    @property
+    def paper_id(self) -> int:
+        return self.columns[0]
+
+    @property
+    def key_frozen(self) -> bool:
+        return bool(self.columns[16])
+
+
+def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: Progress,
+                cancel: CancelFlag | None) -> Iterator[ExportRow]:
+    """Each chosen paper's row of ``COLUMNS`` with its tags and (when asked) notes,
+    in the order of ``chosen`` (None: every paper not in the trash, by id)."""
+    ids = chosen_ids(lib.db, chosen)
+    for batch in id_batches(ids, progress, cancel):
+        for row in rows_of(lib.db, batch, notes):
+            yield ExportRow(*row)
+
+
+Row = tuple[Sequence[Any], list[str], list[str]]  # an export row as plain values
+
+
+def chosen_ids(db: Any, chosen: list[int] | None) -> list[int]:
+    """The papers an export writes, in order: ``chosen``, or every paper out of the
+    trash by id (read off an index, the trash off its own: no scan of the papers)."""
+    if chosen is not None:
+        return chosen
+    trashed = {r[0] for r in db.execute("SELECT id FROM papers WHERE deleted_at IS NOT NULL")}
+    return sorted(r[0] for r in db.execute("SELECT id FROM papers") if r[0] not in trashed)
+
+
+def id_batches(ids: list[int], progress: Progress,
+               cancel: CancelFlag | None) -> Iterator[list[int]]:
+    """``ids`` a batch at a time, with progress (cancel checked once a batch)."""
+    total = len(ids)
+    progress(0.0, f"Exporting {total} papers")
+    for start in range(0, total, BATCH):
+        check_cancel(cancel)
+        if start:
+            progress(start / total, f"Exported {start} of {total}")
+        yield ids[start:start + BATCH]
+    progress(1.0, f"Exported {total} papers")
+
+
+def rows_of(db: Any, ids: list[int], notes: bool) -> list[Row]:
+    """The export rows of the papers ``ids``, in that order."""
+    wanted = json.dumps(ids)
+    tags = _grouped(db, """SELECT x.paper_id, t.name FROM paper_tags x
+                           JOIN tags t ON t.id = x.tag_id
+                           WHERE x.paper_id IN (SELECT value FROM json_each(?1))
+                           ORDER BY x.paper_id, t.name COLLATE NOCASE, t.id""", wanted)
+    texts = _grouped(db, """SELECT x.paper_id, x.text FROM notes x
+                            WHERE x.paper_id IN (SELECT value FROM json_each(?1))
+                            ORDER BY x.paper_id, x.created, x.id""", wanted) if notes else {}
+    empty: list[str] = []
+    tag_of, text_of = tags.get, texts.get
+    # Put in order here: an ORDER BY would sort the rows, abstracts and all, in SQLite.
+    found = {row[0]: row for row in db.execute(
+        f"SELECT {COLUMNS} FROM json_each(?1) j JOIN papers p ON p.id = j.value", [wanted])}
+    return [(row, tag_of(pid, empty), text_of(pid, empty))
+            for pid in ids if (row := found.get(pid)) is not None]
+
+
+def _grouped(db: Any, sql: str, wanted: str) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for pid, value in db.execute(sql, [wanted]):
+        out.setdefault(pid, []).append(value)
+    return out
+
+
+@contextlib.contextmanager
+def snapshot(db: Any) -> Iterator[int]:
+    """One read transaction over the whole export (unless one is under way already):
+    every batch read here sees the library as it was when the export began. Gives its
+    ``user_version``, which every PaperDesk commit moves (``dbfile.write``)."""
+    own = not db.conn.in_transaction
+    if own:
+        db.execute("BEGIN")
+    try:
+        yield db.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        if own and db.conn.in_transaction:
+            db.execute("COMMIT")
+
+
+def reader(path: str, identity: Any, version: int) -> Callable[[list[int], bool], Any]:
+    """An exporting process's reads (``rows_of``) through a read-only connection of its
+    own, opened at its first batch: a batch is read only when the library is the one
+    the export began on (the same file ``identity``), as it was (``user_version`` at
+    ``version``); else, or when it cannot be read, None."""
+    opened: list[Database] = []
+
+    def read(ids: list[int], notes: bool) -> list[Row] | None:
+        try:
+            if not opened:
+                opened.append(Database(dbfile.connect(Path(path), mode="ro")))
+            db = opened[0]
+            db.execute("BEGIN")
+            try:
+                if (db.conn.identity != tuple(identity)
+                        or db.execute("PRAGMA user_version").fetchone()[0] != version):
+                    return None
+                return rows_of(db, ids, notes)
+            finally:
+                db.execute("COMMIT")
+        except (sqlite3.Error, LibraryError, OSError):
+            return None
+
+    return read
+
+

@@ -1,0 +1,163 @@
+"""A large export made with an exporting process beside this one: the same file, report
+and frozen keys as one made here alone; the library as it was when the export began,
+whatever is written meanwhile; a process that dies or a cancel leave nothing behind."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+
+from paperdesk.core.bibtex import bibtex_export, export_query
+from paperdesk.core.bibtex.export_report import ExportReport
+from paperdesk.core.library import Library
+from paperdesk.core.model import workers
+from paperdesk.core.model.errors import Cancelled
+from tests import realbib
+from tests.core.test_bib_scan import HOSTILE
+
+NAME = "paperdesk-exporter"
+# Real files that need repairs, balancing and every kind of entry, and the hostile cases.
+REAL = ("texlive-biblatex-examples.bib", "biber-examples.bib", "texlive-beebe-serif.bib")
+
+
+def _exporters() -> list[multiprocessing.Process]:
+    return [p for p in multiprocessing.active_children() if p.name == NAME]
+
+
+@pytest.fixture
+def big(seed_lib, tmp_path):
+    """The seeds, three real files and the hostile texts, with tags, notes and a few
+    papers in the trash: a library whose export repairs, balances and leaves out."""
+    paths = [realbib.CORPUS / name for name in REAL]
+    for i, text in enumerate(HOSTILE.values()):
+        path = tmp_path / f"hostile{i}.bib"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    # more repairs than a report names (it names 20), and a value to balance
+    made = tmp_path / "repairs.bib"
+    made.write_text("".join(f"@article{{r{i}, title = {{Repair {i}}}, journal = {{J_{i} & Co}}, "
+                            "year = 2020}\n" for i in range(45))
+                    + '@misc{bal, title = {Bal}, note = "x {y", year = 2021}\n', encoding="utf-8")
+    paths.append(made)
+    seed_lib.import_paths(paths)
+    ids = list(seed_lib.search("").ids)
+    seed_lib.curation.add_tags(ids[::7], ["Quokka", "math_$x$"])
+    seed_lib.curation.add_note(ids[3], "a note with 50% of {braces")
+    seed_lib.trash.delete(ids[10:13])
+    # a library written by hand: an identifier that is not one, left out with a line
+    with seed_lib.write("hand", []):
+        seed_lib.db.execute("UPDATE papers SET doi = 'not a doi' WHERE id = ?", [ids[20]])
+    assert len(ids) > 400
+    return seed_lib
+
+
+@pytest.fixture
+def in_processes(monkeypatch):
+    """Every export gets an exporting process, and batches of a few papers."""
+    monkeypatch.setattr(bibtex_export, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(workers, "helpers", lambda: 2)
+    monkeypatch.setattr(export_query, "BATCH", 7)
+
+
+def _here(monkeypatch) -> None:
+    monkeypatch.setattr(bibtex_export, "PARALLEL_FROM", 10**9)
+
+
+def _exports(lib: Library, tmp_path, tag: str) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for style in ("bibtex", "biblatex", "csl-json"):
+        for options in ({}, {"ascii": True, "notes": True}, {"as_written": True}):
+            report = ExportReport()
+            path = tmp_path / f"{tag}-{style}-{len(options)}.out"
+            n = lib.bibtex.export_to(path, style=style, report=report, **options)
+            out[f"{style} {sorted(options)}"] = (n, path.read_bytes(), report)
+    out["string"] = lib.bibtex.export(notes=True)
+    out["chosen"] = lib.bibtex.export([*lib.search("").ids[::-3], 1, 1])
+    return out
+
+
+def test_an_export_with_a_process_is_the_export_made_here(big, tmp_path, in_processes,
+                                                           monkeypatch):
+    started: list[int] = []
+    run = workers.Workers.run
+
+    def counted(pool, *args, **kwargs):
+        started.append(len(_exporters()))
+        yield from run(pool, *args, **kwargs)
+
+    monkeypatch.setattr(workers.Workers, "run", counted)
+    made = _exports(big, tmp_path, "processes")
+    assert set(started) == {1}  # each export had its process
+    assert _exporters() == []  # and none is left
+    _here(monkeypatch)
+    expected = _exports(big, tmp_path, "here")
+    assert made == expected
+    report = expected["bibtex []"][2]
+    # the report was put together from the batches' parts
+    assert report.repaired > 45 and len(report.repaired_fields) == 20
+    assert report.balanced == ["bal.note"] and report.left_out
+
+
+def test_keys_are_frozen_as_when_exported_here(big, tmp_path, in_processes, monkeypatch):
+    frozen = "SELECT id FROM papers WHERE citekey_frozen ORDER BY id"
+    big.db.execute("UPDATE papers SET citekey_frozen = 0")
+    big.bibtex.export_to(tmp_path / "a.bib", list(big.search("").ids)[::2])
+    after = big.db.execute(frozen).fetchall()
+    big.db.execute("UPDATE papers SET citekey_frozen = 0")
+    _here(monkeypatch)
+    big.bibtex.export_to(tmp_path / "b.bib", list(big.search("").ids)[::2])
+    assert big.db.execute(frozen).fetchall() == after and len(after) > 200
+
+
+@pytest.mark.parametrize("parallel", [True, False])
+def test_an_export_is_the_library_as_it_was_when_it_began(big, tmp_path, monkeypatch,
+                                                          parallel):
+    """Tags added by another program while the entries are being written do not show
+    in the entries still to come: the processes' batches read after the change are
+    made here, from the export's own view of the library."""
+    if parallel:
+        monkeypatch.setattr(bibtex_export, "PARALLEL_FROM", 0)
+        monkeypatch.setattr(workers, "helpers", lambda: 2)
+        monkeypatch.setattr(export_query, "BATCH", 7)
+    before = big.bibtex.export()
+    header, entries = big.bibtex.stream()
+    first = [next(entries) for _ in range(30)]
+    other = Library.open(big.path)
+    ids = list(other.search("").ids)
+    other.curation.add_tags(ids, ["written meanwhile"])
+    other.close()
+    rest = list(entries)
+    assert "\n\n".join(header + first + rest) == before
+    assert "written meanwhile" not in before
+    assert "written meanwhile" in big.bibtex.export()
+    assert _exporters() == []
+
+
+def test_a_process_that_dies_leaves_its_batches_to_this_one(big, tmp_path, in_processes):
+    expected = big.bibtex.export()
+    header, entries = big.bibtex.stream()
+    made = header + [next(entries) for _ in range(40)]
+    (process,) = _exporters()
+    process.kill()
+    made += list(entries)
+    assert "\n\n".join(made) == expected
+    assert _exporters() == []
+
+
+def test_a_cancelled_export_stops_its_process_and_writes_nothing(big, tmp_path,
+                                                                 in_processes):
+    class Flag:
+        is_set_calls = 0
+
+        def is_set(self) -> bool:
+            self.is_set_calls += 1
+            return self.is_set_calls > 20
+
+    path = tmp_path / "cancelled.bib"
+    big.db.execute("UPDATE papers SET citekey_frozen = 0")
+    with pytest.raises(Cancelled):
+        big.bibtex.export_to(path, cancel=Flag())
+    assert not path.exists()
+    assert _exporters() == []
+    assert big.db.execute("SELECT count(*) FROM papers WHERE citekey_frozen").fetchone()[0] == 0
