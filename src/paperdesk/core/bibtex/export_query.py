@@ -128,7 +128,9 @@ def reader(path: str, identity: Any, version: int) -> Callable[[list[int], bool]
     """An exporting process's reads (``rows_of``) through a read-only connection of its
     own, opened at its first batch: a batch is read only when the library is the one
     the export began on (the same file ``identity``), as it was (``user_version`` at
-    ``version``); else, or when it cannot be read, None."""
+    ``version``); else, or when it cannot be read, None. (Every PaperDesk write moves
+    ``user_version``; a program that writes the file with SQLite alone does not, and a
+    batch read after such a write shows it.)"""
     opened: list[Database] = []
 
     def read(ids: list[int], notes: bool) -> list[Row] | None:
