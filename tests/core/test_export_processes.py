@@ -5,6 +5,11 @@ whatever is written meanwhile; a process that dies or a cancel leave nothing beh
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +19,8 @@ from paperdesk.core.library import Library
 from paperdesk.core.model import workers
 from paperdesk.core.model.errors import Cancelled
 from tests import realbib
+from tests.command_line import cli_env
+from tests.core.test_bib_pool import _descendants, _running
 from tests.core.test_bib_scan import HOSTILE
 
 NAME = "paperdesk-exporter"
@@ -161,3 +168,47 @@ def test_a_cancelled_export_stops_its_process_and_writes_nothing(big, tmp_path,
     assert not path.exists()
     assert _exporters() == []
     assert big.db.execute("SELECT count(*) FROM papers WHERE citekey_frozen").fetchone()[0] == 0
+
+
+SLOW_EXPORT = """\
+import sys, time
+from pathlib import Path
+from paperdesk.core.bibtex import bibtex_export, export_query
+from paperdesk.core.library import Library
+from paperdesk.core.model import workers
+
+bibtex_export.PARALLEL_FROM = 0
+workers.helpers = lambda: 2
+export_query.BATCH = 3
+lib = Library.open(Path(sys.argv[1]))
+lib.bibtex.export_to(Path(sys.argv[2]), progress=lambda f, m: time.sleep(0.05))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_killing_the_exporting_program_leaves_no_process_and_no_file(big, tmp_path):
+    """An export killed with SIGKILL while its exporting process runs: that process
+    notices and ends on its own, and the destination is never written."""
+    script = tmp_path / "slow_export.py"
+    script.write_text(SLOW_EXPORT, encoding="utf-8")
+    out = tmp_path / "out.bib"
+    proc = subprocess.Popen([sys.executable, str(script), str(big.path), str(out)],
+                            env=cli_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: set[int] = set()
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline and not children:
+        children = {c for c in _descendants(proc.pid)
+                    if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()
+                    and b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes()}
+        time.sleep(0.01)
+    assert proc.poll() is None and children, "no exporting process seen"
+    time.sleep(0.3)  # well into the export
+    everything = _descendants(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 30
+    while any(_running(c) for c in everything) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [c for c in everything if _running(c)]
+    assert not out.exists()
+    assert big.bibtex.export()  # the library reads as before
