@@ -5,6 +5,7 @@ whatever is written meanwhile; a process that dies or a cancel leave nothing beh
 from __future__ import annotations
 
 import multiprocessing
+import shlex
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from paperdesk.core.library import Library
 from paperdesk.core.model import workers
 from paperdesk.core.model.errors import Cancelled
 from tests import realbib
-from tests.command_line import cli_env
+from tests.command_line import cli_command, cli_env
 from tests.core.test_bib_pool import _descendants, _running
 from tests.core.test_bib_scan import HOSTILE
 
@@ -212,3 +213,51 @@ def test_killing_the_exporting_program_leaves_no_process_and_no_file(big, tmp_pa
     assert not [c for c in everything if _running(c)]
     assert not out.exists()
     assert big.bibtex.export()  # the library reads as before
+
+
+def test_a_paused_export_leaves_the_library_free_to_write_and_read(big, in_processes):
+    """An export holds its view of the library on a connection of its own: while one is
+    paused halfway, the library's own connection writes (committed at once, heard by
+    its listeners), reads what other programs wrote, and closes."""
+    before = big.bibtex.export()
+    header, entries = big.bibtex.stream()
+    first = [next(entries) for _ in range(30)]
+    ids = list(big.search("").ids)
+    heard = []
+    big.add_listener(heard.append)
+    big.curation.add_tags(ids[:5], ["mine meanwhile"])
+    assert heard and not big.db.conn.in_transaction  # committed, not held in a savepoint
+    other = Library.open(big.path)
+    other.trash.delete(ids[-10:])
+    other.close()
+    assert len(big.search("").ids) == len(ids) - 10  # the window's reads are current
+    rest = list(entries)
+    assert "\n\n".join(header + first + rest) == before  # the export is as it began
+    with Library.open(big.path) as again:
+        assert again.search("tag:\"mine meanwhile\"").ids
+
+
+def test_an_export_inside_a_write_is_that_write_s_state_alone(big, in_processes):
+    """Inside a write under way, an export sees its uncommitted changes, every entry
+    (no other process can see them: such an export is made here)."""
+    ids = list(big.search("").ids)
+    before = big.bibtex.export(ids, style="biblatex")
+    with big.write("retitle", []):
+        big.db.execute("UPDATE papers SET year = 1901, title = 'Retitled ' || id WHERE id IN "
+                       f"({','.join(map(str, ids))})")
+        text = big.bibtex.export(ids, style="biblatex")
+    assert _exporters() == []
+    assert text != before and text.count("Retitled") >= len(ids)
+    assert big.bibtex.export(ids, style="biblatex") == text  # what was then committed
+
+
+def test_export_to_a_pipe_closed_early_says_nothing_more(big, tmp_path):
+    """``paperdesk export | head``: the reader goes, the export ends without a word on
+    standard error about what it left open."""
+    big.close()
+    command = cli_command("--library", big.path, "export")
+    proc = subprocess.run(" ".join(map(shlex.quote, map(str, command))) + " | head -c 200",
+                          shell=True, capture_output=True, text=True, env=cli_env(),
+                          timeout=120)
+    assert len(proc.stdout) == 200
+    assert "Exception ignored" not in proc.stderr and "Traceback" not in proc.stderr

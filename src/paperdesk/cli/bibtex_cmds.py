@@ -6,6 +6,7 @@ BibTeX files come in through ``paperdesk import`` like digests do.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from paperdesk.cli import Commands, ids
@@ -71,7 +72,8 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
             say(f"  {line}")
         return 0
     header, entries = lib.bibtex.stream(args.ids, freeze=True, **options)
-    count = assemble(sys.stdout.write, style, entries, header)
+    with contextlib.closing(entries):  # ended here, even when the reader stops reading
+        count = assemble(sys.stdout.write, style, entries, header)
     sys.stdout.flush()
     say(f"exported {count} entries")
     for line in report.lines():

@@ -13,6 +13,7 @@ else no author at all (an author count is not a name). Text fields are escaped
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -217,7 +218,8 @@ class Bibtex:
                                       progress=progress, cancel=cancel, freeze=freeze,
                                       as_written=as_written, report=report)
         parts: list[str] = []
-        assemble(parts.append, style, entries, header)
+        with contextlib.closing(entries):  # its processes and view end here, come what may
+            assemble(parts.append, style, entries, header)
         return "".join(parts)
 
     def stream(self, ids: Iterable[int] | None = None, *, query: str | None = None,
@@ -282,7 +284,7 @@ class Bibtex:
         try:
             # Entry by entry into a large buffer: no text of many entries is built (each
             # would be a fresh allocation of megabytes, its pages faulted in one by one).
-            with files.atomic_write(path, kind="tmp") as temp, \
+            with contextlib.closing(entries), files.atomic_write(path, kind="tmp") as temp, \
                     open(temp, "wb", buffering=_BUFFER) as handle:
                 return assemble(handle.write, style, entries, [h.encode() for h in header],
                                 binary=True)
@@ -313,20 +315,19 @@ class Bibtex:
                   progress: Progress, cancel: CancelFlag | None, freeze: bool = False,
                   as_written: bool = False, report: ExportReport | None = None,
                   encoded: bool = False) -> Iterator[Any]:
-        db, written = self.lib.db, []
-        with snapshot(db) as version:
-            ids = chosen_ids(db, chosen)
-            identity = getattr(db.conn, "identity", None)
-            parallel = len(ids) >= PARALLEL_FROM and identity is not None
-            args = (str(self.lib.path), identity, version, notes, style, ascii, as_written,
-                    report is not None, encoded)
+        written: list[int] = []
+        with snapshot(self.lib.db) as view:
+            ids = chosen_ids(view.db, chosen)
+            parallel = len(ids) >= PARALLEL_FROM and view.version is not None
+            args = (str(view.path), view.identity, view.version, notes, style, ascii,
+                    as_written, report is not None, encoded)
             # This process exports a share too: with processes on every core, its own
             # work (taking their entries, writing the file) waited for one.
             with workers.Workers(workers.helpers() - 1 if parallel else 0,
                                  "paperdesk-exporter") as pool:
                 batches = id_batches(ids, progress, cancel)
                 for entries, part, unfrozen in pool.run(batch_exporter, args, batches, cancel,
-                                                         batch_exporter(*args, db=db),
+                                                         batch_exporter(*args, db=view.db),
                                                          share=SHARE):
                     if report is not None:
                         report.add(part)

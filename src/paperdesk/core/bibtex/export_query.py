@@ -52,10 +52,10 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
                 cancel: CancelFlag | None) -> Iterator[ExportRow]:
     """Each chosen paper's row of ``COLUMNS`` with its tags and (when asked) notes,
     in the order of ``chosen`` (None: every paper not in the trash, by id)."""
-    ids = chosen_ids(lib.db, chosen)
-    for batch in id_batches(ids, progress, cancel):
-        for row in rows_of(lib.db, batch, notes):
-            yield ExportRow(*row)
+    with snapshot(lib.db) as view:  # one view of the library, as an export's
+        for batch in id_batches(chosen_ids(view.db, chosen), progress, cancel):
+            for row in rows_of(view.db, batch, notes):
+                yield ExportRow(*row)
 
 
 Row = tuple[Sequence[Any], list[str], list[str]]  # an export row as plain values
@@ -109,19 +109,50 @@ def _grouped(db: Any, sql: str, wanted: str) -> dict[int, list[str]]:
     return out
 
 
+class Snapshot(NamedTuple):
+    """The library as one export reads it (``snapshot``)."""
+
+    db: Any  # what this process reads the batches through
+    version: int | None  # its user_version; None: not one view other processes can share
+    identity: Any = None  # the library file's (``files.Identity``)
+    path: Path | None = None
+
+
 @contextlib.contextmanager
-def snapshot(db: Any) -> Iterator[int]:
-    """One read transaction over the whole export (unless one is under way already):
-    every batch read here sees the library as it was when the export began. Gives its
-    ``user_version``, which every PaperDesk commit moves (``dbfile.write``)."""
-    own = not db.conn.in_transaction
-    if own:
-        db.execute("BEGIN")
+def snapshot(db: Any) -> Iterator[Snapshot]:
+    """The library as it is now, for one export: a read-only connection of its own in one
+    read transaction, so every batch sees the library as it was when the export began,
+    whatever is written meanwhile (the caller's connection is left free: it may write,
+    read the library as it is, and close). Its ``user_version``, which every PaperDesk
+    commit moves (``dbfile.write``), lets an exporting process check that it reads the
+    same. Inside a write under way, the caller's own connection and its uncommitted
+    state, which no other process can see; when no connection of its own can be opened
+    (a read-only medium), the caller's without a transaction (each batch reads the
+    library as it is then)."""
+    library = getattr(db.conn, "library", None)
+    own = None if db.conn.in_transaction or library is None else _read_only(library)
+    if own is None:
+        yield Snapshot(db, None)
+        return
     try:
-        yield db.execute("PRAGMA user_version").fetchone()[0]
+        yield own
     finally:
-        if own and db.conn.in_transaction:
-            db.execute("COMMIT")
+        with contextlib.suppress(sqlite3.Error):
+            own.db.close()  # which ends its read transaction
+
+
+def _read_only(library: Path) -> Snapshot | None:
+    try:
+        own = Database(dbfile.connect(library, mode="ro"))
+    except (sqlite3.Error, LibraryError, OSError):
+        return None
+    try:
+        own.execute("BEGIN")
+        version = own.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.Error:
+        own.close()
+        return None
+    return Snapshot(own, version, own.conn.identity, library)
 
 
 def reader(path: str, identity: Any, version: int) -> Callable[[list[int], bool], Any]:

@@ -241,7 +241,9 @@ def _in_turn(chunks: Iterator[Any], workers: list[Worker], here: Work,
         else:
             chunk = seat.sent.popleft()
             result = None if seat.failed else seat.receive(cancel)
-            if result is None:  # the process is gone: what it had is worked here, in turn
+            if result is None:  # gone, or cannot: what it had is worked here, in turn
+                if not seat.failed:
+                    seat.stop(now=True)  # nor does it work on what it was sent
                 seat.failed = True
                 check_cancel(cancel)
                 result = here(chunk)
