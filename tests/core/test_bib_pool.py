@@ -20,7 +20,7 @@ from paperdesk.core.bibtex.bib_read import BibReader
 from paperdesk.core.importing import bib_pool, bibtex_import
 from paperdesk.core.importing.bib_records import chunk_reader
 from paperdesk.core.library import Library
-from tests import realbib
+from tests import processes, realbib
 from tests.command_line import cli_command, cli_env
 from tests.core.test_bib_scan import HOSTILE
 
@@ -206,32 +206,6 @@ def test_cancel_answers_promptly_stops_the_readers_and_keeps_nothing(tmp_path, i
     lib.close()
 
 
-def _descendants(pid: int) -> set[int]:
-    found, todo = set(), [pid]
-    while todo:
-        parent = todo.pop()
-        try:
-            tasks = os.listdir(f"/proc/{parent}/task")
-        except OSError:
-            continue
-        for task in tasks:
-            try:
-                children = Path(f"/proc/{parent}/task/{task}/children").read_text().split()
-            except OSError:
-                continue
-            found.update(map(int, children))
-            todo.extend(map(int, children))
-    return found
-
-
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has exited; only its parent's wait is missing
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
 def test_killing_the_importer_leaves_no_reader_running(tmp_path):
     """A real ``paperdesk import`` of a file large enough for reading processes, killed
@@ -244,21 +218,9 @@ def test_killing_the_importer_leaves_no_reader_running(tmp_path):
     proc = subprocess.Popen(cli_command("--library", tmp_path / "k.sqlite", "--create",
                                         "import", path), env=cli_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    children: set[int] = set()
-    deadline = time.monotonic() + 120
-    while proc.poll() is None and time.monotonic() < deadline and len(children) < 2:
-        children = {c for c in _descendants(proc.pid)
-                    if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()
-                    and b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes()}
-        time.sleep(0.01)
+    children = processes.spawned(proc, 2, 120)
     assert proc.poll() is None and len(children) >= 2, "no reading processes seen"
-    everything = _descendants(proc.pid)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    deadline = time.monotonic() + 60
-    while any(_running(c) for c in everything) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not [c for c in everything if _running(c)]
+    assert processes.killed_leaving(proc, 60) == []
     with Library.open(tmp_path / "k.sqlite") as lib:
         assert lib.stats()["papers"] == 0  # the import never committed
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import multiprocessing
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -19,9 +18,8 @@ from paperdesk.core.bibtex.export_report import ExportReport
 from paperdesk.core.library import Library
 from paperdesk.core.model import workers
 from paperdesk.core.model.errors import Cancelled
-from tests import realbib
+from tests import processes, realbib
 from tests.command_line import cli_command, cli_env
-from tests.core.test_bib_pool import _descendants, _running
 from tests.core.test_bib_scan import HOSTILE
 
 NAME = "paperdesk-exporter"
@@ -195,22 +193,9 @@ def test_killing_the_exporting_program_leaves_no_process_and_no_file(big, tmp_pa
     out = tmp_path / "out.bib"
     proc = subprocess.Popen([sys.executable, str(script), str(big.path), str(out)],
                             env=cli_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    children: set[int] = set()
-    deadline = time.monotonic() + 60
-    while proc.poll() is None and time.monotonic() < deadline and not children:
-        children = {c for c in _descendants(proc.pid)
-                    if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()
-                    and b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes()}
-        time.sleep(0.01)
-    assert proc.poll() is None and children, "no exporting process seen"
+    assert processes.spawned(proc, 1, 60), "no exporting process seen"
     time.sleep(0.3)  # well into the export
-    everything = _descendants(proc.pid)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    deadline = time.monotonic() + 30
-    while any(_running(c) for c in everything) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not [c for c in everything if _running(c)]
+    assert processes.killed_leaving(proc, 30) == []
     assert not out.exists()
     assert big.bibtex.export()  # the library reads as before
 
