@@ -246,3 +246,19 @@ def test_export_to_a_pipe_closed_early_says_nothing_more(big, tmp_path):
                           timeout=120)
     assert len(proc.stdout) == 200
     assert "Exception ignored" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_progress_counts_the_entries_made_not_the_batches_handed_out(big, in_processes):
+    made: list[str] = []
+    told: list[tuple[int, int]] = []  # (entries said to be made, entries made by then)
+
+    def progress(fraction: float, message: str) -> None:
+        if message.startswith("Exported") and " of " in message:
+            told.append((int(message.split()[1]), len(made)))
+
+    _, entries = big.bibtex.stream(progress=progress)
+    for entry in entries:
+        made.append(entry)
+    assert len(told) > 20
+    assert all(said <= done for said, done in told)
+    assert [said for said, _ in told] == sorted(said for said, _ in told)

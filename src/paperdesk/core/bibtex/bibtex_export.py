@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.bibtex.bibtex_source import header_blocks, source_entry
 from paperdesk.core.bibtex.citekey import freeze, set_citekey, weak_provisional
 from paperdesk.core.bibtex.export_file import assemble
-from paperdesk.core.bibtex.export_query import chosen_ids, id_batches, reader, rows_of, snapshot
+from paperdesk.core.bibtex.export_query import (
+    Tally,
+    chosen_ids,
+    id_batches,
+    reader,
+    rows_of,
+    snapshot,
+)
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
 from paperdesk.core.bibtex.names import bibtex_name, looks_like_organisation
@@ -325,7 +332,7 @@ class Bibtex:
             # work (taking their entries, writing the file) waited for one.
             with workers.Workers(workers.helpers() - 1 if parallel else 0,
                                  "paperdesk-exporter") as pool:
-                batches = id_batches(ids, progress, cancel)
+                tally, batches = Tally(progress, len(ids)), id_batches(ids, cancel)
                 for entries, part, unfrozen in pool.run(batch_exporter, args, batches, cancel,
                                                          batch_exporter(*args, db=view.db),
                                                          share=SHARE):
@@ -333,6 +340,8 @@ class Bibtex:
                         report.add(part)
                     written += unfrozen  # keys frozen already need no write
                     yield from entries
+                    tally.add(len(entries))
+                tally.end()
         if freeze and written:
             self.freeze(written)
 

@@ -53,9 +53,13 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
     """Each chosen paper's row of ``COLUMNS`` with its tags and (when asked) notes,
     in the order of ``chosen`` (None: every paper not in the trash, by id)."""
     with snapshot(lib.db) as view:  # one view of the library, as an export's
-        for batch in id_batches(chosen_ids(view.db, chosen), progress, cancel):
-            for row in rows_of(view.db, batch, notes):
-                yield ExportRow(*row)
+        ids = chosen_ids(view.db, chosen)
+        tally = Tally(progress, len(ids))
+        for batch in id_batches(ids, cancel):
+            rows = rows_of(view.db, batch, notes)
+            yield from (ExportRow(*row) for row in rows)
+            tally.add(len(rows))
+        tally.end()
 
 
 Row = tuple[Sequence[Any], list[str], list[str]]  # an export row as plain values
@@ -70,17 +74,28 @@ def chosen_ids(db: Any, chosen: list[int] | None) -> list[int]:
     return sorted(r[0] for r in db.execute("SELECT id FROM papers") if r[0] not in trashed)
 
 
-def id_batches(ids: list[int], progress: Progress,
-               cancel: CancelFlag | None) -> Iterator[list[int]]:
-    """``ids`` a batch at a time, with progress (cancel checked once a batch)."""
-    total = len(ids)
-    progress(0.0, f"Exporting {total} papers")
-    for start in range(0, total, BATCH):
+def id_batches(ids: list[int], cancel: CancelFlag | None) -> Iterator[list[int]]:
+    """``ids`` a batch at a time (cancel checked once a batch)."""
+    for start in range(0, len(ids), BATCH):
         check_cancel(cancel)
-        if start:
-            progress(start / total, f"Exported {start} of {total}")
         yield ids[start:start + BATCH]
-    progress(1.0, f"Exported {total} papers")
+
+
+class Tally:
+    """An export's progress, told as its entries are made (not as their batches are
+    handed out, a few ahead)."""
+
+    def __init__(self, progress: Progress, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+        progress(0.0, f"Exporting {total} papers")
+
+    def add(self, made: int) -> None:
+        self.done += made
+        if self.done < self.total:
+            self.progress(self.done / self.total, f"Exported {self.done} of {self.total}")
+
+    def end(self) -> None:
+        self.progress(1.0, f"Exported {self.total} papers")
 
 
 def rows_of(db: Any, ids: list[int], notes: bool) -> list[Row]:
