@@ -355,10 +355,9 @@ def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: s
 
     Read through ``db`` (here: the export's view, ``export_query.snapshot``), or, in an
     exporting process, through a read-only connection of its own to the library at
-    ``path``. That one
-    reads a batch only when the library is the one the export began on, as it was
-    (the same file ``identity``, ``user_version`` at ``version``); when it is not, or
-    cannot be read, it gives None and the export does that batch here.
+    ``path``. That one reads a batch only when the library is the one the export began
+    on, as it was (the same file ``identity``, ``user_version`` at ``version``); when it
+    is not, or cannot be read, it gives None and the export does that batch here.
     """
     if style == "csl-json":
         from paperdesk.core.bibtex.csl_json import item_text
