@@ -134,8 +134,9 @@ def test(args: list[str]) -> int:
     failed |= run(BIN / "lint-imports", check=False, env=env)
     # Two tiers: the fast one (pytest's default selection), then the slow one. With
     # arguments, pytest runs just what they name.
-    # The slow tier's tests are long and mostly wait (soaks, TeX, the bundle build): it
-    # runs on two workers (pytest-xdist) where the machine has two cores or more.
+    # Every tier runs on a worker process per core, up to four (pytest's addopts, ``-n
+    # auto``). The slow tier's tests are long and mostly wait (soaks, TeX, the bundle
+    # build): it runs on two workers where the machine has two cores or more.
     workers = ["-n", "2"] if (os.cpu_count() or 1) >= 2 else []
     tiers = [("fast", []), ("no-POSIX", NO_POSIX), ("slow", ["-m", "slow or tex", *workers])] \
         if not args else [("given", args)]

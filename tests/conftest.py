@@ -26,6 +26,16 @@ SEED_ENTRIES = 267
 SEED_PAPERS = 193
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto`` (the default run): a worker process per core this run may use, up to
+    four; on one core, none (the tests run in pytest's own process)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return min(cores, 4) if cores > 1 else 0
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _session_data(tmp_path_factory):
     """A data folder for what runs outside a test (module-scoped fixtures): without
