@@ -59,7 +59,7 @@ NO_POSIX = ["-p", "tests.no_posix", *(f"tests/{name}.py" for name in (
     "core/test_no_posix", "core/test_portable", "core/test_store", "core/test_open_locks",
     "core/test_outside_writes", "core/test_sync_disk", "core/test_syncs",
     "core/test_import_hostile", "core/test_trash", "core/test_migrations",
-    "core/test_export_processes",
+    "core/test_export_processes", "core/test_workers",
     "reliability/test_backup", "reliability/test_file_identity",
     "reliability/test_written_files", "reliability/test_restore_writing"))]
 

@@ -52,7 +52,6 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 PREPRINT_TYPES = frozenset({"misc", "online", "electronic", "www"})
 
 PARALLEL_FROM = 20_000  # entries; fewer are exported here (starting processes costs more)
-SHARE = 0.5  # of a large export's entries made here, beside one exporting process
 _BUFFER = 1 << 20  # bytes written to the file at a time
 
 
@@ -335,7 +334,7 @@ class Bibtex:
                 tally, batches = Tally(progress, len(ids)), id_batches(ids, cancel)
                 for entries, part, unfrozen in pool.run(batch_exporter, args, batches, cancel,
                                                          batch_exporter(*args, db=view.db),
-                                                         share=SHARE):
+                                                         helping=True):
                     if report is not None:
                         report.add(part)
                     written += unfrozen  # keys frozen already need no write

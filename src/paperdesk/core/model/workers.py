@@ -1,10 +1,10 @@
 """A large job's chunks worked in other processes while this one goes on.
 
-The chunks go to worker processes, round robin, and their results come back in the
-order the chunks were sent: the .bib import reads a large file's chunks in them
-while it matches and writes (``core/importing/bib_pool.py``), the export formats
-its entries in them while it reads the rows and writes the file
-(``core/bibtex/bibtex_export.py``). Small jobs, and machines with one core, are
+The chunks go to worker processes, and their results come back in the order of the
+chunks: the .bib import reads a large file's chunks in them, round robin, while it
+matches and writes (``core/importing/bib_pool.py``); the export formats its entries in
+them and here, each chunk made by whichever is free, while this process writes the
+file (``core/bibtex/bibtex_export.py``). Small jobs, and machines with one core, are
 worked in this process by the same code.
 
 The processes are *spawned*, never forked: the GUI runs jobs on a thread of a
@@ -103,7 +103,7 @@ def _caller_hidden() -> Iterator[None]:
 
 
 class Worker:
-    """One worker process, the chunks it was sent and a thread sending them."""
+    """One worker process and a thread sending it its chunks."""
 
     def __init__(self, name: str) -> None:
         context = multiprocessing.get_context("spawn")
@@ -112,7 +112,6 @@ class Worker:
         with _caller_hidden():
             self.process.start()
         theirs.close()  # only the worker holds its end
-        self.sent: deque[Any] = deque()
         self.queue: deque[Any] = deque()
         self.ready = threading.Condition()
         self.failed = False
@@ -192,13 +191,14 @@ class Workers:
 
     def run(self, setup: Callable[..., Work], args: tuple[Any, ...], chunks: Iterable[Any],
             cancel: CancelFlag | None = None, here: Work | None = None, *,
-            share: float = 0.0) -> Iterator[Any]:
+            helping: bool = False) -> Iterator[Any]:
         """Each chunk's result, in order: ``setup(*args)`` applied to it in a worker, or
         here (``here``: what works them here; ``setup(*args)`` when not given).
-        ``share``: the part of the chunks this process works itself, the first among
-        them (it has other work too: what it has left is the workers'). A worker that
-        gives None for a chunk cannot work it: that chunk, and the rest it was to work,
-        are worked here. The processes stop when the last result is read."""
+        ``helping``: this process works chunks too, whenever the result due next is not
+        back yet (``_beside``); else it leaves them all to the workers (it has other work
+        of its own). A worker that gives None for a chunk cannot work it: that chunk, and
+        the rest it was to work, are worked here. The processes stop when the last
+        result is read."""
         here = here or setup(*args)
         if not self.workers:
             for chunk in chunks:
@@ -207,47 +207,96 @@ class Workers:
             return
         for worker in self.workers:
             worker.send((setup, args))
-        yield from _in_turn(iter(chunks), self.workers, here, cancel, share)
+        dealt = _beside if helping else _in_turn
+        yield from dealt(iter(chunks), self.workers, here, cancel)
         self.close()
 
 
-def _in_turn(chunks: Iterator[Any], workers: list[Worker], here: Work,
-             cancel: CancelFlag | None, share: float) -> Iterator[Any]:
-    """The chunks dealt to this process (``share`` of them) and to the workers in turn,
-    and their results in order."""
-    rotation = itertools.cycle(workers)
-    credit = 1.0 - share if share > 0 else 0.0  # a share > 0: this process works the first
+def _failed(worker: Worker) -> None:
+    """A worker gone, or that cannot work a chunk: stopped at once (nor does it work on
+    what it was sent); what it had is worked here, in turn."""
+    if not worker.failed:
+        worker.stop(now=True)
+    worker.failed = True
 
-    def deal(chunk: Any) -> tuple[Worker | None, Any]:
-        nonlocal credit
-        credit += share
-        if credit >= 1.0:
-            credit -= 1.0
-            return None, chunk
+
+def _in_turn(chunks: Iterator[Any], workers: list[Worker], here: Work,
+             cancel: CancelFlag | None) -> Iterator[Any]:
+    """The chunks dealt to the workers in turn, and their results in order."""
+    rotation = itertools.cycle(workers)
+    order: deque[tuple[Worker, Any]] = deque()  # whose result comes next, and of what
+
+    def deal(chunk: Any) -> None:
         worker = next(rotation)
-        worker.sent.append(chunk)
+        order.append((worker, chunk))
         if not worker.failed:
             worker.send(chunk)
-        return worker, None
 
-    order: deque[tuple[Worker | None, Any]] = deque()  # whose result comes next
-    for chunk in itertools.islice(chunks, AHEAD * (len(workers) + (share > 0))):
-        order.append(deal(chunk))
+    for chunk in itertools.islice(chunks, AHEAD * len(workers)):
+        deal(chunk)
     while order:
-        seat, chunk = order.popleft()
-        if seat is None:
+        worker, chunk = order.popleft()
+        result = None if worker.failed else worker.receive(cancel)
+        if result is None:
+            _failed(worker)
             check_cancel(cancel)
             result = here(chunk)
-        else:
-            chunk = seat.sent.popleft()
-            result = None if seat.failed else seat.receive(cancel)
-            if result is None:  # gone, or cannot: what it had is worked here, in turn
-                if not seat.failed:
-                    seat.stop(now=True)  # nor does it work on what it was sent
-                seat.failed = True
-                check_cancel(cancel)
-                result = here(chunk)
         yield result
         following = next(chunks, None)
         if following is not None:
-            order.append(deal(following))
+            deal(following)
+
+
+HERE_AHEAD = 16  # chunks this process works ahead of the result due next, at most
+
+
+def _beside(chunks: Iterator[Any], workers: list[Worker], here: Work,
+            cancel: CancelFlag | None) -> Iterator[Any]:
+    """The chunks dealt in order to whoever is free, and their results in order: each
+    worker is kept ``AHEAD`` chunks ahead; while the result due next is a worker's that
+    has not come back, this process works the next chunk itself (its result kept until
+    its turn, ``HERE_AHEAD`` of them at most). So the share each does follows its speed:
+    a worker that starts late or runs slow is helped, and this process, which also takes
+    the results and uses them, works only what it would otherwise wait through."""
+    order: deque[list[Any]] = deque()  # [worker or None (worked here), chunk, result]
+    kept = 0  # results made here, waiting for their turn
+
+    def deal(worker: Worker) -> None:
+        chunk = next(chunks, None)
+        if chunk is not None:
+            order.append([worker, chunk, None])
+            worker.send(chunk)
+
+    for _ in range(AHEAD):
+        for worker in workers:
+            deal(worker)
+    while True:
+        if not order:  # every worker failed: the rest is worked here
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            check_cancel(cancel)
+            yield here(chunk)
+            continue
+        worker, chunk, result = order.popleft()
+        if worker is None:
+            kept -= 1
+            yield result
+            continue
+        if not worker.failed:
+            while kept < HERE_AHEAD and not worker.conn.poll(0):
+                ahead = next(chunks, None)
+                if ahead is None:
+                    break
+                check_cancel(cancel)
+                order.append([None, ahead, here(ahead)])
+                kept += 1
+            result = worker.receive(cancel)
+            if result is None:
+                _failed(worker)
+            else:
+                deal(worker)  # busy again before this result is used
+        if result is None:  # a failed worker's chunk
+            check_cancel(cancel)
+            result = here(chunk)
+        yield result
