@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db.database import select_in
 from paperdesk.core.model.jobs import CancelFlag, check_cancel, gc_paused
+from paperdesk.core.model.text import TITLE_FLOOR as TITLE_FLOOR
 
 if TYPE_CHECKING:
     import numpy as np
 
-TITLE_FLOOR = 85.0      # titles less alike than this are different works
 RARE_WORDS = 3          # each title is filed under its three rarest words
 MAX_WORD_PAPERS = 200   # words in more titles than this are too common to file under
 WINDOW = 2              # sorted-neighbourhood window

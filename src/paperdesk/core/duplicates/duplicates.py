@@ -26,17 +26,14 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db.database import chunks, marks
 from paperdesk.core.duplicates import blocking
 from paperdesk.core.duplicates import merge as merging
-from paperdesk.core.duplicates.matcher import arxiv_key, doi_key
+from paperdesk.core.duplicates.matcher import identifier_key, judge
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
-from paperdesk.core.model.text import ABSTRACT_MATCH, abstract_similarity
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 TIERS = ("certain", "likely", "possible")
 TITLE_FLOOR = blocking.TITLE_FLOOR  # titles less alike than this are different works
-LIKELY_TITLE = 90.0     # ... and this alike, with agreeing abstracts, likely the same
-NEAR_SAME_TITLE = 95.0  # enough on its own (for "possible") when an abstract is missing
 # From this many new papers (or a quarter of the library), an import's check compares
 # every title as a scan does (linear in the library), not each new paper by queries.
 IMPORT_PROBE_LIMIT = 10_000
@@ -86,83 +83,6 @@ class Pair:
     evidence: list[str]
 
 
-# -- judging one pair ------------------------------------------------------------
-
-def _ident(value: str | None, *, arxiv: bool) -> str:
-    """An identifier as the import matcher compares it."""
-    return arxiv_key(value) if arxiv else doi_key(value)
-
-
-def _context(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, list[str]]:
-    """Evidence from dates, author counts and organisations; how many disagree."""
-    conflicts, said = 0, []
-    if a["published"] and b["published"]:
-        if a["published"] == b["published"]:
-            said.append("same date")
-        elif (a["year_inferred"] or b["year_inferred"]) and \
-                a["published"][4:] == b["published"][4:]:
-            said.append("same day (a year was inferred)")
-        else:
-            conflicts += 1
-            said.append(f"dates {a['published']} vs {b['published']}")
-    if a["author_count"] is not None and b["author_count"] is not None:
-        said.append(f"author counts {a['author_count']} vs {b['author_count']}")
-        conflicts += a["author_count"] != b["author_count"]
-    if a["organization"] and b["organization"]:
-        if a["organization"].casefold() == b["organization"].casefold():
-            said.append(f"same organisation {a['organization']}")
-        else:
-            conflicts += 1
-            said.append(f"organisations {a['organization']} vs {b['organization']}")
-    return conflicts, said
-
-
-def judge(a: dict[str, Any], b: dict[str, Any]) -> tuple[str, int, list[str]] | None:
-    """(tier, score 0-100, evidence) for two papers, or None when they differ.
-
-    ``a`` and ``b`` hold title_key, abstract, published, year_inferred,
-    author_count, organization, arxiv_id and doi.
-    """
-    differ = False
-    for name, label, arxiv in (("arxiv_id", "arXiv id", True), ("doi", "DOI", False)):
-        x, y = _ident(a.get(name), arxiv=arxiv), _ident(b.get(name), arxiv=arxiv)
-        if x and x == y:
-            return "certain", 100, [f"same {label} {a[name]}", *_context(a, b)[1]]
-        differ = differ or bool(x and y)
-    if differ or not a["title_key"] or not b["title_key"]:  # no title: nothing to compare
-        return None
-    same_title = a["title_key"] == b["title_key"]
-    from rapidfuzz import fuzz  # loaded only when papers are compared
-
-    t = 100.0 if same_title else fuzz.ratio(a["title_key"], b["title_key"])
-    if t < TITLE_FLOOR:
-        return None
-    s = None
-    if a["abstract"].strip() and b["abstract"].strip():
-        same = a["abstract"] == b["abstract"]
-        s = 100.0 if same else abstract_similarity(a["abstract"], b["abstract"])
-    conflicts, said = _context(a, b)
-    evidence = [f"title {t:.0f}%",
-                f"abstract {s:.0f}%" if s is not None else "one abstract missing", *said]
-    if same_title:
-        tier = "certain" if s is None or s >= ABSTRACT_MATCH else "possible"
-        if tier == "possible":
-            evidence.insert(0, "same title, different abstracts")
-    else:
-        if s is None:
-            tier = "possible" if t >= NEAR_SAME_TITLE else None
-        elif s >= ABSTRACT_MATCH:
-            tier = "likely" if t >= LIKELY_TITLE else "possible"
-        else:
-            tier = None
-        for _ in range(conflicts):
-            tier = {"likely": "possible"}.get(tier or "")
-    if tier is None:
-        return None
-    score = (t + s) / 2 if s is not None else t * 0.9
-    return tier, max(0, min(100, round(score - 10 * conflicts))), evidence
-
-
 # -- reading the library ---------------------------------------------------------
 
 _DETAIL = ("id, title_key, abstract, published, year_inferred, author_count, organization, "
@@ -198,7 +118,7 @@ def _identifier_pairs(db: Any, among: Sequence[int] | None = None) -> set[tuple[
         groups: dict[str, list[int]] = {}
         for pid, value in db.execute(f"SELECT id, {column} FROM papers WHERE {column} IS NOT "
                                      f"NULL AND {column} != '' AND deleted_at IS NULL"):
-            groups.setdefault(_ident(value, arxiv=column == "arxiv_id"), []).append(pid)
+            groups.setdefault(identifier_key(value, arxiv=column == "arxiv_id"), []).append(pid)
         wanted = None if among is None else set(among)
         for members in groups.values():
             for x in members:
@@ -293,14 +213,20 @@ def judge_pairs(db: Any, pairs: Iterable[tuple[int, int]],
     pairs = [p for p in pairs if p not in different]
     papers = details(db, (x for p in pairs for x in p))
     judged: list[Pair] = []
+    # Each paper's abstract key is made once, and let go after the last pair it is in.
+    keys: dict[int, str] = {}
+    last = {x: n for n, p in enumerate(pairs) for x in p}
     for n, (a, b) in enumerate(pairs):
         if n % 2000 == 0:
             check_cancel(cancel)
         if a in papers and b in papers and not (papers[a]["deleted_at"] or
                                                 papers[b]["deleted_at"]):
-            verdict = judge(papers[a], papers[b])
+            verdict = judge(papers[a], papers[b], keys)
             if verdict:
                 judged.append(Pair(a, b, *verdict))
+        for x in (a, b):
+            if last[x] == n:
+                keys.pop(x, None)
     return judged, papers
 
 

@@ -6,6 +6,9 @@ The same arXiv id (whatever its version, whatever its case) or the same DOI
 (``text.title_key``) with a matching abstract, or a missing one. Titles are
 looked up in a ``TitleIndex``, so an entry costs a bounded number of abstract
 comparisons however many papers share its title.
+
+``judge`` weighs two papers of the library whose titles came close, for the
+duplicate finder (``duplicates.py``): the same rule, and the tiers below it.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.db.database import select_in
-from paperdesk.core.model.text import ABSTRACT_MATCH, abstract_key, key_similarity
+from paperdesk.core.model import text
+from paperdesk.core.model.text import ABSTRACT_MATCH, TITLE_FLOOR, abstract_key, key_similarity
 
 _ARXIV_VERSION = re.compile(r"v\d+$")
+LIKELY_TITLE = 90.0     # titles this alike, with agreeing abstracts: likely the same
+NEAR_SAME_TITLE = 95.0  # enough on its own (for "possible") when an abstract is missing
 
 
 def arxiv_key(arxiv_id: str | None) -> str:
@@ -139,3 +145,96 @@ class TitleIndex:
             if key_similarity(akey, other, ABSTRACT_MATCH) >= ABSTRACT_MATCH:
                 return pid
         return best
+
+
+# -- judging one pair ------------------------------------------------------------
+
+def identifier_key(value: str | None, *, arxiv: bool) -> str:
+    """An identifier as the import matcher compares it."""
+    return arxiv_key(value) if arxiv else doi_key(value)
+
+
+def _context(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, list[str]]:
+    """Evidence from dates, author counts and organisations; how many disagree."""
+    conflicts, said = 0, []
+    if a["published"] and b["published"]:
+        if a["published"] == b["published"]:
+            said.append("same date")
+        elif (a["year_inferred"] or b["year_inferred"]) and \
+                a["published"][4:] == b["published"][4:]:
+            said.append("same day (a year was inferred)")
+        else:
+            conflicts += 1
+            said.append(f"dates {a['published']} vs {b['published']}")
+    if a["author_count"] is not None and b["author_count"] is not None:
+        said.append(f"author counts {a['author_count']} vs {b['author_count']}")
+        conflicts += a["author_count"] != b["author_count"]
+    if a["organization"] and b["organization"]:
+        if a["organization"].casefold() == b["organization"].casefold():
+            said.append(f"same organisation {a['organization']}")
+        else:
+            conflicts += 1
+            said.append(f"organisations {a['organization']} vs {b['organization']}")
+    return conflicts, said
+
+
+def judge(a: dict[str, Any], b: dict[str, Any],
+          keys: dict[int, str] | None = None) -> tuple[str, int, list[str]] | None:
+    """(tier, score 0-100, evidence) for two papers, or None when they differ.
+
+    ``a`` and ``b`` hold id, title_key, abstract, published, year_inferred,
+    author_count, organization, arxiv_id and doi; ``keys`` keeps each paper's
+    abstract key (``abstract_key``) for the other pairs it is in.
+    """
+    differ = False
+    for name, label, arxiv in (("arxiv_id", "arXiv id", True), ("doi", "DOI", False)):
+        x, y = identifier_key(a.get(name), arxiv=arxiv), identifier_key(b.get(name), arxiv=arxiv)
+        if x and x == y:
+            return "certain", 100, [f"same {label} {a[name]}", *_context(a, b)[1]]
+        differ = differ or bool(x and y)
+    if differ or not a["title_key"] or not b["title_key"]:  # no title: nothing to compare
+        return None
+    same_title = a["title_key"] == b["title_key"]
+    from rapidfuzz import fuzz  # loaded only when papers are compared
+
+    t = 100.0 if same_title else fuzz.ratio(a["title_key"], b["title_key"])
+    if t < TITLE_FLOOR:
+        return None
+    s = None
+    if a["abstract"].strip() and b["abstract"].strip():
+        same = a["abstract"] == b["abstract"]
+        # Titles that differ make a pair only with abstracts that match: a similarity
+        # below ABSTRACT_MATCH need not be worked out exactly (it comes back as 0).
+        s = 100.0 if same else text.key_similarity(
+            _abstract_key(a, keys), _abstract_key(b, keys),
+            0.0 if same_title else ABSTRACT_MATCH)
+    conflicts, said = _context(a, b)
+    evidence = [f"title {t:.0f}%",
+                f"abstract {s:.0f}%" if s is not None else "one abstract missing", *said]
+    if same_title:
+        tier = "certain" if s is None or s >= ABSTRACT_MATCH else "possible"
+        if tier == "possible":
+            evidence.insert(0, "same title, different abstracts")
+    else:
+        if s is None:
+            tier = "possible" if t >= NEAR_SAME_TITLE else None
+        elif s >= ABSTRACT_MATCH:
+            tier = "likely" if t >= LIKELY_TITLE else "possible"
+        else:
+            tier = None
+        for _ in range(conflicts):
+            tier = {"likely": "possible"}.get(tier or "")
+    if tier is None:
+        return None
+    score = (t + s) / 2 if s is not None else t * 0.9
+    return tier, max(0, min(100, round(score - 10 * conflicts))), evidence
+
+
+def _abstract_key(paper: dict[str, Any], keys: dict[int, str] | None) -> str:
+    """The paper's abstract key, made once for all the pairs it is in (with ``keys``)."""
+    if keys is None:
+        return text.abstract_key(paper["abstract"])
+    key = keys.get(paper["id"])
+    if key is None:
+        key = keys[paper["id"]] = text.abstract_key(paper["abstract"])
+    return key

@@ -22,6 +22,7 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 # Abstracts of one paper seen twice may differ by a truncated tail or a
 # corrected typo; different papers share far less than this.
 ABSTRACT_MATCH = 90.0
+TITLE_FLOOR = 85.0  # titles less alike than this are different works
 
 
 def fold(text: str) -> str:
