@@ -79,7 +79,7 @@ def main() -> int:
         report(f"duplicates --json, {shape} titles", seconds, floor, None)
         each = f" ({1e6 * seconds / len(pairs):.0f} us a pair)" if len(pairs) >= 1000 else ""
         note(f"{counts['candidates']:,} title pairs compared, {len(pairs):,} within the "
-             f"title floor and judged on their abstracts{each}; peak memory "
+             f"title floor and judged{each}; peak memory "
              f"{max(r[2] for r in runs):.0f} MB")
     return 0
 

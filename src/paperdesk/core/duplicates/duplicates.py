@@ -11,6 +11,7 @@ pairs that come close are judged on the whole record:
   title, or the same title over clearly different abstracts (for review).
 
 Different dates, author counts or organisations each lower a pair by a tier.
+Titles with different numbers ("Llama 2", "Llama 3") are different works.
 Titles that share most words over different abstracts ("Scaling Laws for
 Neural Machine Translation" vs "... Multilingual ...") are not grouped at all.
 """

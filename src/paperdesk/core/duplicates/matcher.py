@@ -13,6 +13,7 @@ duplicate finder (``duplicates.py``): the same rule, and the tiers below it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -198,8 +199,9 @@ def judge(a: dict[str, Any], b: dict[str, Any],
     from rapidfuzz import fuzz  # loaded only when papers are compared
 
     t = 100.0 if same_title else fuzz.ratio(a["title_key"], b["title_key"])
-    if t < TITLE_FLOOR:
-        return None
+    if t < TITLE_FLOOR or (not same_title and _numbers(a["title_key"]) !=
+                           _numbers(b["title_key"])):
+        return None  # different numbers: another version or part ("Llama 2", "Llama 3")
     s = None
     if a["abstract"].strip() and b["abstract"].strip():
         same = a["abstract"] == b["abstract"]
@@ -228,6 +230,15 @@ def judge(a: dict[str, Any], b: dict[str, Any],
         return None
     score = (t + s) / 2 if s is not None else t * 0.9
     return tier, max(0, min(100, round(score - 10 * conflicts))), evidence
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _numbers(key: str) -> tuple[str, ...]:
+    """The numbers of a title key, in order (cached: a title is in several pairs)."""
+    return tuple(_NUMBER.findall(key))
 
 
 def _abstract_key(paper: dict[str, Any], keys: dict[int, str] | None) -> str:
