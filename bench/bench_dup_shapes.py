@@ -6,7 +6,8 @@ generate.py's (real shape) and whose titles follow one pattern, all distinct:
 - ``numbered``: "Paper 1", "Paper 2"... (every title within the title floor of its
   neighbours, so each candidate pair is judged on its abstracts);
 - ``versions``: "Llama 7: Efficient Foundation Models 12" (a name, a version, a variant);
-- ``scaling``: "Scaling Laws for Xyz abc" (a shared head, two random words).
+- ``scaling``: "Scaling Laws for Xyz abc" (a shared head, two random words);
+- ``template``: five words, each one of twenty (titles a word apart, no numbers).
 
 The digest is imported (``paperdesk import``) and ``paperdesk duplicates --json`` timed
 as a whole process, beside a bare process; the candidate pairs come from the library's
@@ -36,11 +37,29 @@ def _word(rng: random.Random) -> str:
     return "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 10)))
 
 
+# Five slots of twenty words each ("Sparse Attention for Efficient Reasoning"): titles a
+# word apart are within the title floor, and no number tells them apart.
+_VOCABULARY = [w.split() for w in (
+    "Sparse Dense Efficient Scalable Robust Adaptive Unified Simple Fast Lightweight "
+    "Latent Modular Hierarchical Causal Contrastive Generative Structured Multimodal "
+    "Recurrent Federated",
+    "Attention Transformers Diffusion Retrieval Distillation Quantization Pruning Routing "
+    "Tokenization Alignment Pretraining Finetuning Decoding Planning Memory Experts Agents "
+    "Rewards Embeddings Adapters",
+    "for with via beyond towards under across without through inside from against into "
+    "over within after before along beside around",
+    "Long Visual Multilingual Mathematical Spoken Medical Legal Robotic Scientific Code "
+    "Video Graph Tabular Molecular Financial Clinical Musical Chemical Embodied Temporal",
+    "Reasoning Generation Understanding Translation Retrieval Summarization Planning "
+    "Control Forecasting Search Recognition Segmentation Editing Synthesis Grounding "
+    "Navigation Captioning Verification Tutoring Discovery")]
+
 SHAPES = {
     "numbered": lambda i, rng: f"Paper {i}",
     "versions": lambda i, rng: (f"Llama {i % 50}: {('Open', 'Efficient', 'Small')[i % 3]} "
                                 f"Foundation Models {i // 150}"),
     "scaling": lambda i, rng: f"Scaling Laws for {_word(rng).title()} {_word(rng)}",
+    "template": lambda i, rng: " ".join(rng.choice(_VOCABULARY[k]) for k in range(5)),
 }
 
 

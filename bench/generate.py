@@ -27,6 +27,7 @@ figures. Cache names carry the shape.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import sys
@@ -309,6 +310,9 @@ def make_library(path: str | Path, n_papers: int, *, retyped_share: float = 0.05
             _build(Path(tmp), cached, n_papers, retyped_share, near_share, seed, digest_size)
     path = Path(path)
     shutil.copyfile(cached, path)
+    # The copy on the disk before anything is timed: the kernel's writing back of a
+    # fresh copy of a large library would otherwise share the cores with the figure.
+    os.sync()
     return Library.open(path)
 
 
