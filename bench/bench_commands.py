@@ -97,18 +97,21 @@ def main() -> int:
     parser.add_argument("--only", choices=["stats", "words", "duplicates", "list", "export"])
     parser.add_argument("--shape", choices=generate.SHAPES, default="real",
                         help="the generated library's shape (generate.py)")
+    parser.add_argument("--digest-size", type=int, default=5000,
+                        help="entries a digest (the papers come in digests of this size)")
     args = parser.parse_args()
     generate.set_shape(args.shape)
     OUT.mkdir(parents=True, exist_ok=True)
     ok = True
     with tempfile.TemporaryDirectory(dir=OUT) as name:
         tmp = Path(name)
-        lib = make_library(tmp / "commands.sqlite", args.papers)
+        lib = make_library(tmp / "commands.sqlite", args.papers, digest_size=args.digest_size)
         path = str(lib.path)
         lib.close()
         bare = [sys.executable, "-c", "pass"]
         lib_args = [*EXE, "--library", path]
-        header(f"Whole processes on {args.papers:,} papers, {args.shape} shape "
+        header(f"Whole processes on {args.papers:,} papers, {args.shape} shape, digests of "
+               f"{args.digest_size:,} "
                f"(runs: {args.runs})")
         cases = {
             "stats": lambda: figure("stats --json", [*lib_args, "stats", "--json"], bare,

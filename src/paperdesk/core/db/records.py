@@ -50,8 +50,11 @@ def paper_dicts(db: Database, ids: Sequence[int], *, with_notes: bool = False) -
     tags = _grouped(db, "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
                         "ON t.id = pt.tag_id WHERE pt.paper_id IN ({marks}) "
                         "ORDER BY t.name COLLATE NOCASE", present)
-    digests = _grouped(db, "SELECT DISTINCT s.paper_id, d.name FROM sightings s JOIN digests d "
-                           "ON d.id = s.digest_id WHERE s.paper_id IN ({marks}) "
+    # The papers' sightings first, then their digests (CROSS JOIN keeps that order): with
+    # few digests SQLite would otherwise walk every sighting of each digest (a single
+    # 100,000-entry digest made `list --json` 2.5x slower).
+    digests = _grouped(db, "SELECT DISTINCT s.paper_id, d.name FROM sightings s CROSS JOIN "
+                           "digests d ON d.id = s.digest_id WHERE s.paper_id IN ({marks}) "
                            "ORDER BY d.digest_date, d.id", present)
     notes = _grouped(db, "SELECT paper_id, json_object('id', id, 'text', text, 'created', "
                          "created, 'updated', updated) FROM notes WHERE paper_id IN ({marks}) "
