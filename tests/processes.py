@@ -1,39 +1,28 @@
-"""A program's processes, as Linux's /proc shows them: for the tests that kill a
-PaperDesk program while its spawned processes (readers, exporters) work."""
+"""A program's processes, as psutil sees them: for the tests that kill a PaperDesk
+program while its spawned processes (readers, exporters) work."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import time
-from pathlib import Path
+
+import psutil
 
 
 def descendants(pid: int) -> set[int]:
-    found, todo = set(), [pid]
-    while todo:
-        parent = todo.pop()
-        try:
-            tasks = os.listdir(f"/proc/{parent}/task")
-        except OSError:
-            continue
-        for task in tasks:
-            try:
-                children = Path(f"/proc/{parent}/task/{task}/children").read_text().split()
-            except OSError:
-                continue
-            found.update(map(int, children))
-            todo.extend(map(int, children))
-    return found
+    try:
+        return {p.pid for p in psutil.Process(pid).children(recursive=True)}
+    except psutil.NoSuchProcess:
+        return set()
 
 
 def running(pid: int) -> bool:
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
+        # a zombie has exited; only its parent's wait is missing
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
-    return state != "Z"  # a zombie has exited; only its parent's wait is missing
 
 
 def spawned(proc: subprocess.Popen, count: int, seconds: float) -> set[int]:
@@ -43,7 +32,7 @@ def spawned(proc: subprocess.Popen, count: int, seconds: float) -> set[int]:
     deadline = time.monotonic() + seconds
     while proc.poll() is None and time.monotonic() < deadline and len(children) < count:
         children = {c for c in descendants(proc.pid)
-                    if b"spawn_main" in _cmdline(c) and b"resource_tracker" not in _cmdline(c)}
+                    if "spawn_main" in _cmdline(c) and "resource_tracker" not in _cmdline(c)}
         time.sleep(0.01)
     return children
 
@@ -59,8 +48,8 @@ def killed_leaving(proc: subprocess.Popen, seconds: float) -> list[int]:
     return [c for c in everything if running(c)]
 
 
-def _cmdline(pid: int) -> bytes:
+def _cmdline(pid: int) -> str:
     try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
+        return " ".join(psutil.Process(pid).cmdline())
+    except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+        return ""
