@@ -11,7 +11,8 @@ generate.py's (real shape) and whose titles follow one pattern, all distinct:
 
 The digest is imported (``paperdesk import``) and ``paperdesk duplicates --json`` timed
 as a whole process, beside a bare process; the candidate pairs come from the library's
-own blocking (``blocking.id_pairs``). No target here: the figures say how the cost
+own blocking (``blocking.id_pairs``): met in blocking, compared (titles with the same
+numbers), within the title floor. No target here: the figures say how the cost
 follows the work when titles are this alike. Libraries are cached under bench/out/.
 
     .venv/bin/python bench/bench_dup_shapes.py [--papers 100000] [--shapes numbered ...]
@@ -97,7 +98,8 @@ def main() -> int:
         seconds = sorted(r[0] for r in runs)[len(runs) // 2]
         report(f"duplicates --json, {shape} titles", seconds, floor, None)
         each = f" ({1e6 * seconds / len(pairs):.0f} us a pair)" if len(pairs) >= 1000 else ""
-        note(f"{counts['candidates']:,} title pairs compared, {len(pairs):,} within the "
+        note(f"{counts['candidates']:,} title pairs met in blocking, {counts['compared']:,} "
+             f"of them with the same numbers compared, {len(pairs):,} within the "
              f"title floor and judged{each}; peak memory "
              f"{max(r[2] for r in runs):.0f} MB")
     return 0

@@ -40,3 +40,10 @@ def test_the_count_grows_linearly_with_the_titles():
     blocking.all_pairs(_titles(1000), None, small)
     blocking.all_pairs(_titles(3600), None, large)
     assert large["candidates"] <= 4.2 * small["candidates"]
+
+
+def test_a_title_is_never_paired_with_itself():
+    """A title holding a rare word twice is twice in that word's block."""
+    keys = ["other data data", "more data data here", "learning to learn",
+            "learning to learn again", "other words entirely"]
+    assert blocking.all_pairs(keys) == {(2, 3)}

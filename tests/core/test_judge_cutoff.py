@@ -99,3 +99,61 @@ def test_titles_with_other_numbers_are_other_works(lib, tmp_path):
     named = [sorted(titles[i] for i in g["ids"]) for g in groups]
     assert named == [["Llama 3: Open Foundation and Fine-Tuned Chat Models",
                       "Llama 3: Open Foundation and Fine-Tunned Chat Models"]]
+
+
+def _numbered_entries() -> list[tuple[str, str]]:
+    """Families of alike titles told apart by numbers (versions, parts, years), some with
+    one abstract for every member, some re-typed with a typo, their numbers the same."""
+    rng = random.Random(11)
+    entries = []
+    for family in range(6):
+        base = [rng.choice(WORDS) for _ in range(120)]
+        for k in range(8):
+            abstract = _abstract(rng, base, rng.choice([0.0, 0.03, 0.3]))
+            title = f"{WORDS[family].title()} {k + 1}: Open Models for {WORDS[k].title()}"
+            entries.append((title, abstract))
+            if k % 3 == 0:
+                entries.append((title.replace("Open", "Opne"), abstract + " Again."))
+        entries.append((f"Benchmark {WORDS[family].title()} 2024", " ".join(base)))
+        entries.append((f"Benchmark {WORDS[family].title()} 2025", " ".join(base)))
+    return entries
+
+
+def test_the_scan_leaves_out_only_pairs_the_judge_refuses(lib, tmp_path):
+    """Titles whose numbers differ are not judged at all (``blocking``'s same_numbers):
+    the groups are those of judging every pair of similar titles."""
+    lib.import_paths([write_digest(tmp_path / "n.txt", _numbered_entries())])
+    ids, keys = duplicates._titles(lib.db)
+    every = {(min(ids[i], ids[j]), max(ids[i], ids[j]))
+             for i, j in duplicates.blocking.all_pairs(keys)}
+    judged, papers = duplicates.judge_pairs(lib.db, sorted(every))
+    everything = [g.to_json() for g in duplicates.build_groups(judged, papers)]
+    assert [g.to_json() for g in duplicates.find_groups(lib.db)] == everything
+    counts: dict[str, int] = {}
+    kept = duplicates.blocking.id_pairs(ids, keys, None, None, counts)
+    key_of = dict(zip(ids, keys, strict=True))
+    apart = every - kept
+    assert len(apart) >= 20 and len(kept) <= counts["compared"] < counts["candidates"]
+    assert all(text.title_numbers(key_of[a]) != text.title_numbers(key_of[b])
+               for a, b in apart)
+    assert len(everything) == 6 * 3  # the re-typed copies, and nothing told apart by numbers
+
+
+def test_new_papers_meet_only_titles_with_their_numbers(lib, tmp_path):
+    """A few new papers checked against a larger library (read from SQLite, not scanned):
+    a retyped title is found, another version is not."""
+    rng = random.Random(5)
+    base = [rng.choice(WORDS) for _ in range(120)]
+    lib.import_paths([write_digest(tmp_path / "old.txt", [
+        (f"Sparse Study Part {k} of Efficient Attention", _abstract(rng, base, 0.03))
+        for k in range(1, 41)])])
+    report = lib.import_paths([write_digest(tmp_path / "new.txt", [
+        ("Sparse Study Part 7 of Eficient Attention", _abstract(rng, base, 0.0)),
+        ("Sparse Study Part 41 of Efficient Attention", _abstract(rng, base, 0.0))])])
+    new = report.created_ids
+    assert len(new) == 2 and 4 * len(new) < 42  # checked from SQLite, not by a scan
+    titles = dict(lib.db.execute("SELECT id, title FROM papers").fetchall())
+    groups = duplicates.check_new(lib, new)
+    assert [sorted(titles[i] for i in g.ids) for g in groups] == [
+        ["Sparse Study Part 7 of Efficient Attention",
+         "Sparse Study Part 7 of Eficient Attention"]]

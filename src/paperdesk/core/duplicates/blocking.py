@@ -11,7 +11,10 @@ titles meets the next ``BLOCK_WINDOW`` in the block's sorted order and in its
 backwards order, so a title costs at most a fixed number of comparisons
 whatever the vocabulary, and a scan grows linearly with the papers. All the
 comparisons of a scan go to rapidfuzz in one ``cpdist`` call. Only pairs whose
-titles come within ``TITLE_FLOOR`` are kept.
+titles come within ``TITLE_FLOOR`` are kept. The duplicate scan also asks for titles
+with the same numbers (``same_numbers``): titles whose numbers differ are different
+works ("Llama 2", "Llama 3"; ``text.title_numbers``), so a library of numbered
+titles ("Part 1", "Part 2"...) is not judged pair by pair.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.db.database import select_in
 from paperdesk.core.model.jobs import CancelFlag, check_cancel, gc_paused
 from paperdesk.core.model.text import TITLE_FLOOR as TITLE_FLOOR
+from paperdesk.core.model.text import title_numbers
 
 if TYPE_CHECKING:
     import numpy as np
@@ -92,19 +96,22 @@ def _filed(tokens: list[list[str]]) -> list[np.ndarray]:
 
 
 def all_pairs(keys: Sequence[str], cancel: CancelFlag | None = None,
-              counts: dict[str, int] | None = None) -> set[tuple[int, int]]:
-    """Index pairs (i < j) of similar titles among ``keys``; ``counts`` gets the number
-    of blocks and of title pairs compared (``blocks``, ``candidates``).
+              counts: dict[str, int] | None = None, *,
+              same_numbers: bool = False) -> set[tuple[int, int]]:
+    """Index pairs (i < j) of similar titles among ``keys`` (with ``same_numbers``, only
+    those whose titles hold the same numbers); ``counts`` gets the number of blocks, of
+    title pairs blocking met, and of those compared (``blocks``, ``candidates``,
+    ``compared``).
 
     The cycle collector is paused meanwhile: the word lists of a million titles made
     each automatic collection walk them all again (a sixth of the scan's time at a
     million titles, half at ten thousand), and they hold no cycles."""
     with gc_paused():
-        return _all_pairs(keys, cancel, counts)
+        return _all_pairs(keys, cancel, counts, same_numbers)
 
 
 def _all_pairs(keys: Sequence[str], cancel: CancelFlag | None,
-               counts: dict[str, int] | None) -> set[tuple[int, int]]:
+               counts: dict[str, int] | None, same_numbers: bool) -> set[tuple[int, int]]:
     import numpy as np
 
     tokens = list(map(str.split, keys))
@@ -121,13 +128,28 @@ def _all_pairs(keys: Sequence[str], cancel: CancelFlag | None,
               *(backward[d:] for d in range(1, WINDOW + 1) if d < len(order))]
     a, b = np.concatenate(lefts), np.concatenate(rights)
     a, b = np.minimum(a, b), np.maximum(a, b)
+    a, b = a[a != b], b[a != b]  # a title with a word twice is twice in its block
     codes = np.sort(a * len(keys) + b)  # each pair once (sorting beats np.unique's hash)
     codes = codes[np.r_[True, codes[1:] != codes[:-1]]] if len(codes) else codes
     a, b = codes // len(keys), codes % len(keys)
     if counts is not None:
         counts.update(blocks=len(filed), candidates=len(a))
     check_cancel(cancel)
-    return _close_pairs(a, b, keys)
+    if same_numbers:
+        a, b = _same_numbers(a, b, keys)
+    return _close_pairs(a, b, keys, counts)
+
+
+def _same_numbers(a: np.ndarray, b: np.ndarray,
+                  keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (a[n], b[n]) whose titles hold the same numbers."""
+    import numpy as np
+
+    kinds: dict[tuple[str, ...], int] = {}
+    kind = np.fromiter((kinds.setdefault(title_numbers(k), len(kinds)) for k in keys),
+                       np.int64, len(keys))
+    same = kind[a] == kind[b]
+    return a[same], b[same]
 
 
 def _ranks(order: np.ndarray) -> np.ndarray:
@@ -167,7 +189,8 @@ def _candidates(filed: list[np.ndarray], ahead: np.ndarray,
     return np.concatenate(lefts).astype(np.int64), np.concatenate(rights).astype(np.int64)
 
 
-def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str]) -> set[tuple[int, int]]:
+def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str],
+                 counts: dict[str, int] | None) -> set[tuple[int, int]]:
     """The pairs (a[n], b[n]) whose titles come within TITLE_FLOOR: one rapidfuzz call."""
     import numpy as np
     from rapidfuzz import fuzz, process
@@ -181,6 +204,8 @@ def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str]) -> set[tuple
     m, n = lengths[a], lengths[b]
     may = 200 * np.minimum(m, n) >= (TITLE_FLOOR - 1e-6) * (m + n)
     a, b = a[may], b[may]
+    if counts is not None:
+        counts["compared"] = len(a)
     for start in range(0, len(a), _CHUNK):
         left, right = a[start:start + _CHUNK], b[start:start + _CHUNK]
         scores = process.cpdist(titles[left].tolist(), titles[right].tolist(), scorer=fuzz.ratio,
@@ -193,12 +218,12 @@ def _close_pairs(a: np.ndarray, b: np.ndarray, keys: Sequence[str]) -> set[tuple
 def id_pairs(ids: Sequence[int], keys: Sequence[str], among: Sequence[int] | None,
              cancel: CancelFlag | None = None,
              counts: dict[str, int] | None = None) -> set[tuple[int, int]]:
-    """Id pairs (a < b) of similar titles among papers ``ids`` with titles ``keys``;
-    with ``among``, only the pairs involving one of those ids (``counts``: as
-    ``all_pairs``)."""
+    """Id pairs (a < b) of similar titles with the same numbers among papers ``ids``
+    with titles ``keys``: those that may be one work; with ``among``, only the pairs
+    involving one of those ids (``counts``: as ``all_pairs``)."""
     wanted = None if among is None else set(among)
     found: set[tuple[int, int]] = set()
-    for i, j in all_pairs(keys, cancel, counts):
+    for i, j in all_pairs(keys, cancel, counts, same_numbers=True):
         a, b = ids[i], ids[j]
         if wanted is None or a in wanted or b in wanted:
             found.add((min(a, b), max(a, b)))
@@ -216,7 +241,8 @@ def _fts_word(word: str) -> str:
 
 def probe_pairs(db: Any, probe_ids: Sequence[int],
                 cancel: CancelFlag | None = None) -> set[tuple[int, int]]:
-    """Id pairs of similar titles that involve one of ``probe_ids``, read from SQLite.
+    """Id pairs of similar titles with the same numbers that involve one of
+    ``probe_ids``, read from SQLite.
 
     For checking a few new papers against a large library without reading it
     all: word counts come from a sample of titles (every ``SAMPLE_STEP``-th
@@ -241,7 +267,8 @@ def probe_pairs(db: Any, probe_ids: Sequence[int],
             met[pid].update(cols)
     pairs: set[tuple[int, int]] = set()
     for pid, cols in met.items():
-        close(pid, sorted(cols), keys, pairs)
+        numbers = title_numbers(keys[pid])  # other numbers: another work
+        close(pid, sorted(j for j in cols if title_numbers(keys[j]) == numbers), keys, pairs)
     return pairs
 
 

@@ -232,13 +232,8 @@ def judge(a: dict[str, Any], b: dict[str, Any],
     return tier, max(0, min(100, round(score - 10 * conflicts))), evidence
 
 
-_NUMBER = re.compile(r"\d+")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _numbers(key: str) -> tuple[str, ...]:
-    """The numbers of a title key, in order (cached: a title is in several pairs)."""
-    return tuple(_NUMBER.findall(key))
+# The numbers of a title key (cached: a title is in several pairs).
+_numbers = functools.lru_cache(maxsize=1 << 16)(text.title_numbers)
 
 
 def _abstract_key(paper: dict[str, Any], keys: dict[int, str] | None) -> str:

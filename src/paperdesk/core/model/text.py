@@ -23,6 +23,13 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 # corrected typo; different papers share far less than this.
 ABSTRACT_MATCH = 90.0
 TITLE_FLOOR = 85.0  # titles less alike than this are different works
+_NUMBER = re.compile(r"\d+")
+
+
+def title_numbers(key: str) -> tuple[str, ...]:
+    """The numbers of a title key, in order. Titles whose numbers differ are different
+    works, however alike the rest ("Llama 2" and "Llama 3", "Part 1" and "Part 2")."""
+    return tuple(_NUMBER.findall(key))
 
 
 def fold(text: str) -> str:
