@@ -1,7 +1,7 @@
 """The duplicate scan works out two abstracts' similarity exactly only where the verdict
-needs it (``matcher.judge``: below ABSTRACT_MATCH, titles that differ make no pair), and
-makes each paper's abstract key once: the groups, tiers, scores and reasons are those of
-exact similarities worked out pair by pair."""
+needs it (``matcher.judge_many``: below ABSTRACT_MATCH, titles that differ make no pair),
+compares many at once, and makes each paper's abstract key once: the groups, tiers, scores
+and reasons are those of exact similarities worked out pair by pair."""
 
 from __future__ import annotations
 
@@ -51,11 +51,11 @@ def test_the_scan_is_what_exact_similarities_give(lib, tmp_path, monkeypatch):
     seen: list[float] = []
     exact = text.key_similarity
 
-    def pair_by_pair(ka: str, kb: str, cutoff: float = 0.0) -> float:
-        seen.append(exact(ka, kb))
-        return seen[-1]
+    def pair_by_pair(pairs: list[tuple[str, str]], cutoff: float = 0.0) -> list[float]:
+        seen.extend(exact(ka, kb) for ka, kb in pairs)
+        return seen[len(seen) - len(pairs):]
 
-    monkeypatch.setattr(text, "key_similarity", pair_by_pair)
+    monkeypatch.setattr(text, "key_similarities", pair_by_pair)
     assert _scan_facts(lib) == made
     judged, groups = made
     assert len(judged) > 20 and {p.tier for p in judged} >= {"likely", "possible"} and groups

@@ -27,7 +27,7 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db.database import chunks, marks
 from paperdesk.core.duplicates import blocking
 from paperdesk.core.duplicates import merge as merging
-from paperdesk.core.duplicates.matcher import identifier_key, judge
+from paperdesk.core.duplicates.matcher import identifier_key, judge_many
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
 
 if TYPE_CHECKING:
@@ -214,21 +214,24 @@ def judge_pairs(db: Any, pairs: Iterable[tuple[int, int]],
     pairs = [p for p in pairs if p not in different]
     papers = details(db, (x for p in pairs for x in p))
     judged: list[Pair] = []
-    # Each paper's abstract key is made once, and let go after the last pair it is in.
+    # Each paper's abstract key is made once, and let go after the last batch it is in.
     keys: dict[int, str] = {}
     last = {x: n for n, p in enumerate(pairs) for x in p}
-    for n, (a, b) in enumerate(pairs):
-        if n % 2000 == 0:
-            check_cancel(cancel)
-        if a in papers and b in papers and not (papers[a]["deleted_at"] or
-                                                papers[b]["deleted_at"]):
-            verdict = judge(papers[a], papers[b], keys)
-            if verdict:
-                judged.append(Pair(a, b, *verdict))
-        for x in (a, b):
-            if last[x] == n:
-                keys.pop(x, None)
+    for start in range(0, len(pairs), _BATCH):
+        check_cancel(cancel)
+        batch = [(a, b) for a, b in pairs[start:start + _BATCH]
+                 if a in papers and b in papers
+                 and not (papers[a]["deleted_at"] or papers[b]["deleted_at"])]
+        verdicts = judge_many([(papers[a], papers[b]) for a, b in batch], keys)
+        judged += [Pair(a, b, *v) for (a, b), v in zip(batch, verdicts, strict=True) if v]
+        for pair in pairs[start:start + _BATCH]:
+            for x in pair:
+                if last[x] < start + _BATCH:
+                    keys.pop(x, None)
     return judged, papers
+
+
+_BATCH = 4096  # pairs judged together (their abstracts compared in one call)
 
 
 # -- the two entry points --------------------------------------------------------

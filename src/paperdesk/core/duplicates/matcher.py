@@ -7,7 +7,7 @@ The same arXiv id (whatever its version, whatever its case) or the same DOI
 looked up in a ``TitleIndex``, so an entry costs a bounded number of abstract
 comparisons however many papers share its title.
 
-``judge`` weighs two papers of the library whose titles came close, for the
+``judge_many`` weighs pairs of papers of the library whose titles came close, for the
 duplicate finder (``duplicates.py``): the same rule, and the tiers below it.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -179,37 +179,74 @@ def _context(a: dict[str, Any], b: dict[str, Any]) -> tuple[int, list[str]]:
     return conflicts, said
 
 
-def judge(a: dict[str, Any], b: dict[str, Any],
-          keys: dict[int, str] | None = None) -> tuple[str, int, list[str]] | None:
-    """(tier, score 0-100, evidence) for two papers, or None when they differ.
+Verdict = tuple[str, int, list[str]]  # (tier, score 0-100, evidence)
 
-    ``a`` and ``b`` hold id, title_key, abstract, published, year_inferred,
-    author_count, organization, arxiv_id and doi; ``keys`` keeps each paper's
-    abstract key (``abstract_key``) for the other pairs it is in.
+
+def judge_many(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+               keys: dict[int, str] | None = None) -> list[Verdict | None]:
+    """(tier, score 0-100, evidence) for each pair of papers, or None when they differ.
+
+    Each paper holds id, title_key, abstract, published, year_inferred, author_count,
+    organization, arxiv_id and doi; ``keys`` keeps each paper's abstract key
+    (``abstract_key``) for the other pairs it is in. The abstracts of the pairs whose
+    titles come close are compared together (``text.key_similarities``: many at once,
+    on every core).
     """
+    verdicts: list[Verdict | None] = []
+    titles: list[float | None] = []  # a pair's title similarity, while undecided
+    abstracts: list[float | None] = [None] * len(pairs)
+    asked: dict[float, list[int]] = {}  # the pairs whose abstracts are compared, by cutoff
+    for n, (a, b) in enumerate(pairs):
+        t, verdict = _by_titles(a, b)
+        verdicts.append(verdict)
+        titles.append(t)
+        if t is None or not (a["abstract"].strip() and b["abstract"].strip()):
+            continue
+        if a["abstract"] == b["abstract"]:
+            abstracts[n] = 100.0
+        else:
+            # Titles that differ make a pair only with abstracts that match: a similarity
+            # below ABSTRACT_MATCH need not be worked out exactly (it comes back as 0).
+            same_title = a["title_key"] == b["title_key"]
+            asked.setdefault(0.0 if same_title else ABSTRACT_MATCH, []).append(n)
+    for cutoff, ns in asked.items():
+        found = text.key_similarities(
+            [(_abstract_key(pairs[n][0], keys), _abstract_key(pairs[n][1], keys)) for n in ns],
+            cutoff)
+        for n, similarity in zip(ns, found, strict=True):
+            abstracts[n] = similarity
+    for n, (a, b) in enumerate(pairs):
+        t = titles[n]
+        if t is not None:
+            verdicts[n] = _weigh(a, b, t, abstracts[n])
+    return verdicts
+
+
+def _by_titles(a: dict[str, Any], b: dict[str, Any]) -> tuple[float | None, Verdict | None]:
+    """(title similarity, None) when the abstracts are to be weighed, else (None, the
+    verdict): the same identifier, identifiers that differ, no title, titles apart."""
     differ = False
     for name, label, arxiv in (("arxiv_id", "arXiv id", True), ("doi", "DOI", False)):
         x, y = identifier_key(a.get(name), arxiv=arxiv), identifier_key(b.get(name), arxiv=arxiv)
         if x and x == y:
-            return "certain", 100, [f"same {label} {a[name]}", *_context(a, b)[1]]
+            return None, ("certain", 100, [f"same {label} {a[name]}", *_context(a, b)[1]])
         differ = differ or bool(x and y)
     if differ or not a["title_key"] or not b["title_key"]:  # no title: nothing to compare
-        return None
+        return None, None
     same_title = a["title_key"] == b["title_key"]
     from rapidfuzz import fuzz  # loaded only when papers are compared
 
     t = 100.0 if same_title else fuzz.ratio(a["title_key"], b["title_key"])
     if t < TITLE_FLOOR or (not same_title and _numbers(a["title_key"]) !=
                            _numbers(b["title_key"])):
-        return None  # different numbers: another version or part ("Llama 2", "Llama 3")
-    s = None
-    if a["abstract"].strip() and b["abstract"].strip():
-        same = a["abstract"] == b["abstract"]
-        # Titles that differ make a pair only with abstracts that match: a similarity
-        # below ABSTRACT_MATCH need not be worked out exactly (it comes back as 0).
-        s = 100.0 if same else text.key_similarity(
-            _abstract_key(a, keys), _abstract_key(b, keys),
-            0.0 if same_title else ABSTRACT_MATCH)
+        return None, None  # different numbers: another version or part ("Llama 2", "Llama 3")
+    return t, None
+
+
+def _weigh(a: dict[str, Any], b: dict[str, Any], t: float, s: float | None) -> Verdict | None:
+    """The verdict on two papers whose titles came within the floor (``t``), from their
+    abstracts' similarity ``s`` (None: one is missing) and their dates and names."""
+    same_title = a["title_key"] == b["title_key"]
     conflicts, said = _context(a, b)
     evidence = [f"title {t:.0f}%",
                 f"abstract {s:.0f}%" if s is not None else "one abstract missing", *said]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from paperdesk.core.model.errors import CurationError
 
@@ -66,21 +67,51 @@ def abstract_similarity(a: str, b: str) -> float:
     return key_similarity(abstract_key(a), abstract_key(b))
 
 
-def key_similarity(ka: str, kb: str, cutoff: float = 0.0) -> float:
-    """``abstract_similarity`` of two abstracts' keys (``abstract_key``); a value below
-    ``cutoff`` may come back as 0 (it is found faster)."""
+def _at_a_glance(ka: str, kb: str) -> float | None:
+    """The similarity of two keys when it needs no comparison, else None."""
     if ka == kb:
         return 100.0
     if not ka or not kb:
         return 0.0
     # A truncated copy is the same abstract: compare the shorter with the
     # start of the longer as well as the whole.
-    short, long_ = sorted((ka, kb), key=len)
+    short, long_ = (ka, kb) if len(ka) <= len(kb) else (kb, ka)
     if len(short) >= 200 and long_.startswith(short):
         return 100.0
+    return None
+
+
+def key_similarity(ka: str, kb: str, cutoff: float = 0.0) -> float:
+    """``abstract_similarity`` of two abstracts' keys (``abstract_key``); a value below
+    ``cutoff`` may come back as 0 (it is found faster)."""
+    seen = _at_a_glance(ka, kb)
+    if seen is not None:
+        return seen
     from rapidfuzz import fuzz  # loaded only when abstracts are compared
 
     return fuzz.ratio(ka, kb, score_cutoff=cutoff)
+
+
+AT_ONCE = 256  # this many comparisons or more go to rapidfuzz in one call, on every core
+
+
+def key_similarities(pairs: Sequence[tuple[str, str]], cutoff: float = 0.0) -> list[float]:
+    """``key_similarity`` of each pair of keys, the same figures; with many pairs, the
+    comparisons run in one rapidfuzz call on every core (a scan of alike titles)."""
+    out = [_at_a_glance(ka, kb) for ka, kb in pairs]
+    todo = [n for n, s in enumerate(out) if s is None]
+    if len(todo) < AT_ONCE:
+        return [key_similarity(ka, kb, cutoff) if s is None else s
+                for (ka, kb), s in zip(pairs, out, strict=True)]
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    scores = process.cpdist([pairs[n][0] for n in todo], [pairs[n][1] for n in todo],
+                            scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.float64,
+                            workers=-1)
+    for n, score in zip(todo, scores.tolist(), strict=True):
+        out[n] = score
+    return out  # type: ignore[return-value]  # every None was filled
 
 
 def abstracts_match(a: str, b: str) -> bool:
