@@ -40,15 +40,19 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES).casefold()
 
 
-# For ASCII text, ``words_key`` in one pass: letters lower-cased, digits kept, every
-# other character (\W and _) a space; the spaces are then collapsed by split.
-_ASCII_WORDS = {c: (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)}
+# For ASCII text, ``words_key`` in one pass over its bytes: letters lower-cased, digits
+# kept, every other character (\W and _) a space; runs of spaces are then collapsed, by a
+# pattern that starts with two literal spaces, so the search skips from run to run (with
+# " {2,}" it tried every space: twice the time of split and join, this half of it).
+_ASCII_WORDS = bytes(ord(chr(c).lower()) if chr(c).isalnum() else 32
+                     for c in range(128)) + bytes(range(128, 256))
+_SPACES = re.compile("  +")
 
 
 def words_key(text: str) -> str:
     """The folded words of ``text``, single spaces between them."""
-    if text.isascii():  # most text: a quarter of the time of the expression
-        return " ".join(text.translate(_ASCII_WORDS).split())
+    if text.isascii():  # most text: a sixth of the time of the expression
+        return _SPACES.sub(" ", text.encode().translate(_ASCII_WORDS).decode()).strip(" ")
     return _NON_WORD.sub(" ", fold(text)).strip()
 
 
