@@ -21,6 +21,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "paperdesk"
 # {table: the one module (path under src/paperdesk) that writes it}
 OWNERS = {
     "papers": "core/db/papers_table.py",
+    "frozen_keys": "core/db/papers_table.py",
     "tags": "core/db/tags_table.py",
     "paper_tags": "core/db/tags_table.py",
     "notes": "core/db/notes_table.py",

@@ -84,11 +84,11 @@ def test_a_failing_listener_does_not_undo_the_write(seed_lib, heard):
 
 
 def test_freeze_marks_keys_once(seed_lib):
-    assert seed_lib.db.execute("SELECT sum(citekey_frozen) FROM papers").fetchone()[0] == 0
+    assert seed_lib.db.execute("SELECT count(*) FROM frozen_keys").fetchone()[0] == 0
     assert freeze(seed_lib.db, [1, 2, 2]) == 2
     assert freeze(seed_lib.db, [1, 2, 3]) == 1
     frozen = [r[0] for r in seed_lib.db.execute(
-        "SELECT id FROM papers WHERE citekey_frozen = 1 ORDER BY id")]
+        "SELECT id FROM papers WHERE id IN frozen_keys ORDER BY id")]
     assert frozen == [1, 2, 3]
 
 

@@ -62,7 +62,7 @@ def test_an_exported_key_is_frozen_and_never_follows_again(seed_lib, tmp_path):
     assert _key(seed_lib, pid) == exported
     assert seed_lib.paper(pid)["year"] == year
     others = [r[0] for r in seed_lib.db.execute(
-        "SELECT id FROM papers WHERE citekey_frozen = 0")]
+        "SELECT id FROM papers WHERE id NOT IN frozen_keys")]
     assert len(others) == 192  # only what left was frozen
 
 
@@ -97,7 +97,7 @@ def test_bib_file_keys_are_frozen_generated_ones_provisional(lib, tmp_path):
                    "@misc{bad key,\n title = {Beta},\n author = {Bo Smith},\n year = 2020\n}\n",
                    encoding="utf-8")
     lib.import_paths([bib])
-    states = {r[0]: r[1] for r in lib.db.execute("SELECT citekey, citekey_frozen FROM papers")}
+    states = {r[0]: r[1] for r in lib.db.execute("SELECT citekey, id IN frozen_keys FROM papers")}
     assert states == {"mine2020": 1, "smith2020": 0}
 
 
@@ -105,7 +105,7 @@ def test_upgraded_library_keeps_every_existing_key_frozen(tmp_path):
     path = tmp_path / "old.sqlite"
     shutil.copy(DATA / "library-0001.sqlite", path)
     with Library.open(path) as lib:
-        counts = lib.db.execute("SELECT count(*), sum(citekey_frozen) FROM papers "
+        counts = lib.db.execute("SELECT count(*), sum(id IN frozen_keys) FROM papers "
                                 "WHERE citekey IS NOT NULL").fetchone()
         assert counts[0] == SEED_PAPERS and counts[1] == SEED_PAPERS
 
@@ -148,6 +148,6 @@ def test_exporting_again_freezes_only_keys_not_frozen_yet(seed_lib, tmp_path):
     assert [set(c.paper_ids) for c in heard[1:]] == [set(ids[10:20])]  # only the new ten
     assert seed_lib.bibtex.export_to(tmp_path / "third.bib", ids[:20]) == 20
     assert len(heard) == 2  # nothing left to freeze: no write at all
-    frozen = {r[0] for r in seed_lib.db.execute("SELECT id FROM papers WHERE citekey_frozen = 1")}
+    frozen = {r[0] for r in seed_lib.db.execute("SELECT id FROM papers WHERE id IN frozen_keys")}
     assert frozen == set(ids[:20])
     assert (tmp_path / "again.bib").read_bytes() == (tmp_path / "third.bib").read_bytes()

@@ -106,11 +106,11 @@ def test_an_export_with_a_process_is_the_export_made_here(big, tmp_path, in_proc
 
 
 def test_keys_are_frozen_as_when_exported_here(big, tmp_path, in_processes, monkeypatch):
-    frozen = "SELECT id FROM papers WHERE citekey_frozen ORDER BY id"
-    big.db.execute("UPDATE papers SET citekey_frozen = 0")
+    frozen = "SELECT paper_id FROM frozen_keys ORDER BY paper_id"
+    big.db.execute("DELETE FROM frozen_keys")
     big.bibtex.export_to(tmp_path / "a.bib", list(big.search("").ids)[::2])
     after = big.db.execute(frozen).fetchall()
-    big.db.execute("UPDATE papers SET citekey_frozen = 0")
+    big.db.execute("DELETE FROM frozen_keys")
     _here(monkeypatch)
     big.bibtex.export_to(tmp_path / "b.bib", list(big.search("").ids)[::2])
     assert big.db.execute(frozen).fetchall() == after and len(after) > 200
@@ -161,12 +161,12 @@ def test_a_cancelled_export_stops_its_process_and_writes_nothing(big, tmp_path,
             return self.is_set_calls > 20
 
     path = tmp_path / "cancelled.bib"
-    big.db.execute("UPDATE papers SET citekey_frozen = 0")
+    big.db.execute("DELETE FROM frozen_keys")
     with pytest.raises(Cancelled):
         big.bibtex.export_to(path, cancel=Flag())
     assert not path.exists()
     assert _exporters() == []
-    assert big.db.execute("SELECT count(*) FROM papers WHERE citekey_frozen").fetchone()[0] == 0
+    assert big.db.execute("SELECT count(*) FROM frozen_keys").fetchone()[0] == 0
 
 
 SLOW_EXPORT = """\

@@ -39,7 +39,7 @@ def test_the_whole_library_is_written_and_its_keys_frozen(seed_lib, tmp_path):
     out = seed_lib.syncs.write(sync)
     assert (out.state, out.written, out.entries) == (OK, True, SEED_PAPERS)
     assert (tmp_path / "refs.bib").read_text(encoding="utf-8") == seed_lib.bibtex.export()
-    assert seed_lib.db.execute("SELECT count(*) FROM papers WHERE citekey_frozen = 0"
+    assert seed_lib.db.execute("SELECT count(*) FROM papers WHERE id NOT IN frozen_keys"
                                ).fetchone()[0] == 0
     stored = seed_lib.syncs.get(tmp_path / "refs.bib")
     assert stored.state == OK and stored.entries == SEED_PAPERS and stored.written_at
@@ -51,7 +51,7 @@ def test_only_the_papers_that_go_in_are_frozen(seed_lib, tmp_path):
     out = seed_lib.syncs.write(seed_lib.syncs.add(tmp_path / "t.bib", "tag", "CITE"))
     assert out.entries == 2
     frozen = [r[0] for r in seed_lib.db.execute(
-        "SELECT id FROM papers WHERE citekey_frozen = 1 ORDER BY id")]
+        "SELECT id FROM papers WHERE id IN frozen_keys ORDER BY id")]
     assert frozen == [3, 5]
 
 

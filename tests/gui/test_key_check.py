@@ -23,7 +23,7 @@ def _weak_row(window) -> tuple[int, str]:
 
 
 def _frozen(lib, pid) -> bool:
-    return bool(lib.db.execute("SELECT citekey_frozen FROM papers WHERE id = ?",
+    return bool(lib.db.execute("SELECT id IN frozen_keys FROM papers WHERE id = ?",
                                [pid]).fetchone()[0])
 
 

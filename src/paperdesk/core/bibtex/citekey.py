@@ -14,7 +14,7 @@ for it, so that a made key never takes one of them.
 A key is *provisional* while it has never left PaperDesk: when the metadata it
 is made of changes (a corrected year, authors completed from Hugging Face) it
 follows them (``refresh``). Once it leaves (exported to a file, copied, dragged
-out, written to a kept-in-sync .bib) ``freeze`` marks it (``citekey_frozen``)
+out, written to a kept-in-sync .bib) ``freeze`` marks it (``frozen_keys``)
 and it never changes again. A key the user typed is never changed either (its
 source is "user"), nor is a key a .bib file brought in.
 """
@@ -277,7 +277,8 @@ def refresh(db: Database, paper_ids: Iterable[int]) -> dict[int, tuple[str, str]
     allocator = KeyAllocator(db, expected=len(ids))
     for part in chunks(ids):
         cursor = db.execute(
-            "SELECT id, citekey, citekey_frozen, sources, authors, organization, year, title "
+            "SELECT id, citekey, (id IN frozen_keys) AS citekey_frozen, sources, authors, "
+            "organization, year, title "
             f"FROM papers WHERE id IN ({marks(len(part))}) ORDER BY id", part)
         names = [d[0] for d in cursor.description]
         for values in cursor.fetchall():
@@ -307,8 +308,8 @@ def weak_provisional(db: Database, paper_ids: Iterable[int]) -> list[int]:
     weak: list[int] = []
     for part in chunks(list(dict.fromkeys(int(i) for i in paper_ids))):
         cursor = db.execute(
-            "SELECT id, citekey_frozen, sources, authors, organization, year FROM papers "
-            f"WHERE id IN ({marks(len(part))}) AND citekey_frozen = 0 AND (year IS NULL OR "
+            "SELECT id, 0 AS citekey_frozen, sources, authors, organization, year FROM papers "
+            f"WHERE id IN ({marks(len(part))}) AND id NOT IN frozen_keys AND (year IS NULL OR "
             "((authors IS NULL OR authors IN ('', '[]')) AND coalesce(organization, '') = ''))",
             part)
         names = [d[0] for d in cursor.description]
@@ -320,7 +321,8 @@ def weak_provisional(db: Database, paper_ids: Iterable[int]) -> list[int]:
 def key_status(lib: Library, paper_id: int) -> dict[str, Any]:
     """A paper's key and whether it may still change: frozen, set by the user, provisional."""
     (pid,) = lib.require([paper_id])
-    cursor = lib.db.execute("SELECT id, citekey, citekey_frozen, sources FROM papers "
+    cursor = lib.db.execute("SELECT id, citekey, (id IN frozen_keys) AS citekey_frozen, "
+                            "sources FROM papers "
                             "WHERE id = ?", [pid])
     row = dict(zip([d[0] for d in cursor.description], cursor.fetchone(), strict=True))
     sources = json.loads(row["sources"] or "{}")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
            "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
-           "p.sources, p.bib_source, p.citekey_frozen")
+           "p.sources, p.bib_source, (p.id IN frozen_keys)")
 BATCH = 1000  # entries between checks of the cancel flag, and sent to a process at a time
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from paperdesk.core.db import column_restore
+from paperdesk.core.db import column_restore, papers_table
 from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.database import Database, chunks, marks
 
@@ -239,7 +239,22 @@ def snapshot(db: Database, scope: Scope) -> list[dict[str, Any]]:
             part)
         names = [d[0] for d in cursor.description]
         rows.extend(dict(zip(names, row, strict=True)) for row in cursor)
+    if scope.table == "papers" and rows and "citekey_frozen" in rows[0]:
+        _frozen_from_table(db, rows)
     return rows
+
+
+def _frozen_from_table(db: Database, rows: list[dict[str, Any]]) -> None:
+    """A paper's image says whether its key is frozen as ``citekey_frozen``, the column
+    that said it before migration 0016: from ``frozen_keys`` now (the column is no
+    longer kept), so images of every age read alike."""
+    ids = [r["id"] for r in rows]
+    frozen: set[int] = set()
+    for part in chunks(ids):
+        frozen.update(r[0] for r in db.execute(
+            f"SELECT paper_id FROM frozen_keys WHERE paper_id IN ({marks(len(part))})", part))
+    for row in rows:
+        row["citekey_frozen"] = int(row["id"] in frozen)
 
 
 def _key(row: dict[str, Any], pks: list[str]) -> tuple[Any, ...]:
@@ -247,10 +262,18 @@ def _key(row: dict[str, Any], pks: list[str]) -> tuple[Any, ...]:
 
 
 def _keep_frozen_key(row: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
-    """A key that has left PaperDesk since the edit stays as it went out."""
+    """A key that has left PaperDesk since the edit stays as it went out (and frozen:
+    ``_refreeze``)."""
     if current and current.get("citekey_frozen") and "citekey_frozen" in row:
         return {**row, "citekey": current["citekey"], "citekey_frozen": 1}
     return row
+
+
+def _refreeze(db: Database, target: list[dict[str, Any]]) -> None:
+    """The papers of ``target`` whose image says their key is frozen get it frozen
+    again (a paper put back by an unmerge): a frozen key is never thawed, by an undo
+    either."""
+    papers_table.freeze_listed(db, [r["id"] for r in target if r.get("citekey_frozen")])
 
 
 def _with_bib_file(row: dict[str, Any]) -> dict[str, Any]:
@@ -328,16 +351,17 @@ def _restore(db: Database, images: list[Image], before: bool, annotated: set[int
                 db.conn.executemany(
                     f"UPDATE [{table}] SET {', '.join(f'[{c}] = ?' for c in cols)} "
                     f"WHERE {key}", values)
-        if not missing:
-            continue
-        cols = list(missing[0])
-        sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
-        conflict = f"DO UPDATE SET {sets}" if sets else "DO NOTHING"
-        db.conn.executemany(
-            f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
-            f"VALUES ({', '.join('?' * len(cols))}) "
-            f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
-            [[row[c] for c in cols] for row in missing])
+        if missing:
+            cols = list(missing[0])
+            sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
+            conflict = f"DO UPDATE SET {sets}" if sets else "DO NOTHING"
+            db.conn.executemany(
+                f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+                f"VALUES ({', '.join('?' * len(cols))}) "
+                f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
+                [[row[c] for c in cols] for row in missing])
+        if table == "papers":
+            _refreeze(db, target)
     for table, pks, keys in reversed(stale):
         where = " AND ".join(f"[{k}] = ?" for k in pks)
         db.conn.executemany(f"DELETE FROM [{table}] WHERE {where}", [list(k) for k in keys])

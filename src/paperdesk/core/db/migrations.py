@@ -193,3 +193,18 @@ def _bib_file(db: Database) -> None:
         db.execute("UPDATE papers SET bib_file = json_extract(bib_source, '$.file') "
                    "WHERE bib_source IS NOT NULL")
     db.execute("CREATE INDEX papers_bib_file ON papers(bib_file) WHERE bib_file IS NOT NULL")
+
+
+@migrations(name="0016_frozen_keys")
+def _frozen_keys(db: Database) -> None:
+    """Which citation keys are frozen (they left PaperDesk), in a table of their own
+    (``frozen_keys``), so that freezing a key writes a small row, never the one holding
+    the paper's abstract: the first export of 100,000 papers froze every key by
+    rewriting every paper (400 MB of write-ahead log, 2.3 s).
+
+    ``papers.citekey_frozen`` is no longer read or kept: it stays only because dropping
+    a column rewrites the whole table. A paper's frozen row goes with the paper."""
+    db.execute("CREATE TABLE frozen_keys (paper_id INTEGER PRIMARY KEY "
+               "REFERENCES papers(id) ON DELETE CASCADE)")
+    db.execute("INSERT INTO frozen_keys (paper_id) SELECT id FROM papers "
+               "WHERE citekey_frozen = 1")

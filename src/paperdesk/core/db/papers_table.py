@@ -1,4 +1,6 @@
-"""The one module that writes the ``papers`` table.
+"""The one module that writes the ``papers`` table, and ``frozen_keys`` (which papers'
+citation keys have left PaperDesk: a table of its own, so that freezing never rewrites
+a paper's row).
 
 Every INSERT, UPDATE and DELETE on ``papers`` outside the frozen migrations is a
 function here, named for what it does; the features call them inside their own
@@ -36,11 +38,13 @@ def insert_from_digest(db: Any, rows: Iterable[Sequence[Any]]) -> None:
     db.conn.executemany(_INSERT_FROM_DIGEST, rows)
 
 
-def insert_from_bib(db: Any, rows: Iterable[Sequence[Any]]) -> None:
+def insert_from_bib(db: Any, rows: Sequence[Sequence[Any]]) -> None:
     """New papers of a .bib file: (id, title, abstract, title_key, authors,
     author_count, organization, published, year, arxiv_id, doi, url, citekey,
-    citekey_frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each."""
+    frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each; a
+    true ``frozen`` freezes the key (``frozen_keys``)."""
     db.conn.executemany(_INSERT_FROM_BIB, rows)
+    db.conn.executemany(_FREEZE, [(row[0],) for row in rows if row[13]])
 
 
 # -- columns of one paper ------------------------------------------------------------
@@ -65,8 +69,13 @@ def set_provisional_key(db: Any, pid: int, key: str) -> None:
     db.execute("UPDATE papers SET citekey = ? WHERE id = ?", [key, pid])
 
 
+# -- frozen keys (a table of their own: freezing never rewrites a paper's row) ---------
+
+_FREEZE = "INSERT OR IGNORE INTO frozen_keys (paper_id) VALUES (?)"
+
+
 def freeze_key(db: Any, pid: int) -> None:
-    db.execute("UPDATE papers SET citekey_frozen = 1 WHERE id = ?", [pid])
+    db.execute(_FREEZE, [pid])
 
 
 def set_year(db: Any, pid: int, year: int, published: str | None, sources: str,
@@ -133,10 +142,15 @@ def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
 
 # -- many papers at once -------------------------------------------------------------
 
+def freeze_listed(db: Any, ids: Sequence[int]) -> None:
+    """Freeze the keys of ``ids`` whatever they are (an undo puts back a frozen one)."""
+    db.conn.executemany(_FREEZE, [(pid,) for pid in ids])
+
+
 def freeze_keys(db: Any, ids: Sequence[int]) -> int:
     """Freeze the provisional keys of ``ids``; how many froze."""
-    return execute_in(db, "UPDATE papers SET citekey_frozen = 1 WHERE citekey_frozen = 0 "
-                          "AND citekey IS NOT NULL AND id IN ({marks})", ids)
+    return execute_in(db, "INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM "
+                          "papers WHERE citekey IS NOT NULL AND id IN ({marks})", ids)
 
 
 def set_rating(db: Any, rating: int, stamp: str) -> int:

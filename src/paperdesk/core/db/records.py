@@ -31,7 +31,7 @@ def _grouped(db: Database, sql: str, ids: Sequence[int]) -> dict[int, list[Any]]
 # The columns a record is made of, in the order ``_record`` unpacks them.
 _COLUMNS = ("id, title, abstract, authors, author_count, organization, published, year, "
             "year_inferred, upvotes, rating, status, citekey, arxiv_id, doi, url, github, "
-            "project_page, hub_upvotes, citekey_frozen, sources, added, modified, read_at, "
+            "project_page, hub_upvotes, (id IN frozen_keys), sources, added, modified, read_at, "
             "seen_count, deleted_at, momentum")
 
 

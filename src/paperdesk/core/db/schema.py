@@ -60,6 +60,7 @@ MIGRATIONS = (
     "0013_bib_sources",
     "0014_annotations_fts",
     "0015_bib_file",
+    "0016_frozen_keys",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -34,7 +34,7 @@ _FINGERPRINT = """
 -- citekey_frozen: a key that left PaperDesk since the import (exported, synced, copied)
 -- is a change: the paper goes to the trash with its key, never deleted.
 SELECT p.id, json_array(p.title, p.abstract, p.rating, p.status, p.modified, p.deleted_at,
-       p.citekey, p.citekey_frozen, p.year,
+       p.citekey, (p.id IN frozen_keys), p.year,
        (SELECT group_concat(pt.tag_id) FROM paper_tags pt WHERE pt.paper_id = p.id),
        (SELECT group_concat(n.id || ':' || n.updated) FROM notes n WHERE n.paper_id = p.id))
 FROM papers p JOIN temp.ids i ON i.id = p.id

@@ -211,7 +211,7 @@ class _Failed(Exception):
 def _freeze(lib: Library, members: list[int] | None) -> None:
     """Freeze the keys of ``members`` (None: every paper) not frozen yet."""
     loose = [r[0] for r in lib.db.execute(
-        "SELECT id FROM papers WHERE citekey_frozen = 0 AND citekey IS NOT NULL "
+        "SELECT id FROM papers WHERE id NOT IN frozen_keys AND citekey IS NOT NULL "
         "AND deleted_at IS NULL")]
     if members is not None:
         wanted = set(members)
