@@ -64,7 +64,7 @@ SHAPES = {
 }
 
 
-def library(shape: str, n: int) -> str:
+def library(shape: str, n: int, keep: bool = False) -> str:
     path = OUT / f"dup-shape-{shape}-{n}.sqlite"
     if not path.exists():
         generate.set_shape("real")
@@ -74,7 +74,8 @@ def library(shape: str, n: int) -> str:
         digest.write_text(generate.digest_text(entries), encoding="utf-8")
         subprocess.run([*EXE, "--library", str(path), "--create", "import", str(digest)],
                        check=True, stdout=subprocess.DEVNULL)
-        digest.unlink()
+        if not keep:
+            digest.unlink()
     return str(path)
 
 
@@ -83,11 +84,14 @@ def main() -> int:
     parser.add_argument("--papers", type=int, default=100_000)
     parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(SHAPES))
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the digest of each shape whose library is built "
+                             "(bench/out/dup-shape-SHAPE-N.txt), for bench_import.py --digest")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     header(f"duplicates --json on {args.papers:,} papers of alike titles (runs: {args.runs})")
     for shape in args.shapes:
-        path = library(shape, args.papers)
+        path = library(shape, args.papers, args.keep)
         lib = Library.open(path)
         counts: dict[str, int] = {}
         pairs = blocking.id_pairs(*duplicates._titles(lib.db), None, None, counts)

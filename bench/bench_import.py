@@ -2,7 +2,8 @@
 
 1. A 100,000-entry digest into an empty library, search index included
    (target <= 1.5x the floor), beside a raw sqlite3 ``executemany`` of the same rows into
-   the same tables and columns (papers, sightings, the FTS rows) in this run.
+   the same tables and columns (papers, sightings, the FTS rows) in this run
+   (``--digest PATH``: of another digest, such as the alike titles of bench_dup_shapes).
 2. A 1,000-entry digest (with repeats of papers already there) into a library
    of 100,000 papers, and the close after it (target <= 0.3 s), beside the same raw floor.
 3. ``paperdesk list --json`` on the seed library as a whole process
@@ -147,8 +148,8 @@ def raw_floor(rows: dict, runs: int, library: Callable[[], Path]) -> tuple[float
     return median_time(raw_timed, runs, setup=raw_library), floor_cpu
 
 
-def bench_big(tmp: Path, runs: int, profile: bool) -> None:
-    digest = digest_file(100_000, seed=1)
+def bench_big(tmp: Path, runs: int, profile: bool, digest: Path | None = None) -> None:
+    digest = digest or digest_file(100_000, seed=1)
     note(f"digest: {digest.name}, {digest.stat().st_size / 2**20:.0f} MiB")
     counter = iter(range(10**6))
 
@@ -164,7 +165,8 @@ def bench_big(tmp: Path, runs: int, profile: bool) -> None:
         path.unlink()
 
     floor, floor_cpu = raw_floor(rows, runs, fresh)
-    report("import 100,000 entries into an empty library", seconds, floor, 1.5 * floor)
+    report(f"import {len(rows['sightings']):,} entries into an empty library", seconds, floor,
+           1.5 * floor)
     note(f"{len(rows['papers'])} papers, {len(rows['sightings'])} sightings; floor = "
          "executemany of the same rows (papers, sightings, FTS) into the same tables; "
          "target: 1.5x the floor")
@@ -304,6 +306,9 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile one import of each")
     parser.add_argument("--only", choices=["big", "into", "list", "phases", "same-title"],
                         help="one figure only")
+    parser.add_argument("--digest", type=Path,
+                        help="the first figure on this digest (one written by bench_dup_shapes "
+                             "--keep, or any other) instead of the generated one")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 4000],
                         help="entries of the same-title digests (default: 1000 4000)")
     args = parser.parse_args()
@@ -312,7 +317,7 @@ def main() -> int:
         tmp = Path(name)
         header(f"Import ({args.runs} runs each, medians)")
         if args.only in (None, "big"):
-            bench_big(tmp, args.runs, args.profile)
+            bench_big(tmp, args.runs, args.profile, args.digest)
         if args.only in (None, "into"):
             bench_into_big(tmp, args.runs, args.profile)
         if args.only in (None, "list"):

@@ -74,14 +74,14 @@ def _older(path: Path) -> Path | None:
 
 def upgrade(file: Path) -> None:
     """Apply the pending migrations to the library ``file`` (no backup first)."""
-    from paperdesk.core.db import schema, store
+    from paperdesk.core.db import migrations, store
     from paperdesk.core.db.database import Database
 
     conn = store.connect(file)
     try:
         db = Database(conn)
         with store.write(db):
-            schema.migrations.apply(db)
+            migrations.apply(conn)
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         conn.close()
