@@ -143,8 +143,10 @@ def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
 # -- many papers at once -------------------------------------------------------------
 
 def freeze_listed(db: Any, ids: Sequence[int]) -> None:
-    """Freeze the keys of ``ids`` whatever they are (an undo puts back a frozen one)."""
-    db.conn.executemany(_FREEZE, [(pid,) for pid in ids])
+    """Freeze the keys of those of ``ids`` that are papers, whatever the keys are (an
+    undo puts back a frozen one)."""
+    db.conn.executemany("INSERT OR IGNORE INTO frozen_keys (paper_id) "
+                        "SELECT id FROM papers WHERE id = ?", [(pid,) for pid in ids])
 
 
 def freeze_keys(db: Any, ids: Sequence[int]) -> int:
