@@ -13,6 +13,7 @@ id table (``idlists.load_ids``), in chunks of ids (``execute_in``) or with
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -44,7 +45,10 @@ def insert_from_bib(db: Any, rows: Sequence[Sequence[Any]]) -> None:
     frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each; a
     true ``frozen`` freezes the key (``frozen_keys``)."""
     db.conn.executemany(_INSERT_FROM_BIB, rows)
-    db.conn.executemany(_FREEZE, [(row[0],) for row in rows if row[13]])
+    frozen = [row[0] for row in rows if row[13]]
+    if frozen:  # one statement: 100,000 inserts of their own took 0.3 s
+        db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) "
+                   "SELECT value FROM json_each(?)", [json.dumps(frozen)])
 
 
 # -- columns of one paper ------------------------------------------------------------
@@ -145,8 +149,9 @@ def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
 def freeze_listed(db: Any, ids: Sequence[int]) -> None:
     """Freeze the keys of those of ``ids`` that are papers, whatever the keys are (an
     undo puts back a frozen one)."""
-    db.conn.executemany("INSERT OR IGNORE INTO frozen_keys (paper_id) "
-                        "SELECT id FROM papers WHERE id = ?", [(pid,) for pid in ids])
+    if ids:
+        db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM papers "
+                   "WHERE id IN (SELECT value FROM json_each(?))", [json.dumps(list(ids))])
 
 
 def freeze_keys(db: Any, ids: Sequence[int]) -> int:
