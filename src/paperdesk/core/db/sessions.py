@@ -9,7 +9,10 @@ gone means that process ended with the library open: killed, crashed, or the
 machine went down. The next program to open the library then runs ``PRAGMA
 quick_check`` (reading the whole file) before anything else; a normal open pays
 for one small folder listing. A marker of a process still running is another
-program using the library, and is left alone.
+program using the library, and is left alone. A marker says how many migrations its
+program knows (``migrations N``; none in markers of PaperDesk before 0016): a library is
+not upgraded while a program that knows fewer has it open (``older_users``), since that
+program would go on reading and writing it as it was.
 
 When the check finds damage, a ``damaged`` marker stays until a check passes
 (after ``paperdesk restore``), so every open checks again and writes stay refused
@@ -25,7 +28,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from paperdesk.core.db import files
+from paperdesk.core.db import files, schema
 from paperdesk.core.db.database import Database
 from paperdesk.core.db.paths import data_dir
 
@@ -108,8 +111,34 @@ def enter(where: Path, library: Path) -> list[str]:
         with contextlib.suppress(OSError):
             where.mkdir(parents=True, exist_ok=True)
             mine = where / marker_name()
-            mine.write_text(f"{library}\n", encoding="utf-8")
+            mine.write_text(f"{library}\n{_KNOWS}{len(schema.MIGRATIONS)}\n", encoding="utf-8")
         return due
+
+
+_KNOWS = "migrations "
+
+
+def older_users(where: Path) -> list[str]:
+    """The markers in ``where`` of other programs still running that know fewer
+    migrations than this one (a PaperDesk before 0016 wrote no count at all). A marker
+    being written this instant (empty) is not counted."""
+    try:
+        names = os.listdir(where)
+    except OSError:
+        return []
+    older = []
+    for name in names:
+        if not name.partition("-")[0].isdigit() or name == marker_name() or _gone(name):
+            continue  # not a marker, this process's, or a program gone
+        try:
+            text = (where / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # gone meanwhile, or not a marker
+        known = [line[len(_KNOWS):] for line in text.splitlines() if line.startswith(_KNOWS)]
+        if text and not (known and known[0].isdigit()
+                         and int(known[0]) >= len(schema.MIGRATIONS)):
+            older.append(name)
+    return older
 
 
 def leave(where: Path) -> None:

@@ -160,6 +160,12 @@ def _migrate(db: Database, path: Path) -> None:
         pending = pending_migrations(db)
         if not pending:
             return
+        older = sessions.older_users(sessions.folder(path))
+        if older:
+            raise LibraryError(
+                f"{path}: an older PaperDesk has this library open (process "
+                f"{older[0].partition('-')[0]}); close it, then open the library again: "
+                "this PaperDesk must upgrade it first")
         if db.table_names():
             from paperdesk.core.db import backup  # only before an upgrade
 
