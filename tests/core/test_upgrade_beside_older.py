@@ -79,3 +79,21 @@ def test_this_program_s_marker_says_what_it_knows(seed_lib):
     marker = sessions.folder(seed_lib.path) / sessions.marker_name()
     assert marker.read_text(encoding="utf-8").splitlines()[1] == (
         f"migrations {len(sessions.schema.MIGRATIONS)}")
+
+
+def test_a_backup_from_before_an_upgrade_is_upgraded_when_put_back(seed_lib, tmp_path):
+    """Put back into a library this program has open, an older backup would leave it
+    reading tables the backup does not have (``frozen_keys``)."""
+    from paperdesk.core import api
+    from paperdesk.core.db import backup
+
+    seed_lib.bibtex.freeze([1, 2])
+    old = backup.backup_library(seed_lib.path, tmp_path / "old.sqlite")
+    _as_before_0016(old)
+    conn = sqlite3.connect(old)
+    with conn:
+        conn.execute("UPDATE papers SET citekey_frozen = (id = 3)")
+    conn.close()
+    api.restore(old, seed_lib.path)  # as `paperdesk restore` does
+    assert seed_lib.paper(3)["citekey_frozen"] and not seed_lib.paper(1)["citekey_frozen"]
+    assert seed_lib.db.execute("SELECT paper_id FROM frozen_keys").fetchall() == [(3,)]

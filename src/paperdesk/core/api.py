@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from paperdesk.core.bibtex.export_file import assemble
     from paperdesk.core.bibtex.export_report import ExportReport
     from paperdesk.core.curation.curation import MAX_YEAR, MIN_YEAR
-    from paperdesk.core.db.backup import backups_folder, check_backup, default_backup_path, restore
+    from paperdesk.core.db.backup import backups_folder, check_backup, default_backup_path
     from paperdesk.core.db.changes import (
         DETAIL,
         DUPLICATE_GROUPS,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
         seed_files,
     )
     from paperdesk.core.db.schema import STATUSES
-    from paperdesk.core.db.store import translate
+    from paperdesk.core.db.store import restore, translate
     from paperdesk.core.demo import open_demo
     from paperdesk.core.duplicates.duplicates import TIERS, Group
     from paperdesk.core.duplicates.merge import CHOICES, merged_row
@@ -142,7 +142,7 @@ _WHERE = {
     "open_demo": ("paperdesk.core.demo", "open_demo"),
     "plural": ("paperdesk.core.model.text", "plural"),
     "resource": ("paperdesk.core.db.paths", "resource"),
-    "restore": ("paperdesk.core.db.backup", "restore"),
+    "restore": ("paperdesk.core.db.store", "restore"),
     "seed_files": ("paperdesk.core.db.paths", "seed_files"),
     "translate": ("paperdesk.core.db.store", "translate"),
 }

@@ -14,6 +14,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from paperdesk.core.db import papers_table, schema, sessions
 from paperdesk.core.db.connection import moved, watch
@@ -41,7 +42,7 @@ LARGE_WRITE_LOG_PAGES = 16384  # 64 MiB of 4 KiB pages
 # Kept importable from here: what opens a library also writes to it.
 __all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "checkpoint", "connect",
            "fts_rows", "large_write", "moved", "open_database", "pending_migrations",
-           "reindex_statements", "translate", "write"]
+           "reindex_statements", "restore", "translate", "write"]
 
 
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
@@ -81,6 +82,19 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         conn.close()
         raise
     return db
+
+
+def restore(backup_file: Path, library: Path) -> Any:
+    """Put a backup back as the library (``backup.restore``; its report). A backup an
+    older PaperDesk made is upgraded at once, after a backup of its own as any upgrade,
+    so that a program with the library open (the window) goes on reading the tables it
+    knows; while an older PaperDesk has it open, the upgrade waits for the next open."""
+    from paperdesk.core.db import backup  # only to restore
+
+    report = backup.restore(backup_file, library)
+    with contextlib.suppress(LibraryError):
+        open_database(report.library, create=False).close()
+    return report
 
 
 def _use_wal(db: Database) -> None:
