@@ -41,33 +41,35 @@ def other_program():
     child.wait()
 
 
-def test_an_older_program_holding_the_library_keeps_it_from_upgrading(seed_lib, other_program):
+def _held_by_older(seed_lib, name: str):
+    """The seed library as before 0016, held open by the program of marker ``name`` as
+    PaperDesk before 0016 marked it (no count of migrations); its path and marker."""
     path = seed_lib.path
     seed_lib.close()
     _as_before_0016(path)
-    child, name = other_program
     where = sessions.folder(path)
     where.mkdir(parents=True, exist_ok=True)
-    (where / name).write_text(f"{path}\n", encoding="utf-8")  # as PaperDesk before 0016
+    (where / name).write_text(f"{path}\n", encoding="utf-8")
+    return path, where / name
+
+
+def test_an_older_program_holding_the_library_keeps_it_from_upgrading(seed_lib, other_program):
+    child, name = other_program
+    path, marker = _held_by_older(seed_lib, name)
     before = _digest(path)
     with pytest.raises(LibraryError, match=f"older PaperDesk .*process {child.pid}"):
         Library.open(path)
     assert _digest(path) == before
     # A program that knows every migration is no reason to wait.
-    (where / name).write_text(f"{path}\nmigrations {len(sessions.schema.MIGRATIONS)}\n",
-                              encoding="utf-8")
+    marker.write_text(f"{path}\nmigrations {len(sessions.schema.MIGRATIONS)}\n",
+                      encoding="utf-8")
     with Library.open(path) as lib:
         assert lib.db.execute("SELECT count(*) FROM frozen_keys").fetchone()[0] == 0
 
 
 def test_an_older_program_gone_is_no_reason_to_wait(seed_lib, other_program):
-    path = seed_lib.path
-    seed_lib.close()
-    _as_before_0016(path)
     child, name = other_program
-    where = sessions.folder(path)
-    where.mkdir(parents=True, exist_ok=True)
-    (where / name).write_text(f"{path}\n", encoding="utf-8")
+    path, _ = _held_by_older(seed_lib, name)
     child.kill()
     child.wait()
     with Library.open(path) as lib:  # its marker is of a program gone: checked, then upgraded
