@@ -45,10 +45,7 @@ def insert_from_bib(db: Any, rows: Sequence[Sequence[Any]]) -> None:
     frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each; a
     true ``frozen`` freezes the key (``frozen_keys``)."""
     db.conn.executemany(_INSERT_FROM_BIB, rows)
-    frozen = [row[0] for row in rows if row[13]]
-    if frozen:  # one statement: 100,000 inserts of their own took 0.3 s
-        db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) "
-                   "SELECT value FROM json_each(?)", [json.dumps(frozen)])
+    freeze_listed(db, [row[0] for row in rows if row[13]])
 
 
 # -- columns of one paper ------------------------------------------------------------
@@ -75,11 +72,8 @@ def set_provisional_key(db: Any, pid: int, key: str) -> None:
 
 # -- frozen keys (a table of their own: freezing never rewrites a paper's row) ---------
 
-_FREEZE = "INSERT OR IGNORE INTO frozen_keys (paper_id) VALUES (?)"
-
-
 def freeze_key(db: Any, pid: int) -> None:
-    db.execute(_FREEZE, [pid])
+    freeze_listed(db, [pid])
 
 
 def set_year(db: Any, pid: int, year: int, published: str | None, sources: str,
@@ -146,18 +140,24 @@ def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
 
 # -- many papers at once -------------------------------------------------------------
 
-def freeze_listed(db: Any, ids: Sequence[int]) -> None:
-    """Freeze the keys of those of ``ids`` that are papers, whatever the keys are (an
-    undo puts back a frozen one)."""
-    if ids:
-        db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM papers "
-                   "WHERE id IN (SELECT value FROM json_each(?))", [json.dumps(list(ids))])
+def freeze_listed(db: Any, ids: Sequence[int]) -> int:
+    """Freeze the keys of those of ``ids`` that are papers, whatever the keys are (a .bib
+    file's, or a frozen one an undo puts back); how many froze."""
+    return _freeze(db, ids, "")
 
 
 def freeze_keys(db: Any, ids: Sequence[int]) -> int:
     """Freeze the provisional keys of ``ids``; how many froze."""
-    return execute_in(db, "INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM "
-                          "papers WHERE citekey IS NOT NULL AND id IN ({marks})", ids)
+    return _freeze(db, ids, " AND citekey IS NOT NULL")
+
+
+def _freeze(db: Any, ids: Sequence[int], condition: str) -> int:
+    """One statement over a JSON list of ids (100,000 inserts of their own took 0.3 s)."""
+    if not ids:
+        return 0
+    return db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM papers "
+                      f"WHERE id IN (SELECT value FROM json_each(?)){condition}",
+                      [json.dumps(list(ids))]).rowcount
 
 
 def set_rating(db: Any, rating: int, stamp: str) -> int:

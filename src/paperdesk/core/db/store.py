@@ -14,7 +14,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from paperdesk.core.db import papers_table, schema, sessions
 from paperdesk.core.db.connection import moved, watch
@@ -31,6 +31,9 @@ from paperdesk.core.db.dbfile import (
     write,
 )
 from paperdesk.core.model.errors import LibraryError
+
+if TYPE_CHECKING:
+    from paperdesk.core.db.backup import RestoreReport
 
 # Rows ANALYZE samples per index when the library closes after a write.
 ANALYSIS_LIMIT = 400
@@ -84,7 +87,7 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
     return db
 
 
-def restore(backup_file: Path, library: Path) -> Any:
+def restore(backup_file: Path, library: Path) -> RestoreReport:
     """Put a backup back as the library (``backup.restore``; its report). A backup an
     older PaperDesk made is upgraded at once, after a backup of its own as any upgrade,
     so that a program with the library open (the window) goes on reading the tables it
