@@ -165,3 +165,16 @@ def test_a_file_larger_than_the_cap_is_not_read(seed_lib, tmp_path, size):
     assert found.data is None and found.size == size
     out = seed_lib.syncs.write(seed_lib.syncs.get(path))
     assert out.state == CONFLICT and path.stat().st_size == size
+
+
+def test_a_file_shrunk_while_read_gives_the_bytes_it_still_has(tmp_path):
+    """Another program truncated the file after its size was taken: the read ends
+    where the file now ends, and says so by its length."""
+    path = tmp_path / "refs.bib"
+    path.write_bytes(b"@misc{a,}\n")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        data = sync_disk.read_at_most(fd, 3 * sync_disk._CHUNK)
+    finally:
+        os.close(fd)
+    assert data == b"@misc{a,}\n"

@@ -51,15 +51,22 @@ def read(path: Path) -> OnDisk | None:
         size = os.fstat(fd).st_size
         if size > MAX_READ:
             return OnDisk(None, f"larger than {MAX_READ} bytes", size)
-        data = bytearray(size)
-        view, pos = memoryview(data), 0
-        with open(fd, "rb", buffering=0, closefd=False) as handle:
-            while pos < size and (n := handle.readinto(view[pos:pos + _CHUNK])):
-                pos += n
+        data = read_at_most(fd, size)
     finally:
         os.close(fd)
-    del data[pos:]  # shrunk while read: these bytes are not the ones written
-    return OnDisk(data, hashlib.sha256(data).hexdigest(), pos)
+    return OnDisk(data, hashlib.sha256(data).hexdigest(), len(data))
+
+
+def read_at_most(fd: int, size: int) -> bytearray:
+    """At most ``size`` bytes of the open file ``fd``: fewer when another program
+    shrank it while it was read (those bytes are not the ones written)."""
+    data = bytearray(size)
+    pos = 0
+    with memoryview(data) as view, open(fd, "rb", buffering=0, closefd=False) as handle:
+        while pos < size and (n := handle.readinto(view[pos:pos + _CHUNK])):
+            pos += n
+    del data[pos:]  # only once the view is released: a viewed buffer cannot shrink
+    return data
 
 
 def sha256(path: Path) -> str | None:
