@@ -22,6 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "paperdesk"
 OWNERS = {
     "papers": "core/db/papers_table.py",
     "frozen_keys": "core/db/papers_table.py",
+    "id_tops": "core/db/ids.py",
     "tags": "core/db/tags_table.py",
     "paper_tags": "core/db/tags_table.py",
     "notes": "core/db/notes_table.py",

@@ -208,3 +208,20 @@ def _frozen_keys(db: Database) -> None:
                "REFERENCES papers(id) ON DELETE CASCADE)")
     db.execute("INSERT INTO frozen_keys (paper_id) SELECT id FROM papers "
                "WHERE citekey_frozen = 1")
+
+
+@migrations(name="0017_id_tops")
+def _id_tops(db: Database) -> None:
+    """The highest id ``papers``, ``sightings``, ``notes`` and ``digests`` ever held
+    (``id_tops``; ``core/db/ids.py``): new rows get ids above it, never those of rows
+    deleted since (SQLite gave the largest id plus one, so an undo of the emptied trash
+    met new papers under the old ids). A paper a merge removed counts: the merge's undo
+    puts it back under its id."""
+    db.execute("CREATE TABLE id_tops (name TEXT PRIMARY KEY, top INTEGER NOT NULL) "
+               "WITHOUT ROWID")
+    db.execute("INSERT INTO id_tops (name, top) SELECT 'papers', max("
+               "coalesce((SELECT max(id) FROM papers), 0), "
+               "coalesce((SELECT max(j.value) FROM merges m, json_each(m.merged_ids) j), 0))")
+    for table in ("sightings", "notes", "digests"):
+        db.execute(f"INSERT INTO id_tops (name, top) "
+                   f"SELECT '{table}', coalesce(max(id), 0) FROM {table}")

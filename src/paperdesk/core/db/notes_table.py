@@ -6,12 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from paperdesk.core.db import ids
+
 
 def add(db: Any, pid: int, text: str, stamp: str) -> int:
-    """A new note on paper ``pid``; its id."""
-    return db.execute(
-        "INSERT INTO notes (paper_id, text, created, updated) VALUES (?, ?, ?, ?)",
-        [pid, text, stamp, stamp]).lastrowid
+    """A new note on paper ``pid``; its id (one no note ever had: ``ids``)."""
+    note_id = db.execute(
+        "INSERT INTO notes (id, paper_id, text, created, updated) VALUES (?, ?, ?, ?, ?)",
+        [ids.first_free(db, "notes"), pid, text, stamp, stamp]).lastrowid
+    ids.mark_used(db, "notes")
+    return note_id
 
 
 def set_text(db: Any, note_id: int, text: str, stamp: str) -> None:

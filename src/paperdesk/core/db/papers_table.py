@@ -17,6 +17,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from paperdesk.core.db import ids
 from paperdesk.core.db.database import execute_in
 
 # -- new papers ----------------------------------------------------------------------
@@ -35,16 +36,18 @@ _INSERT_FROM_BIB = (
 def insert_from_digest(db: Any, rows: Iterable[Sequence[Any]]) -> None:
     """New papers of a digest: (id, title, abstract, title_key, author_count,
     organization, organization_handle, published, year, year_inferred, citekey,
-    added, modified, upvotes, seen_count) each."""
+    added, modified, upvotes, seen_count) each; their ids from ``ids.first_free``."""
     db.conn.executemany(_INSERT_FROM_DIGEST, rows)
+    ids.mark_used(db, "papers")
 
 
 def insert_from_bib(db: Any, rows: Sequence[Sequence[Any]]) -> None:
     """New papers of a .bib file: (id, title, abstract, title_key, authors,
     author_count, organization, published, year, arxiv_id, doi, url, citekey,
     frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each; a
-    true ``frozen`` freezes the key (``frozen_keys``)."""
+    true ``frozen`` freezes the key (``frozen_keys``); their ids from ``ids.first_free``."""
     db.conn.executemany(_INSERT_FROM_BIB, rows)
+    ids.mark_used(db, "papers")
     freeze_listed(db, [row[0] for row in rows if row[13]])
 
 

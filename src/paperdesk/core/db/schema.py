@@ -61,6 +61,7 @@ MIGRATIONS = (
     "0014_annotations_fts",
     "0015_bib_file",
     "0016_frozen_keys",
+    "0017_id_tops",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
 from paperdesk.core.bibtex.bibtex_source import entry_sha, make_source, source_sha
 from paperdesk.core.bibtex.citekey import KeyAllocator, ascii_text, last_name
-from paperdesk.core.db import papers_table, store, tags_table
+from paperdesk.core.db import ids, papers_table, store, tags_table
 from paperdesk.core.db.database import select_in
 from paperdesk.core.importing import file_report
 from paperdesk.core.importing.bib_records import Entry, authors_of, entry_sha_of, paper_of, tag_ok
@@ -67,8 +67,8 @@ class BibWriter:
         self.taken: set[int] = set()
         self.allocator = KeyAllocator(self.db, expected=expected)
         self.stamp = now()
-        self.top = self.db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
-        self.next_id = self.top + 1
+        self.next_id = ids.first_free(self.db, "papers")  # never a deleted paper's id
+        self.top = self.next_id - 1
         self.new = 0
         self.reindex: set[int] = set()
         self.touched: list[int] = []

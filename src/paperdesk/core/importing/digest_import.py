@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.citekey import KeyAllocator, refresh
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import digests_table, papers_table, store
+from paperdesk.core.db import digests_table, ids, papers_table, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.duplicates.duplicates import note_new
 from paperdesk.core.duplicates.matcher import PaperMatcher
@@ -142,7 +142,7 @@ def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stam
             check_cancel(cancel)
         keys.append(title_key(e.title))
     matcher = PaperMatcher(db, keys)
-    next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM papers").fetchone()[0]
+    next_id = ids.first_free(db, "papers")  # never an id a deleted paper had
     first_new = next_id
     allocator = KeyAllocator(db, expected=len(digest.entries))
     rows = _Rows()
