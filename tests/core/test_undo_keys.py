@@ -65,3 +65,13 @@ def _digest(lib, folder):
                     "An Entirely New Paper About Undo\n\nIt is about undo and ids.\n\n",
                     encoding="utf-8")
     return path
+
+
+def test_a_key_kept_from_a_frozen_paper_stays_frozen_on_the_kept_paper(seed_lib, tmp_path):
+    a, b, _key_a, key_b = _pair(seed_lib)
+    seed_lib.bibtex.export_to(tmp_path / "b.bib", [b])  # b's key leaves PaperDesk
+    seed_lib.duplicates.merge(a, [b], {"citekey": b})
+    assert key_status(seed_lib, a) == {"id": a, "citekey": key_b, "frozen": True,
+                                       "state": "frozen"}
+    seed_lib.curation.set_year(a, 1999)  # a provisional key would follow the year
+    assert seed_lib.paper(a)["citekey"] == key_b and _holders(seed_lib, key_b) == [a]

@@ -8,6 +8,9 @@ keys and ids leave every list), and the row images of everything the merge
 touched are kept in ``merges.undo``: an unmerge, even after a restart, puts
 back the same ids, fields, tags, notes and sightings. Whatever changed since
 the merge (a new sighting, a later rating) is kept, field by field.
+
+Keys that left PaperDesk stay as they went out: a key kept from a paper whose key
+was frozen stays frozen on the kept paper (a citation of it meant this work).
 """
 
 from __future__ import annotations
@@ -70,7 +73,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "status": ("status", "read_at"),
 }
 _FILL = ("title", "abstract", "authors", "author_count", "arxiv_id", "doi", "url")
-_DERIVED = ("id", "upvotes", "seen_count")  # kept right by triggers
+# kept right by triggers; whether the key is frozen is ``frozen_keys``' (below)
+_DERIVED = ("id", "upvotes", "seen_count", "citekey_frozen")
 _KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.DUPLICATES, ch.CANDIDATES)
 _RANK = {s: n for n, s in enumerate(STATUSES)}
 
@@ -146,6 +150,10 @@ def _merge_one(lib: Library, keep: int, others: list[int],
         papers_table.delete(db, others)
         columns = [c for c in new if c not in _DERIVED]
         papers_table.set_columns(db, keep, {c: new[c] for c in columns})
+        if rows[choices.get("citekey", keep)]["citekey_frozen"]:
+            # The kept key left PaperDesk as that paper's (every citation of it meant
+            # this work): it stays frozen on the kept paper, whichever paper it came from.
+            papers_table.freeze_key(db, keep)
     assert e.changes.undo is not None
     merge_id = db.execute(
         "INSERT INTO merges (kept_id, merged_ids, created, undo) VALUES (?, ?, ?, ?)",
