@@ -75,3 +75,116 @@ def test_a_key_kept_from_a_frozen_paper_stays_frozen_on_the_kept_paper(seed_lib,
                                        "state": "frozen"}
     seed_lib.curation.set_year(a, 1999)  # a provisional key would follow the year
     assert seed_lib.paper(a)["citekey"] == key_b and _holders(seed_lib, key_b) == [a]
+
+
+def test_undoing_a_merge_leaves_an_exported_key_with_the_kept_paper(seed_lib, tmp_path):
+    a, b, key_a, key_b = _pair(seed_lib)
+    merged = seed_lib.duplicates.merge(a, [b], {"citekey": b})
+    seed_lib.bibtex.export_to(tmp_path / "a.bib", [a])  # b's key leaves as a's
+    undone = seed_lib.undo(merged.undo)
+    assert key_status(seed_lib, a) == {"id": a, "citekey": key_b, "frozen": True,
+                                       "state": "frozen"}
+    fresh = seed_lib.paper(b)["citekey"]
+    assert fresh not in (key_a, key_b) and not _frozen(seed_lib, b)
+    assert undone.result["rekeyed"] == {b: fresh} and undone.result["trashed"] == []
+    assert _holders(seed_lib, key_b) == [a] and _holders(seed_lib, fresh) == [b]
+    # the redo merges again; undoing it once more changes no exported key either
+    seed_lib.redo(merged.undo)
+    assert seed_lib.papers([b]) == [] and seed_lib.paper(a)["citekey"] == key_b
+    seed_lib.undo(merged.undo)
+    assert seed_lib.paper(a)["citekey"] == key_b and _frozen(seed_lib, a)
+
+
+def test_unmerging_leaves_an_exported_key_with_the_kept_paper(seed_lib, tmp_path):
+    a, b, key_a, key_b = _pair(seed_lib)
+    merge_id = seed_lib.duplicates.merge(a, [b], {"citekey": b}).result["merge_id"]
+    seed_lib.bibtex.export_to(tmp_path / "a.bib", [a])
+    changes = seed_lib.duplicates.unmerge(merge_id)
+    fresh = seed_lib.paper(b)["citekey"]
+    assert changes.result["rekeyed"] == {b: fresh} and fresh not in (key_a, key_b)
+    assert seed_lib.paper(a)["citekey"] == key_b and _frozen(seed_lib, a)
+
+
+def test_unmerging_gives_back_both_keys_when_none_left(seed_lib):
+    """Nothing exported: the kept paper goes back to its key, the other gets its own."""
+    a, b, key_a, key_b = _pair(seed_lib)
+    merge_id = seed_lib.duplicates.merge(a, [b], {"citekey": b}).result["merge_id"]
+    changes = seed_lib.duplicates.unmerge(merge_id)
+    assert changes.result["rekeyed"] == {}
+    assert (seed_lib.paper(a)["citekey"], seed_lib.paper(b)["citekey"]) == (key_a, key_b)
+
+
+def test_undoing_an_unmerge_lets_the_kept_paper_take_the_key_back(seed_lib):
+    a, b, _key_a, key_b = _pair(seed_lib)
+    merge_id = seed_lib.duplicates.merge(a, [b], {"citekey": b}).result["merge_id"]
+    unmerged = seed_lib.duplicates.unmerge(merge_id)
+    seed_lib.undo(unmerged.undo)  # b goes again, its key back to a
+    assert seed_lib.papers([b]) == [] and _holders(seed_lib, key_b) == [a]
+
+
+def test_the_redo_of_an_import_undo_trashes_a_paper_exported_between(lib, seeds, tmp_path):
+    lib.import_paths(seeds[:4])
+    record = lib.imports.record(lib.import_paths(seeds[4:]))
+    undone = lib.imports.undo(record)
+    assert undone.undo is not None and undone.result["deleted"] > 1
+    lib.undo(undone.undo)  # the import is back
+    pid, other = sorted(record.created)[:2]
+    key = lib.paper(pid)["citekey"]
+    lib.bibtex.export_to(tmp_path / "one.bib", [pid])
+    redone = lib.redo(undone.undo)  # and undone again
+    paper = lib.paper(pid)
+    assert paper["deleted"] and paper["citekey"] == key and _frozen(lib, pid)
+    assert redone.result["trashed"] == [pid]
+    assert lib.papers([other]) == []  # not exported: deleted, as the import's undo did
+    lib.undo(undone.undo)  # the import back once more: out of the trash
+    assert not lib.paper(pid)["deleted"] and lib.paper(pid)["citekey"] == key
+
+
+def test_an_undo_survives_json_with_its_trash_rule(lib, seeds):
+    lib.import_paths(seeds[:4])
+    undone = lib.imports.undo(lib.imports.record(lib.import_paths(seeds[4:])))
+    again = type(undone.undo).from_json(undone.undo.to_json())
+    assert again.trash_frozen and again == undone.undo
+
+
+def _rows(lib, table, column, ids) -> list[tuple]:
+    """The rows, but for ``papers.citekey_frozen``, no longer read or kept (migration 0016)."""
+    names = [r[1] for r in lib.db.execute(f"PRAGMA table_info({table})")
+             if r[1] != "citekey_frozen"]
+    marks = ",".join("?" * len(ids))
+    return lib.db.execute(f"SELECT {', '.join(names)} FROM {table} WHERE {column} IN ({marks}) "
+                          "ORDER BY 1", ids).fetchall()
+
+
+def test_undoing_the_emptied_trash_after_an_import_brings_every_paper_back(lib, seeds):
+    lib.import_paths(seeds[:4])
+    top = lib.db.execute("SELECT max(id) FROM papers").fetchone()[0]
+    gone = [top - 2, top - 1, top]  # the newest papers: SQLite would give their ids again
+    lib.curation.add_note(top, "a note on the newest paper")
+    lib.curation.add_tags(gone, ["old"])
+    lib.bibtex.freeze([top])
+    key = lib.paper(top)["citekey"]
+    tables = (("papers", "id"), ("sightings", "paper_id"), ("notes", "paper_id"))
+    lib.trash.delete(gone)
+    before = {t: _rows(lib, t, c, gone) for t, c in tables}
+    emptied = lib.trash.empty()
+    new = lib.import_paths(seeds[4:])[0].created_ids
+    assert new and min(new) > top  # no paper takes an id a deleted one had
+    assert _holders(lib, key)  # a new paper took the key of the paper gone for good
+    note = lib.curation.add_note(new[0], "a note on a new paper").result["note_id"]
+    new_rows = {t: _rows(lib, t, c, new) for t, c in tables}
+    undone = lib.undo(emptied.undo)
+    assert {t: _rows(lib, t, c, gone) for t, c in tables} == before  # exactly as they were
+    assert [p["deleted"] for p in lib.papers(gone)] == [True] * 3
+    assert all(p["tags"] == ["old"] for p in lib.papers(gone))
+    # the key that left PaperDesk means the paper it left as again, frozen; the new
+    # paper that took it meanwhile (its key never left) has a fresh one
+    assert _holders(lib, key) == [top] and _frozen(lib, top)
+    (taker, fresh), = undone.result["rekeyed"].items()
+    assert taker in new and lib.paper(taker)["citekey"] == fresh != key
+    assert taker in undone.paper_ids
+    now_rows = {t: _rows(lib, t, c, new) for t, c in tables}
+    citekey = [d[1] for d in lib.db.execute("PRAGMA table_info(papers)")].index("citekey")
+    assert [r[:citekey] + r[citekey + 1:] for r in now_rows.pop("papers")] == \
+        [r[:citekey] + r[citekey + 1:] for r in new_rows.pop("papers")]
+    assert now_rows == new_rows and [n["id"] for n in lib.paper(new[0])["notes"]] == [note]

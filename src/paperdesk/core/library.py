@@ -246,11 +246,20 @@ class Library(Areas):
         return self._restore(undo, before=False)
 
     def _restore(self, undo: ch.Undo, *, before: bool) -> ch.Changes:
+        """Write the images back; no key that left PaperDesk changes or comes to mean
+        another paper (``paper_restore``): the result (``ch.Restored``) names the papers
+        put back under a fresh key and those moved to the trash instead of deleted."""
+        from paperdesk.core.bibtex.citekey import fresh_key
+
         kinds, ids = ch.affected(undo)
         how = ch.UNDONE if before else ch.REDONE
         with self.write(undo.label) as w:
-            ch.restore(self.db, undo.images, before=before)
-            w.changes = ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo, how=how)
+            result = ch.restore(self.db, undo.images, before=before,
+                                new_key=lambda row, avoid: fresh_key(self.db, row, avoid),
+                                trash_frozen=undo.trash_frozen)
+            ids |= set(result.rekeyed)  # a paper outside the images may yield its key
+            w.changes = ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo,
+                                   result, how=how)
         return w.changes
 
     # -- the Hugging Face Hub (asked only when the user asks) -------------------

@@ -204,6 +204,15 @@ class KeyAllocator:
         return True
 
 
+def fresh_key(db: Database, paper: dict[str, Any], avoid: Iterable[str] = ()) -> str:
+    """A new key for ``paper`` (its row) that no paper has and that is none of ``avoid``
+    (keys an undo is about to write back): for a paper an undo puts back whose old key
+    another paper keeps (``changes.restore``'s ``new_key``)."""
+    keys = KeyAllocator(db)
+    keys.expect(avoid)
+    return keys.take(paper)
+
+
 def check_key(key: str) -> str:
     """The key, stripped, or a CitekeyError saying what is wrong with it."""
     key = str(key).strip()

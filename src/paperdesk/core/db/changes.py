@@ -12,12 +12,11 @@ plain data (JSON-serialisable), so an undo can be stored in the library
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from paperdesk.core.db import column_restore, papers_table
+from paperdesk.core.db import column_restore, paper_restore
 from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.database import Database, chunks, marks
 
@@ -98,19 +97,24 @@ class Image:
 class Undo:
     label: str
     images: list[Image]
+    # An undo or redo of it never deletes a paper whose key left PaperDesk since: the
+    # paper goes to the trash instead, as the edit itself did (an import's undo).
+    trash_frozen: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "images": [
+        images = [
             {"table": i.scope.table, "column": i.scope.column, "values": list(i.scope.values),
              **({"columns": list(i.scope.columns)} if i.scope.columns else {}),
-             "before": i.before, "after": i.after} for i in self.images]}
+             "before": i.before, "after": i.after} for i in self.images]
+        return {"label": self.label, **({"trash_frozen": True} if self.trash_frozen else {}),
+                "images": images}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Undo:
         return cls(data["label"], [
             Image(Scope(i["table"], i["column"], tuple(i["values"]), tuple(i.get("columns", ()))),
                   i["before"], i["after"])
-            for i in data["images"]])
+            for i in data["images"]], bool(data.get("trash_frozen")))
 
 
 class Result(Mapping[str, Any]):
@@ -136,6 +140,16 @@ class Result(Mapping[str, Any]):
 @dataclass(frozen=True)
 class NoResult(Result):
     """The result of an operation that has nothing to report but its changes."""
+
+
+@dataclass(frozen=True)
+class Restored(Result):
+    """What an undo or a redo did beyond writing its rows back (``paper_restore``)."""
+
+    # papers put back whose old key another paper keeps now: their fresh keys
+    rekeyed: dict[int, str] = field(default_factory=dict)
+    # papers it would have deleted whose keys left PaperDesk since: in the trash
+    trashed: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -196,7 +210,8 @@ def combine(label: str, parts: Iterable[Changes], result: Result | None = None) 
     parts = [p for p in parts if p]
     undo = None
     if parts and all(p.undo is not None for p in parts):
-        undo = Undo(label, [i for p in parts for i in p.undo.images])  # type: ignore[union-attr]
+        undo = Undo(label, [i for p in parts for i in p.undo.images],  # type: ignore[union-attr]
+                    any(p.undo.trash_frozen for p in parts))  # type: ignore[union-attr]
     return Changes(label, frozenset().union(*(p.kinds for p in parts)),
                    frozenset().union(*(p.paper_ids for p in parts)), undo,
                    result if result is not None else NoResult())
@@ -261,31 +276,8 @@ def _key(row: dict[str, Any], pks: list[str]) -> tuple[Any, ...]:
     return tuple(row[k] for k in pks)
 
 
-def _keep_frozen_key(row: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
-    """A key that has left PaperDesk since the edit stays as it went out (and frozen:
-    ``_refreeze``)."""
-    if current and current.get("citekey_frozen") and "citekey_frozen" in row:
-        return {**row, "citekey": current["citekey"], "citekey_frozen": 1}
-    return row
-
-
-def _refreeze(db: Database, target: list[dict[str, Any]]) -> None:
-    """The papers of ``target`` whose image says their key is frozen get it frozen
-    again (a paper put back by an unmerge): a frozen key is never thawed, by an undo
-    either."""
-    papers_table.freeze_listed(db, [r["id"] for r in target if r.get("citekey_frozen")])
-
-
-def _with_bib_file(row: dict[str, Any]) -> dict[str, Any]:
-    """A paper's image taken before ``papers.bib_file`` existed (schema 0015; a merge's,
-    kept in ``merges.undo``) gets it from its ``bib_source``, as the migration did."""
-    if "bib_source" not in row or "bib_file" in row:
-        return row
-    source = row["bib_source"]
-    return {**row, "bib_file": json.loads(source).get("file") if source else None}
-
-
-def restore(db: Database, images: list[Image], *, before: bool) -> None:
+def restore(db: Database, images: list[Image], *, before: bool,
+            new_key: paper_restore.NewKey | None = None, trash_frozen: bool = False) -> Restored:
     """Make each scope hold exactly its before (or after) rows. Call inside a write.
 
     Rows are upserted, not deleted and re-inserted, so that no ON DELETE
@@ -296,17 +288,33 @@ def restore(db: Database, images: list[Image], *, before: bool) -> None:
     that no trigger watches (a rating) is written back in one pass, without
     reading the rows first (``column_restore``). Parents come first in
     ``images``; stale rows are deleted children first.
+
+    Papers keep every key that left PaperDesk (``paper_restore``): a paper coming back
+    whose old key another paper keeps gets a fresh one from ``new_key`` (without it,
+    the write fails), and with ``trash_frozen`` a paper whose key froze since goes to
+    the trash instead of away; the ``Restored`` result says which.
     """
     # Papers whose tags or notes change: with many, their rows of the full-text
     # index are rewritten in a set afterwards, not row by row (a tag on 10,000).
     annotated = {r["paper_id"] for i in images if i.scope.table in _ANNOTATIONS
                  for r in i.before + i.after}
+    report = Restored()
     with in_bulk(db, annotated):
-        _restore(db, images, before, annotated)
+        _restore(db, images, before, annotated, _Papers(new_key, trash_frozen, report))
+    return report
 
 
 # Tables whose rows are a paper's notes and tags.
 _ANNOTATIONS = ("paper_tags", "notes")
+
+
+@dataclass
+class _Papers:
+    """How one restore treats papers, and what it did to them."""
+
+    new_key: paper_restore.NewKey | None
+    trash_frozen: bool
+    report: Restored
 
 
 def _by_columns(db: Database, scope: Scope) -> bool:
@@ -316,8 +324,10 @@ def _by_columns(db: Database, scope: Scope) -> bool:
             and column_restore.quiet(db, scope.table, scope.columns))
 
 
-def _restore(db: Database, images: list[Image], before: bool, annotated: set[int]) -> None:
+def _restore(db: Database, images: list[Image], before: bool, annotated: set[int],
+             papers: _Papers) -> None:
     stale: list[tuple[str, list[str], list[tuple[Any, ...]]]] = []
+    kept: set[int] = set()  # papers the target lacks that stay, in the trash
     for image in images:
         table = image.scope.table
         target = image.before if before else image.after
@@ -329,9 +339,18 @@ def _restore(db: Database, images: list[Image], before: bool, annotated: set[int
         if table in _ANNOTATIONS:
             annotated.update(r["paper_id"] for r in present.values())
         if table == "papers":
-            target = [_keep_frozen_key(_with_bib_file(r), present.get(_key(r, pks)))
-                      for r in target]
-        wanted = {_key(r, pks) for r in target}
+            target, trashed, rekeyed = paper_restore.prepare(
+                db, target, {k[0]: r for k, r in present.items()},
+                adds_rows=not image.scope.columns, new_key=papers.new_key,
+                trash_frozen=papers.trash_frozen, left=image.after if before else image.before)
+            papers.report.rekeyed.update(rekeyed)
+            papers.report.trashed.extend(trashed)
+            kept.update(trashed)
+            wanted = {_key(r, pks) for r in target} | {(p,) for p in trashed}
+        else:
+            wanted = {_key(r, pks) for r in target}
+            if table in _ANNOTATIONS and kept:  # a paper kept keeps its tags and notes
+                wanted |= {k for k, r in present.items() if r["paper_id"] in kept}
         if not image.scope.columns:  # a scope of some columns neither adds nor removes rows
             stale.append((table, pks, [k for k in present if k not in wanted]))
         missing: list[dict[str, Any]] = []
@@ -361,7 +380,7 @@ def _restore(db: Database, images: list[Image], before: bool, annotated: set[int
                 f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
                 [[row[c] for c in cols] for row in missing])
         if table == "papers":
-            _refreeze(db, target)
+            paper_restore.refreeze(db, target)
     for table, pks, keys in reversed(stale):
         where = " AND ".join(f"[{k}] = ?" for k in pks)
         db.conn.executemany(f"DELETE FROM [{table}] WHERE {where}", [list(k) for k in keys])

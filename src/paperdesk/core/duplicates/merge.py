@@ -10,7 +10,10 @@ back the same ids, fields, tags, notes and sightings. Whatever changed since
 the merge (a new sighting, a later rating) is kept, field by field.
 
 Keys that left PaperDesk stay as they went out: a key kept from a paper whose key
-was frozen stays frozen on the kept paper (a citation of it meant this work).
+was frozen stays frozen on the kept paper (a citation of it meant this work). An
+unmerge (or an undo of the merge) leaves a key frozen on the kept paper since with
+it, and a paper it brings back whose old key is taken that way comes back under a
+fresh key (``Unmerged.rekeyed``; ``changes.restore``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.bibtex.citekey import KeyAllocator
+from paperdesk.core.bibtex.citekey import fresh_key
 from paperdesk.core.db import candidates_table, digests_table, notes_table, papers_table, tags_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.schema import STATUSES
@@ -274,6 +277,8 @@ def _check_undoable(lib: Library, row: dict[str, Any]) -> list[int]:
 
 
 def unmerge(lib: Library, merge_id: int) -> ch.Changes:
+    """Take merge ``merge_id`` apart, keeping what changed since (``three_way``) and every
+    key that left PaperDesk (see the module's description)."""
     db = lib.db
     row = _merge_row(lib, int(merge_id))
     merged = _check_undoable(lib, row)
@@ -281,19 +286,15 @@ def unmerge(lib: Library, merge_id: int) -> ch.Changes:
     ids = [row["kept_id"], *merged]
     scopes = [i.scope for i in undo.images]
     label = f"Undo merge {row['id']} (papers {', '.join(map(str, ids))})"
-    rekeyed: dict[int, str] = {}
     with lib.edit(label, _KINDS, ids, [*scopes, ch.Scope("merges", "id", (row["id"],))]) as e:
         targets = [ch.Image(i.scope, three_way(i, ch.snapshot(db, i.scope),
                                                db[i.scope.table].pks)) for i in undo.images]
-        keys = KeyAllocator(db)
-        for paper in targets[0].before:
-            if paper["id"] in merged and paper.get("citekey") and db.execute(
-                    "SELECT 1 FROM papers WHERE citekey = ? AND id != ?",
-                    [paper["citekey"], paper["id"]]).fetchone():
-                paper["citekey"] = rekeyed[paper["id"]] = keys.take(paper)
-        ch.restore(db, targets, before=True)
+        # A paper put back whose old key another keeps (the kept paper, whose key,
+        # chosen from it, was exported after the merge) gets a fresh key.
+        restored = ch.restore(db, targets, before=True,
+                              new_key=lambda paper, avoid: fresh_key(db, paper, avoid))
         db.execute("UPDATE merges SET undone_at = ? WHERE id = ?", [now(), row["id"]])
-        e.result = Unmerged(row["id"], row["kept_id"], merged, rekeyed)
+        e.result = Unmerged(row["id"], row["kept_id"], merged, restored.rekeyed)
     return e.changes
 
 

@@ -10,7 +10,9 @@ the three-way unmerge, it keeps what happened since: a new paper the user has
 rated, tagged, annotated or otherwise changed since the import, or whose citation
 key has left PaperDesk since (exported, synced, copied), goes to the trash instead
 of being deleted, and one that a later import saw again stays,
-with only this import's sightings taken away. It is one undoable edit.
+with only this import's sightings taken away. It is one undoable edit, and its
+redo (after an undo of it) does the same with a paper exported in between: to the
+trash, never deleted (``Undo.trash_frozen``).
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
         digests_table.delete_digests(db, digests)
         e.result = ImportUndone(deleted=len(delete), trashed=len(changed), kept=len(later),
                                 digests=len(digests))
+    if e.changes.undo is not None:
+        # Its redo (after an undo of it) treats a paper exported in between as it does.
+        e.changes.undo.trash_frozen = True
     return e.changes
 
 
