@@ -184,3 +184,18 @@ def test_rating_every_paper_at_once(window, seed_lib, monkeypatch):
     undo(window)
     assert {p["rating"] for p in seed_lib.papers(window.model.ids())} == {0}
     assert window.model.index(100, RATING).data(Qt.ItemDataRole.EditRole) == 0
+
+
+def test_an_undo_that_gives_a_paper_a_new_key_says_so(window, seed_lib, tmp_path):
+    """Undoing a merge whose kept key was exported since: the key stays with the kept
+    paper, and the window says which key the other paper came back under."""
+    from tests.core.test_undo_keys import _pair
+
+    a, b, _key_a, key_b = _pair(seed_lib)
+    window.context.ops.edit(seed_lib.duplicates.merge, a, [b], {"citekey": b})
+    seed_lib.bibtex.export_to(tmp_path / "a.bib", [a])  # b's key leaves as a's
+    undo(window)
+    fresh = seed_lib.paper(b)["citekey"]
+    assert seed_lib.paper(a)["citekey"] == key_b and fresh != key_b
+    message = window.statusBar().currentMessage()
+    assert f"new citation key ({fresh})" in message, message

@@ -90,7 +90,8 @@ class Operations(QObject):
         """A write already made: its undo onto the undo stack."""
         if changes.undo is not None:
             ctx = self.context
-            ctx.undo_stack.push(EditCommand(ctx.lib, changes.undo, ctx.notify))
+            ctx.undo_stack.push(EditCommand(ctx.lib, changes.undo, ctx.notify,
+                                            lambda line: ctx.show_message(line, 15000)))
 
     # -- jobs ------------------------------------------------------------------------------
 

@@ -151,6 +151,20 @@ class Restored(Result):
     # papers it would have deleted whose keys left PaperDesk since: in the trash
     trashed: list[int] = field(default_factory=list)
 
+    def said(self) -> str | None:
+        """What the undo did beyond putting rows back, in one line (None: nothing)."""
+        parts = []
+        if self.rekeyed:
+            n = len(self.rekeyed)
+            parts.append(f"{n} paper{'s' if n > 1 else ''} came back under a new citation "
+                         f"key ({', '.join(sorted(self.rekeyed.values()))}): the old one has "
+                         "left PaperDesk as another paper's")
+        if self.trashed:
+            n = len(self.trashed)
+            parts.append(f"{n} paper{'s' if n > 1 else ''} exported since went to the "
+                         "trash, not deleted")
+        return "; ".join(parts) or None
+
 
 @dataclass(frozen=True)
 class Changes:
