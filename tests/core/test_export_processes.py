@@ -262,3 +262,14 @@ def test_progress_counts_the_entries_made_not_the_batches_handed_out(big, in_pro
     assert len(told) > 20
     assert all(said <= done for said, done in told)
     assert [said for said, _ in told] == sorted(said for said, _ in told)
+
+
+def test_the_last_batches_are_smaller_and_every_id_goes_once_in_order(monkeypatch):
+    """At the end this process waits for the batches queued in the exporting ones: the
+    last four batches' ids go in batches a quarter the size."""
+    monkeypatch.setattr(export_query, "BATCH", 100)
+    ids = list(range(1, 1051))
+    batches = list(export_query.id_batches(ids, None))
+    assert [i for batch in batches for i in batch] == ids
+    sizes = [len(batch) for batch in batches]
+    assert sizes == [100] * 7 + [25] * 14  # 350 ids left: no more than four batches
