@@ -14,6 +14,7 @@ import sqlite3
 from paperdesk.core.bibtex.citekey import key_status
 from paperdesk.core.library import Library
 from tests.core.test_duplicates import add_copy, by_title
+from tests.digest_files import write_digest
 
 
 def _frozen(lib, pid) -> bool:
@@ -51,20 +52,11 @@ def test_an_upgraded_library_counts_the_ids_merges_took_away(seed_lib):
     conn.close()
     with Library.open(path) as lib:
         assert lib.db.execute("SELECT top FROM id_tops WHERE name = 'papers'").fetchone() == (b,)
-        c = lib.import_paths([_digest(lib, path.parent)])[0].created_ids
+        digest = write_digest(path.parent, "one.txt", 11, 9, {90001: 3})  # one new paper
+        c = lib.import_paths([digest])[0].created_ids
         assert c and min(c) > b
         lib.duplicates.unmerge(merge_id)
         assert lib.paper(b)["id"] == b
-
-
-def _digest(lib, folder):
-    """A digest of one new paper."""
-    path = folder / "one.txt"
-    path.write_text("new\n\nGet trending papers in your email inbox!\n\nSubscribe\n\n"
-                    "byAK and the research community\n\nNov 9\n\n"
-                    "An Entirely New Paper About Undo\n\nIt is about undo and ids.\n\n",
-                    encoding="utf-8")
-    return path
 
 
 def test_a_key_kept_from_a_frozen_paper_stays_frozen_on_the_kept_paper(seed_lib, tmp_path):
