@@ -19,6 +19,8 @@ from typing import Any
 from paperdesk.core.db import column_restore, paper_restore
 from paperdesk.core.db.annotations import in_bulk
 from paperdesk.core.db.database import Database, chunks, marks
+from paperdesk.core.db.store import papers_in_bulk
+from paperdesk.core.model.text import plural
 
 # Kinds of data an edit can change.
 PAPERS = "papers"          # fields of papers (rating, status, title, ...)
@@ -155,13 +157,11 @@ class Restored(Result):
         """What the undo did beyond putting rows back, in one line (None: nothing)."""
         parts = []
         if self.rekeyed:
-            n = len(self.rekeyed)
-            parts.append(f"{n} paper{'s' if n > 1 else ''} came back under a new citation "
+            parts.append(f"{plural(len(self.rekeyed), 'paper')} came back under a new citation "
                          f"key ({', '.join(sorted(self.rekeyed.values()))}): the old one has "
                          "left PaperDesk as another paper's")
         if self.trashed:
-            n = len(self.trashed)
-            parts.append(f"{n} paper{'s' if n > 1 else ''} exported since went to the "
+            parts.append(f"{plural(len(self.trashed), 'paper')} exported since went to the "
                          "trash, not deleted")
         return "; ".join(parts) or None
 
@@ -308,12 +308,13 @@ def restore(db: Database, images: list[Image], *, before: bool,
     the write fails), and with ``trash_frozen`` a paper whose key froze since goes to
     the trash instead of away; the ``Restored`` result says which.
     """
-    # Papers whose tags or notes change: with many, their rows of the full-text
-    # index are rewritten in a set afterwards, not row by row (a tag on 10,000).
+    # Papers whose tags, notes or whole rows are written: many get their index rows in sets.
     annotated = {r["paper_id"] for i in images if i.scope.table in _ANNOTATIONS
                  for r in i.before + i.after}
+    whole = {r["id"] for i in images if i.scope.table == "papers" and not i.scope.columns
+             for r in i.before + i.after}
     report = Restored()
-    with in_bulk(db, annotated):
+    with in_bulk(db, annotated), papers_in_bulk(db, whole):
         _restore(db, images, before, annotated, _Papers(new_key, trash_frozen, report))
     return report
 
@@ -325,7 +326,6 @@ _ANNOTATIONS = ("paper_tags", "notes")
 @dataclass
 class _Papers:
     """How one restore treats papers, and what it did to them."""
-
     new_key: paper_restore.NewKey | None
     trash_frozen: bool
     report: Restored
