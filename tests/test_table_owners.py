@@ -23,6 +23,8 @@ OWNERS = {
     "papers": "core/db/papers_table.py",
     "frozen_keys": "core/db/papers_table.py",
     "id_tops": "core/db/ids.py",
+    # written by its triggers alone (a frozen key's paper deleted or re-keyed)
+    "retired_keys": "core/db/schema_0018.py",
     "tags": "core/db/tags_table.py",
     "paper_tags": "core/db/tags_table.py",
     "notes": "core/db/notes_table.py",

@@ -36,7 +36,7 @@ from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_
 from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
 from paperdesk.core.bibtex.names import bibtex_name, looks_like_organisation
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import dbfile, files
+from paperdesk.core.db import dbfile, files, papers_table
 from paperdesk.core.model import workers
 from paperdesk.core.model.errors import BibtexError as BibtexError
 from paperdesk.core.model.errors import LibraryError
@@ -212,6 +212,16 @@ class Bibtex:
         with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS], ids):
             return freeze(self.lib.db, ids)
 
+    def _freeze_written(self, written: list[tuple[int, str]]) -> int:
+        """An export's keys have left PaperDesk: each is frozen on the paper that holds it
+        now (``papers_table.freeze_as_written``)."""
+        if dbfile.cannot_write(self.lib.db, self.lib.path):
+            return 0
+        with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS],
+                            [pid for pid, _ in written]):
+            return papers_table.freeze_as_written(self.lib.db,
+                                                  [key for _, key in written if key])
+
     def export(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                style: str = "bibtex", ascii: bool = False, notes: bool = False,
                progress: Progress = no_progress, cancel: CancelFlag | None = None,
@@ -321,7 +331,7 @@ class Bibtex:
                   progress: Progress, cancel: CancelFlag | None, freeze: bool = False,
                   as_written: bool = False, report: ExportReport | None = None,
                   encoded: bool = False) -> Iterator[Any]:
-        written: list[int] = []
+        written: list[tuple[int, str]] = []  # (paper, the key written) not frozen yet
         with snapshot(self.lib.db) as view:
             ids = chosen_ids(view.db, chosen)
             parallel = len(ids) >= PARALLEL_FROM and view.version is not None
@@ -342,7 +352,7 @@ class Bibtex:
                     tally.add(len(entries))
                 tally.end()
         if freeze and written:
-            self.freeze(written)
+            self._freeze_written(written)
 
 
 def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: str,
@@ -372,6 +382,6 @@ def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: s
         report = ExportReport() if reported else None
         entries = [made(columns, tags, texts, report=report) for columns, tags, texts in rows]
         return ([e.encode() for e in entries] if encoded else entries, report,
-                [columns[0] for columns, _, _ in rows if not columns[16]])
+                [(columns[0], columns[1]) for columns, _, _ in rows if not columns[16]])
 
     return export

@@ -151,7 +151,13 @@ class KeyAllocator:
     def _read_every_key(self) -> None:
         self._add(r[0] for r in self._db.execute(
             "SELECT citekey FROM papers WHERE citekey IS NOT NULL"))
+        self._retired(self._db.execute("SELECT key FROM retired_keys"))
         self._read_all = True
+
+    def _retired(self, rows: Iterable[tuple[str]]) -> None:
+        """Keys that left PaperDesk for a paper that no longer has them (``retired_keys``):
+        never made for another, though a key typed or read from a .bib file may be one."""
+        self._taken.update(key.casefold() for key, in rows)
 
     def _add(self, keys: Iterable[str]) -> None:
         for key in keys:
@@ -168,6 +174,8 @@ class KeyAllocator:
         self._add(json.loads(self._db.execute(
             "SELECT json_group_array(citekey) FROM papers WHERE lower(citekey) >= ? "
             "AND lower(citekey) < ?", [prefix, prefix + "\x7f"]).fetchone()[0]))
+        self._retired(self._db.execute(
+            "SELECT key FROM retired_keys WHERE key >= ? AND key < ?", [prefix, prefix + "\x7f"]))
         self._read_bases.add(prefix)
 
     def take(self, paper: dict[str, Any], *, with_title: bool = True) -> str:

@@ -1,4 +1,4 @@
-"""Ids are never given twice: the one module that writes ``id_tops`` (migration 0017).
+"""Ids are never given twice: the one module that writes ``id_tops`` (migrations 0017, 0019).
 
 SQLite gives a new row of a table without AUTOINCREMENT the largest id plus one, so
 once the newest papers were deleted (the trash emptied, an import undone, a merge)
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 # The tables whose ids an undo puts back and an insert gives.
-TABLES = ("papers", "sightings", "notes", "digests")
+TABLES = ("papers", "sightings", "notes", "digests", "tags")
 
 
 def first_free(db: Any, table: str) -> int:

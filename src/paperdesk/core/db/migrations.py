@@ -17,7 +17,14 @@ import sqlite3
 
 from sqlite_utils import Database, Migrations
 
-from paperdesk.core.db import schema, schema_0001, schema_0002, schema_0010, schema_0014
+from paperdesk.core.db import (
+    schema,
+    schema_0001,
+    schema_0002,
+    schema_0010,
+    schema_0014,
+    schema_0018,
+)
 
 migrations = Migrations(schema.MIGRATION_SET)
 
@@ -225,3 +232,19 @@ def _id_tops(db: Database) -> None:
     for table in ("sightings", "notes", "digests"):
         db.execute(f"INSERT INTO id_tops (name, top) "
                    f"SELECT '{table}', coalesce(max(id), 0) FROM {table}")
+
+
+@migrations(name="0018_retired_keys")
+def _retired_keys(db: Database) -> None:
+    """Keys that left PaperDesk for a paper that no longer has them, never made for
+    another (``schema_0018``)."""
+    for statement in schema_0018.STATEMENTS:
+        db.execute(statement)
+
+
+@migrations(name="0019_tag_ids")
+def _tag_ids(db: Database) -> None:
+    """Tags' ids are never given twice either (``id_tops``): an undo of a deleted tag
+    met a newer tag under its id and renamed it."""
+    db.execute("INSERT OR IGNORE INTO id_tops (name, top) "
+               "SELECT 'tags', coalesce(max(id), 0) FROM tags")

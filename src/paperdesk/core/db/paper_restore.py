@@ -66,8 +66,10 @@ def keep_frozen_key(row: Row, current: Row | None) -> Row:
 def refreeze(db: Any, target: list[Row]) -> None:
     """The papers of ``target`` whose image says their key is frozen get it frozen
     again (a paper put back by an unmerge): a frozen key is never thawed, by an undo
-    either."""
+    either; nor is the key of one that left PaperDesk after the image was taken (its
+    paper deleted or re-keyed since: ``retired_keys``)."""
     papers_table.freeze_listed(db, [r["id"] for r in target if r.get("citekey_frozen")])
+    papers_table.refreeze_retired(db, [r["id"] for r in target])
 
 
 def with_bib_file(row: Row) -> Row:

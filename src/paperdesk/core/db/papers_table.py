@@ -154,6 +154,29 @@ def freeze_keys(db: Any, ids: Sequence[int]) -> int:
     return _freeze(db, ids, " AND citekey IS NOT NULL")
 
 
+def refreeze_retired(db: Any, ids: Sequence[int]) -> int:
+    """Those of ``ids`` that hold the key they left PaperDesk under (``retired_keys``: a
+    paper put back by an undo after it was deleted, merged away or re-keyed) have it
+    frozen again; how many froze."""
+    if not ids:
+        return 0
+    return db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT p.id FROM papers p "
+                      "JOIN retired_keys r ON r.key = p.citekey AND r.paper_id = p.id "
+                      "WHERE p.id IN (SELECT value FROM json_each(?))",
+                      [json.dumps(list(ids))]).rowcount
+
+
+def freeze_as_written(db: Any, keys: Sequence[str]) -> int:
+    """Freeze the keys an export wrote, on whichever paper holds each now: the file says
+    what it says. A paper whose key another program changed since the export read it
+    keeps its new key unfrozen (that one never left); how many froze."""
+    if not keys:
+        return 0
+    return db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM papers "
+                      "WHERE citekey IN (SELECT value FROM json_each(?))",
+                      [json.dumps(list(keys))]).rowcount
+
+
 def _freeze(db: Any, ids: Sequence[int], condition: str) -> int:
     """One statement over a JSON list of ids (100,000 inserts of their own took 0.3 s)."""
     if not ids:

@@ -62,6 +62,8 @@ MIGRATIONS = (
     "0015_bib_file",
     "0016_frozen_keys",
     "0017_id_tops",
+    "0018_retired_keys",
+    "0019_tag_ids",
 )
 _TABLE = "_sqlite_migrations"
 

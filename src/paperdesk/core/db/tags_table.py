@@ -10,10 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from paperdesk.core.db import ids
+
 
 def add_tags(db: Any, names: Iterable[tuple[str, str]]) -> None:
-    """(name, name_key) pairs; a key that exists keeps its spelling."""
-    db.conn.executemany("INSERT OR IGNORE INTO tags (name, name_key) VALUES (?, ?)", names)
+    """(name, name_key) pairs; a key that exists keeps its spelling. A new tag's id is
+    one no tag ever had (``ids``: an undo of a deleted tag puts it back under its own)."""
+    first = ids.first_free(db, "tags")
+    db.conn.executemany("INSERT OR IGNORE INTO tags (id, name, name_key) VALUES (?, ?, ?)",
+                        ((first + n, *pair) for n, pair in enumerate(names)))
+    ids.mark_used(db, "tags")
 
 
 def rename(db: Any, tag_id: int, name: str, key: str) -> None:

@@ -1,0 +1,118 @@
+"""A key that left PaperDesk is never given to another paper (``retired_keys``, 0018).
+
+``\\cite{K}`` in someone's document must never come to print a different paper. When the
+paper an exported key named is merged away, deleted for good or given another key, its key
+is retired: PaperDesk never makes it for a paper again, and a paper that comes back under
+it (an undo) has it frozen again. A key typed by hand stays the user's word.
+"""
+
+from __future__ import annotations
+
+from paperdesk.core.bibtex.citekey import key_status
+from paperdesk.core.library import Library
+from tests.digest_files import write_entries
+
+
+def _new_paper(lib, folder, name, title, year) -> int:
+    """A paper of a new digest, titled ``title``, of ``year``."""
+    digest = write_entries(folder, name, 3, 1, [(title, f"About {title}.", 4)], year=year)
+    return lib.import_paths([digest])[0].created_ids[0]
+
+
+def _pair(lib, folder) -> tuple[int, int]:
+    """Two papers whose keys share a base (``serverless2024``, ``serverless2024a``)."""
+    a = _new_paper(lib, folder, "a.txt", "Serverless Cold Starts and Where to Find Them", 2024)
+    b = _new_paper(lib, folder, "b.txt", "Serverless Cold Starts, Again", 2024)
+    assert lib.paper(b)["citekey"].startswith(lib.paper(a)["citekey"])
+    return a, b
+
+
+def _holder(lib, key) -> int | None:
+    row = lib.db.execute("SELECT id FROM papers WHERE citekey = ?", [key]).fetchone()
+    return row and row[0]
+
+
+def test_a_merged_away_papers_exported_key_is_never_made_for_another(lib, tmp_path):
+    a, b = _pair(lib, tmp_path)
+    key_b = lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])  # key_b names b in a document now
+    lib.duplicates.merge(a, [b])  # keeping a's key: b, and its key, go
+    c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
+    d = _new_paper(lib, tmp_path, "d.txt", "Serverless Databases at Scale", 2024)
+    assert key_b not in (lib.paper(c)["citekey"], lib.paper(d)["citekey"])
+    assert _holder(lib, key_b) is None
+
+
+def test_a_paper_deleted_for_good_keeps_its_exported_key_from_others(lib, tmp_path):
+    _a, b = _pair(lib, tmp_path)
+    key_b = lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    lib.trash.delete([b])
+    lib.trash.empty()
+    c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
+    assert lib.paper(c)["citekey"] != key_b and _holder(lib, key_b) is None
+
+
+def test_a_paper_redone_away_and_undone_back_has_its_exported_key_frozen(lib, tmp_path):
+    """Merge, undo, export the merged-away paper, redo (it goes again), undo: it comes
+    back under its exported key, frozen, and a later year edit leaves the key alone."""
+    a, b = _pair(lib, tmp_path)
+    merged = lib.duplicates.merge(a, [b])
+    lib.undo(merged.undo)
+    key_b = lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    lib.redo(merged.undo)
+    c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
+    assert lib.paper(c)["citekey"] != key_b  # not given while b was away
+    lib.undo(merged.undo)
+    assert key_status(lib, b) == {"id": b, "citekey": key_b, "frozen": True, "state": "frozen"}
+    lib.curation.set_year(b, 2021)
+    assert lib.paper(b)["citekey"] == key_b
+
+
+def test_a_frozen_key_replaced_in_a_merge_is_never_made_for_another(lib, tmp_path):
+    """The kept paper's key was exported; the merge takes the other paper's key. The
+    exported key leaves with nobody, and PaperDesk never makes it for another paper."""
+    a, b = _pair(lib, tmp_path)
+    key_a = lib.paper(a)["citekey"]
+    lib.bibtex.export_to(tmp_path / "a.bib", [a])
+    lib.duplicates.merge(a, [b], {"citekey": b})
+    assert lib.paper(a)["citekey"] != key_a
+    c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
+    assert lib.paper(c)["citekey"] != key_a and _holder(lib, key_a) is None
+
+
+def test_a_key_typed_by_hand_may_be_a_retired_one(lib, tmp_path):
+    a, b = _pair(lib, tmp_path)
+    key_b = lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    lib.duplicates.merge(a, [b])
+    c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
+    lib.bibtex.set_citekey(c, key_b)
+    assert lib.paper(c)["citekey"] == key_b
+
+
+def test_an_export_freezes_the_keys_it_wrote_where_they_are_when_it_ends(seed_lib, tmp_path):
+    """An edit lands between the export's read and its end (here an undo of the merge
+    that gave a the other paper's key): the key written is frozen on the paper that
+    holds it now, and the key a has now, which never left, is not."""
+    a, b = _pair(seed_lib, tmp_path)
+    key_a, key_b = seed_lib.paper(a)["citekey"], seed_lib.paper(b)["citekey"]
+    merged = seed_lib.duplicates.merge(a, [b], {"citekey": b})
+    _header, entries = seed_lib.bibtex.stream([a], freeze=True)
+    assert next(entries).startswith(f"@misc{{{key_b},")  # a, under b's key
+    seed_lib.undo(merged.undo)  # b has its key back, a has its own
+    list(entries)  # the export ends: its keys are frozen
+    assert seed_lib.paper(a)["citekey"] == key_a and not key_status(seed_lib, a)["frozen"]
+    assert key_status(seed_lib, b) == {"id": b, "citekey": key_b, "frozen": True,
+                                       "state": "frozen"}
+
+
+def test_an_upgraded_library_retires_keys_from_then_on(tmp_path):
+    """A library of 0017 gets the table and its triggers; nothing was retired before."""
+    path = tmp_path / "lib.sqlite"
+    with Library.open(path) as lib:
+        assert lib.db.execute("SELECT count(*) FROM retired_keys").fetchone() == (0,)
+        triggers = {r[0] for r in lib.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%retire%'")}
+    assert triggers == {"papers_retire_deleted_key", "papers_retire_changed_key"}
