@@ -32,7 +32,8 @@ from paperdesk.core.db.database import select_in
 from paperdesk.core.model.clock import now
 
 Row = dict[str, Any]
-# (a paper's row, keys it must not take, even in case) -> a fresh key for it
+# (a paper's row, keys it must not take, even in case) -> a fresh key for it. One
+# ``free_keys`` passes one set, built once, adding each key made to it.
 NewKey = Callable[[Row, set[str]], str]
 
 
@@ -119,10 +120,13 @@ def free_keys(db: Any, target: list[Row], present: dict[int, Row], leaving: list
                        [p for p, r in by_id.items() if r.get("citekey") and not changing(r)])
     given_up = {present[p]["citekey"].lower(): p for p in going if present[p].get("citekey")}
     rekeyed: dict[int, str] = {}
+    avoid = {*holders, *given_up, *had, *wanted}  # once: many papers may need a fresh key
 
     def fresh(row: Row) -> str | None:
-        avoid = {*holders, *given_up, *had, *wanted, *rekeyed.values()}
-        return new_key(row, avoid) if new_key else None
+        if new_key is None:
+            return None
+        avoid.add(new := new_key(row, avoid))
+        return new
 
     # Papers already there first: one whose new key is kept by another keeps its own.
     for row in sorted(moving, key=lambda r: r["id"] not in present):
