@@ -249,13 +249,12 @@ class Library(Areas):
         """Write the images back; no key that left PaperDesk changes or comes to mean
         another paper (``paper_restore``): the result (``ch.Restored``) names the papers
         put back under a fresh key and those moved to the trash instead of deleted."""
-        from paperdesk.core.bibtex.citekey import fresh_key
+        from paperdesk.core.bibtex.citekey import key_maker
 
         kinds, ids = ch.affected(undo)
         how = ch.UNDONE if before else ch.REDONE
         with self.write(undo.label) as w:
-            result = ch.restore(self.db, undo.images, before=before,
-                                new_key=lambda row, avoid: fresh_key(self.db, row, avoid),
+            result = ch.restore(self.db, undo.images, before=before, new_key=key_maker(self.db),
                                 trash_frozen=undo.trash_frozen)
             ids |= set(result.rekeyed)  # a paper outside the images may yield its key
             w.changes = ch.Changes(undo.label, frozenset(kinds), frozenset(ids), undo,

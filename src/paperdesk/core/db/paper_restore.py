@@ -7,13 +7,15 @@ writes them:
 - a key frozen since the edit stays as it went out, and frozen (``keep_frozen_key``,
   ``refreeze``); no undo thaws a key, and one that puts a paper back freezes its key
   again;
-- ``free_keys``: two papers never end up claiming one key. A key that stays (a row
-  keeping its key, above all a frozen one, such as the kept paper of a merge whose key
-  was exported after it) or that a paper outside the undo holds is not taken from
-  them: a paper coming back whose old key is taken that way gets a fresh key (made by
-  the caller's ``new_key``, the usual citation-key code), and one already there keeps
-  the key it has. The restore reports them (``Restored.rekeyed``). A paper going away
-  gives its key up first, so that the one taking it back never meets it;
+- ``free_keys``: two papers never end up claiming one key, nor keys that differ only
+  in case (BibTeX reads them as one; keys are ASCII, so ``lower`` folds them). A key
+  that stays (a row keeping its key, above all a frozen one, such as the kept paper of
+  a merge whose key was exported after it) or that a paper outside the undo holds, in
+  any case, is not taken from them: a paper coming back whose old key is taken that
+  way gets a fresh key (made by the caller's ``new_key``, the usual citation-key code),
+  and one already there keeps the key it has. The restore reports them
+  (``Restored.rekeyed``). A paper going away gives its key up first, so that the one
+  taking it back never meets it;
 - ``kept_in_trash``: an undo marked ``trash_frozen`` (an import's undo) never deletes
   a paper whose key has left PaperDesk since (it was exported after the images were
   taken): the paper goes to the trash with its key, as the import's undo itself does.
@@ -30,7 +32,8 @@ from paperdesk.core.db.database import select_in
 from paperdesk.core.model.clock import now
 
 Row = dict[str, Any]
-# (a paper's row, keys it must not take) -> a fresh key for it
+# (a paper's row, keys it must not take, even in case) -> a fresh key for it. One
+# ``free_keys`` passes one set, built once, adding each key made to it.
 NewKey = Callable[[Row, set[str]], str]
 
 
@@ -96,7 +99,8 @@ def kept_in_trash(db: Any, present: dict[int, Row], leaving: list[int]) -> list[
 def free_keys(db: Any, target: list[Row], present: dict[int, Row], leaving: list[int],
               new_key: NewKey | None, had: Iterable[str] = ()) -> dict[int, str]:
     """Make the keys of ``target`` (rows about to be written; changed in place) claim no
-    key another paper keeps; {paper id: fresh key} of the papers given one.
+    key another paper keeps, even in another case; {paper id: fresh key} of the papers
+    given one.
 
     ``present``: the scope's papers now, by id; ``leaving``: those of them about to be
     deleted (their keys are given up first); ``had``: keys a fresh one must not be
@@ -112,20 +116,24 @@ def free_keys(db: Any, target: list[Row], present: dict[int, Row], leaving: list
     if not moving:
         return {}
     going, by_id = set(leaving), {r["id"]: r for r in target}
-    wanted = sorted({r["citekey"] for r in moving})
+    # Keys as lower-cased (``.lower()``, SQL's ``lower``) from here on.
+    wanted = sorted({r["citekey"].lower() for r in moving})
     holders = _holders(db, by_id, present, going, wanted,
                        [p for p, r in by_id.items() if r.get("citekey") and not changing(r)])
-    given_up = {present[p]["citekey"]: p for p in going if present[p].get("citekey")}
+    given_up = {present[p]["citekey"].lower(): p for p in going if present[p].get("citekey")}
     rekeyed: dict[int, str] = {}
+    avoid = {*holders, *given_up, *had, *wanted}  # once: many papers may need a fresh key
 
     def fresh(row: Row) -> str | None:
-        avoid = {*holders, *given_up, *had, *wanted, *rekeyed.values()}
-        return new_key(row, avoid) if new_key else None
+        if new_key is None:
+            return None
+        avoid.add(new := new_key(row, avoid))
+        return new
 
     # Papers already there first: one whose new key is kept by another keeps its own.
     for row in sorted(moving, key=lambda r: r["id"] not in present):
         key, pid = row["citekey"], row["id"]
-        holder, frozen = holders.get(key, (pid, False))
+        holder, frozen = holders.get(key.lower(), (pid, False))
         if holder != pid:
             if pid in present:
                 row["citekey"] = key = present[pid].get("citekey")
@@ -137,32 +145,33 @@ def free_keys(db: Any, target: list[Row], present: dict[int, Row], leaving: list
                     by_id[holder]["citekey"] = new
                 else:
                     papers_table.set_provisional_key(db, holder, new)
-                holders[new] = (holder, False)
+                holders[new.lower()] = (holder, False)
             elif (new := fresh(row)) is not None:
                 row["citekey"], row["citekey_frozen"] = key, _ = new, 0
                 rekeyed[pid] = new
             else:
                 continue  # no way to make one: the write says what failed
         if key:
-            holders[key] = (pid, bool(row.get("citekey_frozen")))
-            if key in given_up:
-                papers_table.clear_citekey(db, given_up.pop(key))
+            holders[key.lower()] = (pid, bool(row.get("citekey_frozen")))
+            if key.lower() in given_up:
+                papers_table.clear_citekey(db, given_up.pop(key.lower()))
     return rekeyed
 
 
 def _holders(db: Any, by_id: dict[int, Row], present: dict[int, Row], going: set[int],
              wanted: list[str], keeping: list[int]) -> dict[str, tuple[int, bool]]:
-    """key -> (paper, frozen) of the papers that keep a key: those of ``keeping``
-    (written back with the key they have), those kept in the trash, and the papers
-    outside the rows (``by_id``) holding one of the keys ``wanted``."""
-    holders = {by_id[p]["citekey"]: (p, bool(present[p].get("citekey_frozen")))
+    """key (lower-cased) -> (paper, frozen) of the papers that keep a key: those of
+    ``keeping`` (written back with the key they have), those kept in the trash, and the
+    papers outside the rows (``by_id``) holding one of the keys ``wanted`` (lower-cased),
+    in any case."""
+    holders = {by_id[p]["citekey"].lower(): (p, bool(present[p].get("citekey_frozen")))
                for p in keeping}
-    holders.update((r["citekey"], (p, bool(r.get("citekey_frozen"))))
+    holders.update((r["citekey"].lower(), (p, bool(r.get("citekey_frozen"))))
                    for p, r in present.items()
                    if p not in going and p not in by_id and r.get("citekey"))
-    holders.update((key, (pid, bool(frozen))) for key, pid, frozen in select_in(
-        db, "SELECT citekey, id, (id IN frozen_keys) FROM papers WHERE citekey IN ({marks})",
-        wanted) if pid not in present and pid not in by_id)
+    holders.update((key.lower(), (pid, bool(frozen))) for key, pid, frozen in select_in(
+        db, "SELECT citekey, id, (id IN frozen_keys) FROM papers "
+        "WHERE lower(citekey) IN ({marks})", wanted) if pid not in present and pid not in by_id)
     return holders
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.bibtex.citekey import fresh_key
+from paperdesk.core.bibtex.citekey import key_maker
 from paperdesk.core.db import candidates_table, digests_table, notes_table, papers_table, tags_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.schema import STATUSES
@@ -291,8 +291,7 @@ def unmerge(lib: Library, merge_id: int) -> ch.Changes:
                                                db[i.scope.table].pks)) for i in undo.images]
         # A paper put back whose old key another keeps (the kept paper, whose key,
         # chosen from it, was exported after the merge) gets a fresh key.
-        restored = ch.restore(db, targets, before=True,
-                              new_key=lambda paper, avoid: fresh_key(db, paper, avoid))
+        restored = ch.restore(db, targets, before=True, new_key=key_maker(db))
         db.execute("UPDATE merges SET undone_at = ? WHERE id = ?", [now(), row["id"]])
         e.result = Unmerged(row["id"], row["kept_id"], merged, restored.rekeyed)
     return e.changes
