@@ -229,9 +229,13 @@ def test_an_undo_that_rekeys_many_papers_makes_their_keys_in_linear_work(lib, tm
     lib.import_paths([write_digest(tmp_path, "first.txt", 3, 2, papers)])
     ids = [r[0] for r in lib.db.execute("SELECT id FROM papers")]
     lib.bibtex.export_to(tmp_path / "all.bib", ids)  # every key leaves PaperDesk
+    keys = [lib.paper(i)["citekey"] for i in ids]
     lib.trash.delete(ids)
     emptied = lib.trash.empty()
-    lib.import_paths([write_digest(tmp_path, "again.txt", 3, 9, papers)])  # takes the keys
+    other = tmp_path / "other.bib"  # another file's papers under the same keys, as written
+    other.write_text("".join(f"@misc{{{key}, title = {{Other work {n}}}, year = 2020}}\n"
+                             for n, key in enumerate(keys)), encoding="utf-8")
+    assert lib.import_paths([other])[0].new_papers == n
     work: Counter[str] = Counter()
     init, expect = KeyAllocator.__init__, KeyAllocator.expect
 
@@ -247,6 +251,19 @@ def test_an_undo_that_rekeys_many_papers_makes_their_keys_in_linear_work(lib, tm
     monkeypatch.setattr(KeyAllocator, "__init__", counted_init)
     monkeypatch.setattr(KeyAllocator, "expect", counted_expect)
     undone = lib.undo(emptied.undo)
-    assert len(undone.result["rekeyed"]) == len(ids) == n  # every new paper yields
+    assert len(undone.result["rekeyed"]) == len(ids) == n  # every key is taken back
     assert work["allocators"] == 1 and work["keys set aside"] <= 3 * n
     assert _case_twins(lib) == []
+
+
+def test_undoing_a_deleted_tag_after_a_new_one_keeps_both(seed_lib):
+    """The newest tag deleted, a new tag made (SQLite gave it the freed id), the deletion
+    undone: the new tag kept its name and papers, the old one came back to its own."""
+    c = seed_lib.curation
+    c.add_tags([1, 2], ["alpha"])
+    c.add_tags([3, 4], ["xray"])
+    deleted = c.delete_tag("xray")
+    c.add_tags([10, 11], ["yankee"])
+    seed_lib.undo(deleted.undo)
+    assert [seed_lib.paper(p)["tags"] for p in (3, 4, 10, 11)] == \
+        [["xray"], ["xray"], ["yankee"], ["yankee"]]
