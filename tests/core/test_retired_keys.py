@@ -8,8 +8,11 @@ it (an undo) has it frozen again. A key typed by hand stays the user's word.
 
 from __future__ import annotations
 
+import pytest
+
 from paperdesk.core.bibtex.citekey import key_status
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import DuplicateError
 from tests.digest_files import write_entries
 
 
@@ -35,12 +38,26 @@ def _holder(lib, key) -> int | None:
 def test_a_merged_away_papers_exported_key_is_never_made_for_another(lib, tmp_path):
     a, b = _pair(lib, tmp_path)
     key_b = lib.paper(b)["citekey"]
-    lib.bibtex.export_to(tmp_path / "b.bib", [b])  # key_b names b in a document now
-    lib.duplicates.merge(a, [b])  # keeping a's key: b, and its key, go
+    lib.bibtex.export_to(tmp_path / "ab.bib", [a, b])  # both keys name papers in a document
+    lib.duplicates.merge(a, [b])  # the merged paper keeps a's: b's key goes with b
     c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
     d = _new_paper(lib, tmp_path, "d.txt", "Serverless Databases at Scale", 2024)
     assert key_b not in (lib.paper(c)["citekey"], lib.paper(d)["citekey"])
     assert _holder(lib, key_b) is None
+
+
+def test_a_merge_keeps_the_key_that_left_over_one_that_never_did(lib, tmp_path):
+    """Only b's key was exported: merging b into a gives a that key, frozen, so the
+    document citing it still finds the work; choosing a's own key is refused."""
+    a, b = _pair(lib, tmp_path)
+    key_b = lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    before = lib.db.execute("SELECT * FROM papers ORDER BY id").fetchall()
+    with pytest.raises(DuplicateError, match=f"the key {key_b} has left PaperDesk"):
+        lib.duplicates.merge(a, [b], {"citekey": a})
+    assert lib.db.execute("SELECT * FROM papers ORDER BY id").fetchall() == before
+    lib.duplicates.merge(a, [b])
+    assert key_status(lib, a) == {"id": a, "citekey": key_b, "frozen": True, "state": "frozen"}
 
 
 def test_a_paper_deleted_for_good_keeps_its_exported_key_from_others(lib, tmp_path):
@@ -71,11 +88,11 @@ def test_a_paper_redone_away_and_undone_back_has_its_exported_key_frozen(lib, tm
 
 
 def test_a_frozen_key_replaced_in_a_merge_is_never_made_for_another(lib, tmp_path):
-    """The kept paper's key was exported; the merge takes the other paper's key. The
+    """Both keys were exported; the merge takes the other paper's. The kept paper's own
     exported key leaves with nobody, and PaperDesk never makes it for another paper."""
     a, b = _pair(lib, tmp_path)
     key_a = lib.paper(a)["citekey"]
-    lib.bibtex.export_to(tmp_path / "a.bib", [a])
+    lib.bibtex.export_to(tmp_path / "ab.bib", [a, b])
     lib.duplicates.merge(a, [b], {"citekey": b})
     assert lib.paper(a)["citekey"] != key_a
     c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
@@ -85,7 +102,7 @@ def test_a_frozen_key_replaced_in_a_merge_is_never_made_for_another(lib, tmp_pat
 def test_a_key_typed_by_hand_may_be_a_retired_one(lib, tmp_path):
     a, b = _pair(lib, tmp_path)
     key_b = lib.paper(b)["citekey"]
-    lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    lib.bibtex.export_to(tmp_path / "ab.bib", [a, b])
     lib.duplicates.merge(a, [b])
     c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
     lib.bibtex.set_citekey(c, key_b)

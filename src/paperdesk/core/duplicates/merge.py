@@ -112,6 +112,11 @@ def merged_row(rows: dict[int, dict[str, Any]], keep: int, others: Sequence[int]
     for name, pid in choices.items():
         for column in CHOICES[name]:
             new[column] = rows[pid][column]
+    if "citekey" not in choices and not rows[keep].get("citekey_frozen"):
+        # A key that left PaperDesk names this work in someone's document: it wins
+        # over one that never left.
+        new["citekey"] = next((r["citekey"] for r in group if r.get("citekey_frozen")),
+                              new["citekey"])
     new["title_key"] = title_key(new["title"])
     listed = [r["list_position"] for r in group if r["list_position"] is not None]
     new["list_position"] = (new["list_position"] if new["list_position"] is not None else
@@ -132,6 +137,15 @@ def _check_choices(choices: dict[str, int] | None, ids: Sequence[int]) -> dict[s
     return out
 
 
+def _check_key_choice(rows: dict[int, dict[str, Any]], chosen: int | None) -> None:
+    """A key chosen for the merged paper that never left PaperDesk, while another of the
+    papers' keys did: refused (that key names this work in someone's document)."""
+    left = [r["citekey"] for r in rows.values() if r["citekey_frozen"] and r["citekey"]]
+    if chosen is not None and left and not rows[chosen]["citekey_frozen"]:
+        raise DuplicateError(f"the key {left[0]} has left PaperDesk (exported or copied) and "
+                             "the merged paper keeps it: choose it, or choose no key")
+
+
 def _scopes(ids: tuple[int, ...]) -> list[ch.Scope]:
     return [ch.Scope("papers", "id", ids), ch.Scope("sightings", "paper_id", ids),
             ch.Scope("paper_tags", "paper_id", ids), ch.Scope("notes", "paper_id", ids),
@@ -145,6 +159,7 @@ def _merge_one(lib: Library, keep: int, others: list[int],
     label = f"Merge {plural(len(others), 'paper')} into paper {keep}"
     with lib.edit(label, _KINDS, ids, _scopes(ids)) as e:
         rows = {r["id"]: r for r in ch.snapshot(db, ch.Scope("papers", "id", ids))}
+        _check_key_choice(rows, choices.get("citekey"))
         new = merged_row(rows, keep, others, choices)
         digests_table.move_sightings(db, keep, others)
         tags_table.copy_tags(db, keep, others)
@@ -153,7 +168,7 @@ def _merge_one(lib: Library, keep: int, others: list[int],
         papers_table.delete(db, others)
         columns = [c for c in new if c not in _DERIVED]
         papers_table.set_columns(db, keep, {c: new[c] for c in columns})
-        if rows[choices.get("citekey", keep)]["citekey_frozen"]:
+        if any(r["citekey_frozen"] and r["citekey"] == new["citekey"] for r in rows.values()):
             # The kept key left PaperDesk as that paper's (every citation of it meant
             # this work): it stays frozen on the kept paper, whichever paper it came from.
             papers_table.freeze_key(db, keep)
