@@ -133,3 +133,21 @@ def test_an_upgraded_library_retires_keys_from_then_on(tmp_path):
         triggers = {r[0] for r in lib.db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%retire%'")}
     assert triggers == {"papers_retire_deleted_key", "papers_retire_changed_key"}
+
+
+def test_a_paper_brought_back_again_takes_the_key_it_last_left_under(lib, tmp_path):
+    """b's key goes to a in a merge and is exported as a's; undone, b comes back under a
+    fresh key, which is exported too; the merge redone and undone again, b comes back
+    under that key (its documents cite it by it), frozen, not under yet another one."""
+    a, b = _pair(lib, tmp_path)
+    key_b = lib.paper(b)["citekey"]
+    merged = lib.duplicates.merge(a, [b], {"citekey": b})
+    lib.bibtex.export_to(tmp_path / "a.bib", [a])  # key_b now names a in a document
+    lib.undo(merged.undo)
+    fresh = lib.paper(b)["citekey"]
+    assert fresh != key_b and lib.paper(a)["citekey"] == key_b
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])  # and fresh names b
+    lib.redo(merged.undo)
+    undone = lib.undo(merged.undo)
+    assert key_status(lib, b) == {"id": b, "citekey": fresh, "frozen": True, "state": "frozen"}
+    assert undone.result["rekeyed"] == {b: fresh}

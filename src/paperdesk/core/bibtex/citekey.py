@@ -232,9 +232,23 @@ def key_maker(db: Database) -> Callable[[dict[str, Any], set[str]], str]:
             keys = KeyAllocator(db)
             keys.expect(avoid)
             made[:] = [(avoid, keys)]  # the set is kept: its id names it while it lives
+        own = _own_retired(db, paper.get("id"))
+        if own is not None and own not in avoid:
+            made[0][1].expect([own])
+            return own
         return made[0][1].take(paper)
 
     return new_key
+
+
+def _own_retired(db: Database, paper_id: int | None) -> str | None:
+    """A key that left PaperDesk as this paper's and that no paper holds now (it was
+    exported while the paper was back, then the paper went again): the key its
+    documents cite it by, better than a new one."""
+    row = db.execute("SELECT r.key FROM retired_keys r WHERE r.paper_id = ? AND NOT EXISTS "
+                     "(SELECT 1 FROM papers p WHERE lower(p.citekey) = lower(r.key)) "
+                     "ORDER BY r.key LIMIT 1", [paper_id]).fetchone()
+    return row[0] if row else None
 
 
 def check_key(key: str) -> str:
