@@ -118,7 +118,8 @@ def test_import_killed_midway_keeps_all_or_nothing(setup, tmp_path, point):
     shutil.copy(base, library)
     before = user_data(library)
     before_counts = counts(library)
-    assert before_counts["triggers"] == len(schema.TRIGGERS) + len(schema.MOMENTUM_TRIGGERS)
+    assert before_counts["triggers"] == len(schema.TRIGGERS) + len(schema.MOMENTUM_TRIGGERS) \
+        + len(schema.KEY_TRIGGERS)
 
     proc = subprocess.Popen(cli_command("--library", library, "import", big), env=cli_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
