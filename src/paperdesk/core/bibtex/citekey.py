@@ -233,7 +233,7 @@ def key_maker(db: Database) -> Callable[[dict[str, Any], set[str]], str]:
             keys.expect(avoid)
             made[:] = [(avoid, keys)]  # the set is kept: its id names it while it lives
         own = _own_retired(db, paper.get("id"))
-        if own is not None and own not in avoid:
+        if own is not None and own not in avoid and own.lower() not in avoid:
             made[0][1].expect([own])
             return own
         return made[0][1].take(paper)
