@@ -212,16 +212,12 @@ class KeyAllocator:
         return True
 
 
-def fresh_key(db: Database, paper: dict[str, Any], avoid: Iterable[str] = ()) -> str:
-    """A new key for ``paper`` (its row) that no paper has and that is none of ``avoid``
-    (keys an undo is about to write back): for a paper an undo puts back whose old key
-    another paper keeps (``changes.restore``'s ``new_key``)."""
-    return key_maker(db)(paper, set(avoid))
-
-
 def key_maker(db: Database) -> Callable[[dict[str, Any], set[str]], str]:
-    """``fresh_key`` for a restore that may make many keys (``changes.restore``'s
-    ``new_key``): one allocator for each set of keys to avoid, which it sets aside once.
+    """What makes a key for a paper an undo puts back whose old key another paper keeps
+    (``changes.restore``'s ``new_key``): the key it last left PaperDesk under if nobody
+    holds it, else a new one that no paper has and that is none of the keys to avoid
+    (those the undo is about to write back). One allocator for each set of keys to
+    avoid, which it sets aside once.
     Given the same set again (the same object), it takes the set to have grown only by
     the keys it made (``paper_restore.free_keys``), so each key costs about the same,
     not as much as every key avoided (12,000 keys brought back took 77 s)."""
