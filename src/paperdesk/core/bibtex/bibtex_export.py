@@ -207,20 +207,21 @@ class Bibtex:
         """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them.
         A library that cannot be written keeps them as they are (nor can they change)."""
         ids = list(ids)
-        if dbfile.cannot_write(self.lib.db, self.lib.path):
-            return 0
-        with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS], ids):
-            return freeze(self.lib.db, ids)
+        return self._freezing(ids, lambda: freeze(self.lib.db, ids))
 
     def _freeze_written(self, written: list[tuple[int, str]]) -> int:
         """An export's keys have left PaperDesk: each is frozen on the paper that holds it
         now (``papers_table.freeze_as_written``)."""
+        return self._freezing([pid for pid, _ in written], lambda: papers_table.freeze_as_written(
+            self.lib.db, [key for _, key in written if key]))
+
+    def _freezing(self, ids: list[int], freezes: Callable[[], int]) -> int:
+        """``freezes()`` in a write of its own; 0 for a library that cannot be written
+        (its keys stay as they are, nor can they change)."""
         if dbfile.cannot_write(self.lib.db, self.lib.path):
             return 0
-        with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS],
-                            [pid for pid, _ in written]):
-            return papers_table.freeze_as_written(self.lib.db,
-                                                  [key for _, key in written if key])
+        with self.lib.write("Citation keys left PaperDesk", [ch.PAPERS], ids):
+            return freezes()
 
     def export(self, ids: Iterable[int] | None = None, *, query: str | None = None,
                style: str = "bibtex", ascii: bool = False, notes: bool = False,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Collection, Iterator
 
-from paperdesk.core.db import schema_0014
+from paperdesk.core.db import schema, schema_0014
 from paperdesk.core.db.database import Database, load_ids
 
 # From this many papers, rewrite their rows in a set rather than row by row.
@@ -33,13 +33,9 @@ def in_bulk(db: Database, paper_ids: Collection[int]) -> Iterator[None]:
     if len(paper_ids) < BULK_PAPERS:
         yield
         return
-    assert db.conn.in_transaction, "in_bulk runs inside a write"
-    for trigger in _TRIGGERS:
-        db.execute(f"DROP TRIGGER {trigger.split()[2]}")
-    yield
-    rewrite(db, paper_ids)
-    for trigger in _TRIGGERS:
-        db.execute(trigger)
+    with schema.triggers_off(db, _TRIGGERS):
+        yield
+        rewrite(db, paper_ids)
 
 
 # The rows of the papers in {ids} (a table of ids), driven by the ids alone: a paper

@@ -146,44 +146,37 @@ def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
 def freeze_listed(db: Any, ids: Sequence[int]) -> int:
     """Freeze the keys of those of ``ids`` that are papers, whatever the keys are (a .bib
     file's, or a frozen one an undo puts back); how many froze."""
-    return _freeze(db, ids, "")
+    return _freeze(db, ids, "SELECT id FROM papers WHERE id IN {listed}")
 
 
 def freeze_keys(db: Any, ids: Sequence[int]) -> int:
     """Freeze the provisional keys of ``ids``; how many froze."""
-    return _freeze(db, ids, " AND citekey IS NOT NULL")
+    return _freeze(db, ids, "SELECT id FROM papers WHERE id IN {listed} AND citekey IS NOT NULL")
 
 
 def refreeze_retired(db: Any, ids: Sequence[int]) -> int:
     """Those of ``ids`` that hold the key they left PaperDesk under (``retired_keys``: a
     paper put back by an undo after it was deleted, merged away or re-keyed) have it
     frozen again; how many froze."""
-    if not ids:
-        return 0
-    return db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT p.id FROM papers p "
-                      "JOIN retired_keys r ON r.key = p.citekey AND r.paper_id = p.id "
-                      "WHERE p.id IN (SELECT value FROM json_each(?))",
-                      [json.dumps(list(ids))]).rowcount
+    return _freeze(db, ids, "SELECT p.id FROM papers p JOIN retired_keys r "
+                            "ON r.key = p.citekey AND r.paper_id = p.id WHERE p.id IN {listed}")
 
 
 def freeze_as_written(db: Any, keys: Sequence[str]) -> int:
     """Freeze the keys an export wrote, on whichever paper holds each now: the file says
     what it says. A paper whose key another program changed since the export read it
     keeps its new key unfrozen (that one never left); how many froze."""
-    if not keys:
-        return 0
-    return db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM papers "
-                      "WHERE citekey IN (SELECT value FROM json_each(?))",
-                      [json.dumps(list(keys))]).rowcount
+    return _freeze(db, keys, "SELECT id FROM papers WHERE citekey IN {listed}")
 
 
-def _freeze(db: Any, ids: Sequence[int], condition: str) -> int:
-    """One statement over a JSON list of ids (100,000 inserts of their own took 0.3 s)."""
-    if not ids:
+def _freeze(db: Any, listed: Sequence[Any], select: str) -> int:
+    """Freeze the papers ``select`` names, ``{listed}`` in it being ``listed`` (ids or
+    keys), in one statement over a JSON list (100,000 inserts of their own took 0.3 s)."""
+    if not listed:
         return 0
-    return db.execute("INSERT OR IGNORE INTO frozen_keys (paper_id) SELECT id FROM papers "
-                      f"WHERE id IN (SELECT value FROM json_each(?)){condition}",
-                      [json.dumps(list(ids))]).rowcount
+    select = select.format(listed="(SELECT value FROM json_each(?))")
+    return db.execute(f"INSERT OR IGNORE INTO frozen_keys (paper_id) {select}",
+                      [json.dumps(list(listed))]).rowcount
 
 
 def set_rating(db: Any, rating: int, stamp: str) -> int:

@@ -15,6 +15,9 @@ so every write path, undo included, leaves them right.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator, Sequence
+
 from paperdesk.core.db import schema_0002, schema_0010, schema_0014, schema_0018
 from paperdesk.core.db.database import Database
 
@@ -87,6 +90,19 @@ def applied(db: Database) -> list[str]:
 def pending(db: Database) -> list[str]:
     done = set(applied(db))
     return [name for name in MIGRATIONS if name not in done]
+
+
+@contextlib.contextmanager
+def triggers_off(db: Database, triggers: Sequence[str]) -> Iterator[None]:
+    """Inside a write: the ``triggers`` (their CREATE statements) dropped for the block
+    and made again after it, for code that writes in sets what they write row by row;
+    an error rolls the drop back with the rest of the write."""
+    assert db.conn.in_transaction, "triggers are dropped inside a write only"
+    for trigger in triggers:
+        db.execute(f"DROP TRIGGER {trigger.split()[2]}")
+    yield
+    for trigger in triggers:
+        db.execute(trigger)
 
 
 def recreate_triggers(db: Database) -> None:

@@ -214,16 +214,12 @@ def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
     values it has in hand (``fts_rows``, inside ``fts_hash``), so they are not read
     back from the rows here.
     """
-    assert db.conn.in_transaction, "bulk_index runs inside write()"
     first_paper = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
     first_sighting = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
-    for name in schema.TRIGGER_NAMES + schema.MOMENTUM_TRIGGER_NAMES:
-        db.execute(f"DROP TRIGGER {name}")
-    loading = incoming >= first_paper  # at least doubles the library (ids from 1)
-    indexes = _drop_indexes(db, set_aside) if loading else []
-    yield
-    for statement in schema.TRIGGERS + schema.MOMENTUM_TRIGGERS:
-        db.execute(statement)
+    with schema.triggers_off(db, schema.TRIGGERS + schema.MOMENTUM_TRIGGERS):
+        loading = incoming >= first_paper  # at least doubles the library (ids from 1)
+        indexes = _drop_indexes(db, set_aside) if loading else []
+        yield
     db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
                [first_sighting])
     papers_table.recount_sightings(db, first_sighting)
@@ -255,18 +251,15 @@ def papers_in_bulk(db: Database, paper_ids: Collection[int]) -> Iterator[None]:
     if len(paper_ids) < annotations.BULK_PAPERS:
         yield
         return
-    assert db.conn.in_transaction, "papers_in_bulk runs inside a write"
     triggers = [t for t in schema_0014.TRIGGERS if t.split()[2].startswith("papers_fts_")]
-    for trigger in triggers:
-        db.execute(f"DROP TRIGGER {trigger.split()[2]}")
-    yield
-    table = load_ids(db, sorted(paper_ids), "rewritten_ids")
-    db.execute(f"DELETE FROM papers_fts WHERE rowid IN (SELECT id FROM {table})")
-    db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) SELECT p.id, "
-               f"p.title, p.abstract, '', '' FROM papers p WHERE p.id IN (SELECT id FROM {table})")
-    annotations.rewrite(db, paper_ids)  # a paper gone takes its row of annotations along
-    for trigger in triggers:
-        db.execute(trigger)
+    with schema.triggers_off(db, triggers):
+        yield
+        table = load_ids(db, sorted(paper_ids), "rewritten_ids")
+        db.execute(f"DELETE FROM papers_fts WHERE rowid IN (SELECT id FROM {table})")
+        db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) SELECT p.id, "
+                   f"p.title, p.abstract, '', '' FROM papers p "
+                   f"WHERE p.id IN (SELECT id FROM {table})")
+        annotations.rewrite(db, paper_ids)  # a paper gone takes its row of annotations along
 
 
 def reindex_statements(source: str) -> list[str]:
