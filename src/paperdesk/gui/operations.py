@@ -1,10 +1,12 @@
 """The one operation runner: every write and every job of the window goes through it.
 
 ``edit(fn, *args)`` runs a core edit on the UI thread (a few milliseconds) and
-puts its ``Undo`` on the undo stack. ``run(label, job, done)`` sends a job to
-the one background worker (where it opens its own connection), shows its
-progress in the status bar's panel with Cancel, and calls ``done`` with the
-result or ``failed`` with the one-line error, on the UI thread; with
+puts its ``Undo`` on the undo stack. Undo and redo write the edit's rows back on the UI
+thread too, or on the worker when the edit touched LARGE rows or more (an import's
+undo: seconds), and behind any step still running there, so steps land in the order
+asked. ``run(label, job, done)`` sends a job to the one background worker (where it
+opens its own connection), shows its progress in the status bar's panel with Cancel,
+and calls ``done`` with the result or ``failed`` with the one-line error, on the UI thread; with
 ``undo=True`` the job's ``Changes`` go onto the undo stack first. Small jobs
 may run inline (``inline=True``) when nothing needs a thread.
 
@@ -23,16 +25,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
-from paperdesk.core.api import Changes, PaperDeskError, no_progress
+from paperdesk.core.api import Changes, PaperDeskError, Undo, no_progress
 from paperdesk.gui.jobs.worker import Job, Outcome
 from paperdesk.gui.undo import EditCommand
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
 
-LARGE = 2000  # papers from which exports and merges run on the worker rather than inline
+LARGE = 2000  # papers (rows, for an undo) from which a write runs on the worker, not inline
 
 
 @dataclass
@@ -55,6 +58,7 @@ class Operations(QObject):
         self.context = context
         self._pending: dict[int, _Pending] = {}
         self._initiator: object | None = None
+        self._restoring = 0  # undo and redo steps waiting on the worker
         self.closed = False  # once the window closes (and stops its worker), no new jobs
         context.worker.progress.connect(self._progress)
         context.worker.finished_job.connect(self._finished)
@@ -89,9 +93,54 @@ class Operations(QObject):
     def record(self, changes: Changes) -> None:
         """A write already made: its undo onto the undo stack."""
         if changes.undo is not None:
-            ctx = self.context
-            ctx.undo_stack.push(EditCommand(ctx.lib, changes.undo, ctx.notify,
-                                            lambda line: ctx.show_message(line, 15000)))
+            self.context.undo_stack.push(EditCommand(changes.undo, self.restore))
+
+    # -- undo and redo -------------------------------------------------------------------
+
+    def restore(self, command: EditCommand, undone: bool) -> None:
+        """The undo stack's step: ``command``'s rows written back (``undone``: as they
+        were before the edit, else as after it). A step that cannot be done is said and
+        leaves the stack; one that did more than put rows back (a fresh citation key, a
+        paper moved to the trash) says so in the status bar."""
+        undo = command.undo_data
+        if self._restoring or _rows(undo) >= LARGE:
+            self._restore_later(command, undo, undone)
+            return
+        lib = self.context.lib
+        try:
+            changes = (lib.undo if undone else lib.redo)(undo)
+        except PaperDeskError as exc:
+            command.setObsolete(True)  # the stack deletes it, its index where it was
+            self.context.notify(str(exc))
+            return
+        self._tell(changes)
+
+    def _restore_later(self, command: EditCommand, undo: Undo, undone: bool) -> None:
+        stack = self.context.undo_stack
+
+        def finished(changes: Changes | None, error: str | None = None) -> None:
+            self._restoring -= 1
+            if error is None:
+                self._tell(changes)
+                return
+            self.context.notify(error)
+            # Nothing was written: the stack moves back, unless it has moved on since.
+            if shiboken6.isValid(command) and stack.command(
+                    stack.index() if undone else stack.index() - 1) is command:
+                command.drop(stack, undone)
+
+        verb = "Undoing" if undone else "Redoing"
+        job_id = self.run(command.text(), lambda lib, _p, _c: (
+            lib.undo if undone else lib.redo)(undo), finished,
+            lambda error: finished(None, error), text=f"{verb} “{undo.label}”…",
+            cancellable=False)
+        if job_id is not None:
+            self._restoring += 1
+
+    def _tell(self, changes: Changes | None) -> None:
+        said = getattr(getattr(changes, "result", None), "said", None)
+        if said is not None and (line := said()):
+            self.context.show_message(line, 15000)
 
     # -- jobs ------------------------------------------------------------------------------
 
@@ -102,12 +151,13 @@ class Operations(QObject):
     def run(self, label: str, job: Job, done: Callable[[Any], None] | None = None,
             failed: Callable[[str], None] | None = None, *, inline: bool = False,
             quiet: bool = False, undo: bool = False, text: str | None = None,
-            initiator: object | None = None) -> int | None:
+            initiator: object | None = None, cancellable: bool = True) -> int | None:
         """Run ``job(lib, progress, cancel)``; returns the worker's job id (None inline).
 
         ``quiet`` jobs (scans in the background) show no progress panel; ``text`` is
         the panel's first line (``label…`` by default); ``undo`` puts the ``Changes``
-        the job returns on the undo stack before ``done`` sees them.
+        the job returns on the undo stack before ``done`` sees them; a job that is not
+        ``cancellable`` (one transaction that does not look at the flag) shows no Cancel.
         """
         pending = _Pending(label, done or (lambda _r: None), failed or self.context.notify,
                            not quiet, undo, initiator)
@@ -125,7 +175,7 @@ class Operations(QObject):
         job_id = self.context.worker.submit(label, self.context.lib.path, job)
         self._pending[job_id] = pending
         if pending.loud:
-            self.context.progress.start(text or f"{label}…")
+            self.context.progress.start(text or f"{label}…", cancellable)
         return job_id
 
     def cancel(self) -> None:
@@ -163,3 +213,8 @@ class Operations(QObject):
         if pending.undo:
             self.record(result)
         pending.done(result)
+
+
+def _rows(undo: Undo) -> int:
+    """How many rows an undo writes back: its size on the write."""
+    return sum(max(len(i.before), len(i.after)) for i in undo.images)

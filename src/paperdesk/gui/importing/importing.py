@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from paperdesk.core.api import ImportRecord, ImportResult
+from paperdesk.core.api import Changes, ImportRecord, ImportResult
+from paperdesk.gui import operations
 from paperdesk.gui.common.icons import icon
 from paperdesk.gui.importing.import_report import ImportReport
 
@@ -39,10 +40,12 @@ class ProgressPanel(QWidget):
             layout.addWidget(widget)
         self.hide()
 
-    def start(self, text: str) -> None:
+    def start(self, text: str, cancellable: bool = True) -> None:
+        """Shown for a job; without Cancel for one that cannot stop part way."""
         self.label.setText(text)
         self.bar.setValue(0)
         self.cancel.setEnabled(True)
+        self.cancel.setVisible(cancellable)
         self.show()
 
     def step(self, fraction: float, message: str) -> None:
@@ -101,9 +104,18 @@ class Importer(QObject):
 
     def undo_last(self) -> None:
         """Remove what the last import created; the user's work since stays."""
-        if self.last_import is None:
+        record, self.last_import = self.last_import, None
+        if record is None:
             return
-        changes = self.context.ops.edit(self.context.lib.imports.undo, self.last_import)
-        self.last_import = None
-        if changes is not None:
-            self.context.show_message(self.context.lib.imports.summary(changes.result), 15000)
+        ctx = self.context
+
+        def said(changes: Changes) -> None:
+            ctx.show_message(ctx.lib.imports.summary(changes.result), 15000)
+
+        if len(record.created) + len(record.digest_ids) < operations.LARGE:
+            if (changes := ctx.ops.edit(ctx.lib.imports.undo, record)) is not None:
+                said(changes)
+            return
+        ctx.ops.run(record.label, lambda lib, _p, _c: lib.imports.undo(record), said,
+                    undo=True, text=f"Undoing {record.label.removeprefix('Undo ')}…",
+                    cancellable=False)
