@@ -8,6 +8,9 @@ it (an undo) has it frozen again. A key typed by hand stays the user's word.
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 from paperdesk.core.bibtex.citekey import key_status
@@ -151,3 +154,45 @@ def test_a_paper_brought_back_again_takes_the_key_it_last_left_under(lib, tmp_pa
     undone = lib.undo(merged.undo)
     assert key_status(lib, b) == {"id": b, "citekey": fresh, "frozen": True, "state": "frozen"}
     assert undone.result["rekeyed"] == {b: fresh}
+
+
+def _as_before_0018(lib) -> Path:
+    """The library as PaperDesk before 0018 left it: no ``retired_keys`` nor its
+    triggers (merges made until then retired nothing); closed, for an upgrade to open."""
+    path = lib.path
+    lib.close()
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("DROP TRIGGER papers_retire_deleted_key")
+        conn.execute("DROP TRIGGER papers_retire_changed_key")
+        conn.execute("DROP TABLE retired_keys")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN "
+                     "('0018_retired_keys', '0020_retired_keys_of_merges')")
+    conn.close()
+    return path
+
+
+def test_an_upgrade_retires_the_keys_merges_took_before_0018(lib, tmp_path):
+    """Merges made before 0018 left their images in ``merges.undo``: the upgrade retires
+    the merged-away paper's exported key and the kept paper's one a merge replaced; an
+    undone merge's and a never-exported key are not retired."""
+    a, b = _pair(lib, tmp_path)
+    c = _new_paper(lib, tmp_path, "c.txt", "Serverless Edge Computing for Robots", 2024)
+    d = _new_paper(lib, tmp_path, "d.txt", "Serverless Edge Computing for Robots, Again", 2024)
+    e = _new_paper(lib, tmp_path, "e.txt", "Serverless Databases at Scale", 2024)
+    f = _new_paper(lib, tmp_path, "f.txt", "Serverless Databases at Scale, Again", 2024)
+    keys = {p: lib.paper(p)["citekey"] for p in (a, b, c, d, e, f)}
+    lib.bibtex.export_to(tmp_path / "all.bib", [a, b, c, d, e])  # f's key never left
+    lib.duplicates.merge(a, [b])                                 # b's key goes with b
+    lib.duplicates.merge(c, [d], {"citekey": d})                 # c's own key replaced
+    lib.duplicates.unmerge(lib.duplicates.merge(e, [f]).result["merge_id"])  # undone
+    lib.duplicates.merge(e, [f])                                 # f's key never left
+    want = lib.db.execute("SELECT key, paper_id FROM retired_keys ORDER BY key").fetchall()
+    # What 0018's triggers retired (d's key with d, though c holds it now):
+    assert want == sorted([(keys[b], b), (keys[c], c), (keys[d], d)])
+
+    with Library.open(_as_before_0018(lib)) as upgraded:
+        got = upgraded.db.execute("SELECT key, paper_id FROM retired_keys ORDER BY key")
+        assert got.fetchall() == want
+        g = _new_paper(upgraded, tmp_path, "g.txt", "Serverless Cold Starts Revisited", 2024)
+        assert upgraded.paper(g)["citekey"] not in (keys[b], keys[c])

@@ -248,3 +248,21 @@ def _tag_ids(db: Database) -> None:
     met a newer tag under its id and renamed it."""
     db.execute("INSERT OR IGNORE INTO id_tops (name, top) "
                "SELECT 'tags', coalesce(max(id), 0) FROM tags")
+
+
+@migrations(name="0020_retired_keys_of_merges")
+def _retired_keys_of_merges(db: Database) -> None:
+    """Keys that left PaperDesk and were retired by a merge made before 0018, found in
+    the merges' kept images (``merges.undo``): a merged-away paper's frozen key, and the
+    kept paper's when the merge chose another. A merge since undone retired nothing.
+    (A trash emptied, or a key typed over a frozen one, before 0018 left no record.)"""
+    db.execute("""
+        INSERT OR IGNORE INTO retired_keys (key, paper_id)
+        SELECT json_extract(r.value, '$.citekey'), json_extract(r.value, '$.id')
+        FROM merges m, json_each(m.undo, '$.images') i, json_each(i.value, '$.before') r
+        WHERE m.undone_at IS NULL AND json_extract(i.value, '$.table') = 'papers'
+          AND json_extract(r.value, '$.citekey_frozen') = 1
+          AND json_extract(r.value, '$.citekey') IS NOT NULL
+          AND json_extract(r.value, '$.citekey') IS NOT (
+              SELECT p.citekey FROM papers p WHERE p.id = json_extract(r.value, '$.id'))
+        ORDER BY m.id""")

@@ -70,6 +70,7 @@ MIGRATIONS = (
     "0017_id_tops",
     "0018_retired_keys",
     "0019_tag_ids",
+    "0020_retired_keys_of_merges",
 )
 _TABLE = "_sqlite_migrations"
 
