@@ -33,6 +33,7 @@ from paperdesk.core.bibtex.export_query import (
     snapshot,
 )
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
+from paperdesk.core.bibtex.key_aliases import aliases, ids_line
 from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
 from paperdesk.core.bibtex.names import bibtex_name, looks_like_organisation
 from paperdesk.core.db import changes as ch
@@ -56,13 +57,15 @@ _BUFFER = 1 << 20  # bytes written to the file at a time
 
 
 def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style: str,
-                ascii: bool, as_written: bool = False, report: ExportReport | None = None) -> str:
+                ascii: bool, as_written: bool = False, report: ExportReport | None = None,
+                ids: str | None = None) -> str:
     """One row of ``export_query.COLUMNS`` as an entry, laid out as bibtexparser's writer does.
 
     A paper imported from a .bib file is written as it was written
     (``core/bibtex/bibtex_source.py``; ``as_written``: without even its bare specials
     escaped), with PaperDesk's own text only where it changed. What was repaired or
-    left out is counted in ``report`` (``export_report``).
+    left out is counted in ``report`` (``export_report``). ``ids``: the keys it is also
+    known by (``key_aliases``), written first unless the entry has an ``ids`` field.
     """
     (pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
      bib_type, bib_fields, year_inferred, _sources) = row[:15]
@@ -79,13 +82,15 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
             lambda groups: _groups(mine, tags, json.loads(bib_fields) if bib_fields else {},
                                    source.get("names", {}), groups, style=style, ascii=ascii),
             lambda name: [f"\t{name} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},"],
-            ascii=ascii, field=field_writer(key, as_written, report))
+            ascii=ascii, field=field_writer(key, as_written, report), ids=ids)
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
     else:
         entry_type = bib_type
     lines = [f"@{entry_type}{{{key},"]
+    if ids and "ids" not in extra:
+        lines.append(ids_line(ids))
     # every group's lines go straight to the entry's, in the order of _GROUPS
     _group_lines(dict.fromkeys(_GROUPS, lines).get, True, mine, tags, extra, {}, style, ascii)
     if notes:  # the user's own notes: never in a note field, which is the entry's
@@ -337,7 +342,8 @@ class Bibtex:
             ids = chosen_ids(view.db, chosen)
             parallel = len(ids) >= PARALLEL_FROM and view.version is not None
             args = (str(view.path), view.identity, view.version, notes, style, ascii,
-                    as_written, report is not None, encoded)
+                    as_written, report is not None, encoded,
+                    aliases(view.db) if style == "biblatex" else None)
             # This process exports a share too: with processes on every core, its own
             # work (taking their entries, writing the file) waited for one.
             with workers.Workers(workers.helpers() - 1 if parallel else 0,
@@ -358,10 +364,11 @@ class Bibtex:
 
 def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: str,
                    ascii: bool, as_written: bool, reported: bool, encoded: bool,
-                   db: Any = None) -> Callable[[list[int]], Any]:
+                   known_as: dict[int, str] | None, db: Any = None) -> Callable[[list[int]], Any]:
     """What exports a batch of papers (their ids): their entries (UTF-8 bytes when
     ``encoded``), what was changed on the way (an ``ExportReport`` when ``reported``)
-    and those whose keys are not frozen yet.
+    and those whose keys are not frozen yet. ``known_as``: each paper's aliases
+    (``key_aliases``), for biblatex.
 
     Read through ``db`` (here: the export's view, ``export_query.snapshot``), or, in an
     exporting process, through a read-only connection of its own to the library at
@@ -381,7 +388,11 @@ def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: s
         if rows is None:
             return None
         report = ExportReport() if reported else None
-        entries = [made(columns, tags, texts, report=report) for columns, tags, texts in rows]
+        if known_as:
+            entries = [made(columns, tags, texts, report=report, ids=known_as.get(columns[0]))
+                       for columns, tags, texts in rows]
+        else:
+            entries = [made(columns, tags, texts, report=report) for columns, tags, texts in rows]
         return ([e.encode() for e in entries] if encoded else entries, report,
                 [(columns[0], columns[1]) for columns, _, _ in rows if not columns[16]])
 

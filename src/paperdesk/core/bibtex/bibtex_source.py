@@ -176,16 +176,19 @@ def _norm(value: Any) -> Any:
 def source_entry(source: dict[str, Any], key: str, current: dict[str, Any], tags: list[str],
                  notes: list[str], written: Callable[[set[str]], dict[str, list[str]]],
                  note_lines: Callable[[str], list[str]], *, ascii: bool,
-                 field: Callable[[str, str], str] = repair) -> str:
+                 field: Callable[[str, str], str] = repair, ids: str | None = None) -> str:
     """The entry as written, with the groups the user edited written by PaperDesk.
 
     ``written(groups)`` gives, for each group, the lines PaperDesk writes for it
     (``"\\tname = value,"``); ``note_lines(field)`` the lines of the user's notes;
-    ``field(name, raw)`` each field of the file as it goes out (``repair``ed).
+    ``field(name, raw)`` each field of the file as it goes out (``repair``ed); ``ids``
+    the keys it is also known by, first, unless the file gave it an ``ids`` field.
     """
     edited = edited_groups(source, current, tags)
     fields = source["fields"]
     lines = [f"@{source['type']}{{{key},"]
+    if ids and not any(name.lower() == "ids" for name, _ in fields):
+        lines.append("\tids = {" + ids + "},")
     if edited:
         _edited_lines(lines, fields, edited, written(edited), ascii=ascii, field=field)
     elif ascii:  # each field as written (repaired), in one pass
