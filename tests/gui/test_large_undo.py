@@ -1,5 +1,7 @@
-"""A large edit's undo and redo run on the worker, in the order asked, and the window
-stays free meanwhile; a step that fails there leaves the stack as if never asked."""
+"""A large edit's undo and redo run on a thread of their own, and the window stays free
+meanwhile; Undo and Redo wait for them, an edit asked meanwhile lands after them, and a
+step that fails there leaves the stack as if never asked. The progress panel shows the
+job that runs, and its Cancel stops that one."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import threading
 
 import pytest
 
-from paperdesk.core.api import Library
+from paperdesk.core.api import Cancelled, Library
 from paperdesk.gui import operations
 from tests.conftest import SEEDS
 
@@ -21,10 +23,10 @@ def large(monkeypatch):
     monkeypatch.setattr(operations, "LARGE", 50)
 
 
-def worker_jobs(window) -> list[str]:
-    """The labels of the jobs the worker finishes from now on."""
+def finished_jobs(worker) -> list[str]:
+    """The labels of the jobs ``worker`` finishes from now on."""
     labels: list[str] = []
-    window.worker.finished_job.connect(lambda outcome: labels.append(outcome.label))
+    worker.finished_job.connect(lambda outcome: labels.append(outcome.label))
     return labels
 
 
@@ -32,61 +34,77 @@ def tagged(lib, tag: str) -> int:
     return len(lib.search(f"tag:{tag}").ids)
 
 
-def test_a_large_undo_and_redo_run_on_the_worker(window, seed_lib, qtbot, large):
+def undo(window) -> None:
+    window.actions_by_name["undo"].trigger()
+
+
+def redo(window) -> None:
+    window.actions_by_name["redo"].trigger()
+
+
+def test_a_large_undo_and_redo_run_on_their_own_thread(window, seed_lib, qtbot, large):
     ids = seed_lib.search("").ids
     assert len(ids) >= 50
     window.context.ops.edit(seed_lib.curation.add_tags, ids, "everything")
     assert tagged(seed_lib, "everything") == len(ids)
-    jobs = worker_jobs(window)
+    jobs = finished_jobs(window.context.history_worker)
     ui = threading.get_ident()
     threads: list[int] = []
     seed_lib.add_listener(lambda c: threads.append(threading.get_ident()))
 
-    window.actions_by_name["undo"].trigger()
+    undo(window)
     progress = window.context.progress  # shown at once, the UI thread free meanwhile
     assert progress.isVisible() and "Undoing" in progress.label.text()
     assert not progress.cancel.isVisible()  # one transaction: nothing to cancel part way
     qtbot.waitUntil(lambda: bool(jobs), timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not window.context.ops.busy, timeout=WAIT_MS)
     assert tagged(seed_lib, "everything") == 0
-    assert jobs == [window.undo_stack.text(0)]  # written by the worker's connection
+    assert jobs == [window.undo_stack.text(0)]  # written by that thread's connection
     assert threads == [ui]  # and announced on the UI thread, once
     assert window.undo_stack.index() == 0 and window.undo_stack.canRedo()
-    assert not window.context.progress.isVisible()
+    qtbot.waitUntil(lambda: not progress.isVisible(), timeout=WAIT_MS)
 
-    window.actions_by_name["redo"].trigger()
+    redo(window)
     qtbot.waitUntil(lambda: len(jobs) == 2, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not window.context.ops.busy, timeout=WAIT_MS)
     assert tagged(seed_lib, "everything") == len(ids) and window.undo_stack.index() == 1
 
 
-def test_a_small_step_asked_while_a_large_one_runs_waits_behind_it(
-        window, seed_lib, qtbot, large):
+def test_undo_and_redo_wait_while_a_large_step_is_written(window, seed_lib, qtbot, large):
     ids = seed_lib.search("").ids
     pid = ids[0]
+    window.context.ops.edit(seed_lib.curation.set_rating, [pid], 5)     # small
     window.context.ops.edit(seed_lib.curation.add_tags, ids, "everything")  # large
-    window.context.ops.edit(seed_lib.curation.set_rating, [pid], 5)     # small, on top
-    window.context.ops.edit(seed_lib.curation.add_tags, ids, "again")       # large, on top
-    jobs = worker_jobs(window)
-    undos = [window.undo_stack.text(i) for i in range(3)]
+    jobs = finished_jobs(window.context.history_worker)
+    actions = window.actions_by_name
 
-    for _ in range(3):  # three Ctrl+Z at once: the last two wait behind the first
-        window.actions_by_name["undo"].trigger()
-    qtbot.waitUntil(lambda: len(jobs) == 3, timeout=WAIT_MS)
-    assert jobs == undos[::-1]  # the small one went to the worker too, in its place
-    assert tagged(seed_lib, "again") == 0 and tagged(seed_lib, "everything") == 0
-    assert seed_lib.paper(pid)["rating"] == 0
-    assert window.undo_stack.index() == 0
-
-    window.actions_by_name["redo"].trigger()  # nothing waits now: a small step is inline
-    qtbot.waitUntil(lambda: len(jobs) == 4, timeout=WAIT_MS)
-    assert tagged(seed_lib, "everything") == len(ids)
-    window.actions_by_name["redo"].trigger()
-    assert seed_lib.paper(pid)["rating"] == 5 and len(jobs) == 4  # inline: no job
+    for _ in range(3):  # three Ctrl+Z at once: the first is written, the others wait
+        undo(window)
+    assert not actions["undo"].isEnabled() and not actions["redo"].isEnabled()
+    qtbot.waitUntil(lambda: bool(jobs), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: actions["undo"].isEnabled(), timeout=WAIT_MS)
+    assert window.undo_stack.index() == 1 and tagged(seed_lib, "everything") == 0
+    assert seed_lib.paper(pid)["rating"] == 5  # not undone: its Ctrl+Z came too early
+    undo(window)  # small: inline, no job
+    assert seed_lib.paper(pid)["rating"] == 0 and len(jobs) == 1
 
 
-def test_a_large_undo_that_fails_on_the_worker_leaves_the_stack(
+def test_an_edit_asked_while_a_large_undo_is_written_lands_after_it(
         window, seed_lib, qtbot, large):
+    """Rate every paper, Ctrl+Z, and rate one paper at once: that rating stays (it came
+    after the undo), and its own Ctrl+Z takes it back to the unrated paper."""
+    ids = seed_lib.search("").ids
+    pid = ids[3]
+    window.context.ops.edit(seed_lib.curation.set_rating, ids, 5)
+    undo(window)
+    window.context.ops.edit(seed_lib.curation.set_rating, [pid], 3)
+    assert seed_lib.paper(pid)["rating"] == 3
+    assert {seed_lib.paper(i)["rating"] for i in ids if i != pid} == {0}
+    qtbot.waitUntil(lambda: window.actions_by_name["undo"].isEnabled(), timeout=WAIT_MS)
+    assert window.undo_stack.count() == 1  # the undone rating of all left for the new one
+    undo(window)
+    assert seed_lib.paper(pid)["rating"] == 0
+
+
+def test_a_large_undo_that_fails_leaves_the_stack(window, seed_lib, qtbot, large):
     ids = seed_lib.search("").ids
     window.context.ops.edit(seed_lib.curation.set_rating, [ids[0]], 4)
     window.context.ops.edit(seed_lib.curation.add_tags, ids, "everything")
@@ -98,36 +116,67 @@ def test_a_large_undo_that_fails_on_the_worker_leaves_the_stack(
     messages: list[str] = []
     window.context.notify = messages.append
 
-    window.actions_by_name["undo"].trigger()
+    undo(window)
+    undo(window)  # waits: Undo is off while the first is written
     qtbot.waitUntil(lambda: bool(messages), timeout=WAIT_MS)
     assert "tags are kept here" in messages[0]
     assert tagged(seed_lib, "everything") == len(ids)  # nothing written
     # The failed step has left the stack, whose index is where it was: the rating's
     # undo is next, and there is nothing to redo.
     assert window.undo_stack.count() == 1 and window.undo_stack.index() == 1
-    assert not window.undo_stack.canRedo()
-    window.actions_by_name["undo"].trigger()
+    assert not window.undo_stack.canRedo() and seed_lib.paper(ids[0])["rating"] == 4
+    qtbot.waitUntil(lambda: window.actions_by_name["undo"].isEnabled(), timeout=WAIT_MS)
+    undo(window)
     assert seed_lib.paper(ids[0])["rating"] == 0
     other.execute("DROP TRIGGER keep_tags")
     other.commit()
     other.close()
 
 
-def test_undo_of_a_large_import_runs_on_the_worker(
+def test_undo_of_a_large_import_runs_on_the_worker_and_undo_waits_for_it(
         make_window, tmp_path, qtbot, large):
     lib = Library.open(tmp_path / "lib.sqlite", create=True)
     window = make_window(lib)
-    jobs = worker_jobs(window)
+    jobs = finished_jobs(window.worker)
     window.importer.start(SEEDS[:2])
     qtbot.waitUntil(lambda: window.importer.report is not None, timeout=WAIT_MS)
     window.importer.report.close()
     count = lib.stats()["papers"]
     assert count >= 50
+    window.context.ops.edit(lib.curation.set_rating, [lib.search("").ids[0]], 5)
 
     window.undo_last_import()
+    undo(window)  # at once: waits (Undo is off) until the import's undo is on the stack
     qtbot.waitUntil(lambda: len(jobs) == 2, timeout=WAIT_MS)  # the import, its undo
     assert jobs[-1].startswith("Undo import") and lib.stats()["papers"] == 0
     assert "removed" in window.statusBar().currentMessage().lower()
-    window.actions_by_name["undo"].trigger()  # the undo of the undo: large, on the worker
-    qtbot.waitUntil(lambda: len(jobs) == 3, timeout=WAIT_MS)
-    assert lib.stats()["papers"] == count
+    assert window.undo_stack.count() == 2  # the rating, the import's undo
+    qtbot.waitUntil(lambda: window.actions_by_name["undo"].isEnabled(), timeout=WAIT_MS)
+    undo(window)  # the undo of the undo: large, on its own thread
+    qtbot.waitUntil(lambda: lib.stats()["papers"] == count, timeout=WAIT_MS)
+
+
+def test_the_panel_shows_the_running_job_and_cancel_stops_that_one(
+        window, seed_lib, qtbot, large):
+    ids = seed_lib.search("").ids
+    window.context.ops.edit(seed_lib.curation.add_tags, ids, "everything")
+    started, outcomes = threading.Event(), []
+
+    def slow(_lib, _progress, cancel):
+        started.set()
+        while not cancel.wait(0.01):
+            pass
+        raise Cancelled("cancelled; nothing was changed")
+
+    ops, progress = window.context.ops, window.context.progress
+    ops.run("Slow", slow, outcomes.append, outcomes.append, text="Working…")
+    assert started.wait(10)
+    undo(window)  # large: written beside it, on its own thread
+    assert progress.label.text() == "Working…" and progress.cancel.isVisible()
+    qtbot.waitUntil(lambda: tagged(seed_lib, "everything") == 0, timeout=WAIT_MS)
+    assert progress.label.text() == "Working…" and not outcomes  # still running
+    progress.cancel.click()  # stops the job shown, not the undo (done already)
+    qtbot.waitUntil(lambda: bool(outcomes), timeout=WAIT_MS)
+    assert "cancelled" in outcomes[0]
+    qtbot.waitUntil(lambda: not progress.isVisible(), timeout=WAIT_MS)
+    assert window.undo_stack.index() == 0

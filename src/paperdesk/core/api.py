@@ -58,7 +58,13 @@ if TYPE_CHECKING:
     )
     from paperdesk.core.importing.import_undo import ImportRecord
     from paperdesk.core.library import Library, Listener
-    from paperdesk.core.model.errors import DuplicateError, NotFound, PaperDeskError, QueryError
+    from paperdesk.core.model.errors import (
+        Cancelled,
+        DuplicateError,
+        NotFound,
+        PaperDeskError,
+        QueryError,
+    )
     from paperdesk.core.model.jobs import no_progress
     from paperdesk.core.model.sources import describe
     from paperdesk.core.model.text import plural
@@ -103,6 +109,7 @@ _WHERE = {
     "Listener": ("paperdesk.core.library", "Listener"),
     "MAX_YEAR": ("paperdesk.core.curation.curation", "MAX_YEAR"),
     "MIN_YEAR": ("paperdesk.core.curation.curation", "MIN_YEAR"),
+    "Cancelled": ("paperdesk.core.model.errors", "Cancelled"),
     "NotFound": ("paperdesk.core.model.errors", "NotFound"),
     "OK": ("paperdesk.core.sync.sync_states", "OK"),
     "Outcome": ("paperdesk.core.sync.sync_write", "Outcome"),
@@ -178,6 +185,7 @@ __all__ = [
     "TIERS",
     "WRITING",
     "AfterCommand",
+    "Cancelled",
     "Changes",
     "DuplicateError",
     "ExportReport",

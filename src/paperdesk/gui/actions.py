@@ -47,6 +47,7 @@ def build_actions(w: MainWindow, menus: Menus) -> None:
     redo = w.undo_stack.createRedoAction(w, "&Redo")
     redo.setShortcut(QKeySequence.StandardKey.Redo)
     redo.setIcon(icon("redo"))
+    w.context.ops.history.gate(undo, redo)  # off while a large undo is written
     menus.put("edit", "undo", undo)
     menus.put("edit", "redo", redo)
     menus.separator("edit")

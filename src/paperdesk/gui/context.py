@@ -84,6 +84,7 @@ class Context(QObject):
         self.undo_stack = QUndoStack(window)
         self.worker = Worker(window)
         self.worker.prepare(lib.path)  # the worker's connection, open before the first job
+        self.history_worker = Worker(window)  # large undos and redos, never behind a job
         self.progress = ProgressPanel(lambda: self.ops.cancel())
         self.ops = Operations(self)
         self.changed = self.ops.changed  # (Changes, initiator) after every write
@@ -149,6 +150,7 @@ class Context(QObject):
         """The window closes: no new jobs, the features' last words, the feed let go."""
         self.ops.close()
         self.worker.stop()
+        self.history_worker.stop()
         for hook in self.close_hooks:
             hook()
         self.lib.remove_listener(self.ops.hear)

@@ -1,14 +1,13 @@
 """The one operation runner: every write and every job of the window goes through it.
 
 ``edit(fn, *args)`` runs a core edit on the UI thread (a few milliseconds) and
-puts its ``Undo`` on the undo stack. Undo and redo write the edit's rows back on the UI
-thread too, or on the worker when the edit touched LARGE rows or more (an import's
-undo: seconds), and behind any step still running there, so steps land in the order
-asked. ``run(label, job, done)`` sends a job to the one background worker (where it
-opens its own connection), shows its progress in the status bar's panel with Cancel,
-and calls ``done`` with the result or ``failed`` with the one-line error, on the UI thread; with
-``undo=True`` the job's ``Changes`` go onto the undo stack first. Small jobs
-may run inline (``inline=True``) when nothing needs a thread.
+puts its ``Undo`` on the undo stack, whose steps ``history`` (``gui/undo.py``) writes
+back. ``run(label, job, done)`` sends a job to the background worker (where it opens
+its own connection), shows its progress in the status bar's panel with Cancel, and
+calls ``done`` with the result or ``failed`` with the one-line error, on the UI
+thread; with ``undo=True`` the job's ``Changes`` go onto the undo stack first. Small
+jobs may run inline (``inline=True``) when nothing needs a thread. The panel shows the
+job that runs (the first one still pending), and its Cancel stops that one only.
 
 Whatever writes (an edit, a job, an undo, a write by anyone on the library),
 the library's change feed tells the runner, which emits ``changed(changes,
@@ -25,17 +24,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import shiboken6
 from PySide6.QtCore import QObject, Signal
 
-from paperdesk.core.api import Changes, PaperDeskError, Undo, no_progress
-from paperdesk.gui.jobs.worker import Job, Outcome
-from paperdesk.gui.undo import EditCommand
+from paperdesk.core.api import Cancelled, Changes, PaperDeskError, no_progress
+from paperdesk.gui.jobs.worker import Job, Outcome, Worker
+from paperdesk.gui.undo import EditCommand, History
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
 
-LARGE = 2000  # papers (rows, for an undo) from which a write runs on the worker, not inline
+LARGE = 2000  # papers (rows, for an undo) from which a write runs on a worker, not inline
 
 
 @dataclass
@@ -46,22 +44,29 @@ class _Pending:
     loud: bool
     undo: bool
     initiator: object | None
+    text: str
+    cancellable: bool
+    worker: Worker
+    cancelled: bool = False  # asked to stop before it began
 
 
 class Operations(QObject):
     """Runs the window's write operations and jobs; emits ``changed`` for each write."""
 
     changed = Signal(object, object)  # Changes, initiator (or None)
+    recording_changed = Signal()  # a job whose Changes go on the undo stack began or ended
 
     def __init__(self, context: Context) -> None:
         super().__init__(context)
         self.context = context
-        self._pending: dict[int, _Pending] = {}
+        self._pending: dict[int, _Pending] = {}  # by job id, in the order they were sent
+        self._shown: int | None = None  # the job the progress panel shows
         self._initiator: object | None = None
-        self._restoring = 0  # undo and redo steps waiting on the worker
         self.closed = False  # once the window closes (and stops its worker), no new jobs
-        context.worker.progress.connect(self._progress)
-        context.worker.finished_job.connect(self._finished)
+        self.history = History(context, self)
+        for worker in (context.worker, context.history_worker):
+            worker.progress.connect(self._progress)
+            worker.finished_job.connect(self._finished)
 
     # -- the change feed -------------------------------------------------------------
 
@@ -81,7 +86,8 @@ class Operations(QObject):
     def edit(self, fn: Callable[..., Changes], *args: Any,
              initiator: object | None = None) -> Changes | None:
         """Run one core edit and put it on the undo stack; None (after saying why) when
-        the core refused it."""
+        the core refused it. An undo or redo still being written lands first."""
+        self.history.wait()
         try:
             changes = self._as(initiator, lambda: fn(*args))
         except PaperDeskError as exc:
@@ -93,54 +99,17 @@ class Operations(QObject):
     def record(self, changes: Changes) -> None:
         """A write already made: its undo onto the undo stack."""
         if changes.undo is not None:
-            self.context.undo_stack.push(EditCommand(changes.undo, self.restore))
+            self.context.undo_stack.push(EditCommand(changes.undo, self.history.restore))
 
-    # -- undo and redo -------------------------------------------------------------------
+    @property
+    def large(self) -> int:
+        """Papers (rows, for an undo) from which a write runs on a worker: ``LARGE``."""
+        return LARGE
 
-    def restore(self, command: EditCommand, undone: bool) -> None:
-        """The undo stack's step: ``command``'s rows written back (``undone``: as they
-        were before the edit, else as after it). A step that cannot be done is said and
-        leaves the stack; one that did more than put rows back (a fresh citation key, a
-        paper moved to the trash) says so in the status bar."""
-        undo = command.undo_data
-        if self._restoring or _rows(undo) >= LARGE:
-            self._restore_later(command, undo, undone)
-            return
-        lib = self.context.lib
-        try:
-            changes = (lib.undo if undone else lib.redo)(undo)
-        except PaperDeskError as exc:
-            command.setObsolete(True)  # the stack deletes it, its index where it was
-            self.context.notify(str(exc))
-            return
-        self._tell(changes)
-
-    def _restore_later(self, command: EditCommand, undo: Undo, undone: bool) -> None:
-        stack = self.context.undo_stack
-
-        def finished(changes: Changes | None, error: str | None = None) -> None:
-            self._restoring -= 1
-            if error is None:
-                self._tell(changes)
-                return
-            self.context.notify(error)
-            # Nothing was written: the stack moves back, unless it has moved on since.
-            if shiboken6.isValid(command) and stack.command(
-                    stack.index() if undone else stack.index() - 1) is command:
-                command.drop(stack, undone)
-
-        verb = "Undoing" if undone else "Redoing"
-        job_id = self.run(command.text(), lambda lib, _p, _c: (
-            lib.undo if undone else lib.redo)(undo), finished,
-            lambda error: finished(None, error), text=f"{verb} “{undo.label}”…",
-            cancellable=False)
-        if job_id is not None:
-            self._restoring += 1
-
-    def _tell(self, changes: Changes | None) -> None:
-        said = getattr(getattr(changes, "result", None), "said", None)
-        if said is not None and (line := said()):
-            self.context.show_message(line, 15000)
+    @property
+    def recording(self) -> bool:
+        """A job whose ``Changes`` go on the undo stack when it ends is pending."""
+        return any(p.undo for p in self._pending.values())
 
     # -- jobs ------------------------------------------------------------------------------
 
@@ -151,17 +120,21 @@ class Operations(QObject):
     def run(self, label: str, job: Job, done: Callable[[Any], None] | None = None,
             failed: Callable[[str], None] | None = None, *, inline: bool = False,
             quiet: bool = False, undo: bool = False, text: str | None = None,
-            initiator: object | None = None, cancellable: bool = True) -> int | None:
+            initiator: object | None = None, cancellable: bool = True,
+            worker: Worker | None = None) -> int | None:
         """Run ``job(lib, progress, cancel)``; returns the worker's job id (None inline).
 
         ``quiet`` jobs (scans in the background) show no progress panel; ``text`` is
         the panel's first line (``label…`` by default); ``undo`` puts the ``Changes``
         the job returns on the undo stack before ``done`` sees them; a job that is not
-        ``cancellable`` (one transaction that does not look at the flag) shows no Cancel.
+        ``cancellable`` (one transaction that does not look at the flag) shows no Cancel;
+        ``worker``: the one to run it (the window's by default).
         """
+        worker = worker or self.context.worker
         pending = _Pending(label, done or (lambda _r: None), failed or self.context.notify,
-                           not quiet, undo, initiator)
+                           not quiet, undo, initiator, text or f"{label}…", cancellable, worker)
         if inline:
+            self.history.wait()
             try:
                 result = self._as(initiator, lambda: job(
                     self.context.lib, no_progress, threading.Event()))
@@ -172,26 +145,53 @@ class Operations(QObject):
             return None
         if self.closed:
             return None
-        job_id = self.context.worker.submit(label, self.context.lib.path, job)
+        def guarded(lib: Any, progress: Any, cancel: Any) -> Any:
+            if pending.cancelled:  # Cancel pressed while it waited for the worker
+                raise Cancelled("cancelled; nothing was changed")
+            return job(lib, progress, cancel)
+
+        job_id = worker.submit(label, self.context.lib.path, guarded)
         self._pending[job_id] = pending
-        if pending.loud:
-            self.context.progress.start(text or f"{label}…", cancellable)
+        self._show()
+        if undo:
+            self.recording_changed.emit()
         return job_id
 
+    def _show(self) -> None:
+        """The panel shows the first loud job still pending: the one running (a job
+        waits for those sent before it), with Cancel when it can stop part way."""
+        first = next((i for i, p in self._pending.items() if p.loud), None)
+        if first == self._shown:
+            return
+        self._shown = first
+        if first is None:
+            self.context.progress.hide()
+        else:
+            self.context.progress.start(self._pending[first].text,
+                                        self._pending[first].cancellable)
+
     def cancel(self) -> None:
-        """Ask the running job to stop; it rolls back what it had not finished."""
+        """Stop the job the panel shows; it rolls back what it had not finished. A job
+        still waiting never begins; a running one is asked through its worker's flag."""
+        pending = self._pending.get(self._shown) if self._shown is not None else None
+        if pending is None:
+            return
         self.context.progress.cancelling()
-        self.context.worker.cancel()
+        pending.cancelled = True
+        running = next(i for i, p in self._pending.items() if p.worker is pending.worker)
+        if running == self._shown:
+            pending.worker.cancel()
 
     def close(self) -> None:
-        """The window is closing: no new jobs; the running one is asked to stop."""
+        """The window is closing: no new jobs; every pending one is asked to stop."""
         self.closed = True
-        if self.busy:
-            self.cancel()
+        for pending in self._pending.values():
+            pending.cancelled = True
+        self.context.worker.cancel()
+        self.context.history_worker.cancel()
 
     def _progress(self, job_id: int, fraction: float, message: str) -> None:
-        pending = self._pending.get(job_id)
-        if pending is not None and pending.loud:
+        if job_id == self._shown:
             self.context.progress.step(fraction, message)
 
     def _finished(self, outcome: Outcome) -> None:
@@ -202,19 +202,16 @@ class Operations(QObject):
                 self._as(pending.initiator if pending else None, lambda c=changes: lib.notify(c))
         if pending is None:
             return
-        if pending.loud and not any(p.loud for p in self._pending.values()):
-            self.context.progress.hide()
+        self._show()
         if outcome.error:
             pending.failed(outcome.error)
         else:
             self._succeeded(pending, outcome.result)
+        if pending.undo:
+            self.recording_changed.emit()
 
     def _succeeded(self, pending: _Pending, result: Any) -> None:
         if pending.undo:
             self.record(result)
         pending.done(result)
 
-
-def _rows(undo: Undo) -> int:
-    """How many rows an undo writes back: its size on the write."""
-    return sum(max(len(i.before), len(i.after)) for i in undo.images)

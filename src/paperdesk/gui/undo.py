@@ -1,15 +1,31 @@
-"""Edits on the undo stack: each wraps the core's row-image ``Undo``."""
+"""Edits on the undo stack, each wrapping the core's row-image ``Undo``; and ``History``,
+which writes a step's rows back.
+
+A step writes back on the UI thread, or, when the edit touched ``Operations.large``
+rows or more (an import's undo: seconds), on a worker thread of its own, so the window
+stays free meanwhile. While such a step is written, or while a job whose ``Changes``
+go on the stack runs, Undo and Redo wait (their actions are off), and an edit asked
+meanwhile lands after the step: the stack and the library never disagree on order.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoCommand, QUndoStack
+import shiboken6
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QUndoCommand, QUndoStack
 
-from paperdesk.core.api import Undo
+from paperdesk.core.api import Changes, PaperDeskError, Undo
+
+if TYPE_CHECKING:
+    from paperdesk.gui.context import Context
+    from paperdesk.gui.operations import Operations
 
 # How the window writes an undo's images back: ``restore(command, before)`` with
-# ``before`` True for an undo, False for a redo (the operation runner's ``restore``).
+# ``before`` True for an undo, False for a redo (``History.restore``).
 Restore = Callable[["EditCommand", bool], None]
 
 
@@ -18,8 +34,8 @@ class EditCommand(QUndoCommand):
 
     Push it after the edit has happened; the first ``redo`` (which Qt calls on
     push) is skipped. The views hear of every undo and redo through the library's
-    listeners. ``restore`` writes the images back, on this thread or, for a large
-    edit, on the worker; a step that fails leaves the stack (``drop``).
+    listeners. ``restore`` writes the images back; a step that fails leaves the
+    stack (``drop``).
     """
 
     def __init__(self, undo: Undo, restore: Restore) -> None:
@@ -49,12 +65,100 @@ class EditCommand(QUndoCommand):
         return True
 
     def drop(self, stack: QUndoStack, undone: bool) -> None:
-        """The step that just failed (``undone``: an undo) leaves the stack, and the
-        stack's index is put back as if it had not been asked (nothing was written).
-        Called at once on this thread; for a step on the worker, only while the
-        stack is still just past it."""
+        """The step (``undone``: an undo) failed after the stack moved past it, nothing
+        written: it leaves the stack, whose index goes back to where it was."""
         self._skip = self._drop = True
         if undone:  # the undo moved the index below this command: a redo moves it back
             stack.redo()
         else:
             stack.undo()
+
+
+class History(QObject):
+    """Writes the undo stack's steps back, and says when Undo and Redo must wait."""
+
+    busy_changed = Signal()
+
+    def __init__(self, context: Context, ops: Operations) -> None:
+        super().__init__(context)
+        self.context, self.ops = context, ops
+        self._writing: threading.Event | None = None  # set once the step on a thread is in
+        ops.recording_changed.connect(self.busy_changed)
+
+    @property
+    def busy(self) -> bool:
+        """A step is being written on its thread, or a job that goes on the stack runs."""
+        return self._writing is not None or self.ops.recording
+
+    def wait(self) -> None:
+        """Until the step being written on its thread is in (an edit lands after it)."""
+        if self._writing is not None:
+            self._writing.wait()
+
+    def gate(self, undo: QAction, redo: QAction) -> None:
+        """Keep the stack's Undo and Redo actions off while ``busy``."""
+        stack = self.context.undo_stack
+
+        def apply(*_args: object) -> None:
+            if not (shiboken6.isValid(stack) and shiboken6.isValid(undo)
+                    and shiboken6.isValid(redo)):
+                return  # the window is going
+            undo.setEnabled(stack.canUndo() and not self.busy)
+            redo.setEnabled(stack.canRedo() and not self.busy)
+
+        for signal in (stack.canUndoChanged, stack.canRedoChanged, self.busy_changed):
+            signal.connect(apply)  # after the stack's own connection: the last word
+
+    def restore(self, command: EditCommand, undone: bool) -> None:
+        """``command``'s rows written back (``undone``: as they were before the edit,
+        else as after it). A step that cannot be done is said and leaves the stack; one
+        that did more than put rows back (a fresh citation key, a paper moved to the
+        trash) says so in the status bar."""
+        undo = command.undo_data
+        if sum(max(len(i.before), len(i.after)) for i in undo.images) >= self.ops.large:
+            self._restore_later(command, undo, undone)
+            return
+        lib = self.context.lib
+        try:
+            changes = (lib.undo if undone else lib.redo)(undo)
+        except PaperDeskError as exc:
+            command.setObsolete(True)  # the stack deletes it, its index where it was
+            self.context.notify(str(exc))
+            return
+        self._tell(changes)
+
+    def _restore_later(self, command: EditCommand, undo: Undo, undone: bool) -> None:
+        stack = self.context.undo_stack
+        written = self._writing = threading.Event()
+
+        def job(lib, _progress, _cancel) -> Changes:
+            try:
+                return (lib.undo if undone else lib.redo)(undo)
+            finally:
+                written.set()
+
+        def finished(changes: Changes | None, error: str | None = None) -> None:
+            self._writing = None
+            self.busy_changed.emit()
+            if error is None:
+                self._tell(changes)
+                return
+            self.context.notify(error)
+            # Nothing was written, and nothing moved the stack since (Undo and Redo were
+            # off; an edit waited): the stack goes back, unless it was cleared meanwhile.
+            if shiboken6.isValid(command) and stack.command(
+                    stack.index() if undone else stack.index() - 1) is command:
+                command.drop(stack, undone)
+
+        verb = "Undoing" if undone else "Redoing"
+        job_id = self.ops.run(command.text(), job, finished, lambda e: finished(None, e),
+                              text=f"{verb} “{undo.label}”…", cancellable=False,
+                              worker=self.context.history_worker)
+        if job_id is None:  # the window is closing: nothing will be written
+            self._writing = None
+        self.busy_changed.emit()
+
+    def _tell(self, changes: Changes | None) -> None:
+        said = getattr(getattr(changes, "result", None), "said", None)
+        if said is not None and (line := said()):
+            self.context.show_message(line, 15000)

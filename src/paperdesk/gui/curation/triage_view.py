@@ -187,7 +187,7 @@ class TriageView(QDialog):
         """Take back the last edit (Ctrl+Z) and show the paper it was made on."""
         stack = self.context.undo_stack
         at = stack.index()
-        if stack.canUndo():
+        if stack.canUndo() and not self.context.ops.history.busy:
             stack.undo()
             if (place := self.places.get(at)) is not None and place < len(self.ids):
                 self.index = place
@@ -195,7 +195,7 @@ class TriageView(QDialog):
 
     def redo(self) -> None:
         stack = self.context.undo_stack
-        if stack.canRedo():
+        if stack.canRedo() and not self.context.ops.history.busy:
             stack.redo()
             self.show_current()
 

@@ -1,4 +1,5 @@
-"""One background thread for long writes (imports), with progress and Cancel.
+"""A background thread for long writes (imports), with progress and Cancel; the window
+has two (``Context.worker``, and ``history_worker`` for large undos).
 
 A job is a function ``job(lib, progress, cancel)`` run on the worker thread
 against its own ``Library`` connection (SQLite connections stay in the thread
@@ -29,6 +30,7 @@ from PySide6.QtCore import QThread, Signal
 from paperdesk.core.api import Changes, Library, PaperDeskError
 
 Job = Callable[[Library, Callable[[float, str], None], threading.Event], Any]
+_IDS = itertools.count(1)  # job ids, one series for every worker: a job's id is its own
 
 
 @dataclass
@@ -51,7 +53,6 @@ class Worker(QThread):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._jobs: queue.Queue[tuple[int, str, Path, Job | None] | None] = queue.Queue()
-        self._ids = itertools.count(1)
         self._cancel = threading.Event()
         self.busy = False
 
@@ -59,7 +60,7 @@ class Worker(QThread):
         """Queue ``job`` to run against the library at ``library_path``; returns its id."""
         if not self.isRunning():
             self.start()
-        job_id = next(self._ids)
+        job_id = next(_IDS)
         self.busy = True
         self._jobs.put((job_id, label, Path(library_path), job))
         return job_id
