@@ -180,3 +180,48 @@ def test_the_panel_shows_the_running_job_and_cancel_stops_that_one(
     assert "cancelled" in outcomes[0]
     qtbot.waitUntil(lambda: not progress.isVisible(), timeout=WAIT_MS)
     assert window.undo_stack.index() == 0
+
+
+def test_a_large_undo_asked_just_before_the_window_closes_is_written(
+        make_window, seed_lib, qtbot, large):
+    window = make_window(seed_lib)
+    ids = seed_lib.search("").ids
+    window.context.ops.edit(seed_lib.curation.add_tags, ids, "everything")
+    undo(window)
+    window.close()  # waits for the undo asked: it cannot stop part way
+    assert tagged(seed_lib, "everything") == 0
+
+
+def test_an_import_beside_a_large_undo_is_shown_and_can_be_cancelled(
+        window, seed_lib, qtbot, large):
+    """A job on the window's worker runs beside an undo on its own thread: the panel
+    shows the one that can be cancelled, and Cancel stops it, not the undo."""
+    ids = seed_lib.search("").ids
+    window.context.ops.edit(seed_lib.curation.add_tags, ids, "everything")
+    gate, started, outcomes = threading.Event(), threading.Event(), []
+
+    def slow(_lib, _progress, cancel):
+        started.set()
+        while not cancel.wait(0.01):
+            pass
+        raise Cancelled("cancelled; nothing was changed")
+
+    def held(lib, undo_data):  # the undo, held until the job below runs
+        gate.wait(10)
+        return lib.undo(undo_data)
+
+    ops, progress = window.context.ops, window.context.progress
+    command = window.undo_stack.command(0)
+    ops.run("Undo held", lambda lib, _p, _c: held(lib, command.undo_data), text="Undoing…",
+            cancellable=False, worker=window.context.history_worker)
+    ops.run("Slow", slow, outcomes.append, outcomes.append, text="Working…")
+    assert started.wait(10)
+    qtbot.waitUntil(lambda: progress.label.text() == "Working…", timeout=WAIT_MS)
+    assert progress.cancel.isVisible()
+    progress.cancel.click()
+    qtbot.waitUntil(lambda: bool(outcomes), timeout=WAIT_MS)
+    assert "cancelled" in outcomes[0]
+    assert progress.label.text() == "Undoing…" and not progress.cancel.isVisible()
+    gate.set()
+    qtbot.waitUntil(lambda: tagged(seed_lib, "everything") == 0, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not progress.isVisible(), timeout=WAIT_MS)

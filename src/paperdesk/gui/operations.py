@@ -157,10 +157,21 @@ class Operations(QObject):
             self.recording_changed.emit()
         return job_id
 
+    def _running(self) -> list[int]:
+        """The job each worker runs (or is about to): its first one still pending."""
+        firsts: dict[int, int] = {}
+        for job_id, pending in self._pending.items():
+            firsts.setdefault(id(pending.worker), job_id)
+        return list(firsts.values())
+
     def _show(self) -> None:
-        """The panel shows the first loud job still pending: the one running (a job
-        waits for those sent before it), with Cancel when it can stop part way."""
-        first = next((i for i, p in self._pending.items() if p.loud), None)
+        """The panel shows a loud job that runs (a job waits for those sent to its
+        worker before it), one that can be cancelled first, with Cancel when it can
+        stop part way; a loud job still waiting when none runs."""
+        loud = [i for i in self._running() if self._pending[i].loud]
+        loud.sort(key=lambda i: not self._pending[i].cancellable)
+        first = loud[0] if loud else next(
+            (i for i, p in self._pending.items() if p.loud), None)
         if first == self._shown:
             return
         self._shown = first
@@ -174,21 +185,22 @@ class Operations(QObject):
         """Stop the job the panel shows; it rolls back what it had not finished. A job
         still waiting never begins; a running one is asked through its worker's flag."""
         pending = self._pending.get(self._shown) if self._shown is not None else None
-        if pending is None:
+        if pending is None or not pending.cancellable:
             return
         self.context.progress.cancelling()
         pending.cancelled = True
-        running = next(i for i, p in self._pending.items() if p.worker is pending.worker)
-        if running == self._shown:
+        if self._shown in self._running():
             pending.worker.cancel()
 
     def close(self) -> None:
-        """The window is closing: no new jobs; every pending one is asked to stop."""
+        """The window is closing: no new jobs; every pending one that can stop is asked
+        to (an undo asked is written before the window goes)."""
         self.closed = True
         for pending in self._pending.values():
-            pending.cancelled = True
-        self.context.worker.cancel()
-        self.context.history_worker.cancel()
+            pending.cancelled = pending.cancelled or pending.cancellable
+        for job_id in self._running():
+            if self._pending[job_id].cancellable:
+                self._pending[job_id].worker.cancel()
 
     def _progress(self, job_id: int, fraction: float, message: str) -> None:
         if job_id == self._shown:

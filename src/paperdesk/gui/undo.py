@@ -84,11 +84,18 @@ class History(QObject):
         self.context, self.ops = context, ops
         self._writing: threading.Event | None = None  # set once the step on a thread is in
         ops.recording_changed.connect(self.busy_changed)
+        context.library_changed.connect(self._forget)
 
     @property
     def busy(self) -> bool:
         """A step is being written on its thread, or a job that goes on the stack runs."""
         return self._writing is not None or self.ops.recording
+
+    def _forget(self, _lib: object) -> None:
+        """Another library is open: a step still written on the one before is no longer
+        this window's (its stack is cleared), and edits here need not wait for it."""
+        self._writing = None
+        self.busy_changed.emit()
 
     def wait(self) -> None:
         """Until the step being written on its thread is in (an edit lands after it)."""
@@ -138,10 +145,13 @@ class History(QObject):
                 written.set()
 
         def finished(changes: Changes | None, error: str | None = None) -> None:
-            self._writing = None
-            self.busy_changed.emit()
+            ours = self._writing is written  # else another library is open since
+            if ours:
+                self._writing = None
+                self.busy_changed.emit()
             if error is None:
-                self._tell(changes)
+                if ours:
+                    self._tell(changes)
                 return
             self.context.notify(error)
             # Nothing was written, and nothing moved the stack since (Undo and Redo were
