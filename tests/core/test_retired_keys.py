@@ -191,7 +191,13 @@ def test_an_upgrade_retires_the_keys_merges_took_before_0018(lib, tmp_path):
     # What 0018's triggers retired (d's key with d, though c holds it now):
     assert want == sorted([(keys[b], b), (keys[c], c), (keys[d], d)])
 
-    with Library.open(_as_before_0018(lib)) as upgraded:
+    path = _as_before_0018(lib)
+    conn = sqlite3.connect(path)  # a merge whose kept images are damaged: skipped
+    with conn:
+        conn.execute("INSERT INTO merges (kept_id, merged_ids, created, undo) "
+                     "VALUES (?, '[999]', '2025-01-01', '{\"images\": [')", [a])
+    conn.close()
+    with Library.open(path) as upgraded:
         got = upgraded.db.execute("SELECT key, paper_id FROM retired_keys ORDER BY key")
         assert got.fetchall() == want
         g = _new_paper(upgraded, tmp_path, "g.txt", "Serverless Cold Starts Revisited", 2024)

@@ -254,13 +254,15 @@ def _tag_ids(db: Database) -> None:
 def _retired_keys_of_merges(db: Database) -> None:
     """Keys that left PaperDesk and were retired by a merge made before 0018, found in
     the merges' kept images (``merges.undo``): a merged-away paper's frozen key, and the
-    kept paper's when the merge chose another. A merge since undone retired nothing.
+    kept paper's when the merge chose another. A merge since undone retired nothing; one
+    whose images are damaged is passed over (the upgrade never fails on it).
     (A trash emptied, or a key typed over a frozen one, before 0018 left no record.)"""
     db.execute("""
         INSERT OR IGNORE INTO retired_keys (key, paper_id)
         SELECT json_extract(r.value, '$.citekey'), json_extract(r.value, '$.id')
         FROM merges m, json_each(m.undo, '$.images') i, json_each(i.value, '$.before') r
-        WHERE m.undone_at IS NULL AND json_extract(i.value, '$.table') = 'papers'
+        WHERE m.undone_at IS NULL AND json_valid(m.undo)
+          AND json_extract(i.value, '$.table') = 'papers'
           AND json_extract(r.value, '$.citekey_frozen') = 1
           AND json_extract(r.value, '$.citekey') IS NOT NULL
           AND json_extract(r.value, '$.citekey') IS NOT (
