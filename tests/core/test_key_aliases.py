@@ -124,3 +124,15 @@ def test_biber_prints_the_merged_paper_for_a_retired_key(lib, tmp_path):
     assert "undefined" not in log and not tex.complaints(final), final[-2000:]
     bbl = (folder / "doc.bbl").read_text(errors="replace")
     assert bbl.count("\\entry{") == 1 and f"\\entry{{{key_a}}}" in bbl
+
+
+def test_a_damaged_merge_row_names_nobody_and_the_export_goes_on(lib, tmp_path):
+    a, b = _pair(lib, tmp_path)
+    key_a, key_b = lib.paper(a)["citekey"], lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "ab.bib", [a, b])
+    lib.duplicates.merge(a, [b])
+    with lib.db.conn:  # another program damaged a later merge's list
+        lib.db.execute("INSERT INTO merges (kept_id, merged_ids, created, undo) "
+                       "VALUES (?, '[1, oops', '2025-01-01', '{}'), (?, '{\"x\": 1}', "
+                       "'2025-01-01', '{}')", [a, a])
+    assert _ids(lib.bibtex.export(style="biblatex"), key_a) == key_b

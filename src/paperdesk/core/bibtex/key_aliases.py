@@ -28,9 +28,11 @@ def aliases(db: Any) -> Aliases:
     if not retired:
         return {}
     kept_as: dict[int, int] = {}  # a paper merged away -> the paper it went into
-    for kept, merged in db.execute("SELECT kept_id, merged_ids FROM merges "
-                                   "WHERE undone_at IS NULL ORDER BY id"):
-        kept_as.update(dict.fromkeys(json.loads(merged), kept))
+    for kept, merged in db.execute("SELECT kept_id, merged_ids FROM merges WHERE "
+                                   "undone_at IS NULL AND json_valid(merged_ids) ORDER BY id"):
+        ids = json.loads(merged)
+        if isinstance(ids, list):  # a damaged row names nobody
+            kept_as.update((i, kept) for i in ids if isinstance(i, int))
     wanted = {pid for _key, pid in retired} | set(kept_as.values())
     present = {r[0] for r in db.execute(
         "SELECT p.id FROM json_each(?) j JOIN papers p ON p.id = j.value",
