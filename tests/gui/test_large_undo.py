@@ -225,3 +225,17 @@ def test_an_import_beside_a_large_undo_is_shown_and_can_be_cancelled(
     gate.set()
     qtbot.waitUntil(lambda: tagged(seed_lib, "everything") == 0, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: not progress.isVisible(), timeout=WAIT_MS)
+
+
+def test_the_menu_names_an_undone_import_without_saying_the_opposite(
+        make_window, tmp_path, qtbot):
+    lib = Library.open(tmp_path / "lib.sqlite", create=True)
+    window = make_window(lib)
+    window.importer.start(SEEDS[:1])
+    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=WAIT_MS)
+    window.importer.report.close()
+    window.undo_last_import()
+    name = SEEDS[0].name
+    assert window.actions_by_name["undo"].text() == f"&Undo “Undo import of {name}”"
+    undo(window)  # the import is back: Redo takes it away again
+    assert window.actions_by_name["redo"].text() == f"&Redo “Undo import of {name}”"

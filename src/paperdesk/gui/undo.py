@@ -39,9 +39,11 @@ class EditCommand(QUndoCommand):
     """
 
     def __init__(self, undo: Undo, restore: Restore) -> None:
-        # The menu adds "Undo"/"Redo" itself: "Undo import of x", not "Undo Undo import of x".
+        # The menu adds "Undo"/"Redo" itself. An edit that takes back another (the core's
+        # "Undo import of x", "Undo merge 5") is quoted: Undo “Undo import of x” brings
+        # the import back; without its own "Undo" the menu would say the opposite.
         label = undo.label
-        super().__init__(label[5:] if label.startswith("Undo ") else label)
+        super().__init__(f"“{label}”" if label.startswith("Undo ") else label)
         self.undo_data = undo
         self.restore = restore
         self._skip = True  # Qt's call on push: the edit is already made
