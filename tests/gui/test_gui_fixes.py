@@ -184,9 +184,11 @@ def test_the_undo_of_an_import_is_named_once(window, seed_lib, qtbot, tmp_path):
     window.importer.report.close()
     window.undo_last_import()
     undo_text = window.actions_by_name["undo"].text().replace("&", "")
-    assert undo_text.startswith("Undo import") and "Undo Undo" not in undo_text
+    # Named by what it did (the import removed), so Undo never reads as removing it.
+    assert undo_text.startswith("Undo removal of the import") and "Undo Undo" not in undo_text
     window.actions_by_name["undo"].trigger()
-    assert window.actions_by_name["redo"].text().replace("&", "").startswith("Redo import")
+    assert window.actions_by_name["redo"].text().replace("&", "").startswith(
+        "Redo removal of the import")
 
 
 def test_the_charts_labels_line_up_with_its_points(qtbot):

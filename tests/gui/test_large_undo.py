@@ -236,6 +236,18 @@ def test_the_menu_names_an_undone_import_without_saying_the_opposite(
     window.importer.report.close()
     window.undo_last_import()
     name = SEEDS[0].name
-    assert window.actions_by_name["undo"].text() == f"&Undo “Undo import of {name}”"
+    assert window.actions_by_name["undo"].text() == f"&Undo removal of the import of {name}"
     undo(window)  # the import is back: Redo takes it away again
-    assert window.actions_by_name["redo"].text() == f"&Redo “Undo import of {name}”"
+    assert window.actions_by_name["redo"].text() == f"&Redo removal of the import of {name}"
+    assert lib.stats()["papers"] > 0
+
+
+def test_an_unmerge_is_named_by_what_it_did(window, seed_lib):
+    from tests.core.test_duplicates import add_copy
+
+    pid = seed_lib.search("").ids[0]
+    copy = add_copy(seed_lib, pid, title=seed_lib.paper(pid)["title"] + " (again)")
+    merge_id = seed_lib.duplicates.merge(pid, [copy]).result["merge_id"]
+    window.context.ops.edit(seed_lib.duplicates.unmerge, merge_id)
+    assert window.actions_by_name["undo"].text() == (
+        f"&Undo unmerge of merge {merge_id} (papers {pid}, {copy})")

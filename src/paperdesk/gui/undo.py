@@ -39,11 +39,7 @@ class EditCommand(QUndoCommand):
     """
 
     def __init__(self, undo: Undo, restore: Restore) -> None:
-        # The menu adds "Undo"/"Redo" itself. An edit that takes back another (the core's
-        # "Undo import of x", "Undo merge 5") is quoted: Undo “Undo import of x” brings
-        # the import back; without its own "Undo" the menu would say the opposite.
-        label = undo.label
-        super().__init__(f"“{label}”" if label.startswith("Undo ") else label)
+        super().__init__(menu_text(undo.label))
         self.undo_data = undo
         self.restore = restore
         self._skip = True  # Qt's call on push: the edit is already made
@@ -74,6 +70,18 @@ class EditCommand(QUndoCommand):
             stack.redo()
         else:
             stack.undo()
+
+
+def menu_text(label: str) -> str:
+    """An edit's name after the menu's own "Undo"/"Redo". An edit that takes back
+    another (the core's "Undo import of x", "Undo merge 5 (...)") is named by what it
+    did: "Undo removal of the import of x" brings the import back; "Undo import of x"
+    would say the opposite, and "Undo Undo import of x" stutters."""
+    if label.startswith("Undo import"):
+        return "removal of the import" + label[len("Undo import"):]
+    if label.startswith("Undo merge "):
+        return "unmerge of" + label[len("Undo"):]
+    return f"“{label}”" if label.startswith("Undo ") else label
 
 
 class History(QObject):
