@@ -172,7 +172,7 @@ class History(QObject):
 
         verb = "Undoing" if undone else "Redoing"
         job_id = self.ops.run(command.text(), job, finished, lambda e: finished(None, e),
-                              text=f"{verb} “{undo.label}”…", cancellable=False,
+                              text=f"{verb} {command.text()}…", cancellable=False,
                               worker=self.context.history_worker)
         if job_id is None:  # the window is closing: nothing will be written
             self._writing = None
