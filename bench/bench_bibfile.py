@@ -131,7 +131,8 @@ dest.execute("BEGIN IMMEDIATE")
 for t, r in rows.items():
     if r:
         cols = FTS if t == "papers_fts" else ""
-        dest.executemany(f'INSERT OR REPLACE INTO "{t}" {"(" + cols + ")" if cols else ""} VALUES '
+        dest.execute(f'DELETE FROM "{t}"')  # rows an empty library starts with (id_tops)
+        dest.executemany(f'INSERT INTO "{t}" {"(" + cols + ")" if cols else ""} VALUES '
                          f'({",".join("?" * len(r[0]))})', r)
 dest.execute("COMMIT")
 print(time.perf_counter() - wall, time.process_time() - cpu)
