@@ -24,7 +24,8 @@ OWNERS = {
     "frozen_keys": "core/db/papers_table.py",
     "id_tops": "core/db/ids.py",
     # written by its triggers alone (a frozen key's paper deleted or re-keyed)
-    "retired_keys": "core/db/schema_0018.py",
+    "retired_keys": "core/db/schema_0021.py",
+    "retired_owners": "core/db/schema_0021.py",
     "tags": "core/db/tags_table.py",
     "paper_tags": "core/db/tags_table.py",
     "notes": "core/db/notes_table.py",
@@ -49,6 +50,7 @@ MIGRATIONS = {
     "core/db/schema_0002.py": "migration 0002: the statistics and index triggers",
     "core/db/schema_0010.py": "migration 0010: the momentum triggers and their backfill",
     "core/db/schema_0014.py": "migration 0014: the annotations index and its triggers",
+    "core/db/schema_0018.py": "migration 0018: the retired keys' first triggers",
 }
 
 # Modules that write rows of a table named at run time (``{table}``), never one

@@ -136,3 +136,56 @@ def test_a_damaged_merge_row_names_nobody_and_the_export_goes_on(lib, tmp_path):
                        "VALUES (?, '[1, oops', '2025-01-01', '{}'), (?, '{\"x\": 1}', "
                        "'2025-01-01', '{}')", [a, a])
     assert _ids(lib.bibtex.export(style="biblatex"), key_a) == key_b
+
+
+def test_a_key_that_named_two_papers_is_nobodys_alias(lib, tmp_path):
+    """a's key k0 goes to c in a merge; the merge is undone, c is exported (k0 now names
+    c in a document too) and deleted for good: k0 named a and c, so it cites nothing."""
+    a, _b = _pair(lib, tmp_path)
+    c = _new_paper(lib, tmp_path, "c.txt", "Serverless Cold Starts in Practice", 2024)
+    lib.bibtex.export_to(tmp_path / "a.bib", [a])
+    lib.bibtex.set_citekey(a, "k0")
+    merged = lib.duplicates.merge(c, [a])  # c takes a's frozen key
+    assert lib.paper(c)["citekey"] == "k0"
+    lib.undo(merged.undo)
+    lib.bibtex.export_to(tmp_path / "c.bib", [c])
+    lib.trash.delete([c])
+    lib.trash.empty()
+    assert "\tids = " not in lib.bibtex.export(style="biblatex")
+
+
+def test_a_retired_key_typed_onto_another_paper_is_nobodys_alias(lib, tmp_path):
+    a, b = _pair(lib, tmp_path)
+    key_b = lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    lib.bibtex.set_citekey(b, "bee")          # key_b named b
+    lib.bibtex.set_citekey(a, key_b)          # typed by hand: the user's word
+    lib.bibtex.export_to(tmp_path / "a.bib", [a])
+    lib.bibtex.set_citekey(a, "ay")           # key_b named a too
+    assert "\tids = " not in lib.bibtex.export(style="biblatex")
+
+
+@pytest.mark.parametrize("spelling", ["seven", "Seven"])
+def test_a_key_an_entrys_own_ids_gives_is_nobody_elses_alias(lib, tmp_path, spelling):
+    bib = tmp_path / "in.bib"
+    bib.write_text("@article{three, title = {Serverless Cold Starts}, year = 2024,\n"
+                   "  ids = {seven}}\n", encoding="utf-8")
+    lib.import_paths([bib])
+    _a, x = _pair(lib, tmp_path)
+    lib.bibtex.set_citekey(x, spelling)
+    lib.bibtex.export_to(tmp_path / "x.bib", [x])
+    lib.bibtex.set_citekey(x, "xx")
+    text = lib.bibtex.export(style="biblatex")
+    assert _ids(text, "three") == "seven" and _ids(text, "xx") is None
+
+
+def test_damaged_rows_name_nobody_and_the_export_goes_on(lib, tmp_path):
+    a, b = _pair(lib, tmp_path)
+    key_a, key_b = lib.paper(a)["citekey"], lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "ab.bib", [a, b])
+    lib.duplicates.merge(a, [b])
+    with lib.db.conn:  # another program wrote what PaperDesk never writes
+        lib.db.execute("INSERT INTO retired_owners (key, paper_id) VALUES ('weird', 'p9')")
+        lib.db.execute("INSERT INTO merges (kept_id, merged_ids, created, undo) "
+                       "VALUES ('x', '[1]', '2025-01-01', '{}')")
+    assert _ids(lib.bibtex.export(style="biblatex"), key_a) == key_b

@@ -166,8 +166,9 @@ def _as_before_0018(lib) -> Path:
         conn.execute("DROP TRIGGER papers_retire_deleted_key")
         conn.execute("DROP TRIGGER papers_retire_changed_key")
         conn.execute("DROP TABLE retired_keys")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN "
-                     "('0018_retired_keys', '0020_retired_keys_of_merges')")
+        conn.execute("DROP TABLE retired_owners")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('0018_retired_keys', "
+                     "'0020_retired_keys_of_merges', '0021_retired_key_owners')")
     conn.close()
     return path
 
@@ -192,13 +193,20 @@ def test_an_upgrade_retires_the_keys_merges_took_before_0018(lib, tmp_path):
     assert want == sorted([(keys[b], b), (keys[c], c), (keys[d], d)])
 
     path = _as_before_0018(lib)
-    conn = sqlite3.connect(path)  # a merge whose kept images are damaged: skipped
+    conn = sqlite3.connect(path)  # merges whose kept images are damaged: passed over
     with conn:
-        conn.execute("INSERT INTO merges (kept_id, merged_ids, created, undo) "
-                     "VALUES (?, '[999]', '2025-01-01', '{\"images\": [')", [a])
+        for undo in ('{"images": [', '{"images": "x"}', '{"images": ["x", 3, null]}',
+                     '{"images": [{"table": "papers", "before": "x"}]}',
+                     '{"images": [{"table": "papers", "before": {"id": 5}}]}',
+                     '{"images": [{"table": "papers", "before": [{"id": "p9", '
+                     '"citekey": "zz", "citekey_frozen": 1}, "s", 7]}]}'):
+            conn.execute("INSERT INTO merges (kept_id, merged_ids, created, undo) "
+                         "VALUES (?, '[999]', '2025-01-01', ?)", [a, undo])
     conn.close()
     with Library.open(path) as upgraded:
         got = upgraded.db.execute("SELECT key, paper_id FROM retired_keys ORDER BY key")
         assert got.fetchall() == want
+        owners = upgraded.db.execute("SELECT key, paper_id FROM retired_owners ORDER BY key")
+        assert owners.fetchall() == want
         g = _new_paper(upgraded, tmp_path, "g.txt", "Serverless Cold Starts Revisited", 2024)
         assert upgraded.paper(g)["citekey"] not in (keys[b], keys[c])

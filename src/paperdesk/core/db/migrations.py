@@ -24,6 +24,7 @@ from paperdesk.core.db import (
     schema_0010,
     schema_0014,
     schema_0018,
+    schema_0021,
 )
 
 migrations = Migrations(schema.MIGRATION_SET)
@@ -254,17 +255,35 @@ def _tag_ids(db: Database) -> None:
 def _retired_keys_of_merges(db: Database) -> None:
     """Keys that left PaperDesk and were retired by a merge made before 0018, found in
     the merges' kept images (``merges.undo``): a merged-away paper's frozen key, and the
-    kept paper's when the merge chose another. A merge since undone retired nothing; one
-    whose images are damaged is passed over (the upgrade never fails on it).
-    (A trash emptied, or a key typed over a frozen one, before 0018 left no record.)"""
+    kept paper's when the merge chose another. A merge since undone retired nothing; an
+    image that is not what a merge writes (damaged) is passed over, so the upgrade never
+    fails on it."""
+    # Every JSON function sees JSON: an image or a row that is not an object reads as
+    # '{}' and yields nothing, and a row needs an integer id and a text key.
     db.execute("""
+        WITH images AS (
+            SELECT CASE WHEN i.type = 'object' THEN i.value ELSE '{}' END AS image
+            FROM merges m,
+                 json_each(CASE WHEN json_valid(m.undo) THEN m.undo ELSE '{}' END,
+                           '$.images') i
+            WHERE m.undone_at IS NULL ORDER BY m.id),
+        rows AS (
+            SELECT CASE WHEN r.type = 'object' THEN r.value ELSE '{}' END AS row
+            FROM images,
+                 json_each(CASE WHEN json_extract(image, '$.table') = 'papers'
+                           THEN image ELSE '{}' END, '$.before') r)
         INSERT OR IGNORE INTO retired_keys (key, paper_id)
-        SELECT json_extract(r.value, '$.citekey'), json_extract(r.value, '$.id')
-        FROM merges m, json_each(m.undo, '$.images') i, json_each(i.value, '$.before') r
-        WHERE m.undone_at IS NULL AND json_valid(m.undo)
-          AND json_extract(i.value, '$.table') = 'papers'
-          AND json_extract(r.value, '$.citekey_frozen') = 1
-          AND json_extract(r.value, '$.citekey') IS NOT NULL
-          AND json_extract(r.value, '$.citekey') IS NOT (
-              SELECT p.citekey FROM papers p WHERE p.id = json_extract(r.value, '$.id'))
-        ORDER BY m.id""")
+        SELECT json_extract(row, '$.citekey'), json_extract(row, '$.id') FROM rows
+        WHERE json_type(row, '$.id') = 'integer' AND json_type(row, '$.citekey') = 'text'
+          AND json_extract(row, '$.citekey_frozen') = 1
+          AND json_extract(row, '$.citekey') IS NOT (
+              SELECT p.citekey FROM papers p WHERE p.id = json_extract(row, '$.id'))""")
+
+
+@migrations(name="0021_retired_key_owners")
+def _retired_key_owners(db: Database) -> None:
+    """Every paper a retired key named (``retired_owners``; ``schema_0021``), not only
+    the first: a biblatex export writes a retired key as another paper's alias only when
+    all of them are now that paper."""
+    for statement in schema_0021.STATEMENTS:
+        db.execute(statement)

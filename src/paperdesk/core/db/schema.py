@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 
-from paperdesk.core.db import schema_0002, schema_0010, schema_0014, schema_0018
+from paperdesk.core.db import schema_0002, schema_0010, schema_0014, schema_0021
 from paperdesk.core.db.database import Database
 
 APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
@@ -38,9 +38,9 @@ TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
 MOMENTUM_TRIGGERS = schema_0010.TRIGGERS
 MOMENTUM_TRIGGER_NAMES = [t.split()[2] for t in MOMENTUM_TRIGGERS]
 MOMENTUM_BULK = schema_0010.BULK
-# The keys that leave with their paper are kept by triggers of their own (0018), never
-# dropped: a bulk import only adds papers.
-KEY_TRIGGERS = schema_0018.TRIGGERS
+# The keys that leave with their paper are kept by triggers of their own (0018, as 0021
+# wrote them again), never dropped: a bulk import only adds papers.
+KEY_TRIGGERS = schema_0021.TRIGGERS
 # Indexes on papers whose keys come in no order as papers are added (titles,
 # citation keys, years, upvotes): a large first import builds them once at its
 # end (store.bulk_index) rather than entering each new row at a random place.
@@ -71,6 +71,7 @@ MIGRATIONS = (
     "0018_retired_keys",
     "0019_tag_ids",
     "0020_retired_keys_of_merges",
+    "0021_retired_key_owners",
 )
 _TABLE = "_sqlite_migrations"
 
