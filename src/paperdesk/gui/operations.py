@@ -145,6 +145,7 @@ class Operations(QObject):
             return None
         if self.closed:
             return None
+
         def guarded(lib: Any, progress: Any, cancel: Any) -> Any:
             if pending.cancelled:  # Cancel pressed while it waited for the worker
                 raise Cancelled("cancelled; nothing was changed")
@@ -226,4 +227,3 @@ class Operations(QObject):
         if pending.undo:
             self.record(result)
         pending.done(result)
-
