@@ -251,3 +251,37 @@ def test_an_unmerge_is_named_by_what_it_did(window, seed_lib):
     window.context.ops.edit(seed_lib.duplicates.unmerge, merge_id)
     assert window.actions_by_name["undo"].text() == (
         f"&Undo unmerge of merge {merge_id} (papers {pid}, {copy})")
+
+
+def test_an_edit_after_a_large_undo_that_never_began_goes_on(window, seed_lib, qtbot,
+                                                              large, tmp_path):
+    """The library moved away before the undo's thread could open it: the step fails
+    without running, and an edit asked at once neither hangs nor lands unsaid."""
+    import faulthandler
+    import sys
+
+    ids = seed_lib.search("").ids
+    window.context.ops.edit(seed_lib.curation.add_tags, ids, "everything")
+    messages: list[str] = []
+    window.context.notify = messages.append
+    seed_lib.path.rename(tmp_path / "moved.sqlite")
+    undo(window)
+    faulthandler.dump_traceback_later(60, exit=True, file=sys.stderr)  # a hang fails
+    try:
+        window.context.ops.edit(seed_lib.curation.set_rating, [ids[0]], 2)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    qtbot.waitUntil(lambda: len(messages) >= 2, timeout=WAIT_MS)  # the edit's, the undo's
+    assert window.undo_stack.count() == 0  # the failed step left; the edit was refused
+
+
+def test_a_worker_says_it_is_done_with_a_job_it_could_not_begin(qtbot, tmp_path):
+    from paperdesk.gui.jobs.worker import Worker
+
+    worker = Worker()
+    ran: list[int] = []
+    job_id = worker.submit("Never", tmp_path / "missing.sqlite", lambda *_a: ran.append(1))
+    try:
+        assert worker.ended(job_id).wait(30) and not ran
+    finally:
+        worker.stop()

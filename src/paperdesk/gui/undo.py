@@ -92,7 +92,7 @@ class History(QObject):
     def __init__(self, context: Context, ops: Operations) -> None:
         super().__init__(context)
         self.context, self.ops = context, ops
-        self._writing: threading.Event | None = None  # set once the step on a thread is in
+        self._writing: threading.Event | None = None  # set once the step's thread is done
         ops.recording_changed.connect(self.busy_changed)
         context.library_changed.connect(self._forget)
 
@@ -146,13 +146,11 @@ class History(QObject):
 
     def _restore_later(self, command: EditCommand, undo: Undo, undone: bool) -> None:
         stack = self.context.undo_stack
-        written = self._writing = threading.Event()
+        worker = self.context.history_worker
+        written: threading.Event | None = None  # the worker's "done with it", once sent
 
         def job(lib, _progress, _cancel) -> Changes:
-            try:
-                return (lib.undo if undone else lib.redo)(undo)
-            finally:
-                written.set()
+            return (lib.undo if undone else lib.redo)(undo)
 
         def finished(changes: Changes | None, error: str | None = None) -> None:
             ours = self._writing is written  # else another library is open since
@@ -173,9 +171,9 @@ class History(QObject):
         verb = "Undoing" if undone else "Redoing"
         job_id = self.ops.run(command.text(), job, finished, lambda e: finished(None, e),
                               text=f"{verb} {command.text()}…", cancellable=False,
-                              worker=self.context.history_worker)
-        if job_id is None:  # the window is closing: nothing will be written
-            self._writing = None
+                              worker=worker)
+        # Set once the worker is done with it, written or not (its library may not open).
+        self._writing = written = worker.ended(job_id) if job_id is not None else None
         self.busy_changed.emit()
 
     def _tell(self, changes: Changes | None) -> None:

@@ -31,6 +31,8 @@ from paperdesk.core.api import Changes, Library, PaperDeskError
 
 Job = Callable[[Library, Callable[[float, str], None], threading.Event], Any]
 _IDS = itertools.count(1)  # job ids, one series for every worker: a job's id is its own
+_DONE = threading.Event()
+_DONE.set()
 
 
 @dataclass
@@ -54,6 +56,7 @@ class Worker(QThread):
         super().__init__(parent)
         self._jobs: queue.Queue[tuple[int, str, Path, Job | None] | None] = queue.Queue()
         self._cancel = threading.Event()
+        self._ended: dict[int, threading.Event] = {}
         self.busy = False
 
     def submit(self, label: str, library_path: Path, job: Job) -> int:
@@ -62,8 +65,14 @@ class Worker(QThread):
             self.start()
         job_id = next(_IDS)
         self.busy = True
+        self._ended[job_id] = threading.Event()
         self._jobs.put((job_id, label, Path(library_path), job))
         return job_id
+
+    def ended(self, job_id: int) -> threading.Event:
+        """Set once this thread is done with job ``job_id``: run, failed, or never begun
+        (its library could not be opened); for a thread that must wait for its writes."""
+        return self._ended.get(job_id, _DONE)
 
     def prepare(self, library_path: Path) -> None:
         """Open the library at ``library_path`` on the worker now (closing the one it
@@ -95,7 +104,10 @@ class Worker(QThread):
                     continue
                 self._cancel.clear()
                 outcome = Outcome(job_id, label, library=path)
-                lib = self._run_job(lib, path, job, outcome)
+                try:
+                    lib = self._run_job(lib, path, job, outcome)
+                finally:
+                    self._ended.pop(job_id, _DONE).set()
                 self.busy = not self._jobs.empty()
                 self.finished_job.emit(outcome)
         finally:
