@@ -22,6 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "paperdesk"
 OWNERS = {
     "papers": "core/db/papers_table.py",
     "frozen_keys": "core/db/papers_table.py",
+    "carried_keys": "core/db/papers_table.py",
     "id_tops": "core/db/ids.py",
     # written by its triggers alone (a frozen key's paper deleted or re-keyed)
     "retired_keys": "core/db/schema_0021.py",

@@ -139,16 +139,19 @@ def test_a_damaged_merge_row_names_nobody_and_the_export_goes_on(lib, tmp_path):
 
 
 def test_a_key_that_named_two_papers_is_nobodys_alias(lib, tmp_path):
-    """a's key k0 goes to c in a merge; the merge is undone, c is exported (k0 now names
-    c in a document too) and deleted for good: k0 named a and c, so it cites nothing."""
+    """a's key k0 goes to c in a merge and is exported as c's; the merge is undone (c
+    keeps k0) and c deleted for good: k0 named a and c, so it cites nothing."""
     a, _b = _pair(lib, tmp_path)
+    key_a = lib.paper(a)["citekey"]
     c = _new_paper(lib, tmp_path, "c.txt", "Serverless Cold Starts in Practice", 2024)
     lib.bibtex.export_to(tmp_path / "a.bib", [a])
     lib.bibtex.set_citekey(a, "k0")
     merged = lib.duplicates.merge(c, [a])  # c takes a's frozen key
     assert lib.paper(c)["citekey"] == "k0"
-    lib.undo(merged.undo)
     lib.bibtex.export_to(tmp_path / "c.bib", [c])
+    lib.undo(merged.undo)
+    # c keeps k0 (it left as c's); a comes back under the key it last left under
+    assert lib.paper(c)["citekey"] == "k0" and lib.paper(a)["citekey"] == key_a
     lib.trash.delete([c])
     lib.trash.empty()
     assert "\tids = " not in lib.bibtex.export(style="biblatex")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 
+import pytest
+
 from paperdesk.core.bibtex.citekey import KeyAllocator, key_status
 from paperdesk.core.library import Library
 from tests.core.test_duplicates import add_copy, by_title
@@ -267,3 +269,45 @@ def test_undoing_a_deleted_tag_after_a_new_one_keeps_both(seed_lib):
     seed_lib.undo(deleted.undo)
     assert [seed_lib.paper(p)["tags"] for p in (3, 4, 10, 11)] == \
         [["xray"], ["xray"], ["yankee"], ["yankee"]]
+
+
+def _carried_then(lib, tmp_path, between) -> tuple[int, int, str, str]:
+    """b's key left PaperDesk; merging b into a (never exported) carries it onto a;
+    ``between(a)`` runs; the merge is undone. (a, b, a's key, b's key)."""
+    a, b, key_a, key_b = _pair(lib)
+    lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    merged = lib.duplicates.merge(a, [b])
+    assert lib.paper(a)["citekey"] == key_b and _frozen(lib, a)
+    between(a)
+    lib.undo(merged.undo)
+    return a, b, key_a, key_b
+
+
+def test_a_merge_undone_at_once_gives_a_carried_key_back(seed_lib, tmp_path):
+    """Nothing left PaperDesk as a's since the merge: b's key goes back to b, frozen,
+    and a has its own again, as it was (not frozen)."""
+    a, b, key_a, key_b = _carried_then(seed_lib, tmp_path, lambda _a: None)
+    assert key_status(seed_lib, b) == {"id": b, "citekey": key_b, "frozen": True,
+                                       "state": "frozen"}
+    assert seed_lib.paper(a)["citekey"] == key_a and not _frozen(seed_lib, a)
+
+
+def test_an_unmerge_at_once_gives_a_carried_key_back(seed_lib, tmp_path):
+    a, b, key_a, key_b = _pair(seed_lib)
+    seed_lib.bibtex.export_to(tmp_path / "b.bib", [b])
+    merge_id = seed_lib.duplicates.merge(a, [b]).result["merge_id"]
+    seed_lib.duplicates.unmerge(merge_id)
+    assert (seed_lib.paper(a)["citekey"], seed_lib.paper(b)["citekey"]) == (key_a, key_b)
+    assert _frozen(seed_lib, b) and not _frozen(seed_lib, a)
+
+
+@pytest.mark.parametrize("way", ["export", "copy", "sync"])
+def test_a_carried_key_that_left_as_the_kept_papers_stays_with_it(seed_lib, tmp_path, way):
+    """Exported, copied or synced as a's after the merge: the key names a in a document
+    now, and stays with a when the merge is undone."""
+    ways = {"export": lambda a: seed_lib.bibtex.export_to(tmp_path / "a.bib", [a]),
+            "copy": lambda a: seed_lib.bibtex.freeze([a]),
+            "sync": lambda a: seed_lib.syncs.write(seed_lib.syncs.add(tmp_path / "s.bib"))}
+    a, b, _key_a, key_b = _carried_then(seed_lib, tmp_path, ways[way])
+    assert seed_lib.paper(a)["citekey"] == key_b and _frozen(seed_lib, a)
+    assert seed_lib.paper(b)["citekey"] != key_b

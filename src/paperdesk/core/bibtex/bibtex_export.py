@@ -1,9 +1,8 @@
 """BibTeX export: ``lib.bibtex.export(...)`` and ``export_to(path, ...)``.
 
-Entries are built straight from SQL rows and written by a streaming writer
-whose output is byte for byte what bibtexparser v2's writer produces for the
-same entries (``bibtexparser.write_string(library, unparse_stack=[])``); the
-tests hold it to that, and bibtexparser reads it back to the same fields.
+Entries are built straight from SQL rows and written by a streaming writer whose output
+is byte for byte what bibtexparser v2's writer produces for the same entries
+(``bibtexparser.write_string(library, unparse_stack=[])``); the tests hold it to that.
 
 Preprints are ``@misc`` (BibTeX) or ``@online`` (biblatex). Only what is known
 is written: names as ``author``, else the organisation as ``{{DeepSeek}}``,
@@ -214,11 +213,12 @@ class Bibtex:
         ids = list(ids)
         return self._freezing(ids, lambda: freeze(self.lib.db, ids))
 
-    def _freeze_written(self, written: list[tuple[int, str]]) -> int:
-        """An export's keys have left PaperDesk: each is frozen on the paper that holds it
-        now (``papers_table.freeze_as_written``)."""
-        return self._freezing([pid for pid, _ in written], lambda: papers_table.freeze_as_written(
-            self.lib.db, [key for _, key in written if key]))
+    def _freeze_written(self, written: list[tuple[int, str]], carried: list[int] = ()) -> int:
+        """An export's keys left PaperDesk: frozen on the papers that hold them now; those
+        a merge carried onto the ``carried`` papers are now theirs (``papers_table``)."""
+        return self._freezing([pid for pid, _ in written] + list(carried), lambda: (
+            papers_table.freeze_as_written(self.lib.db, [key for _, key in written if key])
+            + papers_table.freeze_listed(self.lib.db, carried)))
 
     def _freezing(self, ids: list[int], freezes: Callable[[], int]) -> int:
         """``freezes()`` in a write of its own; 0 for a library that cannot be written
@@ -340,6 +340,7 @@ class Bibtex:
         written: list[tuple[int, str]] = []  # (paper, the key written) not frozen yet
         with snapshot(self.lib.db) as view:
             ids = chosen_ids(view.db, chosen)
+            carried = papers_table.carried(view.db) if freeze else set()
             parallel = len(ids) >= PARALLEL_FROM and view.version is not None
             args = (str(view.path), view.identity, view.version, notes, style, ascii,
                     as_written, report is not None, encoded,
@@ -358,8 +359,8 @@ class Bibtex:
                     yield from entries
                     tally.add(len(entries))
                 tally.end()
-        if freeze and written:
-            self._freeze_written(written)
+        if freeze and (written or carried):  # a key a merge carried is the paper's now
+            self._freeze_written(written, [pid for pid in ids if pid in carried])
 
 
 def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: str,

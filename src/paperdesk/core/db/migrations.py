@@ -287,3 +287,14 @@ def _retired_key_owners(db: Database) -> None:
     all of them are now that paper."""
     for statement in schema_0021.STATEMENTS:
         db.execute(statement)
+
+
+@migrations(name="0022_carried_keys")
+def _carried_keys(db: Database) -> None:
+    """``carried_keys``: a paper whose frozen key a merge carried onto it from the paper
+    merged away (``source``), and which has not left PaperDesk as this paper's since (no
+    export, sync or copy of it). Undoing that merge gives the key back to the paper it
+    left as (``paper_restore``); any freeze of the paper's key ends it. A table of its
+    own: ``frozen_keys`` is read as a one-column list (``id IN frozen_keys``)."""
+    db.execute("CREATE TABLE carried_keys (paper_id INTEGER PRIMARY KEY "
+               "REFERENCES papers(id) ON DELETE CASCADE, source INTEGER NOT NULL)")

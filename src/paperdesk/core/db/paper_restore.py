@@ -6,7 +6,8 @@ writes them:
 
 - a key frozen since the edit stays as it went out, and frozen (``keep_frozen_key``,
   ``refreeze``); no undo thaws a key, and one that puts a paper back freezes its key
-  again;
+  again. A key a merge only carried onto the kept paper from the one merged away, not
+  left as the kept paper's since (``carried_keys``), goes back with it;
 - ``free_keys``: two papers never end up claiming one key, nor keys that differ only
   in case (BibTeX reads them as one; keys are ASCII, so ``lower`` folds them). A key
   that stays (a row keeping its key, above all a frozen one, such as the kept paper of
@@ -45,7 +46,16 @@ def prepare(db: Any, rows: list[Row], present: dict[int, Row], *, adds_rows: boo
     trash (with ``trash_frozen``: their key froze since ``left``, the image's other
     side, was taken), and {id: fresh key} of the papers given one. ``adds_rows``: the
     image holds whole rows (not a few columns), so papers it lacks go."""
-    target = [dict(keep_frozen_key(with_bib_file(r), present.get(r["id"]))) for r in rows]
+    carried = papers_table.carried(db) & set(present)
+    target = [dict(keep_frozen_key(with_bib_file(r), present.get(r["id"]), carried))
+              for r in rows]
+    # A key a merge carried onto a paper, not left as its own since, goes back with the
+    # paper it came from: the one coming back is not frozen, as its image says.
+    thawed = [r["id"] for r in target
+              if r["id"] in carried and "citekey_frozen" in r and not r["citekey_frozen"]]
+    papers_table.thaw_carried(db, thawed)
+    for pid in thawed:
+        present[pid] = {**present[pid], "citekey_frozen": 0}
     wanted = {r["id"] for r in target}
     leaving = [p for p in present if p not in wanted] if adds_rows else []
     kept: list[int] = []
@@ -58,10 +68,11 @@ def prepare(db: Any, rows: list[Row], present: dict[int, Row], *, adds_rows: boo
     return target, kept, free_keys(db, target, present, leaving, new_key, had)
 
 
-def keep_frozen_key(row: Row, current: Row | None) -> Row:
+def keep_frozen_key(row: Row, current: Row | None, carried: set[int] = frozenset()) -> Row:
     """A key that has left PaperDesk since the edit stays as it went out (and frozen:
-    ``refreeze``)."""
-    if current and current.get("citekey_frozen") and "citekey_frozen" in row:
+    ``refreeze``); not one a merge only carried onto the paper (``carried``)."""
+    if (current and current.get("citekey_frozen") and "citekey_frozen" in row
+            and current["id"] not in carried):
         return {**row, "citekey": current["citekey"], "citekey_frozen": 1}
     return row
 

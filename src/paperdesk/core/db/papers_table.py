@@ -171,12 +171,38 @@ def freeze_as_written(db: Any, keys: Sequence[str]) -> int:
 
 def _freeze(db: Any, listed: Sequence[Any], select: str) -> int:
     """Freeze the papers ``select`` names, ``{listed}`` in it being ``listed`` (ids or
-    keys), in one statement over a JSON list (100,000 inserts of their own took 0.3 s)."""
+    keys), in one statement over a JSON list (100,000 inserts of their own took 0.3 s).
+    Their keys left as theirs: a key a merge carried onto one of them is its own now."""
     if not listed:
         return 0
     select = select.format(listed="(SELECT value FROM json_each(?))")
-    return db.execute(f"INSERT OR IGNORE INTO frozen_keys (paper_id) {select}",
-                      [json.dumps(list(listed))]).rowcount
+    param = [json.dumps(list(listed))]
+    frozen = db.execute(f"INSERT OR IGNORE INTO frozen_keys (paper_id) {select}",
+                        param).rowcount
+    db.execute(f"DELETE FROM carried_keys WHERE paper_id IN ({select})", param)
+    return frozen
+
+
+def carry_key(db: Any, pid: int, source: int) -> None:
+    """The frozen key of the paper ``pid`` came from ``source`` in a merge, and has not
+    left PaperDesk as ``pid``'s (``carried_keys``, until a freeze of it ends this)."""
+    db.execute("INSERT OR REPLACE INTO carried_keys (paper_id, source) VALUES (?, ?)",
+               [pid, source])
+
+
+def carried(db: Any) -> set[int]:
+    """The papers whose frozen key a merge carried onto them, not left as theirs since."""
+    return {r[0] for r in db.execute("SELECT paper_id FROM carried_keys")}
+
+
+def thaw_carried(db: Any, ids: Sequence[int]) -> None:
+    """Those of ``ids`` whose frozen key is only a merge's carried one are not frozen any
+    more (an undo of that merge: the key goes back to the paper it left as)."""
+    listed = [json.dumps(list(ids))]
+    db.execute("DELETE FROM frozen_keys WHERE paper_id IN (SELECT paper_id FROM "
+               "carried_keys) AND paper_id IN (SELECT value FROM json_each(?))", listed)
+    db.execute("DELETE FROM carried_keys WHERE paper_id IN (SELECT value FROM json_each(?))",
+               listed)
 
 
 def set_rating(db: Any, rating: int, stamp: str) -> int:

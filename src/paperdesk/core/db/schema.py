@@ -72,6 +72,7 @@ MIGRATIONS = (
     "0019_tag_ids",
     "0020_retired_keys_of_merges",
     "0021_retired_key_owners",
+    "0022_carried_keys",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -168,10 +168,15 @@ def _merge_one(lib: Library, keep: int, others: list[int],
         papers_table.delete(db, others)
         columns = [c for c in new if c not in _DERIVED]
         papers_table.set_columns(db, keep, {c: new[c] for c in columns})
-        if any(r["citekey_frozen"] and r["citekey"] == new["citekey"] for r in rows.values()):
+        source = next((pid for pid, r in rows.items()
+                       if r["citekey_frozen"] and r["citekey"] == new["citekey"]), None)
+        if source is not None:
             # The kept key left PaperDesk as that paper's (every citation of it meant
-            # this work): it stays frozen on the kept paper, whichever paper it came from.
+            # this work): it stays frozen on the kept paper, whichever paper it came from;
+            # carried from another, it goes back with it on an undo before it leaves again.
             papers_table.freeze_key(db, keep)
+            if source != keep:
+                papers_table.carry_key(db, keep, source)
     assert e.changes.undo is not None
     merge_id = db.execute(
         "INSERT INTO merges (kept_id, merged_ids, created, undo) VALUES (?, ?, ?, ?)",

@@ -209,9 +209,10 @@ class _Failed(Exception):
 
 
 def _freeze(lib: Library, members: list[int] | None) -> None:
-    """Freeze the keys of ``members`` (None: every paper) not frozen yet."""
-    loose = [r[0] for r in lib.db.execute(
-        "SELECT id FROM papers WHERE id NOT IN frozen_keys AND citekey IS NOT NULL "
+    """Freeze the keys of ``members`` (None: every paper) not frozen yet as theirs."""
+    loose = [r[0] for r in lib.db.execute(  # a key a merge carried leaves as theirs now
+        "SELECT id FROM papers WHERE id NOT IN (SELECT paper_id FROM frozen_keys WHERE "
+        "paper_id NOT IN (SELECT paper_id FROM carried_keys)) AND citekey IS NOT NULL "
         "AND deleted_at IS NULL")]
     if members is not None:
         wanted = set(members)
