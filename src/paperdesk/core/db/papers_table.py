@@ -179,7 +179,8 @@ def _freeze(db: Any, listed: Sequence[Any], select: str) -> int:
     param = [json.dumps(list(listed))]
     frozen = db.execute(f"INSERT OR IGNORE INTO frozen_keys (paper_id) {select}",
                         param).rowcount
-    db.execute(f"DELETE FROM carried_keys WHERE paper_id IN ({select})", param)
+    if db.execute("SELECT 1 FROM carried_keys LIMIT 1").fetchone():  # mostly none
+        db.execute(f"DELETE FROM carried_keys WHERE paper_id IN ({select})", param)
     return frozen
 
 
