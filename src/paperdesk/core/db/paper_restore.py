@@ -53,7 +53,8 @@ def prepare(db: Any, rows: list[Row], present: dict[int, Row], *, adds_rows: boo
     # paper it came from: the one coming back is not frozen, as its image says.
     thawed = [r["id"] for r in target
               if r["id"] in carried and "citekey_frozen" in r and not r["citekey_frozen"]]
-    papers_table.thaw_carried(db, thawed)
+    if thawed:
+        papers_table.thaw_carried(db, thawed)
     for pid in thawed:
         present[pid] = {**present[pid], "citekey_frozen": 0}
     wanted = {r["id"] for r in target}
