@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -85,6 +86,7 @@ def test_usage_error_exits_2():
 
 
 def test_missing_paper_exits_1(lib_path):
+    paperdesk("--library", lib_path, "--create", "stats", check_rc=0)
     out = paperdesk("--library", lib_path, "show", "999", check_rc=1)
     assert out.stderr.strip() == "paperdesk: no paper with id 999"
 
@@ -124,3 +126,25 @@ def test_the_default_library_folder_is_made_on_first_use(tmp_path, seeds):
 def test_an_explicit_library_in_a_missing_folder_is_refused(tmp_path, seeds):
     out = paperdesk("--library", tmp_path / "nope" / "l.sqlite", "import", seeds[0], check_rc=1)
     assert "does not exist" in out.stderr and not (tmp_path / "nope").exists()
+
+
+def test_a_mistyped_library_path_makes_no_library_and_replaces_no_file(tmp_path, seeds):
+    """Only the commands that bring papers in (or --create) make a library a path names:
+    any other says there is none, makes nothing, and exports nothing over a file."""
+    real = tmp_path / "lib.sqlite"
+    paperdesk("--library", real, "import", seeds[0], check_rc=0)
+    typo = tmp_path / "lbi.sqlite"
+    refs = tmp_path / "refs.bib"
+    refs.write_text("@misc{mine, title = {Kept}}\n", encoding="utf-8")
+    for command in (["list"], ["stats", "--json"], ["show", "1"], ["tag", "1", "+x"],
+                    ["export", "-o", str(refs)], ["sync", "list"], ["duplicates"]):
+        out = paperdesk("--library", typo, *command, check_rc=1)
+        assert out.stderr.count("\n") == 1, out.stderr
+        assert f"{typo}: no library there" in out.stderr and "import FILE" in out.stderr
+        assert not typo.exists() and not Path(f"{typo}-wal").exists()
+    assert refs.read_text(encoding="utf-8") == "@misc{mine, title = {Kept}}\n"
+    made = paperdesk("--library", typo, "--create", "stats", "--json", check_rc=0)
+    assert json.loads(made.stdout)["papers"] == 0 and typo.exists()
+    other = tmp_path / "other.sqlite"
+    paperdesk("--library", other, "import", seeds[1], check_rc=0)
+    assert other.exists()

@@ -221,7 +221,8 @@ def test_several_programs_creating_a_library_at_once(tmp_path, round_):
     """One creates it; the others wait for it (SQLite can answer "locked" at once,
     without its busy wait, while another program switches a new library to WAL)."""
     path = tmp_path / "new.sqlite"
-    results = [finish(p) for p in [start("--library", path, "stats") for _ in range(6)]]
+    results = [finish(p) for p in [start("--library", path, "--create", "stats")
+                                   for _ in range(6)]]
     assert all(rc == 0 for rc, _, _ in results), results
     assert integrity(path) == "ok"
     assert not (tmp_path / "backups").exists()

@@ -120,7 +120,7 @@ def test_a_library_another_program_creates_meanwhile_is_not_taken_for_a_missing_
     was_known = known.was_known
 
     def another_program_creates_it(where):
-        assert cli("--library", where, "stats").returncode == 0
+        assert cli("--library", where, "--create", "stats").returncode == 0
         return was_known(where)
 
     monkeypatch.setattr(known, "was_known", another_program_creates_it)

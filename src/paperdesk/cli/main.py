@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sqlite3
 import sys
 from collections.abc import Iterable, Sequence
@@ -16,9 +17,11 @@ from paperdesk import __version__
 from paperdesk.cli import Commands
 from paperdesk.cli.output import fail, say
 from paperdesk.core.api import (
+    ENV_LIBRARY,
     AfterCommand,
     Library,
     Listener,
+    NoLibrary,
     PaperDeskError,
     demo_library_path,
     library_path,
@@ -92,12 +95,25 @@ def resolve_library_path(args: argparse.Namespace):
     return demo_library_path() if args.demo else library_path(args.library)
 
 
+# The commands that bring papers in: they make the library a path names when there is
+# none yet. Any other command on a path with no library says so (a mistyped --library
+# must not leave an empty library behind, nor export its nothing over a file).
+MAKES_LIBRARY = frozenset({"import", "fetch"})
+
+
 def open_for(args: argparse.Namespace) -> Library:
     if args.demo:
         from paperdesk.core.api import open_demo
 
         return open_demo()
-    return Library.open(resolve_library_path(args), new=args.create)
+    path = resolve_library_path(args)
+    named = bool(args.library) or bool(os.environ.get(ENV_LIBRARY))
+    create = args.create or not named or args.command in MAKES_LIBRARY
+    try:
+        return Library.open(path, create=create, new=args.create)
+    except NoLibrary as exc:
+        raise PaperDeskError(f"{exc}; `paperdesk --library {path} import FILE` makes one, "
+                             "or add --create") from None
 
 
 def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from paperdesk.core.bibtex.bibtex_export import STYLES as EXPORT_STYLES
     from paperdesk.core.bibtex.citekey import key_status
     from paperdesk.core.bibtex.export_file import assemble
+    from paperdesk.core.bibtex.export_file import foreign as foreign_file
     from paperdesk.core.bibtex.export_report import ExportReport
     from paperdesk.core.curation.curation import MAX_YEAR, MIN_YEAR
     from paperdesk.core.db.backup import backups_folder, check_backup, default_backup_path
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from paperdesk.core.model.errors import (
         Cancelled,
         DuplicateError,
+        NoLibrary,
         NotFound,
         PaperDeskError,
         QueryError,
@@ -110,6 +112,7 @@ _WHERE = {
     "MAX_YEAR": ("paperdesk.core.curation.curation", "MAX_YEAR"),
     "MIN_YEAR": ("paperdesk.core.curation.curation", "MIN_YEAR"),
     "Cancelled": ("paperdesk.core.model.errors", "Cancelled"),
+    "NoLibrary": ("paperdesk.core.model.errors", "NoLibrary"),
     "NotFound": ("paperdesk.core.model.errors", "NotFound"),
     "OK": ("paperdesk.core.sync.sync_states", "OK"),
     "Outcome": ("paperdesk.core.sync.sync_write", "Outcome"),
@@ -131,6 +134,7 @@ _WHERE = {
     "Undo": ("paperdesk.core.db.changes", "Undo"),
     "WRITING": ("paperdesk.core.sync.sync_states", "WRITING"),
     "assemble": ("paperdesk.core.bibtex.export_file", "assemble"),
+    "foreign_file": ("paperdesk.core.bibtex.export_file", "foreign"),
     "backups_folder": ("paperdesk.core.db.backup", "backups_folder"),
     "catch_up": ("paperdesk.core.sync.sync_feed", "catch_up"),
     "check_backup": ("paperdesk.core.db.backup", "check_backup"),
@@ -196,6 +200,7 @@ __all__ = [
     "ImportResult",
     "Library",
     "Listener",
+    "NoLibrary",
     "NotFound",
     "Outcome",
     "PaperDeskError",
@@ -215,6 +220,7 @@ __all__ = [
     "describe",
     "empty_message",
     "fetch_today",
+    "foreign_file",
     "hint",
     "key_status",
     "library_path",

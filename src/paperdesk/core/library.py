@@ -77,7 +77,7 @@ class Library(Areas):
         error naming the path, unless ``new`` asks for an empty library there.
         """
         path = Path(path).expanduser().absolute()
-        if create and not new:
+        if not new:  # a library that went missing is named as such, made or not
             known.refuse_lost(path)
         lib = cls(store.open_database(path, create=create), path)
         if create:

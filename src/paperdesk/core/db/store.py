@@ -30,7 +30,7 @@ from paperdesk.core.db.dbfile import (
     translate,
     write,
 )
-from paperdesk.core.model.errors import LibraryError
+from paperdesk.core.model.errors import LibraryError, NoLibrary
 
 if TYPE_CHECKING:
     from paperdesk.core.db.backup import RestoreReport
@@ -53,7 +53,7 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
     path = Path(path).expanduser().absolute()
     exists = check_file(path)
     if not exists and not create:
-        raise LibraryError(f"{path}: no library there")
+        raise NoLibrary(f"{path}: no library there (nothing was created)")
     if exists:
         _refuse_hard_links(path)
     conn = None

@@ -13,6 +13,10 @@ class LibraryError(PaperDeskError):
     """The library file cannot be opened or written."""
 
 
+class NoLibrary(LibraryError):
+    """There is no library at the path, and none was to be made there."""
+
+
 class LibraryBusy(LibraryError):
     """Another program holds the library's write lock for too long."""
 
