@@ -157,3 +157,25 @@ def test_import_report_names_every_merge_and_every_skip(tmp_path):
                                    "reason": "same DOI 10.1/ONE"}
     assert report["skipped"][0]["line"] == 2 and report["skipped"][0]["key"] == "broken"
     assert report["skipped"][0]["reason"].startswith("cannot be read (")
+
+
+def test_export_replaces_only_a_bibliography_unless_told(seed_path, tmp_path):
+    """`export -o` over a file that holds something else (a LaTeX source, the target of
+    a link, a .bib where CSL-JSON goes) is refused in one line and the file kept; with
+    --overwrite it is replaced. A .bib file (past its % comments) is replaced as ever."""
+    thesis = tmp_path / "thesis.tex"
+    thesis.write_text("\\documentclass{article}\n\\begin{document}x\\end{document}\n")
+    link = tmp_path / "refs.bib"
+    link.symlink_to(thesis)
+    mine = tmp_path / "mine.bib"
+    mine.write_text("% my references\n\n@misc{mine, title = {Mine}}\n")
+    before = thesis.read_bytes(), mine.read_bytes()
+    for target, extra in ((thesis, []), (link, []), (mine, ["--format", "csl-json"])):
+        out = paperdesk("--library", seed_path, "export", "-o", target, *extra, check_rc=1)
+        assert out.stderr.count("\n") == 1 and "holds something other than" in out.stderr
+        assert "--overwrite" in out.stderr and str(target) in out.stderr
+    assert (thesis.read_bytes(), mine.read_bytes()) == before
+    done = paperdesk("--library", seed_path, "export", "--ids", "1", "-o", mine, check_rc=0)
+    assert "exported 1 entry to" in done.stderr and len(_keys(mine.read_text())) == 1
+    paperdesk("--library", seed_path, "export", "-o", thesis, "--overwrite", check_rc=0)
+    assert len(_keys(thesis.read_text())) == SEED_PAPERS

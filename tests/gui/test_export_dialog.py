@@ -155,3 +155,21 @@ def test_fields_from_a_bib_file_can_be_exported_exactly_as_written(window, seed_
         texts[as_written] = out.read_text(encoding="utf-8")
     assert "title = {Loss\\_min and 5\\# ways}" in texts[False]
     assert "title = {Loss_min and 5# ways}" in texts[True]
+
+
+def test_a_file_that_is_no_bibliography_is_replaced_only_when_confirmed(
+        window, tmp_path, qtbot, monkeypatch):
+    from paperdesk.gui.common import dialogs
+
+    out = tmp_path / "notes.txt"
+    out.write_text("my notes\n", encoding="utf-8")
+    asked: list[str] = []
+    monkeypatch.setattr(dialogs, "confirm", lambda *a: asked.append(a[2]) or False)
+    dialog = _dialog(window, qtbot)
+    dialog.set_options(path=out)
+    dialog.accept()
+    assert out.read_text(encoding="utf-8") == "my notes\n" and dialog.written is None
+    assert len(asked) == 1 and "holds something other than BibTeX" in asked[0]
+    monkeypatch.setattr(dialogs, "confirm", lambda *a: True)
+    dialog.accept()
+    assert dialog.written == SEED_PAPERS and len(_parse(out)) == SEED_PAPERS

@@ -12,7 +12,7 @@ import sys
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, say
 from paperdesk.core.api import EXPORT_STYLES as STYLES
-from paperdesk.core.api import ExportReport, Library, assemble, key_status
+from paperdesk.core.api import ExportReport, Library, assemble, key_status, plural
 
 
 def register(sub: Commands) -> None:
@@ -25,6 +25,9 @@ def register(sub: Commands) -> None:
     p.add_argument("query", nargs="*", help="search query (words, \"phrases\"); default: all")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE (replaced whole, never half-written)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace FILE even when it holds something other than BibTeX "
+                        "(or CSL-JSON)")
     p.add_argument("--style", choices=STYLES, default="bibtex",
                    help="bibtex: @misc with year/month; biblatex: @online with date "
                         "(default: bibtex)")
@@ -66,8 +69,8 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
     options = {"query": " ".join(args.query) or None, "style": style, "ascii": args.ascii,
                "notes": args.notes, "as_written": args.as_written, "report": report}
     if args.output:
-        count = lib.bibtex.export_to(args.output, args.ids, **options)
-        say(f"exported {count} entries to {args.output}")
+        count = lib.bibtex.export_to(args.output, args.ids, overwrite=args.overwrite, **options)
+        say(f"exported {plural(count, 'entry', 'entries')} to {args.output}")
         for line in report.lines():
             say(f"  {line}")
         return 0
@@ -75,7 +78,7 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
     with contextlib.closing(entries):  # ended here, even when the reader stops reading
         count = assemble(sys.stdout.write, style, entries, header)
     sys.stdout.flush()
-    say(f"exported {count} entries")
+    say(f"exported {plural(count, 'entry', 'entries')}")
     for line in report.lines():
         say(f"  {line}")
     return 0

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.bibtex_source import header_blocks, source_entry
 from paperdesk.core.bibtex.citekey import freeze, set_citekey, weak_provisional
-from paperdesk.core.bibtex.export_file import assemble
+from paperdesk.core.bibtex.export_file import assemble, refuse_foreign
 from paperdesk.core.bibtex.export_query import (
     Tally,
     chosen_ids,
@@ -208,8 +208,7 @@ class Bibtex:
         return weak_provisional(self.lib.db, ids)
 
     def freeze(self, ids: Iterable[int]) -> int:
-        """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them.
-        A library that cannot be written keeps them as they are (nor can they change)."""
+        """The keys of ``ids`` have left PaperDesk (copied, dragged out): freeze them."""
         ids = list(ids)
         return self._freezing(ids, lambda: freeze(self.lib.db, ids))
 
@@ -292,20 +291,21 @@ class Bibtex:
                   query: str | None = None, style: str = "bibtex", ascii: bool = False,
                   notes: bool = False, progress: Progress = no_progress,
                   cancel: CancelFlag | None = None, as_written: bool = False,
-                  report: ExportReport | None = None) -> int:
-        """Write the entries to ``path`` (whole or not at all); the number written.
-        The keys written have left PaperDesk: they are frozen."""
+                  report: ExportReport | None = None, overwrite: bool = False) -> int:
+        """Write the entries to ``path`` (whole or not at all; over a file that holds
+        something else only with ``overwrite``); the number written, their keys frozen."""
         path = Path(path)
         try:  # before any key is frozen (atomic_write checks again as it writes)
             files.refuse_destination(path)
         except LibraryError as exc:
             raise BibtexError(str(exc)) from None
+        if not overwrite:
+            refuse_foreign(path, style)
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
                                       progress=progress, cancel=cancel, freeze=True,
                                       as_written=as_written, report=report, encoded=True)
         try:
-            # Entry by entry into a large buffer: no text of many entries is built (each
-            # would be a fresh allocation of megabytes, its pages faulted in one by one).
+            # Entry by entry into a large buffer: never a text of many entries (megabytes).
             with contextlib.closing(entries), files.atomic_write(path, kind="tmp") as temp, \
                     open(temp, "wb", buffering=_BUFFER) as handle:
                 return assemble(handle.write, style, entries, [h.encode() for h in header],

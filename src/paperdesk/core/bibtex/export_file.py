@@ -7,8 +7,13 @@ to standard output and each kept-in-sync file (bytes, some reused from the file 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
+
+from paperdesk.core.db import files
+from paperdesk.core.model.errors import BibtexError, LibraryError
 
 SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
@@ -36,3 +41,39 @@ def assemble(write: Callable[[Any], object], style: str, entries: Iterable[Any],
         count += 1
     write(tail if count or header else empty)
     return count
+
+
+def foreign(path: Path, style: str) -> str | None:
+    """Why the file at ``path`` is not one an export of ``style`` replaces unasked: it
+    holds something else (a .bib file begins, past blank lines and ``%`` comments, with
+    an ``@``; a CSL-JSON file with ``[``). None when there is no file there, it is empty,
+    or it looks like such a file. Reads at most its first 64 KiB, never waiting."""
+    try:  # a database, a library's own file, a FIFO...: the export refuses it itself
+        files.refuse_destination(path)  # (and this never opens a file SQLite has open)
+        fd = files.open_regular(path)
+    except (OSError, LibraryError):
+        return None
+    if fd is None:
+        return None
+    try:
+        head = os.read(fd, 1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    lines = [line.strip() for line in head.splitlines()]
+    first = next((line for line in lines if line and not line.startswith("%")), "")
+    if not first or first.startswith("[" if style == "csl-json" else "@"):
+        return None
+    kind = "CSL-JSON" if style == "csl-json" else "BibTeX"
+    shown = first if len(first) <= 40 else first[:39] + "…"
+    return f'holds something other than {kind} (it begins "{shown}")'
+
+
+def refuse_foreign(path: Path, style: str) -> None:
+    """BibtexError when the file at ``path`` holds something other than entries of
+    ``style`` (``foreign``): an export replaces it only when asked to."""
+    why = foreign(path, style)
+    if why:
+        raise BibtexError(f"{path}: {why}; not replaced: choose another file, or add "
+                          "--overwrite to replace it")

@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from paperdesk.core.api import foreign_file
 from paperdesk.gui import operations
 from paperdesk.gui.bibtex.key_check import keys_ready
-from paperdesk.gui.common import file_form, settings
+from paperdesk.gui.common import dialogs, file_form, settings
 from paperdesk.gui.context import context_of
 
 if TYPE_CHECKING:
@@ -158,6 +159,10 @@ class ExportDialog(QDialog):
         ids = self.ids()
         style, ascii, notes = (self.style.currentData(), self.ascii.isChecked(),
                                self.notes.isChecked())
+        other = foreign_file(path, style)  # a file that is no export: asked first
+        if other and not dialogs.confirm(self, "Replace the file?", f"{path} {other}. "
+                                         "Replace it with the export?", "Replace"):
+            return
         as_written = self.as_written.isChecked()
         count = len(ids) if ids is not None else self.context.lib.stats()["papers"]
         self.buttons.setEnabled(False)
@@ -165,7 +170,7 @@ class ExportDialog(QDialog):
         def job(lib, progress, cancel):
             return lib.bibtex.export_to(path, ids, style=style, ascii=ascii, notes=notes,
                                         as_written=as_written, progress=progress,
-                                        cancel=cancel)
+                                        cancel=cancel, overwrite=bool(other))
 
         def export() -> None:
             self.message.setText(f"Exporting {count} papers…")
