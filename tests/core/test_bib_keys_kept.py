@@ -1,6 +1,7 @@
 """A .bib file's keys are kept exactly as written: every key BibTeX or biber accepts
-stays, a key made for an entry whose key cannot be used never takes (even in case)
-a key of the file or of the library, and every key not kept is in the report."""
+stays unless another paper has it, even in another case (BibTeX reads keys without case),
+or it is retired; a key made for an entry whose key cannot be used never takes (even in
+case) a key of the file or of the library, and every key not kept is in the report."""
 
 from __future__ import annotations
 
@@ -39,19 +40,41 @@ def test_a_made_key_never_takes_a_key_of_the_file(lib, tmp_path):
         "this key)"]
 
 
-def test_keys_differing_in_case_are_both_kept_a_repeated_key_is_renamed(lib, tmp_path):
+def test_a_key_differing_only_in_case_from_one_before_it_is_renamed(lib, tmp_path):
+    """BibTeX reads ``Smith2020`` and ``smith2020`` as one key (a repeated entry): the
+    first is kept, each later one renamed, and the report says why."""
     path = tmp_path / "case.bib"
     path.write_text("@misc{Smith2020, title = {Upper}, author = {Ann Smith}, year = 2020}\n"
                     "@misc{smith2020, title = {Lower}, author = {Bo Smith}, year = 2020}\n"
-                    "@misc{smith2020, title = {Again}, author = {Cy Smith}, year = 2020}\n",
+                    "@misc{Smith2020, title = {Again}, author = {Cy Smith}, year = 2020}\n",
                     encoding="utf-8")
     report = lib.import_paths([path])[0]
     keys = _keys(lib)
-    assert keys["Upper"] == "Smith2020" and keys["Lower"] == "smith2020"
-    assert keys["Again"].casefold() not in {"smith2020"}
+    assert keys["Upper"] == "Smith2020"
+    assert len({keys[t].casefold() for t in ("Upper", "Lower", "Again")}) == 3
     assert [(r["old"], r["why"]) for r in report.renamed] == [
-        ("smith2020", "an entry before it in this file has this very key (BibTeX and biber "
+        ("smith2020", "an entry before it in this file has this key in another case (BibTeX "
+                      "would use only the first)"),
+        ("Smith2020", "an entry before it in this file has this very key (BibTeX and biber "
                       "would use only the first)")]
+
+
+def test_a_key_a_paper_has_in_another_case_is_renamed(lib, tmp_path):
+    first = tmp_path / "first.bib"
+    first.write_text("@misc{widget2024, title = {Widgets}, author = {Ann Lee}, year = 2024}\n",
+                     encoding="utf-8")
+    lib.import_paths([first])
+    second = tmp_path / "second.bib"
+    second.write_text("@misc{Widget2024, title = {Other}, author = {Roe, Richard}, "
+                      "year = 2024}\n", encoding="utf-8")
+    report = lib.import_paths([second])[0]
+    made = _keys(lib)["Other"]
+    assert made.casefold() != "widget2024" and _keys(lib)["Widgets"] == "widget2024"
+    assert report.renamed == [{"line": 1, "old": "Widget2024", "new": made,
+                               "why": "another paper has this key in another case (BibTeX "
+                                      "reads keys without case)"}]
+    assert (f"second.bib: line 1: key 'Widget2024' is taken in another case; the paper gets "
+            f"{made!r}") in report.warnings
 
 
 def test_a_made_key_never_takes_a_library_key_in_another_case(lib, tmp_path):

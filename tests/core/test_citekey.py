@@ -128,12 +128,13 @@ def test_allocator_sees_existing_keys_ignoring_case_read_lazily_or_all_at_once(
     allocator = KeyAllocator(seed_lib.db)
     assert allocator.take({"title": "Other words", "year": 1999}) == "other1999"
     assert allocator.take({"title": "Zeta function", "year": 2024}) == "zeta2024b"
-    # A key as written is taken only by that very key (biber tells case apart); a
-    # made key never equals another even in case (BibTeX does not).
-    assert not allocator.reserve("Zeta2024")
-    assert not allocator.reserve("zeta2024A")
-    assert allocator.reserve("ZETA2024")
-    assert allocator.reserve("zeta2024c")
+    # A key as written is refused when a paper has it, even in another case (BibTeX
+    # does not tell case apart), but for the paper's own; a made key never equals another.
+    assert allocator.claim("Zeta2024") == "is taken"
+    assert allocator.claim("zeta2024a") == "is taken in another case"
+    assert allocator.claim("ZETA2024") == "is taken in another case"
+    assert allocator.claim("ZETA2024", own="Zeta2024") is None
+    assert allocator.claim("zeta2024c") is None
     assert allocator.take({"title": "Zeta again", "year": 2024}) == "zeta2024d"
     existing = {r[0] for r in seed_lib.db.execute("SELECT lower(citekey) FROM papers")}
     fresh = allocator.take({"title": seed_lib.paper(5)["title"], "year": seed_lib.paper(5)["year"]})

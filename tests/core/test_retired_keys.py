@@ -112,6 +112,28 @@ def test_a_key_typed_by_hand_may_be_a_retired_one(lib, tmp_path):
     assert lib.paper(c)["citekey"] == key_b
 
 
+def test_a_bib_file_never_brings_a_retired_key_for_another_paper(lib, tmp_path):
+    """An entry whose key is retired (or is one in another case) is renamed, as when
+    another paper has it: ``\\cite{K}`` still prints the work it left for (biblatex's
+    ``ids``), never the entry's paper."""
+    a, b = _pair(lib, tmp_path)
+    key_a, key_b = lib.paper(a)["citekey"], lib.paper(b)["citekey"]
+    lib.bibtex.export_to(tmp_path / "ab.bib", [a, b])
+    lib.duplicates.merge(a, [b])
+    other = tmp_path / "other.bib"
+    other.write_text(f"@misc{{{key_b}, title = {{Some other paper}}, year = 2020}}\n"
+                     f"@misc{{{key_b.upper()}, title = {{Yet another}}, year = 2020}}\n",
+                     encoding="utf-8")
+    report = lib.import_paths([other])[0]
+    assert _holder(lib, key_b) is None and _holder(lib, key_b.upper()) is None
+    why = "it left PaperDesk for another paper, which documents cite it for"
+    assert [(r["old"], r["why"]) for r in report.renamed] == [(key_b, why),
+                                                             (key_b.upper(), why)]
+    assert f"line 1: key {key_b!r} is retired; the paper gets " in "\n".join(report.warnings)
+    assert f"\tids = {{{key_b}}}" in lib.bibtex.export([a], style="biblatex")
+    assert lib.paper(a)["citekey"] == key_a
+
+
 def test_an_export_freezes_the_keys_it_wrote_where_they_are_when_it_ends(seed_lib, tmp_path):
     """An edit lands between the export's read and its end (here an undo of the merge
     that gave a the other paper's key): the key written is frozen on the paper that

@@ -7,9 +7,10 @@ organisation gets the title word and the year, ``polca2024``. Collisions get
 ``a``, ``b``, ... in the order the papers arrived. A key PaperDesk makes never
 equals another key, even in case, since BibTeX treats ``Smith2020`` and
 ``smith2020`` as one key. A key a .bib file brings is kept exactly as written
-unless another paper has that very key (biber compares keys with case), and the
-keys a file is about to bring are set aside (``expect``) before any key is made
-for it, so that a made key never takes one of them.
+unless another paper has it, even in another case, or it is retired (it left
+PaperDesk for a paper that no longer has it: documents cite it for that work),
+and the keys a file is about to bring are set aside (``expect``) before any key
+is made for it, so that a made key never takes one of them.
 
 A key is *provisional* while it has never left PaperDesk: when the metadata it
 is made of changes (a corrected year, authors completed from Hugging Face) it
@@ -49,8 +50,10 @@ _STOP = frozenset(
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _KEY_OK = re.compile(r"^[A-Za-z0-9_:.\-+/]+$")
 MAX_KEY_LENGTH = 64
-
-
+# BibTeX folds only ASCII letters, as SQLite's lower() and NOCASE do.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# Why a key cannot be claimed as written (``KeyAllocator.claim``).
+HELD, CASE, RETIRED = "is taken", "is taken in another case", "is retired"
 
 
 def ascii_text(text: str) -> str:
@@ -116,16 +119,21 @@ def suffix(n: int) -> str:
     return out
 
 
+def fold(key: str) -> str:
+    """A key as BibTeX compares keys: ASCII letters in lower case."""
+    return key.translate(_ASCII_LOWER)
+
+
 def valid_key(key: str) -> bool:
     return bool(key) and len(key) <= MAX_KEY_LENGTH and bool(_KEY_OK.match(key))
 
 
 class KeyAllocator:
-    """Hands out unique keys (ignoring case) against those already in the library and
-    those expected; ``reserve`` claims a key as written (compared with case, as biber
-    compares keys).
+    """Hands out unique keys (ignoring case) against those already in the library, the
+    retired ones and those expected; ``claim`` takes a key as written unless a paper has
+    it, even in another case, or it is retired.
 
-    Keys are ASCII, so SQL's lower() is their case fold. The taken keys are read
+    SQL's lower() is their case fold (``fold``). The taken keys are read
     per base as bases come up (an index on lower(citekey) makes each read a
     short range), and all at once when an import brings many bases for the
     size of the library: one short read costs about as much as reading
@@ -138,8 +146,10 @@ class KeyAllocator:
     def __init__(self, db: Database, *, expected: int = 0) -> None:
         """``expected``: how many keys the caller is about to take, if known."""
         self._db = db
-        self._taken: set[str] = set()  # every key known, case-folded
+        self._taken: set[str] = set()  # every key known, folded
         self._exact: set[str] = set()  # the keys papers have, as written
+        self._held: set[str] = set()  # the keys papers have, folded
+        self._gone: set[str] = set()  # the retired keys, folded
         self._read_bases: set[str] = set()
         self._read_all = False
         self._next: dict[str, int] = {}
@@ -156,13 +166,16 @@ class KeyAllocator:
 
     def _retired(self, rows: Iterable[tuple[str]]) -> None:
         """Keys that left PaperDesk for a paper that no longer has them (``retired_keys``):
-        never made for another, though a key typed or read from a .bib file may be one."""
-        self._taken.update(key.casefold() for key, in rows)
+        never made for another nor claimed from a .bib file, though one may be typed."""
+        for key, in rows:
+            self._gone.add(fold(key))
+        self._taken |= self._gone
 
     def _add(self, keys: Iterable[str]) -> None:
         for key in keys:
             self._exact.add(key)
-            self._taken.add(key.casefold())
+            self._held.add(fold(key))
+            self._taken.add(fold(key))
 
     def _read(self, prefix: str) -> None:
         if self._read_all or prefix in self._read_bases:
@@ -180,7 +193,7 @@ class KeyAllocator:
 
     def take(self, paper: dict[str, Any], *, with_title: bool = True) -> str:
         base = base_key(paper, with_title=with_title)
-        folded = base.casefold()
+        folded = fold(base)
         self._read(folded)
         # Resume where this base left off: a thousand papers sharing a base
         # cost a thousand probes, not half a million.
@@ -188,28 +201,34 @@ class KeyAllocator:
         while (folded + suffix(n)) in self._taken:
             n += 1
         key = base + suffix(n)
-        self._taken.add(key.casefold())
+        self._taken.add(fold(key))
         self._next[folded] = n + 1
         return key
 
     def release(self, key: str) -> None:
         """A key given up (its paper takes another): free to be taken again."""
-        self._taken.discard(key.casefold())
+        self._taken.discard(fold(key))
+        self._held.discard(fold(key))
         self._exact.discard(key)
 
     def expect(self, keys: Iterable[str]) -> None:
         """Keys about to be reserved (a file's keys, as written): no key made from
         now on equals one of them, even in case."""
-        self._taken.update(key.casefold() for key in keys)
+        self._taken.update(fold(key) for key in keys)
 
-    def reserve(self, key: str) -> bool:
-        """Claim a key chosen elsewhere (a .bib file), exactly as written; False when a
-        paper has that very key (biber tells ``Smith2020`` from ``smith2020``)."""
-        self._read(key.casefold())
-        if key in self._exact:
-            return False
-        self._add((key,))
-        return True
+    def claim(self, key: str, own: str | None = None) -> str | None:
+        """Claim a key chosen elsewhere (a .bib file), exactly as written, for a paper
+        whose key is ``own``: None when claimed, else why not: a paper has that very key
+        (``HELD``) or another has it in another case (``CASE``: BibTeX reads
+        ``Smith2020`` and ``smith2020`` as one key), or it is retired (``RETIRED``:
+        ``\\cite{K}`` would print another work)."""
+        folded = fold(key)
+        self._read(folded)
+        why = (HELD if key in self._exact else None if own and fold(own) == folded
+               else CASE if folded in self._held else RETIRED if folded in self._gone else None)
+        if why is None:
+            self._add((key,))
+        return why
 
 
 def key_maker(db: Database) -> Callable[[dict[str, Any], set[str]], str]:

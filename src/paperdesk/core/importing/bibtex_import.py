@@ -10,7 +10,7 @@ same DOI or arXiv id (or as the very same entry); every merge is listed in the
 report as ``key -> paper (reason)``, every skipped entry with its line and
 reason. Look-alikes become duplicate candidates for review. Each entry keeps its
 fields as written (``core/bibtex/bibtex_source.py``); its key is kept when no other
-paper has it.
+paper has it, even in another case, and it is not retired (``KeyAllocator.claim``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from paperdesk.core.bibtex.bib_read import BibReader, Parsed, parse_file
 from paperdesk.core.bibtex.bib_scan import Scan, entry_keys, readable, strip_entry_comments
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
+from paperdesk.core.bibtex.citekey import fold
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
 from paperdesk.core.duplicates.duplicates import note_new
@@ -219,12 +220,18 @@ def _entries(results: Iterator[ChunkResult], reader: BibReader,
 
 
 def _repeated_keys(report: FileReport, keys: list[str]) -> None:
-    """A key not kept because an entry before it in the file has it says so."""
+    """A key not kept because an entry before it in the file has it (or has it in another
+    case) says so."""
     counts = collections.Counter(keys)
+    folded = collections.Counter(fold(key) for key in keys)
     for renamed in report.renamed:
         if renamed["why"] == RENAMED["is taken"] and counts[renamed["old"]] > 1:
             renamed["why"] = ("an entry before it in this file has this very key (BibTeX and "
                               "biber would use only the first)")
+        elif (renamed["why"] == RENAMED["is taken in another case"]
+              and folded[fold(renamed["old"])] > 1):
+            renamed["why"] = ("an entry before it in this file has this key in another case "
+                              "(BibTeX would use only the first)")
 
 
 def _keep_comments(lib: Library, comments: list[tuple[int, str]], lines: list[int],

@@ -196,13 +196,13 @@ class BibWriter:
 
     def _new_row(self, pid: int, paper: Entry) -> list[Any]:
         citekey, frozen = None, 0
-        if bib_key_ok(paper.key) and self.allocator.reserve(paper.key):
+        why = self.allocator.claim(paper.key) if bib_key_ok(paper.key) else "is not a usable key"
+        if why is None:
             citekey, frozen = paper.key, 1  # already in the user's files: frozen
         else:
             fields = {"title": paper.title, "authors": authors_of(paper), "year": paper.year,
                       "organization": paper.organization}
             citekey = self.allocator.take(fields, with_title=False)
-            why = "is taken" if bib_key_ok(paper.key) else "is not a usable key"
             self.report.warnings.append(f"{self.report.name}: line {paper.line}: key "
                                         f"{paper.key!r} {why}; the paper gets {citekey!r}")
             self.report.renamed.append({"line": paper.line, "old": paper.key, "new": citekey,
@@ -286,7 +286,8 @@ def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
               "url": url or paper.url, "title": title}
     adopted = False
     if not bib_source:
-        if paper.key != citekey and bib_key_ok(paper.key) and allocator.reserve(paper.key):
+        if (paper.key != citekey and bib_key_ok(paper.key)
+                and allocator.claim(paper.key, own=citekey) is None):
             citekey, adopted = paper.key, True
         tags = [r[0] for r in db.execute("SELECT t.name FROM paper_tags x JOIN tags t ON "
                                          "t.id = x.tag_id WHERE x.paper_id = ?", [pid])]

@@ -18,6 +18,9 @@ CANCELLED = "cancelled"
 READ_CHUNK = 4 * 2**20  # bytes read, or hashed, between checks for Cancel
 # Why a .bib entry's key was not kept (``FileReport.renamed``).
 RENAMED = {"is taken": "another paper has this very key",
+           "is taken in another case": "another paper has this key in another case (BibTeX "
+                                       "reads keys without case)",
+           "is retired": "it left PaperDesk for another paper, which documents cite it for",
            "is not a usable key": "BibTeX or biber cannot read or cite this key"}
 BULK_THRESHOLD = 200  # from this many new papers, index in bulk (per-row triggers cost 2x)
 
