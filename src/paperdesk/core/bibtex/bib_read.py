@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.bibtex.bib_scan import Failure, RawEntry, iter_entries, loosen, scan
-from paperdesk.core.bibtex.bibtex_fields import BibPaper, read_entry, resolve, value_reader
+from paperdesk.core.bibtex.bibtex_fields import (
+    BibPaper,
+    ExpansionError,
+    TooLong,
+    read_entry,
+    resolve,
+    value_reader,
+)
 from paperdesk.core.bibtex.tex_safe import definition_warnings
 
 
@@ -33,15 +40,28 @@ class BibReader:
     def __init__(self, text: str, name: str) -> None:
         self.text, self.name = loosen(text), name  # BibTeX's loosest block starts too
         self.found = scan(self.text)
-        self.strings: dict[str, str] = {}
-        for key, value, _word in self.found.strings:
-            self.strings[key.lower()] = resolve(value, self.strings)[0]
+        self.entry_warnings: list[str] = definition_warnings(  # then the entries'
+            name, self.found.preambles, self.found.strings)
+        self.strings = self._macros()
         self.read_value = value_reader(self.strings)
         self.failures: list[Failure] = list(self.found.failures)
         self.late: list[Failure] = []  # entries whose fields could not be read
-        self.entry_warnings: list[str] = definition_warnings(  # then the entries'
-            name, self.found.preambles, self.found.strings)
         self.read = 0
+
+    def _macros(self) -> dict[str, str]:
+        """The @string macros resolved, by lower-case name; one too long to expand (or
+        using one) stands as ``TooLong``: the entries using it are skipped, and said so."""
+        strings: dict[str, str] = {}
+        for key, value, _word in self.found.strings:
+            try:
+                strings[key.lower()] = resolve(value, strings)[0]
+            except ExpansionError as exc:
+                strings[key.lower()] = TooLong(exc.macro or key)
+                if exc.macro is None:
+                    self.entry_warnings.append(
+                        f"{self.name}: " + exc.why(f"@string {key!r}") + "; the entries "
+                        "using it are skipped")
+        return strings
 
     @property
     def expected(self) -> int:
@@ -94,6 +114,11 @@ def read_item(item: RawEntry, strings: dict[str, str], name: str,
                            raw_type=item.raw_type, read_value=read_value)
     except RecursionError:  # LaTeX commands nested thousands deep
         reason = "its LaTeX is nested too deeply to read"
+    except ExpansionError as exc:  # @string macros that double and double again
+        reason = exc.why("a field")
+    else:
+        reason = ""
+    if reason:
         return None, Failure(item.line, item.key, reason), [
             f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: {reason}"]
     damage = [f"entry {item.key[:40]!r} is damaged ({item.damage}); read as BibTeX reads "

@@ -8,7 +8,6 @@ export writes them back unchanged.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +31,28 @@ _DANGER_HINT = re.compile(r"\\(?:" + "|".join(DANGEROUS) + ")")
 # Fields read into columns (or derived again on export): not kept as extras.
 KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
                   "archiveprefix eprinttype key".split())
+# The most characters a value may expand to through @string macros and ``#``: far above
+# any real field, and checked as the value is built (40 macros that each double the one
+# before expand to 2^40 characters).
+MAX_EXPANDED = 2**20
+
+
+class TooLong(str):
+    """A @string macro whose value would be longer than ``MAX_EXPANDED``, standing for it:
+    the name of the first such macro it uses (or is)."""
+
+
+class ExpansionError(ValueError):
+    """A value that would expand to more than ``MAX_EXPANDED`` characters; ``macro``:
+    the first macro too long on its own it uses, if any."""
+
+    def __init__(self, macro: str | None = None) -> None:
+        super().__init__(macro)
+        self.macro = macro
+
+    def why(self, what: str) -> str:
+        through = f" (through @string {self.macro!r})" if self.macro else ""
+        return f"{what} would expand to more than {MAX_EXPANDED:,} characters{through}"
 
 
 @dataclass
@@ -58,24 +79,32 @@ class BibPaper:
 
 
 def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
-    """The LaTeX text of a raw value, and whether it was a single bare word or number."""
+    """The LaTeX text of a raw value, and whether it was a single bare word or number;
+    an ``ExpansionError`` once it would be longer than ``MAX_EXPANDED``."""
     whole = raw.strip()
     if "#" not in whole:  # one part: the common case, without splitting
         if len(whole) >= 2 and (whole[0], whole[-1]) in (("{", "}"), ('"', '"')):
             return whole[1:-1], False
         macro = strings.get(whole.lower())
         if macro is not None:
+            if type(macro) is TooLong:
+                raise ExpansionError(str(macro))
             return macro, False
         return whole, bool(whole) and whole[0] not in '{"'
     parts = [p.strip() for p in split_top(raw, "#")]
     out = []
+    size = 0
     for part in parts:
         if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
-            out.append(part[1:-1])
-        elif part.lower() in strings:
-            out.append(strings[part.lower()])
+            piece = part[1:-1]
         else:
-            out.append(part)
+            piece = strings.get(part.lower(), part)
+            if type(piece) is TooLong:
+                raise ExpansionError(str(piece))
+        size += len(piece)
+        if size > MAX_EXPANDED:
+            raise ExpansionError()
+        out.append(piece)
     bare = len(parts) == 1 and bool(whole) and whole[0] not in '{"' and (
         whole.lower() not in strings)
     return "".join(out), bare
@@ -93,13 +122,21 @@ def _month(text: str) -> int | None:
 def value_reader(strings: dict[str, str]) -> Callable[[str], tuple[str, str]]:
     """raw value -> (its LaTeX text, the value as kept among the extras), for values
     that need ``resolve`` (a macro, a ``#`` concatenation, a bare number). Cached:
-    such values repeat across a file (``journal = j-TUGboat``, ``month = mar``).
-    ``strings`` must not change afterwards."""
+    such values repeat across a file (``journal = j-TUGboat``, ``month = mar``); at
+    most 4,096 of them, none longer than 4,096 characters, so the cache stays small
+    whatever the macros expand to. ``strings`` must not change afterwards."""
+    cache: dict[str, tuple[str, str]] = {}
 
-    @functools.lru_cache(maxsize=4096)
     def read(raw: str) -> tuple[str, str]:
-        text, bare = resolve(raw, strings)
-        return text, raw.strip() if bare else "{" + text + "}"
+        found = cache.get(raw)
+        if found is None:
+            text, bare = resolve(raw, strings)
+            found = text, raw.strip() if bare else "{" + text + "}"
+            if len(text) <= 4096:
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[raw] = found
+        return found
 
     return read
 
