@@ -4,9 +4,11 @@ The JSON is read by ``huggingface_hub``'s own ``PaperInfo`` (it knows the
 Hub's field names); this module then holds every value to what PaperDesk can
 store and print:
 
-- every string has its control characters (C0, C1, DEL), line and paragraph
-  separators and bidirectional overrides removed and its whitespace collapsed to
-  single spaces, so no name can start a new line in a digest page or a report;
+- every string has its control characters (C0, C1, DEL) and line and paragraph
+  separators turned into spaces, its invisible format characters (zero-width,
+  bidirectional overrides) removed and its whitespace collapsed to single spaces
+  (``text.one_line``, as digests are read), so no name can start a new line in a
+  digest page or a report;
 - a field of the wrong type (a list where a link belongs, an author that is not
   an object) makes the record malformed: that paper fails alone, with one line;
 - numbers are range-checked: upvotes must be an integer from 0 to 2^63 - 1 (what
@@ -19,14 +21,12 @@ here; the library checks it where identifiers enter it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperdesk.core.model.text import one_line
+
 MAX_UPVOTES = 2**63 - 1
-# C0 and C1 controls, DEL, line/paragraph separators, bidirectional embeddings,
-# overrides and isolates.
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
 
 
 class Malformed(ValueError):
@@ -56,7 +56,7 @@ def clean(value: Any, name: str) -> str:
         return ""
     if not isinstance(value, str):
         raise Malformed(f"{name} is a {type(value).__name__}, not text")
-    return " ".join(_CONTROLS.sub(" ", value).split())
+    return one_line(value)
 
 
 def upvotes(value: Any, problems: list[str]) -> int | None:

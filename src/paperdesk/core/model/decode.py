@@ -48,8 +48,9 @@ def _control_share(text: str) -> float:
     return bad / max(1, min(len(text), 20000))
 
 
-def decode_text(data: bytes, name: str) -> tuple[str, str, list[str]]:
-    """Return (text with \\n line ends, encoding used, warnings)."""
+def decode_text(data: bytes, name: str, *, stray_cr: str = "\n") -> tuple[str, str, list[str]]:
+    """Return (text with \\n line ends, encoding used, warnings). A CR is a line end
+    (``line_ends``); ``stray_cr`` is what a CR inside a line becomes."""
     if not data or data.isspace():  # as ``not data.strip()``, without copying the file
         raise DigestError(f"{name}: the file is empty")
     warnings: list[str] = []
@@ -78,9 +79,21 @@ def decode_text(data: bytes, name: str) -> tuple[str, str, list[str]]:
     if "\x00" in text[:8192] or _control_share(text) > 0.01:  # with a BOM or without
         raise DigestError(f"{name}: a binary file, not a text digest")
     if "\r" in text:  # one fast scan; most files have none
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = line_ends(text, stray_cr)
     text = text.lstrip("\ufeff")
     return text, encoding, warnings
+
+
+def line_ends(text: str, stray_cr: str = "\n") -> str:
+    """``text`` with \\n line ends: CRLF is one, and so is a CR alone in a file whose
+    lines end in CR (the old Mac way: lone CRs outnumber newlines). In a file whose lines
+    end in \\n or CRLF, a CR alone is no line end but a stray control inside a line:
+    it becomes ``stray_cr``. Only CR, LF and CRLF end lines, never the other characters
+    ``str.splitlines`` breaks at (form feed, vertical tab, FS, GS, RS, NEL, U+2028/9)."""
+    text = text.replace("\r\n", "\n")
+    if stray_cr == "\n" or text.count("\r") > text.count("\n"):
+        return text.replace("\r", "\n")
+    return text.replace("\r", stray_cr)
 
 
 BAD_BYTES_SHOWN = 10  # bad bytes reported one by one; the rest counted

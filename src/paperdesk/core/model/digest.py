@@ -19,6 +19,11 @@ A date without a year is in the digest's own year, which the file never states:
 the site prints the year only for earlier years, so the digest's year is one
 more than the latest explicit year; with none, the file's modification year,
 flagged as a guess.
+
+Lines end at LF, CRLF, or CR in a file whose lines end in CR; a stray CR, a form
+feed, a vertical tab or any other control inside a line is a space there (never a
+line break: it would split an entry), and invisible format characters (zero-width,
+bidirectional controls) are dropped (``text.printable``), as the Hub's text is.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from datetime import date
 from paperdesk.core.model.decode import decode_text, sniff_text
 from paperdesk.core.model.errors import DigestError
 from paperdesk.core.model.jobs import CancelFlag, check_cancel
+from paperdesk.core.model.text import printable
 
 MARKER = "byAK and the research community"
 HEADER_LINES = {"new", "Get trending papers in your email inbox!", "Subscribe", "Daily Papers",
@@ -237,8 +243,10 @@ def parse_digest(data: bytes, name: str, mtime_year: int,
                  cancel: CancelFlag | None = None) -> Digest:
     """Parse one digest file. Raises DigestError when it is not a digest (and
     Cancelled when ``cancel`` is set meanwhile)."""
-    text, encoding, warnings = decode_text(data, name)
-    blocks = _blocks(text, cancel)
+    # Lines end at LF, CRLF or (in a file of CR line ends) CR, nowhere else; no stored
+    # text keeps a control or an invisible character (each control a space).
+    text, encoding, warnings = decode_text(data, name, stray_cr=" ")
+    blocks = _blocks(printable(text), cancel)
     if not blocks:
         raise DigestError(f"{name}: the file is empty")
     date_index, daily = _split_header(blocks, name)
