@@ -6,7 +6,8 @@ parts (``circa`` when the year was inferred), ``URL``, ``DOI``, and an arXiv
 id as ``number`` with ``archive`` (and, unless known, ``publisher``) "arXiv".
 Preprints are of type ``article`` (CSL's type for preprints); entries that came
 from a .bib file keep a type and container fields that fit theirs. Nothing is
-invented: what is not known is left out.
+invented: what is not known is left out. No text holds a control character but
+tab and newline, nor an invisible format character (``text.printable``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from paperdesk.core.bibtex.export_report import ExportReport, checked_row
 from paperdesk.core.bibtex.latex_read import decode
+from paperdesk.core.model.text import one_line, printable
 
 # .bib entry types and the CSL types that fit them; anything else is an article.
 _TYPES = {
@@ -60,7 +62,7 @@ def _raw_value(raw: str) -> str:
     raw = raw.strip()
     if len(raw) >= 2 and raw[0] + raw[-1] in ("{}", '""'):
         raw = raw[1:-1]
-    return " ".join(decode(raw).split())
+    return " ".join(printable(decode(raw)).split())
 
 
 def item(row: Sequence[Any], tags: list[str], notes: list[str],
@@ -73,12 +75,12 @@ def item(row: Sequence[Any], tags: list[str], notes: list[str],
      bib_type, bib_fields, year_inferred) = row[:14]
     out: dict[str, Any] = {"id": key or f"paper{pid}",
                            "type": _TYPES.get((bib_type or "").lower(), "article"),
-                           "title": title}
+                           "title": printable(title)}
     names = json.loads(authors) if authors else []
     if names:
-        out["author"] = [name(n) for n in names]
+        out["author"] = [name(printable(n)) for n in names]
     elif organization:
-        out["author"] = [{"literal": organization}]
+        out["author"] = [{"literal": one_line(organization)}]
     found = _DATE.match(published or "")
     parts = [int(p) for p in found.groups() if p] if found else []
     if not parts and year:
@@ -101,11 +103,11 @@ def item(row: Sequence[Any], tags: list[str], notes: list[str],
     if url or arxiv_id:
         out["URL"] = url or f"https://arxiv.org/abs/{arxiv_id}"
     if abstract:
-        out["abstract"] = abstract
+        out["abstract"] = printable(abstract)
     if tags:
-        out["keyword"] = ", ".join(tags)
+        out["keyword"] = printable(", ".join(tags))
     if notes:
-        out["note"] = "\n\n".join(notes)
+        out["note"] = printable("\n\n".join(notes))
     return out
 
 

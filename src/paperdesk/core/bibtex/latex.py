@@ -7,6 +7,9 @@ protected with braces so that styles which lower-case titles keep them;
 (``ä`` -> ``{\\"a}``), falling back to a transliteration for characters LaTeX
 has no name for. Braces are escaped as ``\\{ \\}`` when they balance (BibTeX
 counts them even when escaped) and written as ``\\textbraceleft{}`` otherwise.
+No control character but tab and newline, and no invisible format character (a
+zero-width space, a bidirectional override), is written: pdflatex stops on them
+(``text.printable``: a control is a space, a CR a newline, the others dropped).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 import unicodedata
 
 from paperdesk.core.bibtex.tex_safe import math_ok
+from paperdesk.core.model.text import printable
 
 SPECIALS = "%&#_$"
 _ESCAPED = re.compile(r"\\[%&#_${}]|[\\%&#_${}~^]")
@@ -47,7 +51,13 @@ braces_pair = _balanced  # for the export's check of .bib values (``export_repor
 
 
 def escape(text: str, *, ascii: bool = False) -> str:
-    """Field text for a text field (title, abstract, note...).
+    """Field text for a text field (title, abstract, note...): ``printable`` (no control,
+    no invisible character), then escaped (``_escape``)."""
+    return _escape(printable(text), ascii)
+
+
+def _escape(text: str, ascii: bool) -> str:
+    """``escape`` of text that is ``printable`` already.
 
     Math stays math: a ``$...$`` span (opening ``$`` before a non-space, closing
     ``$`` after one) whose braces balance and whose every control sequence is on
@@ -69,7 +79,7 @@ def escape(text: str, *, ascii: bool = False) -> str:
         pieces[0::2] = _escape_balanced("\x01".join(gaps)).split("\x01")
     else:
         pieces[0::2] = [_escape_text(gap, ascii) for gap in gaps]
-        pieces[1::2] = [fix_chars(span, ascii) for span in pieces[1::2]]
+        pieces[1::2] = [_chars(span, ascii) for span in pieces[1::2]]
     return "".join(pieces)
 
 
@@ -105,7 +115,7 @@ def _escape_text(text: str, ascii: bool) -> str:
         text = _ESCAPED.sub(lambda m: _BRACED[m.group()], text)
     else:
         text = _escape_balanced(text)
-    return fix_chars(text, ascii)
+    return _chars(text, ascii)
 
 
 def _escape_balanced(text: str) -> str:
@@ -154,6 +164,11 @@ _LONE_BACKSLASH = re.compile(rb"\\(?![{}%&#_$])")
 
 
 def fix_chars(text: str, ascii: bool) -> str:
+    """``_chars`` of ``printable(text)``."""
+    return _chars(printable(text), ascii)
+
+
+def _chars(text: str, ascii: bool) -> str:
     """Characters pdflatex reads: with ``ascii`` all as macros; else only Greek and
     math symbols (``$\\alpha$``, which ``inputenc`` does not define) and combining
     accents (a precomposed character or an accent macro instead); other scripts
@@ -242,18 +257,17 @@ def protect_title(title: str, *, ascii: bool = False) -> str:
     letter (``GPT``, ``C#``, ``Part I``). Capitalised words (``Scaling Laws
     for Neural ...``) are left to the style, so sentence-case styles work.
     Neighbouring protected words share braces; math spans are left alone.
-    The control characters \x02 and \x03, which mark the words to brace, are dropped.
+    The title is ``printable`` first: \x02 and \x03 mark the words to brace.
     """
-    if "\x02" in title or "\x03" in title:
-        title = title.replace("\x02", "").replace("\x03", "")
+    title = printable(title)
     if title.isascii():
         first = _CAPITALS.search(title)
         if first is None:
-            return escape(title, ascii=ascii)  # most titles: no word to protect
+            return _escape(title, ascii)  # most titles: no word to protect
         if "$" not in title and title.isprintable():  # its only white space is " "
             return _braced(_protect_plain(title, first, ascii))
     elif not any(map(_protected, title.split())):
-        return escape(title, ascii=ascii)
+        return _escape(title, ascii)
     return _protect_words(title, ascii)
 
 
@@ -271,8 +285,8 @@ def _protect_words(title: str, ascii: bool) -> str:
         marked.append("\x02" + m.group() + "\x03")
         pos = end
     if not marked:
-        return escape(title, ascii=ascii)
-    text = escape("".join(marked) + title[pos:], ascii=ascii)
+        return _escape(title, ascii)
+    text = _escape("".join(marked) + title[pos:], ascii)
     text = re.sub(r"\x03(\s+)\x02", r"\1", text)
     return text.replace("\x02", "{").replace("\x03", "}")
 
@@ -284,7 +298,7 @@ def title_texts(title: str, *, ascii: bool = False) -> tuple[str, str]:
     if title.isascii() and "$" not in title and title.isprintable():
         first = _CAPITALS.search(title)
         if first is None:
-            text = escape(title, ascii=ascii)
+            text = _escape(title, ascii)  # printable: no control
             return text, text
         marked = _protect_plain(title, first, ascii)
         return _braced(marked), marked.replace("\x02", "").replace("\x03", "")
@@ -313,7 +327,7 @@ def _protect_plain(title: str, first: re.Match[str], ascii: bool) -> str:
         pieces += (title[pos:start], "\x02", title[start:end], "\x03")
         pos = end
     pieces.append(title[pos:])
-    return escape("".join(pieces), ascii=ascii)
+    return _escape("".join(pieces), ascii)
 
 
 @functools.lru_cache(maxsize=1 << 16)
