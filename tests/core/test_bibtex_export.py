@@ -135,12 +135,12 @@ def test_export_to_writes_whole_file_or_nothing(seed_lib, tmp_path):
     target = out / "refs.bib"
     assert seed_lib.bibtex.export_to(target) == SEED_PAPERS
     assert target.read_text(encoding="utf-8") == seed_lib.bibtex.export()
-    target.write_text("old content", encoding="utf-8")
+    target.write_text("@misc{old, title = {old content}}", encoding="utf-8")
     cancel = threading.Event()
     cancel.set()
     with pytest.raises(Cancelled):
         seed_lib.bibtex.export_to(target, cancel=cancel)
-    assert target.read_text(encoding="utf-8") == "old content"
+    assert target.read_text(encoding="utf-8") == "@misc{old, title = {old content}}"
     assert [p.name for p in out.iterdir()] == ["refs.bib"]  # no temp file left
     with pytest.raises(BibtexError, match="cannot write"):
         seed_lib.bibtex.export_to(tmp_path / "missing" / "refs.bib")

@@ -120,11 +120,11 @@ def test_new_files_follow_the_umask(curated, tmp_path, umask, mask):
 def test_an_export_keeps_the_mode_of_the_file_it_replaces(curated, tmp_path, umask):
     umask(0o077)
     out = tmp_path / "refs.bib"
-    out.write_text("old")
+    out.write_text("@misc{old}")
     out.chmod(0o644)
     result = cli("--library", curated, "export", "-o", out)
     assert result.returncode == 0, result.stderr
-    assert mode(out) == 0o644 and out.read_text() != "old"
+    assert mode(out) == 0o644 and out.read_text() != "@misc{old}"
 
 
 def test_backups_are_never_more_readable_than_the_library(curated, tmp_path, umask):
