@@ -111,3 +111,47 @@ def test_failures_are_one_line_and_leave_the_library_alone(seed_path, tmp_path):
               check_rc=2)
     assert json.loads(paperdesk("--library", seed_path, "stats", "--json",
                                 check_rc=0).stdout)["papers"] == json.loads(stats)["papers"]
+
+
+def test_adding_a_sync_over_someone_elses_file_records_nothing(seed_path, tmp_path):
+    mine = tmp_path / "mine.bib"
+    mine.write_text("@article{mine, title = {Mine}}\n", encoding="utf-8")
+    out = paperdesk("--library", seed_path, "sync", "add", mine, check_rc=1)
+    assert out.stderr.count("\n") == 1 and "did not write" in out.stderr
+    assert "--overwrite" in out.stderr
+    assert json.loads(paperdesk("--library", seed_path, "sync", "list", "--json",
+                                check_rc=0).stdout) == []
+    assert mine.read_text(encoding="utf-8") == "@article{mine, title = {Mine}}\n"
+    paperdesk("--library", seed_path, "sync", "add", mine, "--overwrite", check_rc=0)
+    assert mine.read_text(encoding="utf-8") == _export(seed_path)
+    kept = [p for p in tmp_path.iterdir() if ".conflict-" in p.name]
+    assert [p.read_text(encoding="utf-8") for p in kept] == ["@article{mine, title = {Mine}}\n"]
+    empty = paperdesk("--library", seed_path, "sync", "add", tmp_path / "t.bib", "--tag",
+                      "no-such-tag", check_rc=0)
+    assert "no paper has the tag “no-such-tag” yet" in empty.stderr
+
+
+def test_a_path_through_a_link_and_up_is_the_file_the_kernel_names(seed_path, tmp_path):
+    """`away/../refs.bib`, away a link to another folder, is refs.bib beside that folder:
+    checked, locked and written there, never the refs.bib beside the link."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "proj" / "away").symlink_to(tmp_path / "other")
+    mine = tmp_path / "proj" / "refs.bib"
+    mine.write_text("@article{mine, title = {Only copy}}\n", encoding="utf-8")
+    paperdesk("--library", seed_path, "sync", "add", tmp_path / "proj" / "away" / ".." /
+              "refs.bib", check_rc=0)
+    assert mine.read_text(encoding="utf-8") == "@article{mine, title = {Only copy}}\n"
+    assert (tmp_path / "refs.bib").read_text(encoding="utf-8") == _export(seed_path)
+    paperdesk("--library", seed_path, "export", "--ids", "1", "-o",
+              tmp_path / "proj" / "away" / ".." / "one.bib", check_rc=0)
+    assert (tmp_path / "one.bib").exists() and not (tmp_path / "proj" / "one.bib").exists()
+
+
+def test_a_loop_of_links_is_one_line(seed_path, tmp_path):
+    (tmp_path / "a.bib").symlink_to(tmp_path / "b.bib")
+    (tmp_path / "b.bib").symlink_to(tmp_path / "a.bib")
+    for args in (["sync", "add", tmp_path / "a.bib"], ["export", "-o", tmp_path / "a.bib"],
+                 ["import", tmp_path / "a.bib"]):
+        out = paperdesk("--library", seed_path, *args, check_rc=1)
+        assert "Traceback" not in out.stderr and "symbolic links" in out.stderr, out.stderr

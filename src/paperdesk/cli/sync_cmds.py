@@ -8,11 +8,12 @@ written again (atomically, and only when its bytes change); see
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.cli import Commands
 from paperdesk.cli.output import emit_json, fail, say
-from paperdesk.core.api import CONFLICT, FAILED, Library, Sync
+from paperdesk.core.api import CONFLICT, FAILED, Library, PaperDeskError, Sync
 from paperdesk.core.api import SYNC_STYLES as STYLES
 
 if TYPE_CHECKING:
@@ -98,11 +99,21 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         source, value = "query", " ".join(args.query)
     else:
         source, value = "all", ""
+    there = Path(args.file).expanduser()
+    if not args.overwrite and there.is_file() and there.stat().st_size > 0:
+        # A new sync wrote nothing yet: a file there is someone else's. Refused before
+        # the sync is recorded (it used to be recorded, then stopped at once).
+        raise PaperDeskError(f"{args.file}: a file PaperDesk did not write is there; nothing was "
+                        "changed: choose another file, or add --overwrite to replace it "
+                        "(its content is kept beside it)")
     sync = lib.syncs.add(args.file, source, value, style=args.style, ascii=args.ascii,
                          as_written=args.as_written)
     say(f"keeping {sync.path} in sync with {sync.describe()} ({sync.style}"
         f"{', as written' if sync.as_written else ''})")
-    return _report([lib.syncs.write(sync, overwrite=args.overwrite)])
+    code = _report([lib.syncs.write(sync, overwrite=args.overwrite)])
+    if source == "tag" and not lib.syncs.members(sync):
+        say(f"note: no paper has the tag “{value}” yet; the file stays empty until one has")
+    return code
 
 
 def _row(sync: Sync) -> str:

@@ -50,6 +50,9 @@ def identity(path: str | os.PathLike[str]) -> Identity | None:
         st = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as exc:  # a loop of links, a name too long...
+        raise LibraryError(f"{path}: cannot be looked at ({exc.strerror}); nothing was "
+                           "read or written") from None
     return st.st_dev, st.st_ino
 
 
@@ -351,7 +354,9 @@ def atomic_write(dest: Path, *, kind: str = "tmp", max_mode: int = 0o7777,
     ``replaced``: the file replaced is held (``swap_in``) and this is called with the
     path that holds it; what it leaves there is removed.
     """
-    dest = Path(os.path.abspath(dest))
+    # Not normalised: "away/../refs.bib", where away is a link, is the refs.bib beside
+    # what away links to (as the kernel reads it), not the one beside away.
+    dest = Path(dest).absolute()
     folder = Path(os.path.realpath(dest.parent))
     real_dest = folder / dest.name
     if os.path.islink(dest):
