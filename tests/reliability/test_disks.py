@@ -68,6 +68,30 @@ def test_a_library_on_a_read_only_filesystem_opens_for_reading(curated, tmp_path
     assert code == 1 and err.count("\n") == 1 and "read-only" in err, err
 
 
+def test_a_backup_on_a_read_only_filesystem_opens_for_reading(curated, tmp_path):
+    """A backup is not in WAL mode: on a read-only disk it is read as it is (it used to
+    be refused: switching it to WAL needs a write)."""
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    backup = mnt / "backup.sqlite"
+    (mount, made, remount, listed, stats, exported, rated) = in_namespace(f"""
+        mount -t tmpfs -o size=50m tmpfs {mnt}
+        {paperdesk("--library", curated, "backup", backup)}
+        mount -o remount,ro {mnt}
+        {paperdesk("--library", backup, "list", "tag:Systems")}
+        {paperdesk("--library", backup, "stats", "--json")}
+        {paperdesk("--library", backup, "export", "-o", tmp_path / "out.bib")}
+        {paperdesk("--library", backup, "rate", 1, 3)}
+    """)
+    assert mount[0] == made[0] == remount[0] == 0, (mount, made, remount)
+    for code, out, err in (listed, stats):
+        assert code == 0 and out and "Traceback" not in err, err
+    assert len(listed[1].strip().splitlines()) == 6
+    assert exported[0] == 0 and (tmp_path / "out.bib").read_text().count("@") > 6
+    code, _, err = rated
+    assert code == 1 and err.count("\n") == 1 and "read-only" in err, err
+
+
 @pytest.mark.parametrize("disk", ["read-only", "full"])
 def test_restore_on_a_read_only_or_full_disk_says_so_in_one_line(curated, tmp_path, disk):
     good = backup.backup_library(curated, tmp_path / "good.sqlite")

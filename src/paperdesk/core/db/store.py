@@ -73,6 +73,9 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         if upgrade and pending_migrations(db):
             _migrate(db, path)
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            if exists and _read_only_folder(path):  # a backup (not WAL) on a read-only disk
+                conn.close()
+                return _open_read_only(path)
             check_intact(db, path)  # switching to WAL rewrites the header: check first
         _use_wal(db)
         db.execute("PRAGMA synchronous = NORMAL")
