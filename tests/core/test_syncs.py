@@ -230,3 +230,35 @@ def test_what_makes_a_sync_dirty(seed_lib, feed):
     with seed_lib.transaction():
         seed_lib.db.execute("UPDATE papers SET title = 'x' WHERE id = 1")
     assert feed.take() == (True, True, None)  # a raw write: anything may have changed
+
+
+def test_a_copy_of_the_library_writes_none_of_its_synced_files(seed_lib, tmp_path):
+    """A backup opened as a library (or the file copied) carries the syncs; its writes
+    never replace the files the library they were made on keeps."""
+    from paperdesk.core.api import Library
+
+    out = tmp_path / "live.bib"
+    seed_lib.curation.add_tags([1, 2], ["cite"])
+    seed_lib.syncs.write(seed_lib.syncs.add(out, "tag", "cite"))
+    copy = seed_lib.backup(tmp_path / "old.sqlite")
+    written = out.read_bytes()
+    with Library.open(copy) as old:
+        old.curation.remove_tags([1], ["cite"])
+        result = old.syncs.write(old.syncs.get(out))
+        assert result.state == FAILED and not result.written
+        assert f"made on the library {os.path.realpath(seed_lib.path)}" in result.message
+        assert old.syncs.get(out).state == FAILED
+    assert out.read_bytes() == written
+    seed_lib.curation.add_tags([3], ["cite"])
+    result = seed_lib.syncs.write(seed_lib.syncs.get(out))
+    assert (result.state, result.written, result.entries) == (OK, True, 3)
+
+
+def test_a_sync_older_than_its_library_record_is_taken_by_the_first_to_write(seed_lib,
+                                                                             tmp_path):
+    out = tmp_path / "refs.bib"
+    sync = seed_lib.syncs.add(out)
+    with seed_lib.write("as before 0023", []):
+        seed_lib.db.execute("UPDATE syncs SET library = NULL")
+    assert seed_lib.syncs.write(seed_lib.syncs.get_id(sync.id)).state == OK
+    assert seed_lib.syncs.get(out).library == os.path.realpath(seed_lib.path)

@@ -298,3 +298,11 @@ def _carried_keys(db: Database) -> None:
     own: ``frozen_keys`` is read as a one-column list (``id IN frozen_keys``)."""
     db.execute("CREATE TABLE carried_keys (paper_id INTEGER PRIMARY KEY "
                "REFERENCES papers(id) ON DELETE CASCADE, source INTEGER NOT NULL)")
+
+
+@migrations(name="0023_sync_library")
+def _sync_library(db: Database) -> None:
+    """``syncs.library``: the library file (its real path) a sync was made on. A copy of
+    the library (a backup opened, a file copied) carries its syncs but writes none of
+    their files. NULL: made before; the first library to write it takes it."""
+    db.execute("ALTER TABLE syncs ADD COLUMN library TEXT")

@@ -73,6 +73,7 @@ MIGRATIONS = (
     "0020_retired_keys_of_merges",
     "0021_retired_key_owners",
     "0022_carried_keys",
+    "0023_sync_library",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -8,9 +8,16 @@ from typing import Any
 
 
 def add(db: Any, values: Sequence[Any]) -> None:
-    """A new kept-in-sync file: its path, source, value, style, options and created."""
-    db.execute("INSERT INTO syncs (path, source, value, style, ascii, created) "
-               "VALUES (?, ?, ?, ?, ?, ?)", values)
+    """A new kept-in-sync file: its path, source, value, style, options, created and the
+    library it is made on."""
+    db.execute("INSERT INTO syncs (path, source, value, style, ascii, created, library) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+
+
+def set_library(db: Any, sync_id: int, library: str) -> None:
+    """A sync made before syncs had their library is taken by this one."""
+    db.execute("UPDATE syncs SET library = ? WHERE id = ? AND library IS NULL",
+               [library, sync_id])
 
 
 def delete(db: Any, sync_id: int) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import time
 from array import array
 from collections.abc import Iterator
@@ -143,6 +144,7 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
             if fresh is None:
                 raise _Failed("it is no longer kept in sync")
             sync = fresh
+            _own(lib, sync)
             _write_locked(lib, sync, path, out, overwrite, changed)
     except (_Failed, sync_disk.Busy) as exc:
         out.state, out.message = FAILED, str(exc)
@@ -158,6 +160,20 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
             _record(lib, sync, FAILED, out.message, forget_layout=True)
     out.seconds = time.perf_counter() - start
     return out
+
+
+def _own(lib: Library, sync: Sync) -> None:
+    """_Failed when ``sync`` was made on another library file: this one is a copy of it
+    (a backup opened, the file copied, or moved), whose writes must not replace the file
+    that library keeps. A sync older than that record is taken by this library."""
+    here = os.path.realpath(lib.path)
+    if sync.library is None:
+        with lib.write("Keep synced files from this library", [ch.SYNCS]):
+            syncs_table.set_library(lib.db, sync.id, here)
+    elif sync.library != here:
+        raise _Failed(f"it was made on the library {sync.library}, not this one (a copy, "
+                      "a backup?): not written; to sync it from here, remove it and add it "
+                      "again")
 
 
 def _write_locked(lib: Library, sync: Sync, path: Path, out: Outcome, overwrite: bool,

@@ -55,6 +55,7 @@ class Sync:
     layout_key: str | None
     layout: bytes | None
     as_written: bool = False  # .bib fields exactly as written, bare specials and all
+    library: str | None = None  # the library file it was made on (real path); None: older
 
     def describe(self) -> str:
         return {"all": "the whole library", "query": f"papers matching “{self.value}”",
@@ -83,7 +84,7 @@ class Sync:
 
 
 _COLUMNS = ("id, path, source, value, style, ascii, state, message, entries, written_sha256, "
-            "pending_sha256, written_at, layout_key, layout")
+            "pending_sha256, written_at, layout_key, layout, library")
 
 
 def normal_path(path: str | os.PathLike[str]) -> str:
@@ -165,7 +166,8 @@ class Syncs:
             raise SyncError(f"{where} is already kept in sync")
         with self.lib.write(f"Keep {Path(where).name} in sync", [ch.SYNCS]):
             syncs_table.add(self.lib.db,
-                            [where, source, value, style, _options(ascii, as_written), now()])
+                            [where, source, value, style, _options(ascii, as_written), now(),
+                             os.path.realpath(self.lib.path)])
         return self.get(where)
 
     def remove(self, path: str | os.PathLike[str]) -> Sync:
@@ -214,9 +216,10 @@ class Syncs:
 
 def _sync(row: Any) -> Sync:
     (sid, path, source, value, style, ascii, state, message, entries, written, pending,
-     written_at, layout_key, layout) = row
+     written_at, layout_key, layout, library) = row
     return Sync(sid, path, source, value, style, bool(ascii & 1), state, message, entries,
-                written, pending, written_at, layout_key, layout, bool(ascii & _AS_WRITTEN))
+                written, pending, written_at, layout_key, layout, bool(ascii & _AS_WRITTEN),
+                library)
 
 
 # The ``ascii`` column holds the sync's writing options as bits: 1 ASCII, 2 as written.
