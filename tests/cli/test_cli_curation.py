@@ -92,6 +92,10 @@ def test_rate_status_and_the_reading_list(seed_path):
     pd(seed_path, "reading-list", "move", 8, 1)
     reading = json.loads(pd(seed_path, "reading-list", "--json").stdout)
     assert [p["id"] for p in reading] == [8, 9, 7]
+    moved = pd(seed_path, "reading-list", "move", 8, 99)  # past the end: the last place
+    assert "moved paper 8 to place 3 of 3" in moved.stderr
+    reading = json.loads(pd(seed_path, "reading-list", "--json").stdout)
+    assert [p["id"] for p in reading] == [9, 7, 8]
 
 
 def test_year_correction(seed_path):

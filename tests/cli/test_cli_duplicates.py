@@ -49,7 +49,7 @@ def test_merge_unmerge_by_paper_and_by_id(with_copies):
     merges = json.loads(paperdesk("--library", path, "unmerge", "--json", check_rc=0).stdout)
     assert [m["undone"] for m in merges] == [False, True] and merges[1]["id"] == merge_id
     out = paperdesk("--library", path, "unmerge", merges[0]["id"], check_rc=0)
-    assert f"papers {certain} are back" in out.stderr
+    assert f"paper {certain} is back" in out.stderr
     assert content(path) == before
 
 

@@ -243,8 +243,10 @@ def cmd_year(args: argparse.Namespace, lib: Library) -> int:
 def cmd_reading(args: argparse.Namespace, lib: Library) -> int:
     c = lib.curation
     if args.action == "move":
-        return _report(c.move_in_reading_list(args.id, args.position - 1),
-                       f"moved paper {args.id} to place {args.position}")
+        changes = c.move_in_reading_list(args.id, args.position - 1)
+        order = c.reading_list()
+        place = order.index(args.id) + 1  # a place past the end is the last one
+        return _report(changes, f"moved paper {args.id} to place {place} of {len(order)}")
     ids = c.reading_list()
     if args.json:
         emit_json(lib.papers(ids, with_notes=True))

@@ -124,8 +124,9 @@ def cmd_unmerge(args: argparse.Namespace, lib: Library) -> int:
         emit_json({**changes.result, "rekeyed": {str(k): v for k, v in
                                                  changes.result["rekeyed"].items()}})
     else:
-        say(f"undid merge {merge_id}: papers "
-            f"{', '.join(map(str, changes.result['restored_ids']))} are back")
+        back = changes.result["restored_ids"]
+        say(f"undid merge {merge_id}: paper{'s' if len(back) > 1 else ''} "
+            f"{', '.join(map(str, back))} {'are' if len(back) > 1 else 'is'} back")
         for pid, key in changes.result["rekeyed"].items():
             say(f"  paper {pid} got the citation key {key} (its old one is in use)")
     return 0

@@ -6,7 +6,7 @@ import argparse
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
-from paperdesk.core.api import SORTS, Library, describe
+from paperdesk.core.api import SORTS, Library, describe, plural
 
 
 def register(sub: Commands) -> None:
@@ -77,7 +77,7 @@ def cmd_list(args: argparse.Namespace, lib: Library) -> int:
         mark = "?" if paper["year_inferred"] else " "
         print(f"{paper['id']:>6}  {year}{mark} {paper['upvotes'] or '':>4}  "
               f"{short(paper['title'], 90)}")
-    say(f"{len(ids)} papers")
+    say(plural(len(ids), "paper"))
     return 0
 
 
@@ -89,12 +89,16 @@ def cmd_show(args: argparse.Namespace, lib: Library) -> int:
         return 0
     print(paper["title"])
     print()
-    who = ", ".join(paper["authors"]) or paper["organization"] or (
+    # "Last, First" names are told apart by semicolons
+    joiner = "; " if any("," in name for name in paper["authors"]) else ", "
+    who = joiner.join(paper["authors"]) or paper["organization"] or (
         f"{paper['author_count']} authors" if paper["author_count"] else "authors unknown")
     year = f"{paper['published'] or 'date unknown'}"
     if paper["year_inferred"]:
         year += " (year inferred)"
-    print(f"{who} · {year} · {paper['upvotes'] or 0} upvotes · key {paper['citekey']}")
+    upvotes = "upvotes unknown" if paper["upvotes"] is None else plural(paper["upvotes"],
+                                                                        "upvote")
+    print(f"{who} · {year} · {upvotes} · key {paper['citekey']}")
     print(f"status {paper['status']} · rating {paper['rating']} · "
           f"tags {', '.join(paper['tags']) or '-'}")
     print(f"seen in {', '.join(paper['digests']) or '-'}")

@@ -7,7 +7,7 @@ import sys
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, fail, say, short
-from paperdesk.core.api import Library
+from paperdesk.core.api import Library, plural
 
 
 def register(sub: Commands) -> None:
@@ -49,16 +49,16 @@ def cmd_trash(args: argparse.Namespace, lib: Library) -> int:
         else:
             for paper in lib.papers(ids):
                 print(f"{paper['id']:>6}  {short(paper['title'], 90)}")
-            say(f"{len(ids)} papers in the trash")
+            say(f"{plural(len(ids), 'paper')} in the trash")
         return 0
     if not args.yes:
         if not sys.stdin.isatty():
             fail("emptying the trash deletes papers for good; add --yes to confirm")
             return 1
-        answer = input(f"Delete {len(ids)} papers for good? [y/N] ")
+        answer = input(f"Delete {plural(len(ids), 'paper')} for good? [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             say("nothing deleted")
             return 1
     changes = lib.trash.empty()
-    say(f"{changes.result.get('deleted', 0)} papers deleted for good")
+    say(f"{plural(changes.result.get('deleted', 0), 'paper')} deleted for good")
     return 0
