@@ -91,3 +91,33 @@ def test_duplicates_stats_says_how_many_title_pairs_were_compared(with_copies):
     line = run.stderr.strip().splitlines()[-1]
     assert line.startswith("compared ") and line.endswith(" candidate pairs of titles")
     assert int(line.split()[1]) > 0
+
+
+
+def test_a_merge_keeps_where_each_field_came_from_and_says_when_the_key_changes(seed_path,
+                                                                               tmp_path):
+    """Fields the kept paper takes from the other keep the other's source (a .bib
+    file's authors are the .bib file's), and a key the merge changes is said."""
+    with Library.open(seed_path) as lib:
+        keep = by_title(lib, "Serverless Cold Starts")[0]
+        before = lib.paper(keep)
+    bib = tmp_path / "dup.bib"
+    bib.write_text(f"@article{{Roe2099copy,\n  title = {{{before['title']}}},\n"
+                   "  author = {Roe, Ann},\n  doi = {10.1234/roe.2099}\n}\n", encoding="utf-8")
+    paperdesk("--library", seed_path, "import", bib, check_rc=0)
+    with Library.open(seed_path) as lib:
+        copy = max(lib.search().ids)
+    out = paperdesk("--library", seed_path, "merge", keep, copy, check_rc=0)
+    assert (f"paper {keep}'s citation key is now Roe2099copy (was {before['citekey']})"
+            in out.stderr)
+    shown = json.loads(paperdesk("--library", seed_path, "show", keep, "--json",
+                                 check_rc=0).stdout)
+    assert shown["doi"] == "10.1234/roe.2099" and shown["sources"]["doi"]["source"] == "bib"
+    assert shown["sources"]["citekey"]["source"] == "bib"
+    assert shown["sources"]["title"]["source"] == "digest"
+    if before["authors"]:
+        assert shown["authors"] == before["authors"]
+        assert shown["sources"]["authors"]["source"] == "digest"
+    else:
+        assert shown["authors"] == ["Roe, Ann"]
+        assert shown["sources"]["authors"]["source"] == "bib"

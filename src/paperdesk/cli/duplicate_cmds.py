@@ -94,13 +94,19 @@ def cmd_merge(args: argparse.Namespace, lib: Library) -> int:
         return 0
     if len(args.ids) < 2:
         raise DuplicateError("name the paper to keep and at least one to merge into it")
-    changes = lib.duplicates.merge(args.ids[0], args.ids[1:], _choices(args.take))
+    keep = args.ids[0]
+    lib.require(args.ids)
+    key_before = lib.paper(keep)["citekey"]
+    changes = lib.duplicates.merge(keep, args.ids[1:], _choices(args.take))
     if args.json:
         emit_json(dict(changes.result))
     else:
         say(f"merge {changes.result['merge_id']}: merged "
-            f"{', '.join(map(str, args.ids[1:]))} into {args.ids[0]} "
+            f"{', '.join(map(str, args.ids[1:]))} into {keep} "
             f"(undo with `paperdesk unmerge {changes.result['merge_id']}`)")
+        key = lib.paper(keep)["citekey"]
+        if key != key_before:  # a key that left PaperDesk wins (it is cited somewhere)
+            say(f"  paper {keep}'s citation key is now {key} (was {key_before})")
     return 0
 
 

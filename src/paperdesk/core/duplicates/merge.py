@@ -31,6 +31,7 @@ from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import DuplicateError as DuplicateError
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel, no_progress
+from paperdesk.core.model.sources import TRACKED, of_paper
 from paperdesk.core.model.text import plural, title_key
 
 if TYPE_CHECKING:
@@ -121,8 +122,24 @@ def merged_row(rows: dict[int, dict[str, Any]], keep: int, others: Sequence[int]
     listed = [r["list_position"] for r in group if r["list_position"] is not None]
     new["list_position"] = (new["list_position"] if new["list_position"] is not None else
                             (listed[0] if listed else None)) if new["status"] == "to-read" else None
+    new["sources"] = _merged_sources(new, rows[keep], group)
     new["modified"] = now()
     return new
+
+
+def _merged_sources(new: dict[str, Any], kept: dict[str, Any],
+                    group: list[dict[str, Any]]) -> str | None:
+    """The kept paper's sources, with each field whose value came from another paper
+    recorded as that paper had it (a .bib file's authors stay the .bib file's)."""
+    mine = of_paper(kept)
+    merged = dict(mine)
+    for name in TRACKED:
+        if name in _DERIVED or new.get(name) == kept.get(name):
+            continue
+        giver = next((r for r in group if r is not kept and r.get(name) == new.get(name)), None)
+        if giver is not None and name in (theirs := of_paper(giver)):
+            merged[name] = theirs[name]
+    return kept.get("sources") if merged == mine else json.dumps(merged, sort_keys=True)
 
 
 def _check_choices(choices: dict[str, int] | None, ids: Sequence[int]) -> dict[str, int]:
