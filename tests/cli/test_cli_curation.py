@@ -48,6 +48,16 @@ def test_tags_may_look_like_numbers(seed_path):
     assert [t["name"] for t in json.loads(pd(seed_path, "tags", "--json").stdout)] == ["-1"]
 
 
+def test_a_tag_with_a_comma_is_refused_since_exports_split_on_commas(seed_path):
+    out = pd(seed_path, "tag", 1, "+nlp, survey", rc=1)
+    assert out.stderr.count("\n") == 1 and "cannot hold a comma" in out.stderr
+    assert json.loads(pd(seed_path, "tags", "--json").stdout) == []
+    pd(seed_path, "tag", 1, "+nlp")
+    out = pd(seed_path, "tags", "rename", "nlp", "nlp,survey", rc=1)
+    assert out.stderr.count("\n") == 1 and "cannot hold a comma" in out.stderr
+    assert json.loads(pd(seed_path, "tags", "--json").stdout) == [{"name": "nlp", "count": 1}]
+
+
 def test_tags_rename_merge_delete(seed_path):
     pd(seed_path, "tag", 1, 2, "+ml")
     pd(seed_path, "tag", 3, "+machine-learning")

@@ -33,6 +33,16 @@ def _names(names: Iterable[str] | str) -> dict[str, str]:
     return out
 
 
+def _refuse_new_commas(db: Any, names: Iterable[str]) -> None:
+    """A new tag cannot hold a comma: BibTeX keywords, CSL-JSON and the window's tag field
+    split on commas. (A .bib file's keywords split at ";" may hold one: MeSH terms.)"""
+    for name in names:
+        if "," in name and db.execute("SELECT 1 FROM tags WHERE name_key = ?",
+                                      [tag_key(name)]).fetchone() is None:
+            raise CurationError(f"a tag cannot hold a comma ({name!r}): exported keywords "
+                                "are split on commas; use two tags, or another character")
+
+
 def _find(db: Any, name: str) -> dict[str, Any]:
     row = db.execute("SELECT id, name FROM tags WHERE name_key = ?",
                      [tag_key(tag_name(name))]).fetchone()
@@ -56,6 +66,7 @@ class Tags:
     def add_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
         ids = self.lib.require(ids)
         wanted = _names(names)
+        _refuse_new_commas(self.lib.db, wanted.values())
         if not ids or not wanted:
             return ch.NOTHING
         keys = tuple(wanted)
@@ -100,6 +111,8 @@ class Tags:
         """
         tag = _find(self.lib.db, old)
         name = tag_name(new)
+        if name != tag["name"]:
+            _refuse_new_commas(self.lib.db, [name])
         clash = self.lib.db.execute("SELECT name FROM tags WHERE name_key = ? AND id != ?",
                                     [tag_key(name), tag["id"]]).fetchone()
         if clash:
