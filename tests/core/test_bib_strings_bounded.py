@@ -60,3 +60,22 @@ def test_the_entries_using_a_macro_too_long_are_skipped_the_others_import(lib, t
     assert f"mixed.bib: line 27: skipped entry 'joined': a field would expand to {LIMIT}" \
            in report.warnings
     assert len(lib.paper(1)["title"]) <= 2000  # the library's copy is cut, as any title
+
+
+def test_macros_add_only_so_much_to_a_file_in_all(lib, tmp_path):
+    """Each value under the cap, but many of them: once the file's macros have added
+    ``MAX_GROWTH`` characters, the entries using them are skipped, each said so."""
+    from paperdesk.core.bibtex.bibtex_fields import MAX_GROWTH
+
+    size = 900_000
+    path = tmp_path / "wide.bib"
+    path.write_text('@string{big = "' + "a" * size + '"}\n'
+                    + "".join(f"@misc{{e{i}, title = {{T {i}}}, note = big, year = 2020}}\n"
+                              for i in range(100))
+                    + "@misc{plain, title = {Plain}, year = 2021}\n", encoding="utf-8")
+    report = lib.import_paths([path])[0]
+    fit = MAX_GROWTH // (size - len("big"))
+    keys = [r[0] for r in lib.db.execute("SELECT citekey FROM papers ORDER BY id")]
+    assert keys == [f"e{i}" for i in range(fit)] + ["plain"]
+    assert [s["key"] for s in report.skipped] == [f"e{i}" for i in range(fit, 100)]
+    assert any(f"would add more than {MAX_GROWTH:,} characters" in w for w in report.warnings)

@@ -37,6 +37,12 @@ KNOWN = frozenset("title author year month date abstract keywords note url doi e
 MAX_EXPANDED = 2**20
 
 
+# The most characters macros may add to the values of one reader (a file, or a chunk of
+# it) in all: a small file of entries each using a macro just under MAX_EXPANDED would
+# otherwise put gigabytes into the library.
+MAX_GROWTH = 64 * 2**20
+
+
 class TooLong(str):
     """A @string macro whose value would be longer than ``MAX_EXPANDED``, standing for it:
     the name of the first such macro it uses (or is)."""
@@ -53,6 +59,14 @@ class ExpansionError(ValueError):
     def why(self, what: str) -> str:
         through = f" (through @string {self.macro!r})" if self.macro else ""
         return f"{what} would expand to more than {MAX_EXPANDED:,} characters{through}"
+
+
+class GrowthError(ExpansionError):
+    """The values read so far have grown by ``MAX_GROWTH`` characters through macros."""
+
+    def why(self, what: str) -> str:
+        return (f"{what}: the file's @string macros would add more than {MAX_GROWTH:,} "
+                "characters to its values in all")
 
 
 @dataclass
@@ -126,6 +140,7 @@ def value_reader(strings: dict[str, str]) -> Callable[[str], tuple[str, str]]:
     most 4,096 of them, none longer than 4,096 characters, so the cache stays small
     whatever the macros expand to. ``strings`` must not change afterwards."""
     cache: dict[str, tuple[str, str]] = {}
+    grown = [0]  # characters the macros added so far (``MAX_GROWTH``)
 
     def read(raw: str) -> tuple[str, str]:
         found = cache.get(raw)
@@ -136,6 +151,12 @@ def value_reader(strings: dict[str, str]) -> Callable[[str], tuple[str, str]]:
                 if len(cache) >= 4096:
                     cache.clear()
                 cache[raw] = found
+        growth = len(found[0]) - len(raw)
+        if growth > 0:
+            grown[0] += growth
+            if grown[0] > MAX_GROWTH:
+                grown[0] -= growth  # not added: later values without macros still read
+                raise GrowthError()
         return found
 
     return read
