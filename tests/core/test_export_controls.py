@@ -56,3 +56,20 @@ def test_csl_json_writes_no_control_or_invisible_character(lib, tmp_path):
     assert items[2]["author"] == [{"family": "Lee", "given": "Ann"},
                                   {"family": "Chen", "given": "Bo"}]
     assert items[0]["keyword"] == "to read"
+
+
+@pytest.mark.parametrize("as_written", [False, True])
+def test_a_bib_files_fields_kept_as_written_lose_their_controls(lib, tmp_path, as_written):
+    """An entry of a .bib file is written as it was written, but a form feed, an escape
+    or a vertical tab in a field (which stops LaTeX) is a space; CRLF line ends stay."""
+    bib = tmp_path / "c.bib"
+    entries = ["@misc{a,\r\n  title = {Form\x0cfeed and \x1b escape},\r\n  note = {x\x0by},\r\n"
+               "  year = {2020}\r\n}\r\n"]
+    entries += [f"@misc{{p{i}, title = {{Plain entry {i} about things}}, year = {{2020}}}}\r\n"
+                for i in range(60)]
+    bib.write_bytes("".join(entries).encode())
+    lib.import_paths([bib])
+    [pid] = [r[0] for r in lib.db.execute("SELECT id FROM papers WHERE citekey = 'a'")]
+    text = lib.bibtex.export([pid], as_written=as_written)
+    assert "\x0c" not in text and "\x1b" not in text and "\x0b" not in text
+    assert "note = {x y}" in text and "title = {Form feed and" in text
