@@ -126,6 +126,11 @@ def test_adding_a_sync_over_someone_elses_file_records_nothing(seed_path, tmp_pa
     assert mine.read_text(encoding="utf-8") == _export(seed_path)
     kept = [p for p in tmp_path.iterdir() if ".conflict-" in p.name]
     assert [p.read_text(encoding="utf-8") for p in kept] == ["@article{mine, title = {Mine}}\n"]
+    exported = tmp_path / "exported.bib"  # a file PaperDesk wrote, as the sync would
+    paperdesk("--library", seed_path, "export", "-o", exported, check_rc=0)
+    paperdesk("--library", seed_path, "sync", "add", exported, check_rc=0)
+    again = paperdesk("--library", seed_path, "sync", "add", exported, check_rc=1)
+    assert "already kept in sync" in again.stderr
     empty = paperdesk("--library", seed_path, "sync", "add", tmp_path / "t.bib", "--tag",
                       "no-such-tag", check_rc=0)
     assert "no paper has the tag “no-such-tag” yet" in empty.stderr
@@ -155,3 +160,17 @@ def test_a_loop_of_links_is_one_line(seed_path, tmp_path):
                  ["import", tmp_path / "a.bib"]):
         out = paperdesk("--library", seed_path, *args, check_rc=1)
         assert "Traceback" not in out.stderr and "symbolic links" in out.stderr, out.stderr
+
+
+def test_a_moved_library_takes_its_syncs_when_told(seed_path, tmp_path):
+    refs = tmp_path / "refs.bib"
+    paperdesk("--library", seed_path, "sync", "add", refs, check_rc=0)
+    moved = tmp_path / "moved.sqlite"
+    seed_path.rename(moved)
+    out = paperdesk("--library", moved, "tag", "1", "+x", check_rc=0)
+    assert "sync failed" in out.stderr and "sync now --take" in out.stderr
+    assert "keywords = {x}" not in refs.read_text(encoding="utf-8")
+    paperdesk("--library", moved, "sync", "now", "--take", refs, check_rc=0)
+    assert refs.read_text(encoding="utf-8") == _export(moved)
+    out = paperdesk("--library", moved, "tag", "2", "+y", check_rc=0)
+    assert f"updated {refs}" in out.stderr

@@ -254,11 +254,35 @@ def test_a_copy_of_the_library_writes_none_of_its_synced_files(seed_lib, tmp_pat
     assert (result.state, result.written, result.entries) == (OK, True, 3)
 
 
-def test_a_sync_older_than_its_library_record_is_taken_by_the_first_to_write(seed_lib,
-                                                                             tmp_path):
+def test_a_sync_from_before_the_record_is_kept_by_the_library_upgraded_where_it_was(
+        seed_lib, tmp_path):
+    """At the upgrade that records which library keeps each sync, a library PaperDesk
+    has had at that path takes its syncs; a copy made before (a backup opened later)
+    takes none: its writes fail, in one line, until `sync now --take`."""
+    import shutil
+    import sqlite3
+
+    from paperdesk.core.api import Library
+
     out = tmp_path / "refs.bib"
-    sync = seed_lib.syncs.add(out)
-    with seed_lib.write("as before 0023", []):
-        seed_lib.db.execute("UPDATE syncs SET library = NULL")
-    assert seed_lib.syncs.write(seed_lib.syncs.get_id(sync.id)).state == OK
-    assert seed_lib.syncs.get(out).library == os.path.realpath(seed_lib.path)
+    seed_lib.syncs.write(seed_lib.syncs.add(out))
+    path = seed_lib.path
+    seed_lib.close()
+    with sqlite3.connect(path) as raw:  # as a library before migration 0023 holds it
+        raw.execute("ALTER TABLE syncs DROP COLUMN library")
+        raw.execute("DELETE FROM _sqlite_migrations WHERE name = '0023_sync_library'")
+    raw.close()
+    old_copy = tmp_path / "copy-from-before.sqlite"
+    shutil.copyfile(path, old_copy)
+    with Library.open(path) as lib:  # known here: takes its syncs
+        assert lib.syncs.get(out).library == os.path.realpath(path)
+    written = out.read_bytes()
+    with Library.open(old_copy) as copy:
+        assert copy.syncs.get(out).library is None
+        result = copy.syncs.write(copy.syncs.get(out))
+        assert result.state == FAILED and "sync now --take" in result.message
+        assert out.read_bytes() == written
+        copy.curation.add_tags([1], ["taken"])
+        taken = copy.syncs.write(copy.syncs.get(out), take=True)
+        assert taken.state == OK and taken.written
+        assert copy.syncs.get(out).library == os.path.realpath(old_copy)

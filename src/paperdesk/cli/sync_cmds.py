@@ -8,7 +8,6 @@ written again (atomically, and only when its bytes change); see
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk.cli import Commands
@@ -71,6 +70,10 @@ def register(sub: Commands) -> None:
     a.add_argument("files", nargs="*", metavar="FILE")
     a.add_argument("--overwrite", action="store_true",
                    help="replace files changed by someone else")
+    a.add_argument("--take", action="store_true",
+                   help="keep the files in sync from this library, though they were made "
+                        "on another library file (the library moved, or this is a copy "
+                        "that is now the one you use)")
     a.set_defaults(func=cmd_now)
 
 
@@ -99,18 +102,17 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         source, value = "query", " ".join(args.query)
     else:
         source, value = "all", ""
-    there = Path(args.file).expanduser()
-    if not args.overwrite and there.is_file() and there.stat().st_size > 0:
-        # A new sync wrote nothing yet: a file there is someone else's. Refused before
-        # the sync is recorded (it used to be recorded, then stopped at once).
-        raise PaperDeskError(f"{args.file}: a file PaperDesk did not write is there; nothing was "
-                        "changed: choose another file, or add --overwrite to replace it "
-                        "(its content is kept beside it)")
     sync = lib.syncs.add(args.file, source, value, style=args.style, ascii=args.ascii,
                          as_written=args.as_written)
+    outcome = lib.syncs.write(sync, overwrite=args.overwrite)
+    if outcome.state == CONFLICT:  # a file there holds something else: not kept in sync
+        lib.syncs.remove(sync.path)
+        raise PaperDeskError(f"{sync.path}: a file is there that PaperDesk did not write; "
+                             "nothing was changed: choose another file, or add --overwrite "
+                             "to replace it (its content is kept beside it)")
     say(f"keeping {sync.path} in sync with {sync.describe()} ({sync.style}"
         f"{', as written' if sync.as_written else ''})")
-    code = _report([lib.syncs.write(sync, overwrite=args.overwrite)])
+    code = _report([outcome])
     if source == "tag" and not lib.syncs.members(sync):
         say(f"note: no paper has the tag “{value}” yet; the file stays empty until one has")
     return code
@@ -146,4 +148,5 @@ def cmd_now(args: argparse.Namespace, lib: Library) -> int:
     if not syncs:
         say("no file is kept in sync")
         return 0
-    return _report([lib.syncs.write(s, overwrite=args.overwrite) for s in syncs])
+    return _report([lib.syncs.write(s, overwrite=args.overwrite, take=args.take)
+                    for s in syncs])

@@ -196,6 +196,18 @@ def _migrate(db: Database, path: Path) -> None:
         from paperdesk.core.db import migrations
 
         migrations.apply(db.conn)
+        if "0023_sync_library" in pending:
+            _adopt_syncs(db, path)
+
+
+def _adopt_syncs(db: Database, path: Path) -> None:
+    """At the upgrade that records which library keeps each sync: a library PaperDesk
+    has had at this path keeps its syncs; any other (a backup opened, a copy) keeps
+    none of them until told (``sync now --take``)."""
+    from paperdesk.core.db import known, syncs_table
+
+    if known.was_known(path):
+        syncs_table.adopt_unowned(db, os.path.realpath(path))
 
 
 @contextlib.contextmanager

@@ -15,9 +15,13 @@ def add(db: Any, values: Sequence[Any]) -> None:
 
 
 def set_library(db: Any, sync_id: int, library: str) -> None:
-    """A sync made before syncs had their library is taken by this one."""
-    db.execute("UPDATE syncs SET library = ? WHERE id = ? AND library IS NULL",
-               [library, sync_id])
+    """The sync is kept by the library file ``library`` (its real path)."""
+    db.execute("UPDATE syncs SET library = ? WHERE id = ?", [library, sync_id])
+
+
+def adopt_unowned(db: Any, library: str) -> None:
+    """The syncs made before their library was recorded are kept by ``library``."""
+    db.execute("UPDATE syncs SET library = ? WHERE library IS NULL", [library])
 
 
 def delete(db: Any, sync_id: int) -> None:

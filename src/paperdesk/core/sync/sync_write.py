@@ -125,7 +125,7 @@ class Text:
 
 
 def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
-               changed: set[int] | None = None) -> Outcome:
+               changed: set[int] | None = None, take: bool = False) -> Outcome:
     """Bring ``sync``'s file up to date; never raises for a file that cannot be written.
 
     ``changed``: the papers changed since the last write (None: any may have).
@@ -144,7 +144,7 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
             if fresh is None:
                 raise _Failed("it is no longer kept in sync")
             sync = fresh
-            _own(lib, sync)
+            _own(lib, sync, take)
             _write_locked(lib, sync, path, out, overwrite, changed)
     except (_Failed, sync_disk.Busy) as exc:
         out.state, out.message = FAILED, str(exc)
@@ -162,18 +162,22 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
     return out
 
 
-def _own(lib: Library, sync: Sync) -> None:
-    """_Failed when ``sync`` was made on another library file: this one is a copy of it
-    (a backup opened, the file copied, or moved), whose writes must not replace the file
-    that library keeps. A sync older than that record is taken by this library."""
+def _own(lib: Library, sync: Sync, take: bool) -> None:
+    """_Failed when ``sync`` was made on another library file than this one (a backup
+    opened, a copy, the library moved) or before PaperDesk recorded which (and not
+    taken at the upgrade: ``store``), unless ``take``: this library takes it over."""
     here = os.path.realpath(lib.path)
-    if sync.library is None:
+    if sync.library == here:
+        return
+    if take:
         with lib.write("Keep synced files from this library", [ch.SYNCS]):
             syncs_table.set_library(lib.db, sync.id, here)
-    elif sync.library != here:
-        raise _Failed(f"it was made on the library {sync.library}, not this one (a copy, "
-                      "a backup?): not written; to sync it from here, remove it and add it "
-                      "again")
+        return
+    made = (f"it was made on the library {sync.library}, not this one (a copy, a backup, "
+            "or moved?)" if sync.library else "PaperDesk does not know which library keeps "
+            "it (it was made before that was recorded)")
+    raise _Failed(f"{made}: not written; if this library keeps it, `paperdesk sync now "
+                  "--take FILE`")
 
 
 def _write_locked(lib: Library, sync: Sync, path: Path, out: Outcome, overwrite: bool,

@@ -156,7 +156,11 @@ class Syncs:
             self._saved_query(value)
         if source == "query":
             self.lib.search(value, limit=1)  # a malformed query is refused now, not later
-        if Path(where).is_dir():
+        try:
+            folder = Path(where).is_dir()
+        except OSError as exc:  # a name too long...
+            raise SyncError(f"{where}: cannot be used ({exc.strerror})") from None
+        if folder:
             raise SyncError(f"{where} is a folder; name the file to keep in sync")
         if Path(where) in (self.lib.path, *self.lib.path.parent.glob(self.lib.path.name + "-*")):
             raise SyncError(f"{where} is the library itself")
@@ -178,11 +182,12 @@ class Syncs:
         return sync
 
     def write(self, sync: Sync, *, overwrite: bool = False,
-              changed: set[int] | None = None) -> Outcome:
-        """Bring the file up to date (see ``sync_write.write_sync``)."""
+              changed: set[int] | None = None, take: bool = False) -> Outcome:
+        """Bring the file up to date (see ``sync_write.write_sync``); ``take``: this
+        library takes the sync over from the library file it was made on."""
         from paperdesk.core.sync.sync_write import write_sync
 
-        return write_sync(self.lib, sync, overwrite=overwrite, changed=changed)
+        return write_sync(self.lib, sync, overwrite=overwrite, changed=changed, take=take)
 
     def write_all(self, *, overwrite: bool = False) -> list[Outcome]:
         return [self.write(s, overwrite=overwrite) for s in self.all()]
