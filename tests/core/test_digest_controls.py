@@ -134,3 +134,10 @@ def test_a_digest_imports_to_clean_text(lib, tmp_path):
                           "coalesce(organization, ''), coalesce(published_raw, '') "
                           "FROM sightings").fetchall()
     assert len(seen) == 3 + len(FILLER) and not any(BAD.search("".join(row)) for row in seen)
+
+
+def test_the_arabic_letter_mark_and_tag_characters_are_dropped_too():
+    from paperdesk.core.model.text import kept_raw, printable
+
+    text = "a\u061cb\U000e0041c\u180ed\ufff9e"
+    assert printable(text) == "abcde" and kept_raw(text + "\r\n") == "abcde\r\n"

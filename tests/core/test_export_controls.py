@@ -64,7 +64,8 @@ def test_a_bib_files_fields_kept_as_written_lose_their_controls(lib, tmp_path, a
     or a vertical tab in a field (which stops LaTeX) is a space; CRLF line ends stay."""
     bib = tmp_path / "c.bib"
     entries = ["@misc{a,\r\n  title = {Form\x0cfeed and \x1b escape},\r\n  note = {x\x0by},\r\n"
-               "  year = {2020}\r\n}\r\n"]
+               "  abstract = {Zero\u200bwidth, \u202eoverride\u202c, mark\u061c, tag\U000e0041}"
+               ",\r\n  year = {2020}\r\n}\r\n"]
     entries += [f"@misc{{p{i}, title = {{Plain entry {i} about things}}, year = {{2020}}}}\r\n"
                 for i in range(60)]
     bib.write_bytes("".join(entries).encode())
@@ -73,3 +74,4 @@ def test_a_bib_files_fields_kept_as_written_lose_their_controls(lib, tmp_path, a
     text = lib.bibtex.export([pid], as_written=as_written)
     assert "\x0c" not in text and "\x1b" not in text and "\x0b" not in text
     assert "note = {x y}" in text and "title = {Form feed and" in text
+    assert "Zerowidth, override, mark, tag}" in text and not BAD.search(text)

@@ -23,12 +23,10 @@ from typing import Any
 from paperdesk.core.bibtex.bib_repair import repair
 from paperdesk.core.bibtex.latex import braces_pair
 from paperdesk.core.model import identifiers
+from paperdesk.core.model.text import kept_raw
 
 _IDS = ((8, "arxiv_id"), (9, "doi"), (10, "url"))  # their places in an export row
 _SHOWN = 20  # fields named in the report's lines; the rest are counted
-# Controls LaTeX refuses ("Text line contains an invalid character"), kept by a .bib
-# file's fields as written: each written as a space. Tab, CR and LF stay.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _LONG = 100  # characters of a value above which its braces are counted, not matched
 
 
@@ -85,8 +83,7 @@ def field_writer(key: str, as_written: bool,
     plain = _PLAIN_VALUE.fullmatch
 
     def write(name: str, raw: str) -> str:
-        if not raw.isprintable() and _CONTROL.search(raw):  # (a line break is no control)
-            raw = _CONTROL.sub(" ", raw)  # a form feed, an escape...: LaTeX stops on them
+        raw = kept_raw(raw)  # a form feed, an escape, a bidi override...: LaTeX stops
         # A long value that is one group holding everything (an abstract) is found by
         # finding its braces with str.find; the regular expression, a step per
         # character, reads the others (short ones, numbers, macros, quoted values).

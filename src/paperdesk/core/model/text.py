@@ -159,8 +159,9 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 # mark: dropped. The zero-width (non-)joiners join letters of scripts that need them;
 # next to ASCII or at either end they join nothing, and are dropped.
 _SPACED = [*range(0x09), *range(0x0b, 0x20), *range(0x7f, 0xa0), 0x2028, 0x2029]
-_DROPPED = [0x200b, 0x200e, 0x200f, *range(0x202a, 0x202f), *range(0x2060, 0x2065),
-            *range(0x2066, 0x2070), 0xfeff]
+_DROPPED = [0x061c, 0x180e, 0x200b, 0x200e, 0x200f, *range(0x202a, 0x202f),
+            *range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xfeff, *range(0xfff9, 0xfffc),
+            *range(0xe0000, 0xe0080)]  # (and the Arabic letter mark, the tag characters)
 _TABLE: dict[int, str | None] = {**dict.fromkeys(_SPACED, " "), **dict.fromkeys(_DROPPED)}
 _UNPRINTABLE = re.compile("[" + "".join(map(chr, _TABLE)) + "\u200c\u200d]")
 _LONE_JOINERS = re.compile("(?<![^\x00-\x7f])[\u200c\u200d]+|[\u200c\u200d]+(?![^\x00-\x7f])")
@@ -190,6 +191,19 @@ def printable(text: str) -> str:
     if "\u200c" in text or "\u200d" in text:
         text = _LONE_JOINERS.sub("", text)
     return text
+
+
+# What ``kept_raw`` changes: as ``printable`` but CR, which a file's line ends hold.
+_RAW_TABLE = {k: v for k, v in _TABLE.items() if k != 0x0d}
+_RAW_UNSAFE = re.compile("[" + "".join(map(chr, _RAW_TABLE)) + "]")
+
+
+def kept_raw(text: str) -> str:
+    """Text kept as a file wrote it (a .bib file's field), without what ``printable``
+    takes out, but with its line ends (CR, CRLF) as they are."""
+    if text.isprintable() or _RAW_UNSAFE.search(text) is None:
+        return text
+    return text.translate(_RAW_TABLE)
 
 
 def one_line(text: str) -> str:
