@@ -119,7 +119,7 @@ def test_a_broken_entry_is_reported_in_one_line_each(tmp_path):
     assert out.returncode == 0
     assert "Parsing of" not in out.stderr and "Traceback" not in out.stderr
     lines = out.stderr.strip().splitlines()
-    assert lines[0].startswith("imported: broken.bib: 1 entries")
+    assert lines[0].startswith("imported: broken.bib: 1 entry")
     assert any("line 1:" in line for line in lines[1:])
 
 
@@ -177,5 +177,9 @@ def test_export_replaces_only_a_bibliography_unless_told(seed_path, tmp_path):
     assert (thesis.read_bytes(), mine.read_bytes()) == before
     done = paperdesk("--library", seed_path, "export", "--ids", "1", "-o", mine, check_rc=0)
     assert "exported 1 entry to" in done.stderr and len(_keys(mine.read_text())) == 1
+    dtx = tmp_path / "package.dtx"  # only comments as far as the check reads, then code
+    dtx.write_text("%" * 70_000 + "\n\\documentclass{article}\n")
+    out = paperdesk("--library", seed_path, "export", "-o", dtx, check_rc=1)
+    assert "only comments in its first 64 KiB" in out.stderr and dtx.stat().st_size > 70_000
     paperdesk("--library", seed_path, "export", "-o", thesis, "--overwrite", check_rc=0)
     assert len(_keys(thesis.read_text())) == SEED_PAPERS

@@ -55,8 +55,8 @@ def cmd_import(args: argparse.Namespace, lib: Library) -> int:
             if r.error:
                 say(f"{r.status}: {escaped(r.error)}")
                 continue
-            say(f"{r.status}: {escaped(r.name)}: {r.entries} entries, {r.new_papers} new "
-                f"papers, {r.merged} merged into existing")
+            say(f"{r.status}: {escaped(r.name)}: {plural(r.entries, 'entry', 'entries')}, "
+                f"{plural(r.new_papers, 'new paper')}, {r.merged} merged into existing")
             for line in r.merge_lines():
                 say(f"  merged: {escaped(line)}")
             for line in r.rename_lines():

@@ -43,6 +43,9 @@ def assemble(write: Callable[[Any], object], style: str, entries: Iterable[Any],
     return count
 
 
+_LOOK = 1 << 16  # bytes of a file looked at
+
+
 def foreign(path: Path, style: str) -> str | None:
     """Why the file at ``path`` is not one an export of ``style`` replaces unasked: it
     holds something else (a .bib file begins, past blank lines and ``%`` comments, with
@@ -56,16 +59,19 @@ def foreign(path: Path, style: str) -> str | None:
     if fd is None:
         return None
     try:
-        head = os.read(fd, 1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
+        data = os.read(fd, _LOOK + 1)
     except OSError:
         return None
     finally:
         os.close(fd)
+    head = data[:_LOOK].decode("utf-8", "replace").lstrip("\ufeff")
     lines = [line.strip() for line in head.splitlines()]
     first = next((line for line in lines if line and not line.startswith("%")), "")
+    kind = "CSL-JSON" if style == "csl-json" else "BibTeX"
+    if not first and len(data) > _LOOK:  # a long licence header, a .dtx...
+        return f"holds something other than {kind} (only comments in its first 64 KiB)"
     if not first or first.startswith("[" if style == "csl-json" else "@"):
         return None
-    kind = "CSL-JSON" if style == "csl-json" else "BibTeX"
     shown = first if len(first) <= 40 else first[:39] + "…"
     return f'holds something other than {kind} (it begins "{shown}")'
 
