@@ -59,15 +59,18 @@ def test_a_key_differing_only_in_case_from_one_before_it_is_renamed(lib, tmp_pat
                       "would use only the first)")]
 
 
+def _one_then_another(lib, tmp_path, first: str, second: str):
+    """Import a .bib file of the entry ``first``, then one of ``second``: its report."""
+    for name, entry in (("first.bib", first), ("second.bib", second)):
+        (tmp_path / name).write_text(entry + "\n", encoding="utf-8")
+        report = lib.import_paths([tmp_path / name])[0]
+    return report
+
+
 def test_a_key_a_paper_has_in_another_case_is_renamed(lib, tmp_path):
-    first = tmp_path / "first.bib"
-    first.write_text("@misc{widget2024, title = {Widgets}, author = {Ann Lee}, year = 2024}\n",
-                     encoding="utf-8")
-    lib.import_paths([first])
-    second = tmp_path / "second.bib"
-    second.write_text("@misc{Widget2024, title = {Other}, author = {Roe, Richard}, "
-                      "year = 2024}\n", encoding="utf-8")
-    report = lib.import_paths([second])[0]
+    report = _one_then_another(
+        lib, tmp_path, "@misc{widget2024, title = {Widgets}, author = {Ann Lee}, year = 2024}",
+        "@misc{Widget2024, title = {Other}, author = {Roe, Richard}, year = 2024}")
     made = _keys(lib)["Other"]
     assert made.casefold() != "widget2024" and _keys(lib)["Widgets"] == "widget2024"
     assert report.renamed == [{"line": 1, "old": "Widget2024", "new": made,
@@ -78,14 +81,9 @@ def test_a_key_a_paper_has_in_another_case_is_renamed(lib, tmp_path):
 
 
 def test_a_made_key_never_takes_a_library_key_in_another_case(lib, tmp_path):
-    first = tmp_path / "first.bib"
-    first.write_text("@misc{Lee2019, title = {Kept}, author = {Ann Lee}, year = 2019}\n",
-                     encoding="utf-8")
-    lib.import_paths([first])
-    second = tmp_path / "second.bib"
-    second.write_text("@misc{bad key, title = {Made}, author = {Bo Lee}, year = 2019}\n",
-                      encoding="utf-8")
-    lib.import_paths([second])
+    _one_then_another(lib, tmp_path,
+                      "@misc{Lee2019, title = {Kept}, author = {Ann Lee}, year = 2019}",
+                      "@misc{bad key, title = {Made}, author = {Bo Lee}, year = 2019}")
     assert _keys(lib)["Made"].casefold() != "lee2019"
 
 
