@@ -170,6 +170,9 @@ def test_a_moved_library_takes_its_syncs_when_told(seed_path, tmp_path):
     out = paperdesk("--library", moved, "tag", "1", "+x", check_rc=0)
     assert "sync failed" in out.stderr and "sync now --take" in out.stderr
     assert "keywords = {x}" not in refs.read_text(encoding="utf-8")
+    [listed] = json.loads(paperdesk("--library", moved, "sync", "list", "--json",
+                                    check_rc=0).stdout)
+    assert listed["library"] == os.path.realpath(seed_path) and listed["state"] == "failed"
     paperdesk("--library", moved, "sync", "now", "--take", refs, check_rc=0)
     assert refs.read_text(encoding="utf-8") == _export(moved)
     out = paperdesk("--library", moved, "tag", "2", "+y", check_rc=0)

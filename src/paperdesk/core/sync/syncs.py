@@ -80,7 +80,7 @@ class Sync:
                 "state": self.state,
                 "message": self.message, "entries": self.entries,
                 "written_at": self.written_at, "written_sha256": self.written_sha256,
-                "describe": self.describe()}
+                "library": self.library, "describe": self.describe()}
 
 
 _COLUMNS = ("id, path, source, value, style, ascii, state, message, entries, written_sha256, "
