@@ -73,7 +73,9 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         if upgrade and pending_migrations(db):
             _migrate(db, path)
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            if exists and _read_only_folder(path):  # a backup (not WAL) on a read-only disk
+            # A backup (not WAL) on a read-only disk: access() says so, even to root
+            # (and statvfs, which only POSIX has, is left to the read-only open).
+            if exists and not os.access(path.parent, os.W_OK):
                 conn.close()
                 return _open_read_only(path)
             check_intact(db, path)  # switching to WAL rewrites the header: check first
