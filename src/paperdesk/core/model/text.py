@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from paperdesk.core.model.errors import CurationError
 
@@ -163,7 +163,22 @@ _DROPPED = [0x061c, 0x180e, 0x200b, 0x200e, 0x200f, *range(0x202a, 0x202f),
             *range(0x2060, 0x2065), *range(0x2066, 0x2070), 0xfeff, *range(0xfff9, 0xfffc),
             *range(0xe0000, 0xe0080)]  # (and the Arabic letter mark, the tag characters)
 _TABLE: dict[int, str | None] = {**dict.fromkeys(_SPACED, " "), **dict.fromkeys(_DROPPED)}
-_UNPRINTABLE = re.compile("[" + "".join(map(chr, _TABLE)) + "\u200c\u200d]")
+
+
+def _char_class(codes: Iterable[int]) -> str:
+    """A regular-expression class of ``codes``, runs of them as ranges: the 128 tag
+    characters listed one by one made a search of a 200 MB digest take 28 s, not 1 s."""
+    runs: list[list[int]] = []
+    for code in sorted(set(codes)):
+        if runs and code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "[" + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
+                         for a, b in runs) + "]"
+
+
+_UNPRINTABLE = re.compile(_char_class([*_TABLE, 0x200c, 0x200d]))
 _LONE_JOINERS = re.compile("(?<![^\x00-\x7f])[\u200c\u200d]+|[\u200c\u200d]+(?![^\x00-\x7f])")
 # The ASCII characters kept: deleting them from a text's bytes leaves the others.
 _ASCII_KEPT = bytes(c for c in range(128) if c not in _TABLE)
@@ -195,7 +210,7 @@ def printable(text: str) -> str:
 
 # What ``kept_raw`` changes: as ``printable`` but CR, which a file's line ends hold.
 _RAW_TABLE = {k: v for k, v in _TABLE.items() if k != 0x0d}
-_RAW_UNSAFE = re.compile("[" + "".join(map(chr, _RAW_TABLE)) + "]")
+_RAW_UNSAFE = re.compile(_char_class(_RAW_TABLE))
 
 
 def kept_raw(text: str) -> str:
