@@ -1,7 +1,8 @@
-"""enrich, fetch: the only commands that talk to the Hugging Face Hub.
+"""add, enrich, fetch: the only commands that talk to metadata services.
 
 The Hub is ``$HF_ENDPOINT`` (default huggingface.co); ``HF_HUB_OFFLINE=1``
-keeps everything local. Nothing else PaperDesk does uses the network.
+keeps the Hub out. ``add`` also asks arXiv's API (``$PAPERDESK_ARXIV_API``) and
+Crossref (``$PAPERDESK_CROSSREF_API``). Nothing else PaperDesk does uses the network.
 """
 
 from __future__ import annotations
@@ -47,7 +48,26 @@ def _hub(args: argparse.Namespace) -> Any:
     return Hub(limits)
 
 
+MAX_LINE = 4096  # a line of standard input longer than this is no identifier
+
+
 def register(sub: Commands) -> None:
+    p = sub.add_parser(
+        "add", help="add papers by arXiv id, DOI or link (arXiv, Hugging Face, OpenReview)",
+        description="Add the papers that arXiv ids (2401.12345, arXiv:2401.12345v2, "
+                    "hep-th/9901001), arXiv, Hugging Face paper and OpenReview links, and "
+                    "DOIs (10.1145/..., doi:..., https://doi.org/...) name. arXiv's API, "
+                    "the Hub and Crossref describe them (authors in order, title, "
+                    "abstract, date, DOI). A paper the library already has is named, "
+                    "never added twice. One a service cannot describe (offline, unknown) "
+                    "is kept with what its link gives, marked incomplete; adding it again "
+                    "completes it. One undoable edit.")
+    p.add_argument("ids", nargs="+", metavar="ID_OR_URL",
+                   help="an arXiv id, DOI or link; - reads one per line from standard input")
+    p.add_argument("--json", action="store_true", help="print what became of each as JSON")
+    _limits(p)
+    p.set_defaults(func=cmd_add)
+
     p = sub.add_parser(
         "enrich", help="complete papers from Hugging Face (authors, arXiv ids, dates, links)",
         description="Ask the Hugging Face Hub about the papers (matching QUERY, else all) "
@@ -111,3 +131,38 @@ def cmd_fetch(args: argparse.Namespace, lib: Library) -> int:
         for warning in r.warnings if not args.json else []:
             say(f"  {warning}")
     return 1 if any(r.status == "failed" for r in reports) else 0
+
+
+def _inputs(words: list[str]) -> list[str]:
+    import sys
+
+    out: list[str] = []
+    for word in words:
+        if word != "-":
+            out.append(word)
+            continue
+        for line in sys.stdin:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                out.append(line if len(line) <= MAX_LINE else line[:MAX_LINE + 1])
+    return out
+
+
+def cmd_add(args: argparse.Namespace, lib: Library) -> int:
+    changes = lib.add(_inputs(args.ids), hub=_hub(args))
+    result = changes.result
+    if args.json:
+        emit_json([item.to_json() for item in result.items])
+    for item in result.items:
+        who = f"{item.citekey or item.paper_id}"
+        if item.status == "failed":
+            say(f"  failed: {item.why}")
+        elif not args.json:
+            title = short(item.title, 70)
+            say(f"{item.status}: {who} {title}" if item.status != "already in the library"
+                else f"already in the library as {who}: {title}"
+                + (f" ({item.why})" if item.why else ""))
+        for warning in [] if args.json else item.warnings:
+            say(f"  warning: {warning}")
+    failed = sum(item.status == "failed" for item in result.items)
+    return 1 if failed else 0

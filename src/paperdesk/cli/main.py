@@ -39,7 +39,7 @@ COMMAND_GROUPS = {
     "paperdesk.cli.curation_cmds": ("tag", "tags", "note", "rate", "status", "year",
                                     "reading-list", "search"),
     "paperdesk.cli.duplicate_cmds": ("duplicates", "merge", "unmerge", "not-duplicate"),
-    "paperdesk.cli.hub_cmds": ("enrich", "fetch"),
+    "paperdesk.cli.hub_cmds": ("add", "enrich", "fetch"),
 }
 _OPTIONS_WITH_VALUE = ("--library",)
 
@@ -98,7 +98,7 @@ def resolve_library_path(args: argparse.Namespace):
 # The commands that bring papers in: they make the library a path names when there is
 # none yet. Any other command on a path with no library says so (a mistyped --library
 # must not leave an empty library behind, nor export its nothing over a file).
-MAKES_LIBRARY = frozenset({"import", "fetch"})
+MAKES_LIBRARY = frozenset({"import", "fetch", "add"})
 
 
 def open_for(args: argparse.Namespace) -> Library:

@@ -275,6 +275,14 @@ class Library(Areas):
             ids = [i for i in ids if i in set(matching)] if ids is not None else matching
         return enrich(self, ids, hub=hub, progress=progress, cancel=cancel)
 
+    def add(self, texts: Sequence[str], *, hub: Hub | None = None,
+            progress: Progress = no_progress, cancel: CancelFlag | None = None) -> ch.Changes:
+        """Add the papers that arXiv ids, links and DOIs name; one undoable edit whose
+        result is an ``add.AddResult`` (core/hub/add.py)."""
+        from paperdesk.core.hub.add import add
+
+        return add(self, texts, hub=hub, progress=progress, cancel=cancel)
+
     def fetch_daily(self, first: dt.date, last: dt.date | None = None, *,
                     hub: Hub | None = None, progress: Progress = no_progress,
                     cancel: CancelFlag | None = None) -> list[Any]:

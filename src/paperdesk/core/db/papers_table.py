@@ -51,6 +51,21 @@ def insert_from_bib(db: Any, rows: Sequence[Sequence[Any]]) -> None:
     freeze_listed(db, [row[0] for row in rows if row[13]])
 
 
+_INSERT_ADDED = (
+    "INSERT INTO papers (id, title, abstract, title_key, authors, author_count, published,"
+    " year, arxiv_id, doi, url, github, project_page, hub_upvotes, citekey, sources, added,"
+    " modified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
+
+def insert_added(db: Any, rows: Sequence[Sequence[Any]]) -> None:
+    """Papers added by their identifier (``paperdesk add``): (id, title, abstract,
+    title_key, authors, author_count, published, year, arxiv_id, doi, url, github,
+    project_page, hub_upvotes, citekey, sources, added, modified) each; their ids from
+    ``ids.first_free``."""
+    db.conn.executemany(_INSERT_ADDED, rows)
+    ids.mark_used(db, "papers")
+
+
 # -- columns of one paper ------------------------------------------------------------
 
 def set_columns(db: Any, pid: int, values: Mapping[str, Any]) -> None:
