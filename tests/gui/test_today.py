@@ -64,7 +64,7 @@ def test_offline_says_so_and_triages_the_untriaged_new_papers(window, server, qt
     assert sorted(feature.view.ids) == sorted(new_here[1:])
 
 
-def test_a_second_today_fetches_nothing_again_and_says_so(window, server, qtbot):
+def test_a_second_today_asks_again_and_says_nothing_new_only_then(window, server, qtbot):
     today = dt.date.today().isoformat()
     server.add(record("2611.00009", "Only Paper Today", "Its abstract.", ["Ada"], today,
                       upvotes=5), day=today)
@@ -78,7 +78,9 @@ def test_a_second_today_fetches_nothing_again_and_says_so(window, server, qtbot)
     asked = len(server.requests)
     feature.start()
     _today_view(window, qtbot)
-    assert len(server.requests) == asked  # today's list was fetched already: not asked again
+    # Today's page may have grown since: asked again (it had not: nothing is imported)
+    assert server.count("/api/daily_papers") > 0 and len(server.requests) > asked
+    assert len(window.lib.digests()) == len(set(d["name"] for d in window.lib.digests()))
     assert window.statusBar().currentMessage().startswith("Today: nothing new on the Hub")
     qtbot.addWidget(feature.view)
     assert feature.view.ids == first.ids  # still untriaged: offered again

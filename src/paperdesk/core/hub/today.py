@@ -2,7 +2,9 @@
 them that are new to this library, the fastest-rising first.
 
 ``fetch_today`` fetches every day from the day after the newest day fetched
-(today alone on a first run) to today through ``daily.fetch_days``, completes
+(today alone on a first run) to today through ``daily.fetch_days``, and asks
+again for each day fetched before whose page may still grow (today, yesterday, and
+any day read only before its end: ``daily.may_grow``), taking only its new papers; completes
 the new papers that still lack an arXiv id or authors through ``enrich``, and
 returns the ids of the papers new to the library in these days, ordered by
 momentum (upvotes gained per day across digests), then upvotes. When the Hub
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.curation import triage
 from paperdesk.core.db.database import select_in
-from paperdesk.core.hub.daily import MAX_DAYS, DayReport, fetch_days
+from paperdesk.core.hub.daily import MAX_DAYS, DayReport, fetch_days, may_grow
 from paperdesk.core.hub.hub import Hub, HubError
 
 if TYPE_CHECKING:
@@ -45,6 +47,9 @@ class TodayResult:
         span = (self.first.isoformat() if self.first == self.last
                 else f"{self.first.isoformat()} to {self.last.isoformat()}")
         papers = sum(r.papers for r in self.days)
+        if not any(r.asked for r in self.days):
+            return (f"Today: the days to {span} were all read after they ended; "
+                    f"triaging the {len(self.new_ids)} untriaged new papers already here")
         if not any(r.digest_id is not None for r in self.days):
             return (f"Today: nothing new on the Hub for {span}: triaging the "
                     f"{len(self.new_ids)} untriaged new papers already here")
@@ -53,16 +58,24 @@ class TodayResult:
 
 
 def days_to_fetch(lib: Library, today: dt.date) -> tuple[dt.date, dt.date]:
-    """From the day after the newest day fetched to ``today`` (at most MAX_DAYS)."""
-    row = lib.db.execute("SELECT max(name) FROM digests WHERE name LIKE ?",
-                         [f"{_DAILY}____-__-__.txt"]).fetchone()
-    first = today
-    if row and row[0]:
+    """From the day after the newest day fetched, or the first fetched day whose page
+    may still grow if that is earlier, to ``today`` (at most MAX_DAYS)."""
+    read_at: dict[dt.date, list[str]] = {}
+    for name, at in lib.db.execute(
+            "SELECT name, imported_at FROM digests WHERE name GLOB ? OR name GLOB ?",
+            [f"{_DAILY}[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].txt",
+             f"{_DAILY}[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]+[0-9]*.txt"]):
         try:
-            newest = dt.date.fromisoformat(row[0][len(_DAILY):len(_DAILY) + 10])
+            day = dt.date.fromisoformat(name[len(_DAILY):len(_DAILY) + 10])
         except ValueError:
-            newest = today
-        first = min(today, newest + dt.timedelta(days=1))
+            continue
+        read_at.setdefault(day, []).append(at)
+    first = today
+    if read_at:
+        first = min(today, max(read_at) + dt.timedelta(days=1))
+        growing = [day for day, ats in read_at.items() if day <= today
+                   and may_grow(day, ats, today)]
+        first = min([first, *growing])
     return max(first, today - dt.timedelta(days=MAX_DAYS - 1)), today
 
 
@@ -94,7 +107,7 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
     result = TodayResult(first, last)
     hub = hub or Hub()
     step = progress or (lambda _f, _m: None)
-    result.days = fetch_days(lib, first, last, hub=hub,
+    result.days = fetch_days(lib, first, last, hub=hub, again=False,
                              progress=lambda f, m: step(f * 0.8, m), cancel=cancel)
     failed = [r for r in result.days if r.status == "failed" and r.error]
     if failed and not any(r.status == "imported" for r in result.days):
