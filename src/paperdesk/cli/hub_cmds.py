@@ -88,7 +88,7 @@ def register(sub: Commands) -> None:
         description="Fetch the Hugging Face daily papers of --date (through --to) and "
                     "import each day as a digest, exactly as if the page had been saved "
                     "and imported, with authors and arXiv ids already complete. A day "
-                    "already fetched is left as it is.")
+                    "fetched before is asked again and only its new papers come in.")
     p.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD",
                    help="the (first) day")
     p.add_argument("--to", type=_day, metavar="YYYY-MM-DD", help="the last day (default: --date)")
