@@ -43,8 +43,11 @@ def test_today_twice_with_the_day_grown_brings_the_new_papers(tmp_path, hub):
         asked = hub.count("/api/daily_papers")
         second = fetch_today(lib, DAY, hub=_client())
         assert hub.count("/api/daily_papers") > asked
-        titles = sorted(lib.paper(i)["title"] for i in second.new_ids)
+        assert second.fresh == 3
+        titles = sorted(lib.paper(i)["title"] for i in second.new_ids[:3])
         assert titles == [f"Growing Page Paper {n}" for n in (3, 4, 5)]
+        assert len(second.new_ids) == 5  # and the first two, still untriaged
+        assert second.per_day == [("2026-12-01", 5)]
         assert lib.stats()["papers"] == 5
         assert sorted(d["name"] for d in lib.digests()) == [
             "hf-daily-papers-2026-12-01+1.txt", "hf-daily-papers-2026-12-01.txt"]

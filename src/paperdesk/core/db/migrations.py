@@ -25,6 +25,7 @@ from paperdesk.core.db import (
     schema_0014,
     schema_0018,
     schema_0021,
+    schema_0024,
 )
 
 migrations = Migrations(schema.MIGRATION_SET)
@@ -306,3 +307,11 @@ def _sync_library(db: Database) -> None:
     the library (a backup opened, a file copied) carries its syncs but writes none of
     their files. NULL: made before; the first library to write it takes it."""
     db.execute("ALTER TABLE syncs ADD COLUMN library TEXT")
+
+
+@migrations(name="0024_hub_upvotes_and_seen")
+def _hub_upvotes_and_seen(db: Database) -> None:
+    """``upvotes`` is the larger of the digests' count and the Hub's, kept so by the
+    sightings' triggers; ``seen_at``: a paper triage set aside (``schema_0024``)."""
+    for statement in schema_0024.STATEMENTS:
+        db.execute(statement)

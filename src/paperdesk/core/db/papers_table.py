@@ -53,14 +53,15 @@ def insert_from_bib(db: Any, rows: Sequence[Sequence[Any]]) -> None:
 
 _INSERT_ADDED = (
     "INSERT INTO papers (id, title, abstract, title_key, authors, author_count, published,"
-    " year, arxiv_id, doi, url, github, project_page, hub_upvotes, citekey, sources, added,"
-    " modified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    " year, arxiv_id, doi, url, github, project_page, hub_upvotes, upvotes, citekey, sources,"
+    " added, modified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
 def insert_added(db: Any, rows: Sequence[Sequence[Any]]) -> None:
     """Papers added by their identifier (``paperdesk add``): (id, title, abstract,
     title_key, authors, author_count, published, year, arxiv_id, doi, url, github,
-    project_page, hub_upvotes, citekey, sources, added, modified) each; their ids from
+    project_page, hub_upvotes, upvotes, citekey, sources, added, modified) each (the
+    Hub's count is the paper's: no digest printed one yet); their ids from
     ``ids.first_free``."""
     db.conn.executemany(_INSERT_ADDED, rows)
     ids.mark_used(db, "papers")
@@ -104,6 +105,12 @@ def set_year(db: Any, pid: int, year: int, published: str | None, sources: str,
 def touch(db: Any, pid: int, stamp: str) -> None:
     """Mark one paper modified (its notes changed)."""
     db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
+
+
+def set_seen(db: Any, ids: Sequence[int], stamp: str) -> int:
+    """Set papers aside in triage (``seen_at``), those not set aside yet; how many."""
+    return execute_in(db, "UPDATE papers SET seen_at = ? WHERE seen_at IS NULL "
+                      "AND id IN ({marks})", ids, stamp)
 
 
 def set_list_position(db: Any, pid: int, position: float | None) -> None:
@@ -266,11 +273,14 @@ def delete_listed(db: Any) -> None:
 def recount_sightings(db: Any, first_sighting: int) -> None:
     """``upvotes`` and ``seen_count`` of the papers seen from sighting ``first_sighting``
     on, after a load with the triggers off; a row already right is not rewritten."""
+    # upvotes: the larger of the digests' count and the Hub's (migration 0024)
     db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
-        FROM (SELECT paper_id, max(upvotes) AS up, count(DISTINCT digest_id) AS seen
-              FROM sightings
-              WHERE paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
-              GROUP BY paper_id) AS s
+        FROM (SELECT s.paper_id, nullif(max(coalesce(max(s.upvotes), -1),
+                                            coalesce(p.hub_upvotes, -1)), -1) AS up,
+                     count(DISTINCT s.digest_id) AS seen
+              FROM sightings s JOIN papers p ON p.id = s.paper_id
+              WHERE s.paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
+              GROUP BY s.paper_id) AS s
         WHERE papers.id = s.paper_id
           AND (papers.upvotes IS NOT s.up OR papers.seen_count IS NOT s.seen)""",
                [first_sighting])

@@ -304,7 +304,7 @@ def _new_row(pid: int, item: Item, keys: KeyAllocator, stamp: str) -> list[Any]:
             json.dumps(authors, ensure_ascii=False), len(authors) or None, published, year,
             values["arxiv_id"], values["doi"], url, found.github if found else None,
             found.project_page if found else None, hub.upvotes if hub else None,
-            citekey, sources, stamp, stamp]
+            hub.upvotes if hub else None, citekey, sources, stamp, stamp]
 
 
 def _fill(lib: Library, pid: int, item: Item, stamp: str) -> bool:

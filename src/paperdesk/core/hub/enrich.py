@@ -230,10 +230,14 @@ def apply(db: Any, pid: int, record: HubPaper, stamp: str) -> bool:
         new["organization_handle"] = record.organization_handle
     if record.upvotes is not None and row["hub_upvotes"] != record.upvotes:
         new["hub_upvotes"] = record.upvotes
+        # the count the table, show and upvotes>N read: the larger of the digests'
+        # and the Hub's (as the sightings' triggers keep it, migration 0024)
+        if record.upvotes > (row["upvotes"] if row["upvotes"] is not None else -1):
+            new["upvotes"] = record.upvotes
     if not new:
         return False
     fields = [n for n in new if n not in ("author_count", "year_inferred",
-                                          "organization_handle")]
+                                          "organization_handle", "upvotes")]
     fields = [("upvotes" if n == "hub_upvotes" else n) for n in fields]
     new["sources"] = marked(row["sources"], fields, "hf", stamp)
     new["modified"] = stamp
