@@ -136,6 +136,14 @@ def test_the_hub_adds_its_upvotes_and_links(tmp_path, services, server):
     assert paper["github"] == "https://github.com/mistralai/src"
     assert paper["sources"]["authors"]["source"] == "arxiv"
     assert server.count("/api/papers/2310.06825") == 1
+    assert paper["upvotes"] == 321 and paper["sources"]["upvotes"]["source"] == "hf"
+    assert paper["id"] in json.loads(paperdesk("--library", path, "list", "upvotes>300",
+                                               "--json", check_rc=0).stdout)[0].values()
+    shown = paperdesk("--library", path, "show", str(paper["id"]), check_rc=0).stdout
+    assert ("arXiv https://arxiv.org/abs/2310.06825 · Hugging Face https://huggingface.co/"
+            "papers/2310.06825 · DOI https://doi.org/10.48550/arXiv.2310.06825 · code "
+            "https://github.com/mistralai/src") in shown
+    assert "321 upvotes" in shown
 
 
 def test_one_undo_takes_the_whole_add_back(tmp_path, services):

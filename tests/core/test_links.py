@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.model.links import ARXIV, DOI, OPENREVIEW, LinkError, parse
+from paperdesk.core.model.links import ARXIV, DOI, OPENREVIEW, LinkError, paper_links, parse
 
 FORMS = [
     ("2401.12345", ARXIV, "2401.12345", None),
@@ -60,3 +60,18 @@ def test_anything_else_is_refused_in_one_line(text):
         parse(text)
     message = str(caught.value)
     assert "\n" not in message and len(message) < 400
+
+
+def test_a_paper_opens_on_each_of_its_pages_once():
+    paper = {"arxiv_id": "2310.06825", "doi": "10.48550/arXiv.2310.06825",
+             "github": "https://github.com/mistralai/src", "project_page": "https://mistral.ai",
+             "url": "https://arxiv.org/abs/2310.06825v2"}
+    assert paper_links(paper) == [
+        ("arXiv", "https://arxiv.org/abs/2310.06825"),
+        ("Hugging Face", "https://huggingface.co/papers/2310.06825"),
+        ("DOI", "https://doi.org/10.48550/arXiv.2310.06825"),
+        ("code", "https://github.com/mistralai/src"), ("project page", "https://mistral.ai")]
+    old = paper_links({"arxiv_id": "hep-th/9901001", "url": "https://example.org/x"})
+    assert old == [("arXiv", "https://arxiv.org/abs/hep-th/9901001"),
+                   ("page", "https://example.org/x")]
+    assert paper_links({"arxiv_id": "x}", "github": "javascript:alert(1)"}) == []

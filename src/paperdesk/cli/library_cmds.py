@@ -6,7 +6,7 @@ import argparse
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
-from paperdesk.core.api import SORTS, Library, describe, plural
+from paperdesk.core.api import SORTS, Library, describe, paper_links, plural
 
 
 def register(sub: Commands) -> None:
@@ -102,10 +102,9 @@ def cmd_show(args: argparse.Namespace, lib: Library) -> int:
     print(f"status {paper['status']} · rating {paper['rating']} · "
           f"tags {', '.join(paper['tags']) or '-'}")
     print(f"seen in {', '.join(paper['digests']) or '-'}")
-    links = [f"{name} {paper[field]}" for name, field in (
-        ("arXiv", "url"), ("code", "github"), ("project", "project_page")) if paper.get(field)]
+    links = paper_links(paper)
     if links:
-        print(" · ".join(links))
+        print(" · ".join(f"{name} {url}" for name, url in links))
     described = [f"{name}: {describe(entry)}" for name, entry in paper["sources"].items()
                  if name not in ("title", "abstract")]
     if described:

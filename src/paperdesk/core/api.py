@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         QueryError,
     )
     from paperdesk.core.model.jobs import no_progress
+    from paperdesk.core.model.links import paper_links
     from paperdesk.core.model.sources import describe
     from paperdesk.core.model.text import plural
     from paperdesk.core.search.query import compile_query
@@ -143,6 +144,7 @@ _WHERE = {
     "default_backup_path": ("paperdesk.core.db.backup", "default_backup_path"),
     "demo_library_path": ("paperdesk.core.db.paths", "demo_library_path"),
     "describe": ("paperdesk.core.model.sources", "describe"),
+    "paper_links": ("paperdesk.core.model.links", "paper_links"),
     "empty_message": ("paperdesk.core.search.query_hints", "empty_message"),
     "fetch_today": ("paperdesk.core.hub.today", "fetch_today"),
     "hint": ("paperdesk.core.search.query_hints", "hint"),
@@ -227,6 +229,7 @@ __all__ = [
     "merged_row",
     "no_progress",
     "open_demo",
+    "paper_links",
     "plural",
     "resource",
     "restore",

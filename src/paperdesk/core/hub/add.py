@@ -296,10 +296,10 @@ def _new_row(pid: int, item: Item, keys: KeyAllocator, stamp: str) -> list[Any]:
     citekey = keys.take({"title": title, "authors": authors, "year": year})
     item.paper_id, item.citekey, item.title = pid, citekey, title
     hub = found if found is not None and found.upvotes is not None else None
-    if hub is not None:
-        fields.append("upvotes")
-    fields += [n for n in ("github", "project_page") if found and getattr(found, n)]
-    sources = marked(None, [f for f in fields if f != "authors" or authors], source, stamp)
+    from_hub = ["upvotes"] if hub is not None else []  # the Hub's, whoever gave the rest
+    from_hub += [n for n in ("github", "project_page") if found and getattr(found, n)]
+    sources = marked(marked(None, [f for f in fields if f != "authors" or authors], source,
+                            stamp), from_hub, "hf", stamp)
     return [pid, title, found.abstract if found else "", title_key(title),
             json.dumps(authors, ensure_ascii=False), len(authors) or None, published, year,
             values["arxiv_id"], values["doi"], url, found.github if found else None,

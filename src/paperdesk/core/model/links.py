@@ -135,3 +135,38 @@ def _from_url(url: str) -> Link | None:
         forum = parse_qs(parts.query).get("id", [""])[0]
         return Link(OPENREVIEW, forum) if _OPENREVIEW_ID.fullmatch(forum) else None
     return None
+
+
+# The pages a paper can be opened on, in the order menus and ``show`` list them.
+PAGES = ("arXiv", "Hugging Face", "DOI", "code", "project page", "page")
+
+
+def paper_links(paper: dict[str, object]) -> list[tuple[str, str]]:
+    """(label, URL) of each page of a paper: arXiv's and the Hub's for an arXiv paper,
+    the DOI's, its code and project page, and the URL it came with when it is none of
+    those. Only identifiers that match their grammar become links."""
+    out: list[tuple[str, str]] = []
+    arxiv_id, doi = paper.get("arxiv_id"), paper.get("doi")
+    if isinstance(arxiv_id, str) and identifiers.valid("arxiv_id", arxiv_id):
+        out.append(("arXiv", f"https://arxiv.org/abs/{arxiv_id}"))
+        if "/" not in arxiv_id:  # the Hub's paper pages are of new-style ids
+            out.append(("Hugging Face", f"https://huggingface.co/papers/{arxiv_id}"))
+    if isinstance(doi, str) and identifiers.valid("doi", doi):
+        out.append(("DOI", f"https://doi.org/{doi}"))
+    for label, name, kind in (("code", "github", "github"),
+                              ("project page", "project_page", "project_page")):
+        value = paper.get(name)
+        if isinstance(value, str) and identifiers.valid(kind, value):
+            out.append((label, value))
+    url = paper.get("url")
+    if isinstance(url, str) and identifiers.valid("url", url) and not any(
+            _same_page(url, known) for _, known in out):
+        out.append(("page", url))
+    return out
+
+
+def _same_page(a: str, b: str) -> bool:
+    def bare(u: str) -> str:
+        u = u.split("://", 1)[-1].removeprefix("www.").rstrip("/")
+        return _VERSION.sub(lambda m: m["base"], u) if "arxiv.org/abs/" in u else u
+    return bare(a).lower() == bare(b).lower()
