@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 # The tables whose ids an undo puts back and an insert gives.
-TABLES = ("papers", "sightings", "notes", "digests", "tags")
+TABLES = ("papers", "sightings", "notes", "digests", "tags", "imports")
 
 
 def first_free(db: Any, table: str) -> int:

@@ -315,3 +315,13 @@ def _hub_upvotes_and_seen(db: Database) -> None:
     sightings' triggers; ``seen_at``: a paper triage set aside (``schema_0024``)."""
     for statement in schema_0024.STATEMENTS:
         db.execute(statement)
+
+
+@migrations(name="0025_imports")
+def _imports(db: Database) -> None:
+    """``imports``: what each import created (``imports_table``), so that the library's
+    last import can be undone by any program, after a restart too; its ids are never
+    given twice (``id_tops``)."""
+    db.execute("CREATE TABLE imports (id INTEGER PRIMARY KEY, at TEXT NOT NULL, "
+               "label TEXT NOT NULL, files TEXT NOT NULL, record TEXT NOT NULL)")
+    db.execute("INSERT OR IGNORE INTO id_tops (name, top) VALUES ('imports', 0)")
