@@ -1,6 +1,6 @@
 """What ``-p tests.no_posix`` (the CI step that stands in for Windows and macOS) relies on:
 every core module imports in the test process itself, the plugin really removes what it
-says, and the folders PaperDesk picks on Windows and macOS are the ones the README names."""
+says, and the folders PaperDesk picks on Windows and macOS are the ones docs/guide.md names."""
 
 from __future__ import annotations
 
