@@ -5,6 +5,8 @@
   ``summary``, ``author/name`` in order, ``arxiv:doi``, ``arxiv:journal_ref``,
   ``arxiv:primary_category``, ``category``, ``link``s), as export.arxiv.org sends it; an
   id it does not know is left out, a malformed one is an error entry, as arXiv does.
+- ``GET /api/query?search_query=cat:cs.CL&sortBy=submittedDate&sortOrder=descending``
+  (or ``au:"Name"``): the papers of that category or author, newest submission first.
 - ``GET /works/DOI``: Crossref's ``{"status": "ok", "message-type": "work", "message":
   {...}}`` with ``DOI``, ``title`` (a list), ``author`` (``given``/``family``),
   ``issued.date-parts``, ``container-title``, ``abstract`` (JATS), ``URL``; 404 with
@@ -176,6 +178,12 @@ class FakeServices:
         fault = self._fault(path)
         if fault is not None:
             return self._send(handler, fault.status, fault.body, fault.headers)
+        if path == "/api/query" and "search_query" in query:
+            found = self._search(query["search_query"][0],
+                                 int(query.get("max_results", ["10"])[0]))
+            body = FEED_HEAD + "".join(p.entry() for p in found) + "</feed>\n"
+            return self._send(handler, 200, body.encode("utf-8"),
+                              {"Content-Type": "application/atom+xml; charset=utf-8"})
         if path == "/api/query":
             ids = [i for i in query.get("id_list", [""])[0].split(",") if i]
             body = FEED_HEAD + "".join(self._entry(i) for i in ids) + "</feed>\n"
@@ -191,6 +199,16 @@ class FakeServices:
             return self._send(handler, 200, json.dumps(data).encode("utf-8"),
                               {"Content-Type": "application/json"})
         return self._send(handler, 404, b"not found", {})
+
+    def _search(self, search: str, limit: int) -> list[ArxivPaper]:
+        if search.startswith("cat:"):
+            hits = [p for p in self.arxiv.values() if search[4:] in p.categories]
+        elif search.startswith("au:"):
+            name = search[3:].strip('"').lower()
+            hits = [p for p in self.arxiv.values() if name in (a.lower() for a in p.authors)]
+        else:
+            hits = []
+        return sorted(hits, key=lambda p: (p.published, p.arxiv_id), reverse=True)[:limit]
 
     def _entry(self, asked: str) -> str:
         base = asked.split("v")[0] if "." in asked else asked

@@ -21,6 +21,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "paperdesk"
 # {table: the one module (path under src/paperdesk) that writes it}
 OWNERS = {
     "papers": "core/db/papers_table.py",
+    "follows": "core/db/follows_table.py",
     "imports": "core/db/imports_table.py",
     "frozen_keys": "core/db/papers_table.py",
     "carried_keys": "core/db/papers_table.py",

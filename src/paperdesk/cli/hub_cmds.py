@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from paperdesk.cli import Commands
-from paperdesk.cli.output import emit_json, say, short
+from paperdesk.cli.output import emit_json, escaped, say, short
 from paperdesk.core.api import Library
 
 
@@ -82,6 +82,29 @@ def register(sub: Commands) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     _limits(p)
     p.set_defaults(func=cmd_enrich)
+
+    p = sub.add_parser(
+        "follow", help="bring arXiv categories' and authors' new papers with Today",
+        description="Follow arXiv categories (cs.CL, cs.LG, hep-th) and authors (--author "
+                    "\"Ada Lovelace\"): each Today then asks arXiv for their new "
+                    "submissions and imports them beside the Hub's daily papers (a paper "
+                    "already here is one more sighting of it). --list shows what is "
+                    "followed; --now fetches their new papers at once.")
+    p.add_argument("categories", nargs="*", metavar="CATEGORY", help="arXiv categories")
+    p.add_argument("--author", action="append", default=[], metavar="NAME",
+                   help="an author to follow (again for more)")
+    p.add_argument("--list", action="store_true", help="list what is followed")
+    p.add_argument("--now", action="store_true", help="fetch the new papers now")
+    p.add_argument("--json", action="store_true", help="print the list or report as JSON")
+    p.set_defaults(func=cmd_follow)
+
+    p = sub.add_parser("unfollow", help="stop following arXiv categories or authors",
+                       description="Stop following arXiv categories and authors "
+                                   "(their papers stay in the library).")
+    p.add_argument("categories", nargs="*", metavar="CATEGORY", help="arXiv categories")
+    p.add_argument("--author", action="append", default=[], metavar="NAME",
+                   help="an author to stop following (again for more)")
+    p.set_defaults(func=cmd_unfollow)
 
     p = sub.add_parser(
         "fetch", help="import the Hub's daily papers of a day (or days) as digests",
@@ -166,3 +189,41 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
             say(f"  warning: {warning}")
     failed = sum(item.status == "failed" for item in result.items)
     return 1 if failed else 0
+
+
+def cmd_follow(args: argparse.Namespace, lib: Library) -> int:
+    if not (args.categories or args.author or args.list or args.now):
+        say("paperdesk: follow: name categories or --author NAME (or --list, --now)")
+        return 2
+    added = lib.follow("category", args.categories) if args.categories else []
+    added += lib.follow("author", args.author) if args.author else []
+    for value in added:
+        say(f"following {value}")
+    if args.list:
+        rows = lib.followed()
+        if args.json:
+            emit_json(rows)
+        for row in [] if args.json else rows:
+            print(f"{row['kind']:<8}  {row['value']}  (newest taken: {row['newest'] or '-'})")
+    if args.now:
+        reports = lib.fetch_follows()
+        if args.json and not args.list:
+            emit_json([r.to_json() for r in reports])
+        for r in reports:
+            say(f"{r.value}: {r.error or r.status}" + (
+                f": {r.papers} papers, {r.new_papers} new" if r.status == "imported" else ""))
+        return 1 if any(r.status == "failed" for r in reports) else 0
+    return 0
+
+
+def cmd_unfollow(args: argparse.Namespace, lib: Library) -> int:
+    if not (args.categories or args.author):
+        say("paperdesk: unfollow: name categories or --author NAME")
+        return 2
+    gone = lib.unfollow("category", args.categories) + lib.unfollow("author", args.author)
+    for value in gone:
+        say(f"no longer following {value}")
+    missing = [v for v in [*args.categories, *args.author] if " ".join(v.split()) not in gone]
+    for value in missing:
+        say(f"paperdesk: {escaped(value)} was not followed")
+    return 1 if missing else 0

@@ -39,7 +39,7 @@ COMMAND_GROUPS = {
     "paperdesk.cli.curation_cmds": ("tag", "tags", "note", "rate", "status", "year",
                                     "reading-list", "search"),
     "paperdesk.cli.duplicate_cmds": ("duplicates", "merge", "unmerge", "not-duplicate"),
-    "paperdesk.cli.hub_cmds": ("add", "enrich", "fetch"),
+    "paperdesk.cli.hub_cmds": ("add", "enrich", "fetch", "follow", "unfollow"),
 }
 _OPTIONS_WITH_VALUE = ("--library",)
 

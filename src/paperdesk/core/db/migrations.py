@@ -317,11 +317,16 @@ def _hub_upvotes_and_seen(db: Database) -> None:
         db.execute(statement)
 
 
-@migrations(name="0025_imports")
-def _imports(db: Database) -> None:
+@migrations(name="0025_imports_and_follows")
+def _imports_and_follows(db: Database) -> None:
     """``imports``: what each import created (``imports_table``), so that the library's
     last import can be undone by any program, after a restart too; its ids are never
-    given twice (``id_tops``)."""
+    given twice (``id_tops``). ``follows``: the arXiv categories and authors whose new
+    papers Today brings beside the Hub's (``follows_table``), with the newest submission
+    date taken so far."""
     db.execute("CREATE TABLE imports (id INTEGER PRIMARY KEY, at TEXT NOT NULL, "
                "label TEXT NOT NULL, files TEXT NOT NULL, record TEXT NOT NULL)")
     db.execute("INSERT OR IGNORE INTO id_tops (name, top) VALUES ('imports', 0)")
+    db.execute("CREATE TABLE follows (kind TEXT NOT NULL CHECK (kind IN ('category', "
+               "'author')), value TEXT NOT NULL, added TEXT NOT NULL, newest TEXT, "
+               "PRIMARY KEY (kind, value)) WITHOUT ROWID")

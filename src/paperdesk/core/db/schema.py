@@ -78,7 +78,7 @@ MIGRATIONS = (
     "0022_carried_keys",
     "0023_sync_library",
     "0024_hub_upvotes_and_seen",
-    "0025_imports",
+    "0025_imports_and_follows",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -45,6 +45,16 @@ def lookup(ids: Iterable[str], cancel: CancelFlag | None = None,
     return out
 
 
+def listing(query: str, what: str, max_results: int = 100, cancel: CancelFlag | None = None,
+            service: Service = ARXIV_API) -> list[Found]:
+    """The newest submissions a search (``cat:cs.CL``, ``au:"Ada Lovelace"``) finds,
+    newest first: one request."""
+    answer = service.get("", {"search_query": query, "sortBy": "submittedDate",
+                              "sortOrder": "descending", "start": 0,
+                              "max_results": max_results}, what, cancel)
+    return [] if answer is None else entries(answer.body, what)
+
+
 def entries(body: bytes, what: str) -> list[Found]:
     """The papers of one Atom answer; HubError (one line) when it is no Atom feed."""
     head = body[:4096].lower()

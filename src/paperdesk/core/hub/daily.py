@@ -149,8 +149,8 @@ def _records(hub: Hub, listed: list[HubPaper], report: DayReport,
     return records
 
 
-def _matched(lib: Library, digest_id: int, records: list[HubPaper],
-             report: DayReport) -> list[tuple[int, HubPaper]]:
+def matched(lib: Library, digest_id: int, records: list[HubPaper],
+            warnings: list[str]) -> list[tuple[int, HubPaper]]:
     """(paper id, record) for each paper the saved page gave: found by its title among
     the records (the page has no ids), and never one whose arXiv id is another's."""
     by_title: dict[str, list[HubPaper]] = {}
@@ -162,11 +162,11 @@ def _matched(lib: Library, digest_id: int, records: list[HubPaper],
             "ON p.id = s.paper_id WHERE s.digest_id = ? ORDER BY s.position", [digest_id]):
         found = by_title.get(title_key(raw_title or ""), [])
         if len(found) != 1:
-            report.warnings.append(f"{(raw_title or '')[:60]!r}: " + (
+            warnings.append(f"{(raw_title or '')[:60]!r}: " + (
                 "not a paper of the Hub's list; not completed" if not found else
                 "more than one paper of the Hub's list has this title; not completed"))
         elif arxiv_id and arxiv_id != found[0].arxiv_id:
-            report.warnings.append(f"{(raw_title or '')[:60]!r}: already has arXiv id {arxiv_id}, "
+            warnings.append(f"{(raw_title or '')[:60]!r}: already has arXiv id {arxiv_id}, "
                                    f"the Hub's record is {found[0].arxiv_id}; not completed")
         else:
             out.append((pid, found[0]))
@@ -208,7 +208,7 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
     if imported.digest_id is None:
         report.error = imported.error
         return report
-    pairs = _matched(lib, imported.digest_id, records, report)
+    pairs = matched(lib, imported.digest_id, records, report.warnings)
     with lib.write(f"Complete the daily papers of {day.isoformat()}", [ch.PAPERS]) as w:
         stamp = now()
         changed = [pid for pid, record in pairs if apply(lib.db, pid, record, stamp)]

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING
 from paperdesk.core.curation import triage
 from paperdesk.core.db.database import select_in
 from paperdesk.core.hub.daily import MAX_DAYS, DayReport, fetch_days, may_grow
+from paperdesk.core.hub.follow import FollowReport, fetch_follows
 from paperdesk.core.hub.hub import Hub, HubError
+from paperdesk.core.model.text import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -41,6 +43,7 @@ class TodayResult:
     completed: int = 0
     offline: str | None = None  # the one line saying the Hub could not be reached
     fresh: int = 0  # how many of new_ids this Today brought
+    follows: list[FollowReport] = field(default_factory=list)  # the followed listings
     per_day: list[tuple[str, int]] = field(default_factory=list)  # the backlog, newest first
 
     def counts(self) -> str:
@@ -51,6 +54,11 @@ class TodayResult:
                                    else "")
 
     def summary(self) -> str:
+        return self._days_summary() + "".join(
+            f"; {r.value}: {r.error if r.error else plural(r.new_papers, 'new paper')}"
+            for r in self.follows if r.status != "nothing new")
+
+    def _days_summary(self) -> str:
         if self.offline:
             return (f"The Hub could not be reached ({self.offline}): triaging the "
                     f"{len(self.new_ids)} untriaged papers already here")
@@ -141,12 +149,14 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
     step = progress or (lambda _f, _m: None)
     result.days = fetch_days(lib, first, last, hub=hub, again=False,
                              progress=lambda f, m: step(f * 0.8, m), cancel=cancel)
+    result.follows = fetch_follows(lib, today, cancel)
     failed = [r for r in result.days if r.status == "failed" and r.error]
-    if failed and not any(r.status == "imported" for r in result.days):
+    followed = [r.digest_id for r in result.follows if r.digest_id is not None]
+    if failed and not any(r.status == "imported" for r in result.days) and not followed:
         result.offline = failed[-1].error.splitlines()[0]
         _with_backlog(lib, result, [])
         return result
-    digests = [r.digest_id for r in result.days if r.digest_id is not None]
+    digests = [r.digest_id for r in result.days if r.digest_id is not None] + followed
     if not digests:  # nothing new on the Hub: the backlog as it is
         _with_backlog(lib, result, [])
         return result
