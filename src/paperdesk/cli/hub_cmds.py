@@ -52,6 +52,12 @@ MAX_LINE = 4096  # a line of standard input longer than this is no identifier
 
 
 def register(sub: Commands) -> None:
+    _register_add(sub)
+    _register_hub(sub)
+    _register_follow(sub)
+
+
+def _register_add(sub: Commands) -> None:
     p = sub.add_parser(
         "add", help="add papers by arXiv id, DOI or link (arXiv, Hugging Face, OpenReview)",
         description="Add the papers that arXiv ids (2401.12345, arXiv:2401.12345v2, "
@@ -62,12 +68,14 @@ def register(sub: Commands) -> None:
                     "never added twice. One a service cannot describe (offline, unknown) "
                     "is kept with what its link gives, marked incomplete; adding it again "
                     "completes it. One undoable edit.")
-    p.add_argument("ids", nargs="+", metavar="ID_OR_URL",
+    p.add_argument("links", nargs="+", metavar="ARXIV_DOI_OR_LINK",
                    help="an arXiv id, DOI or link; - reads one per line from standard input")
     p.add_argument("--json", action="store_true", help="print what became of each as JSON")
     _limits(p)
     p.set_defaults(func=cmd_add)
 
+
+def _register_hub(sub: Commands) -> None:
     p = sub.add_parser(
         "enrich", help="complete papers from Hugging Face (authors, arXiv ids, dates, links)",
         description="Ask the Hugging Face Hub about the papers (matching QUERY, else all) "
@@ -83,6 +91,21 @@ def register(sub: Commands) -> None:
     _limits(p)
     p.set_defaults(func=cmd_enrich)
 
+    p = sub.add_parser(
+        "fetch", help="import the Hub's daily papers of a day (or days) as digests",
+        description="Fetch the Hugging Face daily papers of --date (through --to) and "
+                    "import each day as a digest, exactly as if the page had been saved "
+                    "and imported, with authors and arXiv ids already complete. A day "
+                    "fetched before is asked again and only its new papers come in.")
+    p.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD",
+                   help="the (first) day")
+    p.add_argument("--to", type=_day, metavar="YYYY-MM-DD", help="the last day (default: --date)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    _limits(p)
+    p.set_defaults(func=cmd_fetch)
+
+
+def _register_follow(sub: Commands) -> None:
     p = sub.add_parser(
         "follow", help="bring arXiv categories' and authors' new papers with Today",
         description="Follow arXiv categories (cs.CL, cs.LG, hep-th) and authors (--author "
@@ -105,19 +128,6 @@ def register(sub: Commands) -> None:
     p.add_argument("--author", action="append", default=[], metavar="NAME",
                    help="an author to stop following (again for more)")
     p.set_defaults(func=cmd_unfollow)
-
-    p = sub.add_parser(
-        "fetch", help="import the Hub's daily papers of a day (or days) as digests",
-        description="Fetch the Hugging Face daily papers of --date (through --to) and "
-                    "import each day as a digest, exactly as if the page had been saved "
-                    "and imported, with authors and arXiv ids already complete. A day "
-                    "fetched before is asked again and only its new papers come in.")
-    p.add_argument("--date", type=_day, required=True, metavar="YYYY-MM-DD",
-                   help="the (first) day")
-    p.add_argument("--to", type=_day, metavar="YYYY-MM-DD", help="the last day (default: --date)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    _limits(p)
-    p.set_defaults(func=cmd_fetch)
 
 
 def cmd_enrich(args: argparse.Namespace, lib: Library) -> int:
@@ -172,7 +182,7 @@ def _inputs(words: list[str]) -> list[str]:
 
 
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
-    changes = lib.add(_inputs(args.ids), hub=_hub(args))
+    changes = lib.add(_inputs(args.links), hub=_hub(args))
     result = changes.result
     if args.json:
         emit_json([item.to_json() for item in result.items])
@@ -195,18 +205,18 @@ def cmd_follow(args: argparse.Namespace, lib: Library) -> int:
     if not (args.categories or args.author or args.list or args.now):
         say("paperdesk: follow: name categories or --author NAME (or --list, --now)")
         return 2
-    added = lib.follow("category", args.categories) if args.categories else []
-    added += lib.follow("author", args.author) if args.author else []
+    added = lib.follows.add("category", args.categories) if args.categories else []
+    added += lib.follows.add("author", args.author) if args.author else []
     for value in added:
         say(f"following {value}")
     if args.list:
-        rows = lib.followed()
+        rows = lib.follows.listed()
         if args.json:
             emit_json(rows)
         for row in [] if args.json else rows:
             print(f"{row['kind']:<8}  {row['value']}  (newest taken: {row['newest'] or '-'})")
     if args.now:
-        reports = lib.fetch_follows()
+        reports = lib.follows.fetch()
         if args.json and not args.list:
             emit_json([r.to_json() for r in reports])
         for r in reports:
@@ -220,7 +230,8 @@ def cmd_unfollow(args: argparse.Namespace, lib: Library) -> int:
     if not (args.categories or args.author):
         say("paperdesk: unfollow: name categories or --author NAME")
         return 2
-    gone = lib.unfollow("category", args.categories) + lib.unfollow("author", args.author)
+    gone = (lib.follows.remove("category", args.categories)
+            + lib.follows.remove("author", args.author))
     for value in gone:
         say(f"no longer following {value}")
     missing = [v for v in [*args.categories, *args.author] if " ".join(v.split()) not in gone]

@@ -1,7 +1,8 @@
 """The areas of work that hang off ``Library`` as small objects, each made when first
 used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
-``lib.bibtex``, ``lib.citations`` and ``lib.syncs``. The GUI and the CLI reach every
+``lib.bibtex``, ``lib.citations``, ``lib.syncs`` and ``lib.follows`` (the arXiv
+categories and authors Today brings). The GUI and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from paperdesk.core.curation.trash import Trash
     from paperdesk.core.curation.triage import Triage
     from paperdesk.core.duplicates.duplicates import Duplicates
+    from paperdesk.core.hub.follow import Follows
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
     from paperdesk.core.sync.syncs import Syncs
@@ -86,3 +88,9 @@ class Areas:
         from paperdesk.core.duplicates.duplicates import Duplicates
 
         return Duplicates(self)
+
+    @functools.cached_property
+    def follows(self: Library) -> Follows:
+        from paperdesk.core.hub.follow import Follows
+
+        return Follows(self)

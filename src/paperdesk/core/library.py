@@ -283,28 +283,6 @@ class Library(Areas):
 
         return add(self, texts, hub=hub, progress=progress, cancel=cancel)
 
-    def follow(self, kind: str, values: Sequence[str]) -> list[str]:
-        """Follow arXiv categories (``category``) or authors (``author``) in Today."""
-        from paperdesk.core.hub.follow import follow
-
-        return follow(self, kind, list(values))
-
-    def unfollow(self, kind: str, values: Sequence[str]) -> list[str]:
-        from paperdesk.core.hub.follow import unfollow
-
-        return unfollow(self, kind, list(values))
-
-    def followed(self) -> list[dict[str, Any]]:
-        from paperdesk.core.hub.follow import followed
-
-        return followed(self)
-
-    def fetch_follows(self, cancel: CancelFlag | None = None) -> list[Any]:
-        """The followed categories' and authors' new papers, imported (as Today does)."""
-        from paperdesk.core.hub.follow import fetch_follows
-
-        return fetch_follows(self, cancel=cancel)
-
     def fetch_daily(self, first: dt.date, last: dt.date | None = None, *,
                     hub: Hub | None = None, progress: Progress = no_progress,
                     cancel: CancelFlag | None = None) -> list[Any]:

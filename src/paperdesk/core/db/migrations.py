@@ -315,6 +315,8 @@ def _hub_upvotes_and_seen(db: Database) -> None:
     sightings' triggers; ``seen_at``: a paper triage set aside (``schema_0024``)."""
     for statement in schema_0024.STATEMENTS:
         db.execute(statement)
+    if db.execute(schema_0024.ANY_HUB_COUNT).fetchone():
+        db.execute(schema_0024.BACKFILL)
 
 
 @migrations(name="0025_imports_and_follows")

@@ -37,6 +37,8 @@ TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
 STATEMENTS = [
     *(f"DROP TRIGGER IF EXISTS {name}" for name in TRIGGER_NAMES),
     *TRIGGERS,
-    "UPDATE papers SET upvotes = hub_upvotes WHERE hub_upvotes > coalesce(upvotes, -1)",
     "ALTER TABLE papers ADD COLUMN seen_at TEXT",
 ]
+# Run only where some paper has the Hub's count (a library never completed has none).
+ANY_HUB_COUNT = "SELECT 1 FROM papers WHERE hub_upvotes IS NOT NULL LIMIT 1"
+BACKFILL = "UPDATE papers SET upvotes = hub_upvotes WHERE hub_upvotes > coalesce(upvotes, -1)"

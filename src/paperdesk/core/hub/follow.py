@@ -164,3 +164,22 @@ def fetch_follows(lib: Library, today: dt.date | None = None,
             if isinstance(exc, HubUnavailable):
                 break
     return reports
+
+
+class Follows:
+    """``lib.follows``: what Today follows on arXiv, and fetching their new papers."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def add(self, kind: str, values: list[str]) -> list[str]:
+        return follow(self.lib, kind, values)
+
+    def remove(self, kind: str, values: list[str]) -> list[str]:
+        return unfollow(self.lib, kind, values)
+
+    def listed(self) -> list[dict[str, object]]:
+        return followed(self.lib)
+
+    def fetch(self, cancel: CancelFlag | None = None) -> list[FollowReport]:
+        return fetch_follows(self.lib, cancel=cancel)
