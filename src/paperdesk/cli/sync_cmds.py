@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 from paperdesk.cli import Commands
 from paperdesk.cli.output import emit_json, fail, say
-from paperdesk.core.api import CONFLICT, FAILED, Library, PaperDeskError, Sync
-from paperdesk.core.api import SYNC_STYLES as STYLES
+from paperdesk.core.api import CONFLICT, FAILED, FORMATS, Library, PaperDeskError, Sync
 
 if TYPE_CHECKING:
     from paperdesk.core.api import Outcome
+
+STYLES = [f.name for f in FORMATS if f.syncable]  # core/bibtex/formats.py
 
 
 def register(sub: Commands) -> None:
