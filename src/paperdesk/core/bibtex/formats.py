@@ -9,10 +9,11 @@ window title), the exports (``core/bibtex/bibtex_export.py``: which writer, whet
 (``export_file.foreign``: what a file of the format begins with).
 
 A new format is a writer (one export row -> the entry's text, as ``paper_entry``
-and ``csl_json.item_text``), an entry here, and tests
-(``tests/core/test_formats.py`` offers each entry to the CLI and the dialog and sends
-it through ``export -o``). One that can be kept in sync also needs a migration, since
-the ``syncs`` table names its styles in a CHECK (``core/db/migrations.py``).
+and ``csl_json.item_text``), an entry here, and tests: ``tests/cli/test_cli_formats.py``
+finds each entry offered by the commands and sends it through ``export -o`` (it needs
+a way to read back a new kind of file), ``tests/gui/test_export_dialog.py`` finds it in
+the dialog, which follows it. One that can be kept in sync also needs a migration,
+since the ``syncs`` table names its styles in a CHECK (``core/db/migrations.py``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class Format:
     writer: Callable[[], Writer]  # gives the writer, loading it (the list loads none)
     options: frozenset[str]  # which of ASCII, NOTES, AS_WRITTEN it takes
     ascii_means: str  # what ASCII does to the other characters, for the choosers
+    notes_in: str  # the field NOTES puts the user's notes in
     header: bool = False  # the .bib files' @preamble and @string blocks go first
     aliases: bool = False  # each entry names the keys it is also known by (``ids``)
     family: str | None = None  # a BibTeX dialect: chosen with ``--style`` as well
@@ -86,16 +88,16 @@ _LATEX = "accents as LaTeX commands, for old BibTeX"
 FORMATS: tuple[Format, ...] = (
     Format(name="bibtex", label="BibTeX (@misc with eprint)", kind="BibTeX",
            suffixes=(".bib",), starts="@", layout=_BIB_LAYOUT, writer=_bib_writer("bibtex"),
-           options=frozenset({ASCII, NOTES, AS_WRITTEN}), ascii_means=_LATEX, header=True,
-           family="bibtex"),
+           options=frozenset({ASCII, NOTES, AS_WRITTEN}), ascii_means=_LATEX, notes_in="annote",
+           header=True, family="bibtex"),
     Format(name="biblatex", label="biblatex (@online)", kind="BibTeX",
            suffixes=(".bib",), starts="@", layout=_BIB_LAYOUT, writer=_bib_writer("biblatex"),
-           options=frozenset({ASCII, NOTES, AS_WRITTEN}), ascii_means=_LATEX, header=True,
-           aliases=True, family="bibtex"),
+           options=frozenset({ASCII, NOTES, AS_WRITTEN}), ascii_means=_LATEX, notes_in="annote",
+           header=True, aliases=True, family="bibtex"),
     Format(name="csl-json", label="CSL-JSON (pandoc, Quarto, Zotero)", kind="CSL-JSON",
            suffixes=(".json",), starts="[", layout=("[\n", ",\n", "\n]\n", "[]\n"),
            writer=_csl_writer, options=frozenset({ASCII, NOTES}),
-           ascii_means="other characters as \\u escapes"),
+           ascii_means="other characters as \\u escapes", notes_in="note"),
 )
 
 NAMES = tuple(f.name for f in FORMATS)

@@ -58,7 +58,7 @@ class ExportDialog(QDialog):
         scope_box = self._build_scopes(total, source)
         self.style = file_form.style_box(self._follow_format)
         self.ascii = QCheckBox()
-        self.notes = QCheckBox("Include my notes (as the annote field)")
+        self.notes = QCheckBox()
         self.as_written = QCheckBox("Fields from .bib files exactly as written "
                                     "(no escaping of bare # & _ ^)")
         self.options = {"ascii": self.ascii, "notes": self.notes, "as_written": self.as_written}
@@ -152,6 +152,7 @@ class ExportDialog(QDialog):
         chosen = self.format()
         self.setWindowTitle(f"Export {chosen.kind}")
         self.ascii.setText(f"ASCII only ({chosen.ascii_means})")
+        self.notes.setText(f"Include my notes (as the {chosen.notes_in} field)")
         for name, box in self.options.items():
             box.setEnabled(name in chosen.options)
         self.path.setPlaceholderText(f"Where to save the {chosen.suffix} file")
