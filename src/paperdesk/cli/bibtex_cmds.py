@@ -33,8 +33,8 @@ def register(sub: Commands) -> None:
                    help="bibtex: @misc with year/month; biblatex: @online with date "
                         "(default: bibtex)")
     p.add_argument("--format", choices=NAMES, default="bibtex",
-                   help="bibtex (in --style), biblatex, or csl-json: a JSON array of CSL "
-                        "items (default: bibtex)")
+                   help="; ".join(f"{f.name}: {f.label}" for f in FORMATS)
+                        + " (default: bibtex, in --style)")
     p.add_argument("--ascii", action="store_true",
                    help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a}); "
                         "in CSL-JSON, as \\u escapes")
