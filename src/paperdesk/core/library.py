@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import datetime as dt
 
     from paperdesk.core.hub.hub import Hub
+    from paperdesk.core.hub.today import TodayResult
     from paperdesk.core.importing import importer
     from paperdesk.core.search.search import SearchResult
 
@@ -291,6 +292,14 @@ class Library(Areas):
 
         return fetch_days(self, first, last or first, hub=hub, progress=progress,
                           cancel=cancel)
+
+    def fetch_today(self, today: dt.date | None = None, *, hub: Hub | None = None,
+                    progress: Progress | None = None,
+                    cancel: CancelFlag | None = None) -> TodayResult:
+        """Today: the days since the last fetch, the new papers completed and named."""
+        from paperdesk.core.hub.today import fetch_today
+
+        return fetch_today(self, today, hub=hub, progress=progress, cancel=cancel)
 
     # -- importing -------------------------------------------------------------
 

@@ -51,12 +51,9 @@ class Today(Feature):
                                f"complete them, and triage the new ones ({KEY})")
 
     def start(self) -> int | None:
-        # The Hub's client and the digest importer load when asked: not at start-up.
-        from paperdesk.core.api import fetch_today
-
-        ctx = self.context
-        return ctx.ops.run("Today", lambda lib, progress, cancel: fetch_today(
-            lib, progress=progress, cancel=cancel), self._done,
+        ctx = self.context  # the Hub's client and the importer load when asked
+        return ctx.ops.run("Today", lambda lib, progress, cancel: lib.fetch_today(
+            progress=progress, cancel=cancel), self._done,
             text="Fetching the daily papers since the last fetch…")
 
     def _done(self, result: TodayResult) -> None:
