@@ -76,7 +76,8 @@ def main() -> None:
             overheads.append(total - served)
             start = time.perf_counter()
             for url in (f"{fake.url}/api/query?id_list=2612.{n:05d}",
-                        f"{hub.url}/api/papers/2612.{n:05d}", f"{fake.url}/works/10.1234/bench.{n}"):
+                        f"{hub.url}/api/papers/2612.{n:05d}",
+                        f"{fake.url}/works/10.1234/bench.{n}"):
                 with urllib.request.urlopen(url) as answer:
                     answer.read()
             floors.append(time.perf_counter() - start)
