@@ -69,6 +69,13 @@ class EnrichResult(ch.Result):
             parts.append(f"{len(self.unsure)} left alone (unsure)")
         if self.failed:
             parts.append(f"{len(self.failed)} failed")
+        if self.stopped and self.requests == 0 and len(parts) == 1:  # offline: one line
+            return (f"{self.stopped}; {self.asked} paper{'s' * (self.asked != 1)} "
+                    "left as they were")
+        unasked = self.asked - len(self.completed) - len(self.not_found) - len(
+            self.unsure) - len(self.failed)
+        if self.stopped and unasked:
+            parts.append(f"{unasked} without an answer")
         text = "; ".join(parts) + f" ({self.requests} requests)"
         if self.stopped:
             text += f"; stopped: {self.stopped}"
@@ -165,11 +172,12 @@ def ask_hub(papers: Sequence[dict[str, Any]], hub: Hub, progress: Progress = no_
             out = _ask(hub, paper)
         except Cancelled:
             return _Outcome(paper["id"], paper["title"])
-        except HubUnavailable as exc:
-            if not stop.is_set():
-                stopped.append(str(exc))
+        except HubUnavailable as exc:  # the run's fault, not the paper's: said once
+            with lock:
+                if not stopped:
+                    stopped.append(str(exc))
             stop.set()
-            out = _Outcome(paper["id"], paper["title"], verdict="failed", why=str(exc))
+            return _Outcome(paper["id"], paper["title"])
         except HubError as exc:
             out = _Outcome(paper["id"], paper["title"], verdict="failed", why=str(exc))
         except Exception as exc:  # a surprise costs its paper, never the run
