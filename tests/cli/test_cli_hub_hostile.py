@@ -118,3 +118,27 @@ def test_fetch_from_an_unreachable_hub_says_so_in_one_line(tmp_path):
     (line,) = down.stderr.splitlines()
     assert line.startswith(f"{DAY}: could not reach the Hub at http://127.0.0.1:{port}: ")
     assert "0 papers" not in down.stderr
+
+
+def test_a_hub_redirecting_to_another_host_is_refused_in_one_line(tmp_path, small, server):
+    with FakeHub(host="127.0.0.2") as elsewhere:
+        elsewhere.add(record("2001.08361", "Scaling Laws for Neural Language Models",
+                             "We study empirical scaling laws for language model performance.",
+                             ["Jared Kaplan"], "2020-01-23"), day=DAY)
+        server.fail("/api/", 302, times=10**6, location=elsewhere.url)
+        env = {"HF_ENDPOINT": server.url}
+        before = Library.open(small).papers([1, 2])
+        enrich = paperdesk("--library", small, "enrich", env=env, check_rc=1)
+        fetch = paperdesk("--library", tmp_path / "day.sqlite", "fetch", "--date", DAY,
+                          env=env, check_rc=1)
+        assert elsewhere.requests == []
+    refused = f"to {elsewhere.url}, another host; not followed, nothing taken from it"
+    (line,) = enrich.stderr.splitlines()
+    assert line.startswith("completed 0 of 2 papers; 2 without an answer (")
+    assert line.endswith(refused)
+    assert fetch.stderr.splitlines() == [f"{DAY}: the Hub at {server.url} redirected daily "
+                                         f"papers of {DAY} {refused}"]
+    with Library.open(small) as lib:
+        assert lib.papers([1, 2]) == before
+    with Library.open(tmp_path / "day.sqlite") as lib:
+        assert lib.stats()["papers"] == 0

@@ -9,8 +9,9 @@ and this module adds what a program asking about thousands of papers needs: a
 ceiling on requests per second shared by all threads, HTTP 429 answered by
 waiting as long as ``Retry-After`` says (and every thread waiting with it), 5xx
 retried with back-off (a request past its deadline is not: three in a
-row stop the run), and each failure turned into a one-line
-``HubError``. Each record is checked field by field (``core/hub/hub_record.py``).
+row stop the run), a redirect off the Hub's host refused (it stops the run:
+nothing another host answers is taken as the Hub's), and each failure turned
+into a one-line ``HubError``. Each record is checked field by field (``core/hub/hub_record.py``).
 The packages are imported only when a request is about to be made.
 """
 
@@ -144,6 +145,13 @@ class Hub:
                                       max_bytes=lim.max_bytes, stop=self.check)
             except (hub_http.DeadlineExceeded, httpx2.TimeoutException):
                 self._timed_out(what)  # not retried: a slow server stays slow
+            except hub_http.OffHost as exc:
+                raise HubUnavailable(f"the Hub at {endpoint()} redirected {what} to "
+                                     f"{exc.target}, another host; not followed, nothing "
+                                     "taken from it") from None
+            except hub_http.TooManyRedirects:
+                raise HubError(f"{what}: the Hub redirected more than "
+                               f"{hub_http.MAX_REDIRECTS} times; not followed") from None
             except hub_http.TooLarge:
                 raise HubError(f"{what}: the Hub's answer is larger than "
                                f"{lim.max_bytes / 2**20:g} MB; not read") from None

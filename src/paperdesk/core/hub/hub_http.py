@@ -14,7 +14,11 @@ itself is built on) and asks the same endpoints with it:
 - the transfer runs on a thread of its own while the asking thread waits in
   slices of ``SLICE`` seconds, looking at the cancel flag (and Ctrl-C reaching
   it) between them: nothing waits longer than that for the network. A transfer
-  given up on is told to stop and ends at its next read.
+  given up on is told to stop and ends at its next read;
+- a redirect is followed only to the Hub's own scheme, host and port (the
+  ``HF_ENDPOINT`` it was asked at), at most ``MAX_REDIRECTS`` times and within the
+  same deadline; a redirect anywhere else raises ``OffHost`` before anything is
+  asked there, so no answer of another host is ever taken for the Hub's.
 """
 
 from __future__ import annotations
@@ -25,9 +29,13 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 SLICE = 0.1  # seconds between looks at the cancel flag in every wait
 USER_AGENT = "paperdesk (+https://github.com/paperdesk)"
+MAX_REDIRECTS = 5  # on the Hub's own host (a moved path, an added slash)
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_PORTS = {"http": 80, "https": 443}
 
 
 class TooLarge(Exception):
@@ -36,6 +44,18 @@ class TooLarge(Exception):
 
 class DeadlineExceeded(Exception):
     """The whole request took longer than its deadline."""
+
+
+class OffHost(Exception):
+    """The Hub redirected to another scheme, host or port: not followed."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__(target)
+        self.target = target  # "scheme://host:port" of where it pointed
+
+
+class TooManyRedirects(Exception):
+    """More than MAX_REDIRECTS redirects on the Hub's host."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +69,7 @@ def client(read_timeout: float) -> Any:
     """A client of PaperDesk's own (never huggingface_hub's shared one)."""
     import httpx2
 
-    return httpx2.Client(timeout=httpx2.Timeout(read_timeout), follow_redirects=True,
+    return httpx2.Client(timeout=httpx2.Timeout(read_timeout), follow_redirects=False,
                          headers={"user-agent": USER_AGENT, "accept": "application/json"})
 
 
@@ -64,11 +84,44 @@ def wait(seconds: float, stop: Callable[[], None]) -> None:
         time.sleep(min(SLICE, left))
 
 
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of ``url``, the port a scheme's default when it has none;
+    ("", "", None) for a URL without a host or with a port that is not one."""
+    try:
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        return scheme, (parts.hostname or "").lower(), parts.port or _PORTS.get(scheme)
+    except ValueError:
+        return "", "", None
+
+
+def _shown(place: tuple[str, str, int | None]) -> str:
+    scheme, host, port = place
+    text = f"{scheme}://{host[:80]}" + (f":{port}" if port is not None else "")
+    return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
 def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: float,
         max_bytes: int, stop: Callable[[], None]) -> Answer:
-    """The answer to one GET, within ``deadline`` seconds and ``max_bytes`` bytes;
-    raises DeadlineExceeded, TooLarge, the client's own errors, or what ``stop`` raises."""
+    """The answer to one GET, within ``deadline`` seconds and ``max_bytes`` bytes,
+    redirects on the same host followed; raises DeadlineExceeded, TooLarge, OffHost,
+    TooManyRedirects, the client's own errors, or what ``stop`` raises."""
     ends = time.monotonic() + deadline
+    home = origin(url)
+    for _ in range(MAX_REDIRECTS + 1):
+        answer = _one(http, url, params, ends, max_bytes, stop)
+        location = answer.headers.get("location") if answer.status in REDIRECTS else None
+        if not location:
+            return answer
+        url, params = urljoin(url, location.strip()), None
+        if origin(url) != home or not home[1]:
+            raise OffHost(_shown(origin(url)))
+    raise TooManyRedirects()
+
+
+def _one(http: Any, url: str, params: Mapping[str, Any] | None, ends: float,
+         max_bytes: int, stop: Callable[[], None]) -> Answer:
+    """One request and its answer, as it came (a redirect is not followed)."""
     box: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     given_up = threading.Event()
     worker = threading.Thread(target=_transfer, name="hub-transfer", daemon=True,
