@@ -15,7 +15,8 @@ slow-loris), ``stream`` (a body of that many bytes sent chunked, without a
 ``Content-Length``) and ``location`` (a redirect, with the status given, to that
 address followed by the path and query asked for). ``FakeHub(host=)`` binds
 another loopback address (``127.0.0.2``: a second host for redirects to point
-at). Every request is counted and logged.
+at). ``extra`` items (raw JSON, broken ones too) end every search answer and the
+first page of every day. Every request is counted and logged.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ class FakeHub:
         self.papers: dict[str, dict[str, Any]] = {}
         self.days: dict[str, list[str]] = {}
         self.faults: list[Fault] = []
+        self.extra: list[Any] = []  # items put at the end of every list answered
         self.requests: list[str] = []
         self.lock = threading.Lock()
         hub = self
@@ -178,7 +180,8 @@ class FakeHub:
             ids = self.days.get(query.get("date", [""])[0], [])
             page, limit = int(query.get("p", ["0"])[0]), int(query.get("limit", ["50"])[0])
             return self._json(handler, [list_item(self.papers[i])
-                                        for i in ids[page * limit:(page + 1) * limit]])
+                                        for i in ids[page * limit:(page + 1) * limit]]
+                              + (self.extra if page == 0 else []))
         if path.startswith("/api/papers/"):
             paper = self.papers.get(path.rsplit("/", 1)[1])
             if paper is None:
@@ -194,7 +197,7 @@ class FakeHub:
             if shared:
                 scored.append((-shared, paper["id"], paper))
         scored.sort(key=lambda t: (t[0], t[1]))
-        return [list_item(p) for _, _, p in scored[:limit]]
+        return [list_item(p) for _, _, p in scored[:limit]] + self.extra
 
     def _json(self, handler: BaseHTTPRequestHandler, data: Any) -> None:
         self._send(handler, 200, json.dumps(data).encode("utf-8"))

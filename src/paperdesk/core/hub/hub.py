@@ -11,7 +11,9 @@ waiting as long as ``Retry-After`` says (and every thread waiting with it), 5xx
 retried with back-off (a request past its deadline is not: three in a
 row stop the run), a redirect off the Hub's host refused (it stops the run:
 nothing another host answers is taken as the Hub's), and each failure turned
-into a one-line ``HubError``. Each record is checked field by field (``core/hub/hub_record.py``).
+into a one-line ``HubError``. Each record is checked field by field (``core/hub/hub_record.py``),
+and in a list each alone: a malformed one is left out and named, never taken
+for a failure of the whole answer.
 The packages are imported only when a request is about to be made.
 """
 
@@ -29,11 +31,12 @@ from typing import Any, NoReturn
 from urllib.parse import quote
 
 from paperdesk.core.hub import hub_http
-from paperdesk.core.hub.hub_record import HubPaper, Malformed, from_json
+from paperdesk.core.hub.hub_record import Broken, HubPaper, Malformed, from_json, from_list
 from paperdesk.core.model.errors import Cancelled, PaperDeskError
 from paperdesk.core.model.jobs import CancelFlag
 
-__all__ = ["DEFAULT_LIMITS", "Hub", "HubError", "HubPaper", "HubUnavailable", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "Broken", "Hub", "HubError", "HubPaper", "HubUnavailable",
+           "Limits"]
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 
@@ -184,11 +187,12 @@ class Hub:
 
     # -- the three questions ------------------------------------------------------
 
-    def search(self, title: str, limit: int = 10) -> list[HubPaper]:
-        """Papers whose title or text matches ``title`` (``/api/papers/search``)."""
+    def search(self, title: str, limit: int = 10) -> tuple[list[HubPaper], list[Broken]]:
+        """Papers whose title or text matches ``title`` (``/api/papers/search``), and the
+        listed records that were malformed (left out, each alone)."""
         what = f"search {title[:40]!r}"
         found = self._get(what, "/api/papers/search", {"q": title, "limit": limit})
-        return [_record(what, item) for item in _items(what, found)]
+        return from_list(_items(what, found))
 
     def paper(self, arxiv_id: str) -> HubPaper | None:
         """The record of one paper (``/api/papers/{id}``); None when the Hub has none.
@@ -212,12 +216,9 @@ class Hub:
         for page in range(100):
             found = _items(what, self._get(what, "/api/daily_papers", {
                 "date": day.isoformat(), "p": page, "limit": page_size}))
-            for n, item in enumerate(found):
-                try:
-                    out.append(from_json(item))
-                except Malformed as exc:
-                    problems.append(f"{what}, item {page * page_size + n + 1}: {exc}; "
-                                    "left out")
+            papers, broken = from_list(found, page * page_size + 1)
+            out += papers
+            problems += [b.line(what) for b in broken]
             if len(found) < page_size:
                 break
         return out, problems
