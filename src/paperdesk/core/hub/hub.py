@@ -124,11 +124,16 @@ class Hub:
         with self._lock:
             self._next_slot = max(self._next_slot, time.monotonic() + seconds)
 
-    def _timed_out(self, what: str) -> NoReturn:
+    def _timed_out(self, what: str, *, quiet: bool) -> NoReturn:
+        """A request past its deadline (``quiet``: past the read timeout, the wait for
+        the next byte, which is the shorter one unless the deadline is shorter still)."""
         with self._lock:
             self._timeouts_in_a_row += 1
             many = self._timeouts_in_a_row >= TIMEOUTS_TO_STOP
-        text = f"the Hub did not answer within {self.limits.timeout:g} s"
+        lim = self.limits
+        text = (f"the Hub sent nothing for {lim.read_timeout:g} s"
+                if quiet and lim.read_timeout < lim.timeout
+                else f"the Hub did not answer within {lim.timeout:g} s")
         if many:
             raise HubUnavailable(f"could not reach the Hub at {endpoint()}: {text}, "
                                  f"{TIMEOUTS_TO_STOP} times in a row")
@@ -146,8 +151,10 @@ class Hub:
             try:
                 answer = hub_http.get(http, endpoint() + path, params, deadline=lim.timeout,
                                       max_bytes=lim.max_bytes, stop=self.check)
-            except (hub_http.DeadlineExceeded, httpx2.TimeoutException):
-                self._timed_out(what)  # not retried: a slow server stays slow
+            except hub_http.DeadlineExceeded:
+                self._timed_out(what, quiet=False)  # not retried: a slow server stays slow
+            except httpx2.TimeoutException:
+                self._timed_out(what, quiet=True)
             except hub_http.OffHost as exc:
                 raise HubUnavailable(f"the Hub at {endpoint()} redirected {what} to "
                                      f"{exc.target}, another host; not followed, nothing "
