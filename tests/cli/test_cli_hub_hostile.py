@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from paperdesk.core.library import Library
 from tests.command_line import paperdesk
 from tests.fake_hub import FakeHub, record
@@ -141,4 +143,31 @@ def test_a_hub_redirecting_to_another_host_is_refused_in_one_line(tmp_path, smal
     with Library.open(small) as lib:
         assert lib.papers([1, 2]) == before
     with Library.open(tmp_path / "day.sqlite") as lib:
+        assert lib.stats()["papers"] == 0
+
+
+@pytest.mark.parametrize("stage", ["list", "records"])
+def test_ctrl_c_ends_fetch_at_once_with_exit_130(tmp_path, server, stage):
+    for n in range(3):
+        server.add(record(f"2506.0000{n}", f"Fetched Paper {n}", "An abstract.", ["A B"],
+                          "2025-06-01"), day=DAY)
+    if stage == "list":  # waiting out the 30 s the Hub asked for
+        prefix = "/api/daily_papers"
+        server.fail(prefix, 429, times=10**6, headers={"Retry-After": "30"})
+    else:  # inside a read of a record trickling a byte a second
+        prefix = "/api/papers/"
+        server.fail(prefix, 200, times=99, body=b"{" + b" " * 600 + b"}", trickle=1.0)
+    proc = _start(tmp_path / "lib.sqlite", "fetch", "--date", DAY, url=server.url)
+    _when_asked(server, prefix, proc)
+    time.sleep(0.5)
+    asked = len(server.requests)
+    elapsed, err = _interrupt(proc)
+    # The wait it was in had 29 s (list) or 10 minutes (records) to go; the time a
+    # process takes to end on a busy machine is measured by bench/bench_interrupt.py.
+    print(f"fetch, {stage}: SIGINT to exit {elapsed:.3f} s")
+    assert elapsed < 5.0
+    assert len(server.requests) == asked  # nothing more asked once interrupted
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert err.splitlines() == ["paperdesk: interrupted; the current change was rolled back"]
+    with Library.open(tmp_path / "lib.sqlite") as lib:
         assert lib.stats()["papers"] == 0
