@@ -11,9 +11,9 @@ waiting as long as ``Retry-After`` says (and every thread waiting with it), 5xx
 retried with back-off (a request past its deadline is not: three in a
 row stop the run), a redirect off the Hub's host refused (it stops the run:
 nothing another host answers is taken as the Hub's), and each failure turned
-into a one-line ``HubError``. Each record is checked field by field (``core/hub/hub_record.py``),
-and in a list each alone: a malformed one is left out and named, never taken
-for a failure of the whole answer.
+into a one-line ``HubError``. Each record is checked field by field
+(``core/hub/hub_record.py``), and in a list each alone: a malformed one is left
+out and named, never taken for a failure of the whole answer.
 The packages are imported only when a request is about to be made.
 """
 

@@ -13,7 +13,7 @@ store and print:
   an object), or longer than any real one (``MAX_CHARS``, ``MAX_AUTHORS``), makes
   the record malformed: that paper fails alone, with one line. In a list of
   records (a search, a day) a malformed one is left out and named (``Broken``:
-  its id as sent, else its place), and the others are read;
+  its id as sent, else its title, else its place), and the others are read;
 - numbers are range-checked: upvotes must be an integer from 0 to 2^63 - 1 (what
   SQLite stores); another value is refused, reported in ``problems``, and the
   rest of the record is kept.
