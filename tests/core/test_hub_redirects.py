@@ -74,6 +74,20 @@ def test_another_port_or_scheme_on_the_same_address_is_another_host(lib, hub, wh
         assert other_port.requests == []
 
 
+@pytest.mark.parametrize("where", ["{other}", "//{host}", "http://{hub}@{host}",
+                                   "http://{hub}\\@{host}", " {other}", "\t//{host}"])
+def test_a_redirect_written_to_look_like_the_hub_is_still_another_host(hub, elsewhere,
+                                                                      where):
+    host = elsewhere.url.removeprefix("http://")
+    location = where.format(other=elsewhere.url, host=host,
+                            hub=hub.url.removeprefix("http://"))
+    hub.fail("/api/papers/2502.00001", 302, times=9,
+             headers={"Location": location + "/api/papers/2502.00001"})
+    with pytest.raises(HubUnavailable, match=f"to {elsewhere.url}, another host"):
+        fast().paper("2502.00001")
+    assert elsewhere.requests == []
+
+
 def test_a_redirect_on_the_hubs_own_host_is_followed(lib, hub):
     ids = _papers(lib, [hub], n=3)
     hub.fail("/api/papers/search", 301, times=1, location=hub.url)  # the same place again
@@ -97,8 +111,11 @@ def test_a_redirect_loop_on_the_hubs_host_ends_after_a_few(lib, hub):
     ("https://huggingface.co/api", ("https", "huggingface.co", 443)),
     ("HTTPS://HuggingFace.CO:443/x", ("https", "huggingface.co", 443)),
     ("http://127.0.0.1:8080/", ("http", "127.0.0.1", 8080)),
-    ("http://127.0.0.1:99999/", ("", "", None)),
+    ("http://127.0.0.1:99999/", ("http", "127.0.0.1", 99999)),
+    ("http://[::1/", ("", "", None)),
     ("//elsewhere/", ("", "elsewhere", None)),
+    ("http://127.0.0.1:5000@127.0.0.2:6000/", ("http", "127.0.0.2", 6000)),
+    ("http://127.0.0.1:5000\\@127.0.0.2:6000/", ("http", "127.0.0.2", 6000)),
 ])
 def test_origins_compare_scheme_host_and_port(url, place):
     assert hub_http.origin(url) == place

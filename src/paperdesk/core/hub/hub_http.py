@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
 SLICE = 0.1  # seconds between looks at the cancel flag in every wait
 USER_AGENT = "paperdesk (+https://github.com/paperdesk)"
@@ -84,15 +83,18 @@ def wait(seconds: float, stop: Callable[[], None]) -> None:
         time.sleep(min(SLICE, left))
 
 
-def origin(url: str) -> tuple[str, str, int | None]:
-    """(scheme, host, port) of ``url``, the port a scheme's default when it has none;
-    ("", "", None) for a URL without a host or with a port that is not one."""
+def origin(url: Any) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of ``url`` as the client reads it (its own URL parser, so
+    what is compared is where it would connect), the port a scheme's default when it
+    has none; ("", "", None) for a URL it cannot read."""
+    import httpx2
+
     try:
-        parts = urlsplit(url)
-        scheme = parts.scheme.lower()
-        return scheme, (parts.hostname or "").lower(), parts.port or _PORTS.get(scheme)
-    except ValueError:
+        parsed = httpx2.URL(url)
+    except (httpx2.InvalidURL, TypeError, ValueError):
         return "", "", None
+    scheme = parsed.scheme.lower()
+    return scheme, parsed.host.lower(), parsed.port or _PORTS.get(scheme)
 
 
 def _shown(place: tuple[str, str, int | None]) -> str:
@@ -106,20 +108,26 @@ def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: floa
     """The answer to one GET, within ``deadline`` seconds and ``max_bytes`` bytes,
     redirects on the same host followed; raises DeadlineExceeded, TooLarge, OffHost,
     TooManyRedirects, the client's own errors, or what ``stop`` raises."""
+    import httpx2
+
     ends = time.monotonic() + deadline
     home = origin(url)
+    asked: Any = url
     for _ in range(MAX_REDIRECTS + 1):
-        answer = _one(http, url, params, ends, max_bytes, stop)
+        answer = _one(http, asked, params, ends, max_bytes, stop)
         location = answer.headers.get("location") if answer.status in REDIRECTS else None
         if not location:
             return answer
-        url, params = urljoin(url, location.strip()), None
-        if origin(url) != home or not home[1]:
-            raise OffHost(_shown(origin(url)))
+        try:  # the URL object itself goes out next: nothing parses it a second time
+            asked, params = httpx2.URL(asked).join(location.strip()), None
+        except (httpx2.InvalidURL, TypeError, ValueError):
+            raise OffHost("an address that is not one") from None
+        if origin(asked) != home or not home[1]:
+            raise OffHost(_shown(origin(asked)))
     raise TooManyRedirects()
 
 
-def _one(http: Any, url: str, params: Mapping[str, Any] | None, ends: float,
+def _one(http: Any, url: Any, params: Mapping[str, Any] | None, ends: float,
          max_bytes: int, stop: Callable[[], None]) -> Answer:
     """One request and its answer, as it came (a redirect is not followed)."""
     box: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
@@ -143,7 +151,7 @@ def _one(http: Any, url: str, params: Mapping[str, Any] | None, ends: float,
         given_up.set()
 
 
-def _transfer(http: Any, url: str, params: Mapping[str, Any] | None, ends: float,
+def _transfer(http: Any, url: Any, params: Mapping[str, Any] | None, ends: float,
               max_bytes: int, given_up: threading.Event,
               box: queue.SimpleQueue[tuple[bool, Any]]) -> None:
     try:
