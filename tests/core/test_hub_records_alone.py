@@ -113,3 +113,17 @@ def test_from_list_reads_each_item_alone():
     papers, broken = from_list(json.loads(json.dumps(items)))
     assert [p.arxiv_id for p in papers] == ["2502.00001", "2502.00002"]
     assert [b.place for b in broken] == list(range(2, 14))
+
+
+def test_junk_in_what_paperdesk_never_reads_costs_the_paper_nothing(lib, hub):
+    ids = [_add_paper(lib, f"Batch Paper {n}", abstract=f"{ABSTRACT} {n}") for n in range(3)]
+    for n in range(3):
+        hub.add(_good(n))
+    junk = hub.papers["2502.00001"]  # what /api/papers/{id} (paper_info) adds
+    junk["linkedModels"] = [{"junk": 1}, 42]
+    junk["linkedDatasets"] = "none"
+    junk["submittedBy"] = ["x"]
+    junk["authors"][0]["user"] = ["not", "a", "user"]
+    result = lib.enrich(hub=fast()).result
+    assert sorted(result.completed) == ids and result.failed == []
+    assert lib.paper(ids[1])["authors"] == ["Au 1"]

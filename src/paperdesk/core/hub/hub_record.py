@@ -90,9 +90,7 @@ def from_json(data: Any) -> HubPaper:
     if not isinstance(data, dict) or not isinstance(data.get("paper", {}), dict):
         raise Malformed("a paper record is not a JSON object")
     try:
-        # PaperInfo pops what it reads from the nested "paper": it reads a copy
-        info = PaperInfo(**{k: dict(v) if k == "paper" else v for k, v in data.items()
-                            if isinstance(k, str)})
+        info = PaperInfo(**_only_read(data))
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise Malformed(f"a paper record is malformed ({type(exc).__name__})") from None
     try:
@@ -101,6 +99,26 @@ def from_json(data: Any) -> HubPaper:
         if isinstance(exc, Malformed):
             raise
         raise Malformed(f"a paper record is malformed ({type(exc).__name__})") from None
+
+
+# Lists and objects PaperInfo builds objects of (ModelInfo, User...) that PaperDesk never
+# reads: junk in one of them (a linked model without an id) must not cost the paper.
+UNREAD = frozenset({"linkedModels", "linkedDatasets", "linkedSpaces", "submittedBy",
+                    "submittedOnDailyBy"})
+
+
+def _only_read(data: dict[Any, Any]) -> dict[str, Any]:
+    """A copy of the record without what PaperDesk never reads (``UNREAD``, each
+    author's ``user``); PaperInfo pops what it reads from the nested "paper", so it
+    gets a copy of that too, and of each author."""
+    top = {k: v for k, v in data.items() if isinstance(k, str) and k not in UNREAD}
+    if isinstance(top.get("paper"), dict):
+        top["paper"] = {k: v for k, v in top["paper"].items() if k not in UNREAD}
+    for holder in (top, top.get("paper") or {}):
+        if isinstance(holder.get("authors"), list):
+            holder["authors"] = [{k: v for k, v in a.items() if k != "user"}
+                                 if isinstance(a, dict) else a for a in holder["authors"]]
+    return top
 
 
 @dataclass(frozen=True)
