@@ -26,10 +26,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from urllib.parse import quote
 
-from paperdesk.core.db import files, sessions
+from paperdesk.core.db import files, foreign_wal, sessions
 from paperdesk.core.model.errors import LibraryError
 
 BUSY_TIMEOUT_S = 5.0
@@ -48,14 +49,16 @@ class Connection(sqlite3.Connection):
     damaged: str | None = None  # why writes are refused: the check at open found damage
     checked: bool = False  # the file was checked at open (after an unclean shutdown)
     wrote: bool = False  # a write was committed on it (Library.close then tidies the file)
+    using: threading.RLock  # held to close it, and by a rescue copying from it (``rescue``)
 
     def close(self) -> None:
-        session, self.session = self.session, None
-        try:
-            self._close()
-        finally:
-            if session is not None:
-                sessions.leave(session)
+        with self.using:
+            session, self.session = self.session, None
+            try:
+                self._close()
+            finally:
+                if session is not None:
+                    sessions.leave(session)
 
     def _close(self) -> None:
         ident = self.identity
@@ -71,7 +74,10 @@ class Connection(sqlite3.Connection):
                 _no_checkpoint_on_close(self)
         self.identity = None
         with files.registry():  # the keeper goes with the library's last connection
-            keeper = _keepers.pop(ident, None) if files.connections(ident) == 1 else None
+            last = files.connections(ident) == 1
+            keeper = _keepers.pop(ident, None) if last else None
+            if last:
+                rescued_copies.pop(ident, None)
         try:
             if keeper is not None and not gone:
                 keeper.close()
@@ -95,9 +101,12 @@ def connect(path: Path, *, mode: str = "rwc", immutable: bool = False,
     if immutable:
         params["immutable"] = "1"
     with files.registry():
+        if not immutable:  # a -wal another file left under this name is not replayed
+            foreign_wal.guard(path)
         conn = sqlite3.connect(_uri(path, **params), uri=True, timeout=timeout,
                                isolation_level=None, check_same_thread=False,
                                factory=Connection)
+        conn.using = threading.RLock()
         ident = files.identity(path)
         if ident is not None:
             files.register(ident, path)
@@ -122,6 +131,9 @@ def watch(conn: sqlite3.Connection) -> None:
 
 # Python 3.11: a read-only connection per library (by identity) with connections here.
 _keepers: dict[files.Identity, sqlite3.Connection] = {}
+# Libraries taken away under this process: the copy ``rescue`` made of each (None: it
+# could not be made), while connections to it remain.
+rescued_copies: dict[files.Identity, Path | None] = {}
 
 
 def _keep(conn: Connection) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperdesk.core.db import papers_table, schema, sessions
+from paperdesk.core.db import papers_table, rescue, schema, sessions
 from paperdesk.core.db.connection import moved, watch
 from paperdesk.core.db.database import Database, load_ids
 from paperdesk.core.db.dbfile import (
@@ -83,6 +83,7 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the WAL is open now
         watch(conn)
+        rescue.guard(conn)  # taken away under this program: what it holds is kept
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise translate(exc, path) from None
@@ -182,7 +183,7 @@ def _migrate(db: Database, path: Path) -> None:
         pending = pending_migrations(db)
         if not pending:
             return
-        older = sessions.older_users(sessions.folder(path))
+        older = sessions.older_programs(path)
         if older:
             raise LibraryError(
                 f"{path}: an older PaperDesk has this library open (process "
