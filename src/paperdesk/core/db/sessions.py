@@ -11,8 +11,11 @@ quick_check`` (reading the whole file) before anything else; a normal open pays
 for one small folder listing. A marker of a process still running is another
 program using the library, and is left alone. A marker says how many migrations its
 program knows (``migrations N``; none in markers of PaperDesk before 0016): a library is
-not upgraded while a program that knows fewer has it open (``older_users``), since that
-program would go on reading and writing it as it was.
+not upgraded while a program that knows fewer has it open (``older_programs``), since that
+program would go on reading and writing it as it was. Markers of every layout PaperDesk
+has written count: by identity with a count, by identity without one, and, before
+markers by identity, in a folder keyed by the library's absolute path
+(``legacy_folders``).
 
 When the check finds damage, a ``damaged`` marker stays until a check passes
 (after ``paperdesk restore``), so every open checks again and writes stay refused
