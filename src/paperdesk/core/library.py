@@ -123,7 +123,10 @@ class Library(Areas):
         ``dest`` defaults to a new timestamped file in ``backups/`` beside it."""
         from paperdesk.core.db.backup import backup_library
 
-        return backup_library(self.path, Path(dest) if dest is not None else None)
+        # On a full disk this connection has the library to itself: the copy reads it.
+        holder = self.db.conn if getattr(self.db.conn, "refused", None) else None
+        return backup_library(self.path, Path(dest) if dest is not None else None,
+                              holder=holder)
 
     def __enter__(self) -> Library:
         return self

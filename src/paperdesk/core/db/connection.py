@@ -47,6 +47,7 @@ class Connection(sqlite3.Connection):
     sides: dict[str, files.Identity | None] | None = None
     session: Path | None = None  # the marker folder of the library it holds open (sessions)
     damaged: str | None = None  # why writes are refused: the check at open found damage
+    refused: str | None = None  # why writes are refused otherwise (a full disk: read_only)
     checked: bool = False  # the file was checked at open (after an unclean shutdown)
     wrote: bool = False  # a write was committed on it (Library.close then tidies the file)
     using: threading.RLock  # held to close it, and by a rescue copying from it (``rescue``)

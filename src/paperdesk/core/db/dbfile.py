@@ -87,7 +87,8 @@ def check_intact(db: Database, path: Path) -> None:
 def cannot_write(db: Database, path: Path) -> bool:
     """Whether writes to the library are refused whatever they are: a damaged file, a
     read-only connection, a file or folder this process may not write (mode 0444)."""
-    if getattr(db.conn, "damaged", None) or db.execute("PRAGMA query_only").fetchone()[0]:
+    if getattr(db.conn, "damaged", None) or getattr(db.conn, "refused", None) \
+            or db.execute("PRAGMA query_only").fetchone()[0]:
         return True
     return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
@@ -117,9 +118,9 @@ def write(db: Database) -> Iterator[Database]:
         with db.atomic():
             yield db
         return
-    damaged = getattr(db.conn, "damaged", None)
-    if damaged:
-        raise LibraryError(damaged)
+    refused = getattr(db.conn, "damaged", None) or getattr(db.conn, "refused", None)
+    if refused:
+        raise LibraryError(refused)
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         reason = moved(db.conn)  # under the write lock: is it still the library's file?
