@@ -84,7 +84,9 @@ def connect_on_full_disk(path: Path, timeout: float) -> connection.Connection:
 def reading_connection(path: Path, timeout: float) -> connection.Connection:
     """A connection that reads the library at ``path`` whatever the disk: the ordinary
     one, else read-only on a read-only disk or folder, or on a full disk."""
-    if read_only_folder(path):
+    # access() tells a read-only disk too, even to root (statvfs, POSIX only, is left
+    # to the read-only open)
+    if not os.access(path.parent, os.W_OK):
         return connect_read_only(path, timeout)
     conn = connection.connect(path, timeout=timeout)
     try:
