@@ -125,8 +125,9 @@ def belongs(page: bytes, images: list[bytes]) -> bool:
     first = images[0]
     if len(first) != len(page):
         return False
-    writes = _field(first, _USER_VERSION) - _field(page, _USER_VERSION)
-    schema = _field(first, _SCHEMA_COOKIE) - _field(page, _SCHEMA_COOKIE)
+    # (user_version wraps at 2**31, ``dbfile``; the schema cookie at 2**32)
+    writes = (_field(first, _USER_VERSION) - _field(page, _USER_VERSION)) % 2**31
+    schema = (_field(first, _SCHEMA_COOKIE) - _field(page, _SCHEMA_COOKIE)) % 2**32
     return writes in (0, 1) or schema == 1
 
 

@@ -16,6 +16,9 @@ of its own, ``guard``; at the next write, ``dbfile.write``; when the library clo
   nothing at the path replays them;
 - one line says where the copy is.
 
+An open of any library in this process looks first too (``look``), so a library
+opened again at its path never finds this process's own -wal there.
+
 A -wal left by a program killed before it looked is caught by the next opener
 instead (``foreign_wal.guard``): set aside, not replayed.
 """
@@ -99,18 +102,28 @@ def guard(conn: sqlite3.Connection) -> None:
             _looking.start()
 
 
+def look() -> int:
+    """Rescue every library this process holds whose file was taken away and not yet
+    rescued (the thread does it every ``LOOK_SECONDS``; an open does it first, so that
+    the library opened again at its path finds none of this process's files there);
+    how many libraries it still holds."""
+    with _lock:
+        conns = [c for c in list(_guarded) if c.identity is not None]
+    for conn in conns:
+        with contextlib.suppress(sqlite3.Error, LibraryError, OSError):
+            if conn.identity is not None and conn.identity not in _saved \
+                    and connection.moved(conn):
+                rescue(conn)
+    return len(conns)
+
+
 def _look() -> None:
     global _looking
     stop = threading.Event()
     while True:
         stop.wait(LOOK_SECONDS)
-        with _lock:
-            conns = [c for c in list(_guarded) if c.identity is not None]
-            if not conns:
-                _looking = None
-                return
-        for conn in conns:
-            with contextlib.suppress(sqlite3.Error, LibraryError, OSError):
-                if conn.identity is not None and conn.identity not in _saved \
-                        and connection.moved(conn):
-                    rescue(conn)
+        if not look():
+            with _lock:
+                if not any(c.identity is not None for c in list(_guarded)):
+                    _looking = None
+                    return

@@ -51,6 +51,7 @@ __all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "checkpoint"
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
     """Open (creating or upgrading as needed) the library at ``path``."""
     path = Path(path).expanduser().absolute()
+    rescue.look()  # a library of this process taken away: rescued before any open
     exists = check_file(path)
     if not exists and not create:
         raise NoLibrary(f"{path}: no library there (nothing was created)")
