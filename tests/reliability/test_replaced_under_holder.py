@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -21,8 +20,6 @@ from paperdesk.core.db import backup
 from paperdesk.core.library import Library
 from tests.command_line import cli_env
 from tests.reliability.helpers import cli, integrity
-
-pytestmark = pytest.mark.posix  # SIGKILL
 
 COMMITS = 20
 HOLDER = f"""
@@ -102,7 +99,7 @@ def test_a_library_replaced_under_its_holder(curated, week_old, tmp_path, seeds,
             deadline = time.monotonic() + 30
             while not rescued(curated) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            holder.send_signal(signal.SIGKILL)
+            holder.kill()  # SIGKILL
             holder.wait(timeout=60)
             err = holder.stderr.read()
         else:
@@ -137,7 +134,7 @@ def test_a_log_left_by_a_holder_killed_before_the_file_was_replaced_is_set_aside
     """Killed first, then its file replaced: the log it left under the name is not
     replayed into the new file (the inode number may even be the old one's)."""
     holder = start_holder(curated)
-    holder.send_signal(signal.SIGKILL)
+    holder.kill()  # SIGKILL
     holder.wait(timeout=60)
     assert os.path.getsize(f"{curated}-wal") > 0
     curated.unlink()
@@ -152,7 +149,7 @@ def test_a_log_left_by_a_holder_killed_before_the_file_was_replaced_is_set_aside
 
 def test_a_library_s_own_log_left_by_a_killed_holder_is_replayed(curated):
     holder = start_holder(curated)
-    holder.send_signal(signal.SIGKILL)
+    holder.kill()  # SIGKILL
     holder.wait(timeout=60)
     assert os.path.getsize(f"{curated}-wal") > 0
     stats = cli("--library", curated, "stats")
