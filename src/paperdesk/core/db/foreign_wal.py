@@ -41,6 +41,7 @@ from datetime import datetime
 from pathlib import Path
 
 from paperdesk.core.db import files, sessions
+from paperdesk.core.model.errors import LibraryError
 
 _WAL_MAGIC = (0x377F0682, 0x377F0683)
 _WAL_HEADER, _FRAME_HEADER = 32, 24
@@ -164,7 +165,12 @@ def guard(path: Path) -> Path | None:
     except OSError:
         return None
     if own is False:
-        return set_aside(path, "another file that had this name")
+        moved = set_aside(path, "another file that had this name")
+        if moved is None and os.path.exists(wal):  # never replayed: refused instead
+            raise LibraryError(f"{path}: the write-ahead log beside it ({wal}) belongs to "
+                               "another file that had this name, and it cannot be moved "
+                               "aside; move it away, then open the library again")
+        return moved
     return None
 
 
