@@ -34,7 +34,6 @@ then opened again at its path) is set aside without being read.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import struct
 from datetime import datetime
@@ -203,6 +202,8 @@ def set_aside(path: Path, whose: str, expected: dict[str, object] | None = None)
         if suffix == "-wal" and dest.exists():
             moved = dest
     if moved is not None and expected is None:
+        import logging  # only when a log was set aside: an ordinary open need not load it
+
         logging.getLogger("paperdesk").warning(
             "%s: the write-ahead log beside it belongs to %s; set aside as %s, not "
             "replayed into it", path, whose, moved)

@@ -52,8 +52,21 @@ def disk_full(exc: sqlite3.Error) -> bool:
 
 
 def full_disk_message(path: Path) -> str:
+    """Why writes are refused: a full disk, or (room left) one that fails to write."""
+    import shutil  # only on a disk that failed: an ordinary open need not load it
+
+    try:
+        full = shutil.disk_usage(path.parent).free < _ROOM
+    except OSError:
+        full = True
+    if not full:
+        return (f"{path}: the disk fails to write (disk I/O error); PaperDesk reads the "
+                "library but cannot write to it; nothing was changed")
     return (f"{path}: the disk is full; PaperDesk reads the library but cannot write to "
             "it; nothing was changed (make room on the disk, then try again)")
+
+
+_ROOM = 2**20  # less free space than this: the -shm could not grow for want of room
 
 
 def connect_read_only(path: Path, timeout: float) -> connection.Connection:

@@ -26,7 +26,6 @@ instead (``foreign_wal.guard``): set aside, not replayed.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import sqlite3
 import threading
@@ -64,6 +63,8 @@ def rescue(conn: sqlite3.Connection) -> Path | None:
             foreign_wal.set_aside(library, "", expected=dict(conn.sides or {}))
         _saved[ident] = conn.rescued = saved
     why = connection.moved(conn) or f"{library}: the library file was taken away"
+    import logging  # only for a library taken away: an ordinary open need not load it
+
     logging.getLogger("paperdesk").warning(
         "%s; the library as this program last saw it is saved in %s",
         why.split(";")[0], saved if saved else "no file (it could not be written)")
