@@ -8,7 +8,9 @@ write lock before every write transaction, so a library deleted, moved or
 replaced under a running program (or its -wal/-shm removed) is refused in one
 line instead of writes that report success and go nowhere. Such a connection
 closes without checkpointing, so it neither writes into those files nor
-deletes the -wal of whatever is now at the library's path.
+deletes the -wal of whatever is now at the library's path (and ``rescue`` moves
+that -wal away). Before this process's first connection to a file, a -wal beside
+it that another file left under its name is set aside (``foreign_wal``).
 
 SQLite checkpoints, and deletes the -wal, when the last connection to a library
 closes: the one that gets the exclusive lock every other connection in WAL mode
