@@ -11,7 +11,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -95,13 +95,15 @@ def test_a_library_replaced_under_its_holder(curated, week_old, tmp_path, seeds,
     holder = start_holder(curated)
     try:
         moved = _replace(how, curated, week_old, tmp_path, seeds)
-        if end == "kill":  # once it has looked (every half second): then killed
-            deadline = time.monotonic() + 30
-            while not rescued(curated) and time.monotonic() < deadline:
-                time.sleep(0.05)
+        if end == "kill":  # once it has looked (every half second) and said so: killed
+            said: list[str] = []
+            reader = threading.Thread(target=lambda: said.append(holder.stderr.readline()))
+            reader.start()
+            reader.join(timeout=30)
             holder.kill()  # SIGKILL
             holder.wait(timeout=60)
-            err = holder.stderr.read()
+            reader.join()
+            err = "".join(said) + holder.stderr.read()
         else:
             out, err = holder.communicate("\n", timeout=60)
             assert out.strip() == "closed", err
