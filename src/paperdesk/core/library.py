@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas import Areas
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import dbfile, known, records, store
+from paperdesk.core.db import dbfile, known, records, rescue, store
 from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
@@ -113,6 +113,8 @@ class Library(Areas):
         return store.moved(self.db.conn) is not None
 
     def close(self) -> None:
+        if self.moved():  # its last commits may be only in its -wal: copied, set aside
+            rescue.rescue(self.db.conn)
         self.settle()
         self.db.close()
 
@@ -121,7 +123,10 @@ class Library(Areas):
         ``dest`` defaults to a new timestamped file in ``backups/`` beside it."""
         from paperdesk.core.db.backup import backup_library
 
-        return backup_library(self.path, Path(dest) if dest is not None else None)
+        # On a full disk this connection has the library to itself: the copy reads it.
+        holder = self.db.conn if getattr(self.db.conn, "refused", None) else None
+        return backup_library(self.path, Path(dest) if dest is not None else None,
+                              holder=holder)
 
     def __enter__(self) -> Library:
         return self
