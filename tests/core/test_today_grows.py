@@ -94,3 +94,26 @@ def test_which_days_may_still_grow():
     # read once after its end: settled
     assert not may_grow(dt.date(2026, 12, 5), ["2026-12-05T07:00:00+00:00",
                                               "2026-12-07T07:00:00+00:00"], today)
+
+
+def test_each_days_papers_are_heard_as_soon_as_that_day_is_in_the_newest_first(tmp_path,
+                                                                              hub):
+    """Triage can open on the newest day's papers before the older days are fetched."""
+    week = [DAY - dt.timedelta(days=n) for n in range(3)]
+    for n, day in enumerate(week):
+        hub.add(record(f"2612.1000{n}", f"Paper Of Day {n}", f"Abstract of day {n}.",
+                       ["Ada Lovelace"], day.isoformat(), upvotes=n), day=day.isoformat())
+    with Library.open(tmp_path / "lib.sqlite", create=True) as lib:
+        hub.add(record("2612.09999", "Old Paper", "Its abstract.", ["Chen Wei"],
+                       week[-1].isoformat()), day=(week[-1] - dt.timedelta(days=1)).isoformat())
+        fetch_days(lib, week[-1] - dt.timedelta(days=1), week[-1] - dt.timedelta(days=1),
+                   hub=_client())
+        heard: list[tuple[list[str], int]] = []
+
+        def arrived(ids: list[int]) -> None:  # with how many days were in by then
+            heard.append(([lib.paper(i)["title"] for i in ids], len(lib.digests())))
+
+        result = fetch_today(lib, DAY, hub=_client(), arrived=arrived)
+        assert heard == [(["Paper Of Day 0"], 2), (["Paper Of Day 1"], 3),
+                         (["Paper Of Day 2"], 4)]
+        assert result.fresh == 3 and len(result.new_ids) == 4  # and the old one, untriaged

@@ -124,3 +124,33 @@ def test_seen_and_the_rest_seen_leave_the_backlog_and_undo_brings_them_back(wind
     again = _today_view(window, qtbot).view
     qtbot.addWidget(again)
     assert sorted(again.ids) == sorted(everything[1:])
+
+
+def test_triage_opens_on_the_newest_days_papers_while_the_older_days_are_fetched(
+        window, server, qtbot, monkeypatch):
+    today = dt.date.today()
+    for n in range(3):
+        day = (today - dt.timedelta(days=n)).isoformat()
+        server.add(record(f"2611.0010{n}", f"Week Paper {n}", f"Abstract {n}.", [f"A {n}"],
+                          day, upvotes=n), day=day)
+    before = (today - dt.timedelta(days=3)).isoformat()
+    server.add(record("2611.00200", "Week Paper Before", "Abstract.", ["B"], before),
+               day=before)
+    window.lib.fetch_daily(today - dt.timedelta(days=3))  # the last fetch: three days ago
+    feature = window.context.features["today"]
+    opened: list[tuple[bool, list[int]]] = []
+    real_open = feature._open
+
+    def watched(ids, title):
+        opened.append((window.context.ops.busy, list(ids)))
+        real_open(ids, title)
+
+    monkeypatch.setattr(feature, "_open", watched)
+    feature.start()
+    view = _today_view(window, qtbot).view
+    qtbot.addWidget(view)
+    [(busy, first)] = opened
+    assert busy  # Today was still fetching the older days
+    assert [window.lib.paper(i)["title"] for i in first] == ["Week Paper 0"]
+    titles = [window.lib.paper(i)["title"] for i in view.ids[:3]]
+    assert titles == ["Week Paper 0", "Week Paper 1", "Week Paper 2"]

@@ -299,12 +299,14 @@ class Library(Areas):
                           cancel=cancel)
 
     def fetch_today(self, today: dt.date | None = None, *, hub: Hub | None = None,
-                    progress: Progress | None = None,
-                    cancel: CancelFlag | None = None) -> TodayResult:
-        """Today: the days since the last fetch, the new papers completed and named."""
+                    progress: Progress | None = None, cancel: CancelFlag | None = None,
+                    arrived: Callable[[list[int]], None] | None = None) -> TodayResult:
+        """Today: the days since the last fetch, the new papers completed and named
+        (``arrived`` hears each day's as soon as it is in)."""
         from paperdesk.core.hub.today import fetch_today
 
-        return fetch_today(self, today, hub=hub, progress=progress, cancel=cancel)
+        return fetch_today(self, today, hub=hub, progress=progress, cancel=cancel,
+                           arrived=arrived)
 
     # -- importing -------------------------------------------------------------
 

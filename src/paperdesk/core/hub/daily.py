@@ -18,6 +18,7 @@ is said only after the Hub answered.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -220,10 +221,12 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
 
 def fetch_days(lib: Library, first: dt.date, last: dt.date, *, hub: Hub | None = None,
                progress: Progress = no_progress, cancel: CancelFlag | None = None,
-               again: bool = True) -> list[DayReport]:
-    """Fetch each day from ``first`` to ``last`` (days fetched before: ``fetch_day``'s
-    ``again``); a day that fails does not stop the rest, unless the Hub cannot be
-    reached at all."""
+               again: bool = True, newest_first: bool = False,
+               each: Callable[[DayReport], None] | None = None) -> list[DayReport]:
+    """Fetch each day from ``first`` to ``last`` (``newest_first``: from ``last`` back;
+    days fetched before: ``fetch_day``'s ``again``), telling ``each`` of every day as it
+    is in; a day that fails does not stop the rest, unless the Hub cannot be reached at
+    all."""
     if last < first:
         raise FetchError(f"--to {last.isoformat()} is before {first.isoformat()}")
     days = (last - first).days + 1
@@ -234,11 +237,13 @@ def fetch_days(lib: Library, first: dt.date, last: dt.date, *, hub: Hub | None =
         hub.cancel = cancel
     reports: list[DayReport] = []
     for n in range(days):
-        day = first + dt.timedelta(days=n)
+        day = last - dt.timedelta(days=n) if newest_first else first + dt.timedelta(days=n)
         check_cancel(cancel)
         progress(n / days, f"Fetching the daily papers of {day.isoformat()}")
         try:
             reports.append(fetch_day(lib, day, hub, cancel, again=again))
+            if each is not None:
+                each(reports[-1])
         except HubError as exc:
             reports.append(DayReport(day.isoformat(), "failed", error=str(exc),
                                      asked=True))

@@ -17,6 +17,7 @@ the newest day first. When the Hub cannot be reached it says so in one line
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -139,16 +140,26 @@ def _with_backlog(lib: Library, result: TodayResult, fresh: list[int]) -> None:
 
 
 def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None = None,
-                progress: Progress | None = None,
-                cancel: CancelFlag | None = None) -> TodayResult:
-    """Fetch the days since the last fetch, complete the new papers, and name them."""
+                progress: Progress | None = None, cancel: CancelFlag | None = None,
+                arrived: Callable[[list[int]], None] | None = None) -> TodayResult:
+    """Fetch the days since the last fetch (the newest first), complete the new papers,
+    and name them; ``arrived`` hears the papers new to the library of each day as soon
+    as that day is in, the fastest-rising first, so that triage can open on them before
+    the last day is fetched."""
     today = today or dt.date.today()
     first, last = days_to_fetch(lib, today)
     result = TodayResult(first, last)
     hub = hub or Hub()
     step = progress or (lambda _f, _m: None)
-    result.days = fetch_days(lib, first, last, hub=hub, again=False,
-                             progress=lambda f, m: step(f * 0.8, m), cancel=cancel)
+    def each(report: DayReport) -> None:
+        if arrived is not None and report.digest_id is not None:
+            fresh = triage.digest_papers(lib, [report.digest_id], only_new=True)
+            if fresh:
+                arrived(by_momentum(lib, fresh))
+
+    result.days = fetch_days(lib, first, last, hub=hub, again=False, newest_first=True,
+                             each=each, progress=lambda f, m: step(f * 0.8, m),
+                             cancel=cancel)
     result.follows = fetch_follows(lib, today, cancel)
     failed = [r for r in result.days if r.status == "failed" and r.error]
     followed = [r.digest_id for r in result.follows if r.digest_id is not None]
