@@ -5,8 +5,9 @@ whose page may still grow), completes the new papers from the Hub, and opens tri
 the papers new to this library, the fastest-rising first, followed by the rest of the
 backlog, the newest day first (``core/hub/today.py``), on the worker with progress and
 Cancel. Triage opens on the newest day's papers as soon as that day is in, and each
-older day's join it as they come; the backlog joins when all is fetched. The title counts the backlog per day. Offline, the status line says so in one
-line and triage opens on the backlog as it is.
+older day's join it as they come; the backlog joins when all is fetched. The title
+counts the backlog per day. Offline, the status line says so in one line and triage
+opens on the backlog as it is.
 """
 
 from __future__ import annotations
