@@ -27,7 +27,7 @@ _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
 # Where ``dangerous`` may find a command: one search skips values without any.
-_DANGER_HINT = re.compile(r"\\(?:" + "|".join(DANGEROUS) + ")")
+_DANGER_HINT = re.compile(r"\\(?:" + "|".join(map(re.escape, DANGEROUS)) + "|begin|[a-z]+_)")
 # Fields read into columns (or derived again on export): not kept as extras.
 KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
                   "archiveprefix eprinttype key".split())
