@@ -88,3 +88,74 @@ def test_greek_capitals_are_written_alike():
         assert escape("ΑΒΓ αο Ά ά", ascii=ascii) == (
             "{A}{B}{\\ensuremath{\\Gamma}} {\\ensuremath{\\alpha}}{o} {\\'{A}} "
             "{\\ensuremath{\\acute{\\alpha}}}")
+
+
+# Hub authors with what BibTeX counts as braces (escaped or not), specials and a "]";
+# each alone on a paper (alpha's label is the first three letters of the one name), and
+# four on one paper (the first letter of each).
+HUB_NAMES = [r"Foo \{ Bar", r"Ann {Lee", r"Bo } Chen", r"x\}y Zed", r"Cy \{Brace\}",
+             r"Dee \Back", "Ann Le]e", "Eve 50% Ok", "Fay #1 & Co", "Gus a_b", "Hal ~tilde",
+             "Ivy ^hat", "Jo $x$ Math", r"\{Kay\} Lo"]
+# Titles of papers without authors: plainnat's label is the ``key`` field, a "]" ended it.
+KEYED = ["A ] Bracket Title", "]Leading Bracket", r"Brace \{ and ] both", "x]y"]
+
+
+def _hub_library(lib, hub):
+    from tests.core.test_enrich import ABSTRACT, _add_paper, fast
+    from tests.fake_hub import record
+
+    for n, name in enumerate([*HUB_NAMES, None]):
+        title = f"Hub Names Paper {n}"
+        _add_paper(lib, title, abstract=f"{ABSTRACT} {n}")
+        names = [name] if name else HUB_NAMES[:4]
+        hub.add(record(f"2403.{n:05d}", title, f"{ABSTRACT} {n}", names, "2024-03-04"))
+    for n, title in enumerate(KEYED):
+        _add_paper(lib, title, abstract=f"{ABSTRACT} keyed {n}", year=2024 - n)
+    assert len(lib.enrich(hub=fast()).result.completed) == len(HUB_NAMES) + 1
+    stored = [a for r in lib.db.execute("SELECT authors FROM papers") for a in
+              __import__("json").loads(r[0] or "[]")]
+    assert set(HUB_NAMES) <= set(stored)
+    return lib
+
+
+def _labels(bbl: str) -> list[str]:
+    """The optional arguments of ``\\bibitem[...]`` as LaTeX reads them: up to the first
+    ``]`` outside braces."""
+    out = []
+    for start in [m.end() for m in re.finditer(r"\\bibitem\[", bbl)]:
+        depth, i = 0, start
+        while not (bbl[i] == "]" and depth == 0):
+            depth += {"{": 1, "}": -1}.get(bbl[i], 0) if bbl[i - 1] != "\\" else 0
+            i += 1
+        out.append(bbl[start:i])
+    return out
+
+
+@pytest.mark.tex
+@pytest.mark.parametrize(("backend", "style", "packages"), [
+    ("bibtex", "plain", ""), ("bibtex", "alpha", ""), ("bibtex", "plainnat", "natbib"),
+    ("biber", "plain", "")])
+def test_hub_names_and_titles_used_as_labels_build(lib, hub, tmp_path, backend, style,
+                                                   packages):
+    lib = _hub_library(lib, hub)
+    done = _export_and_build(lib, tmp_path / style, backend, style=style, packages=packages)
+    for label in _labels(done.bbl):
+        assert label.count("{") == label.count("}"), label  # BibTeX counts \{ too
+    if style == "plainnat":  # the labels are whole: the "]" is in them
+        assert sum("Bracket" in label for label in _labels(done.bbl)) == 2, done.bbl
+        assert any(label.startswith("Le{]}e(") for label in _labels(done.bbl)), done.bbl
+
+
+def test_names_and_keys_are_written_label_safe(lib, hub):
+    """What the export writes for BibTeX styles: each escape of a name braced whole, a "]"
+    braced; for biblatex as before (biber makes its labels itself)."""
+    lib = _hub_library(lib, hub)
+    text = lib.bibtex.export()
+    assert "author = {Foo {\\textbraceleft} Bar}" in text
+    assert "author = {Cy {\\textbraceleft}Brace{\\textbraceright}}" in text
+    assert "author = {Ann Le{]}e}" in text
+    assert "author = {Ivy {\\^{}}hat}" in text
+    assert "key = {A {]} Bracket Title}" in text
+    assert "key = {Brace {\\textbraceleft} and {]} both}" in text
+    biblatex = lib.bibtex.export(style="biblatex")
+    assert "author = {Foo \\textbraceleft{} Bar}" in biblatex and "{]}" not in biblatex
