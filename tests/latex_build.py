@@ -112,12 +112,19 @@ class Build:
 
 
 def build(folder: Path, backend: str, *, fontenc: bool = False,
-          shell_escape: bool = False) -> Build:
+          shell_escape: bool = False, uncompressed: bool | None = None,
+          style: str = "plain", packages: str = "") -> Build:
     """pdflatex, the back end, then pdflatex twice, on ``folder``'s refs.bib;
     ``shell_escape``: pdflatex may run programs (\\write18), and the PDF is left
-    uncompressed so that its text can be searched."""
-    (folder / "doc.tex").write_text(document(backend, fontenc=fontenc,
-                                             uncompressed=shell_escape), encoding="utf-8")
+    uncompressed so that its text can be searched (``uncompressed``: or not, either
+    way); ``style``: the bibtex style; ``packages``: \\usepackage names, comma-separated."""
+    text = document(backend, fontenc=fontenc,
+                    uncompressed=shell_escape if uncompressed is None else uncompressed)
+    text = text.replace("\\bibliographystyle{plain}", f"\\bibliographystyle{{{style}}}")
+    if packages:
+        text = text.replace("\\begin{document}",
+                            "\\usepackage{" + packages + "}\n\\begin{document}")
+    (folder / "doc.tex").write_text(text, encoding="utf-8")
     latex(folder, "doc.tex", shell_escape=shell_escape)
     output = run([backend, "doc"], folder)
     if backend == "bibtex":

@@ -19,6 +19,8 @@ from paperdesk.core.bibtex.bibtex_fields import (
     TooLong,
     read_entry,
     resolve,
+    undefined_macros,
+    undefined_text,
     value_reader,
 )
 from paperdesk.core.bibtex.tex_safe import definition_warnings
@@ -53,6 +55,9 @@ class BibReader:
         using one) stands as ``TooLong``: the entries using it are skipped, and said so."""
         strings: dict[str, str] = {}
         for key, value, _word in self.found.strings:
+            if undefined := undefined_macros(value, strings):
+                self.entry_warnings.append(f"{self.name}: @string {key!r} "
+                                           + undefined_text(undefined))
             try:
                 strings[key.lower()] = resolve(value, strings)[0]
             except ExpansionError as exc:

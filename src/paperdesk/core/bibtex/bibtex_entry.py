@@ -19,7 +19,7 @@ from paperdesk.core.bibtex.bibtex_source import source_entry
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.bibtex.key_aliases import ids_line
 from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
-from paperdesk.core.bibtex.names import bibtex_name, looks_like_organisation
+from paperdesk.core.bibtex.names import hub_name, label_safe
 from paperdesk.core.model.sources import parse as parse_sources
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -102,16 +102,20 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
      _bib_type, _bib_fields, _year_inferred, sources) = row[:15]
     protected = None  # the title's text, when escaped with the key's
     if (add := want("people")) is not None:
+        # BibTeX styles make labels of names (biber makes its own, and mangles an escape
+        # in braces): label_safe
+        safe = label_safe if style == "bibtex" else str
         if authors and authors != "[]":
             hub = from_hub(sources, "authors")  # plain names, split here for BibTeX
             add.append("\tauthor = {" + " and ".join(
-                names.get(n) or (_name(n, organization, ascii) if hub else escape(n, ascii=ascii))
+                names.get(n) or safe(hub_name(n, organization, ascii) if hub
+                                     else escape(n, ascii=ascii))
                 for n in json.loads(authors)) + "},")
         elif organization:
-            add.append("\tauthor = {{" + escape(organization, ascii=ascii) + "}},")
+            add.append("\tauthor = {{" + safe(escape(organization, ascii=ascii)) + "}},")
         elif style == "bibtex" and full and title:
             protected, plain = title_texts(title, ascii=ascii)
-            add.append("\tkey = {" + plain + "},")  # plain styles sort on it
+            add.append("\tkey = {" + label_safe(plain) + "},")  # plain styles sort on it
     if (add := want("title")) is not None and (title or full):
         add.append("\ttitle = {" + (protected or protect_title(title, ascii=ascii)) + "},")
     if (add := want("date")) is not None:
@@ -151,14 +155,6 @@ INFERRED_NOTE = "year inferred from a digest, not confirmed"
 
 def from_hub(sources: str | None, name: str) -> bool:
     return parse_sources(sources).get(name, {}).get("source") == "hf"
-
-
-def _name(name: str, organization: str | None, ascii: bool) -> str:
-    """A name from a digest or the Hub as BibTeX reads it: "van der Berg, Jan";
-    an organisation braced whole, so it is not split into first and last names."""
-    if looks_like_organisation(name, (organization,)):
-        return "{" + escape(name, ascii=ascii) + "}"
-    return escape(bibtex_name(name), ascii=ascii)
 
 
 # Fields paper_entry writes from columns; extras under these names are not repeated.

@@ -27,7 +27,7 @@ _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
 # Where ``dangerous`` may find a command: one search skips values without any.
-_DANGER_HINT = re.compile(r"\\(?:" + "|".join(DANGEROUS) + ")")
+_DANGER_HINT = re.compile(r"\\(?:" + "|".join(map(re.escape, DANGEROUS)) + "|begin|[a-z]+_)")
 # Fields read into columns (or derived again on export): not kept as extras.
 KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
                   "archiveprefix eprinttype key".split())
@@ -104,7 +104,8 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
             if type(macro) is TooLong:
                 raise ExpansionError(str(macro))
             return macro, False
-        return whole, bool(whole) and whole[0] not in '{"'
+        bare = bool(whole) and whole[0] not in '{"'
+        return ("" if bare and _undefined(whole) else whole), bare
     parts = [p.strip() for p in split_top(raw, "#")]
     out = []
     size = 0
@@ -115,6 +116,8 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
             piece = strings.get(part.lower(), part)
             if type(piece) is TooLong:
                 raise ExpansionError(str(piece))
+            if piece is part and _undefined(part):
+                piece = ""
         size += len(piece)
         if size > MAX_EXPANDED:
             raise ExpansionError()
@@ -124,6 +127,28 @@ def resolve(raw: str, strings: dict[str, str]) -> tuple[str, bool]:
     return "".join(out), bare
 
 
+
+
+def _undefined(word: str) -> bool:
+    """Whether a bare word not among the file's macros is read as empty, as BibTeX and
+    biber read it (with a warning of theirs): not a number, not a month (the styles'
+    macros ``jan``... ``dec``)."""
+    return bool(word) and not word[0].isdigit() and word.lower() not in MONTHS
+
+
+def undefined_macros(raw: str, strings: dict[str, str]) -> list[str]:
+    """The names a raw value (or an ``@string`` definition) uses that ``strings`` does not
+    define (``_undefined``): read as empty."""
+    whole = raw.strip()
+    parts = [p.strip() for p in split_top(raw, "#")] if "#" in whole else [whole]
+    return list(dict.fromkeys(p for p in parts if p and p[0] not in '{"' and (
+        p.lower() not in strings) and _undefined(p)))
+
+
+def undefined_text(names: list[str]) -> str:
+    """What the import report says of them."""
+    return (f"uses @string {', '.join(map(repr, names))}, which the file does not define: "
+            "read as empty, as BibTeX and biber read it")
 
 
 def _month(text: str) -> int | None:
@@ -177,16 +202,22 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     for name, raw in fields:
         if ("\\" in raw and _DANGER_HINT.search(raw)) or "^^" in raw:
             _warn_dangerous(paper, name, raw)
-        name = name.lower()
+        shown_name, name = name, name.lower()
         last = raw[-1:]
         if "#" in raw or not ((last == "}" and raw[:1] == "{")
                               or (last == '"' and raw[:1] == '"' and len(raw) > 1)):
             text, shown = read(raw)
+            if undefined := undefined_macros(raw, strings):
+                paper.warnings.append(f"entry {paper.key!r} field {shown_name}: "
+                                      + undefined_text(undefined))
         elif last == "}":  # most values: resolve's answer, without a call
             text, shown = raw[1:-1], raw
         else:
             text = raw[1:-1]
             shown = "{" + text + "}"
+        if name in values:  # BibTeX prints the first (biber the last): the first is read
+            _warn_twice(paper, shown_name, values[name], text)
+            continue
         values[name] = text
         if name not in KNOWN:
             extra[name] = shown
@@ -206,6 +237,13 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
         if tag and tag not in paper.tags:
             paper.tags.append(tag)
     return paper
+
+
+def _warn_twice(paper: BibPaper, name: str, first: str, again: str) -> None:
+    paper.warnings.append(
+        f"entry {paper.key!r} field {name}: given more than once; BibTeX prints the first "
+        f"({' '.join(first.split())[:40]!r}), and so does PaperDesk; biber the last "
+        f"({' '.join(again.split())[:40]!r}); each kept as written")
 
 
 def _warn_dangerous(paper: BibPaper, name: str, raw: str) -> None:

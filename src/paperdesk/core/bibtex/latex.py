@@ -18,7 +18,17 @@ import functools
 import re
 import unicodedata
 
+from paperdesk.core.bibtex.latex_chars import (
+    ACCENTS,
+    LETTERS,
+    char_tables,
+    greek_latex,
+    is_greek,
+    pylatexenc_encode,
+)
 from paperdesk.core.bibtex.tex_safe import math_ok
+
+__all__ = ["ACCENTS", "char_tables"]  # read from here by latex_read and the tests
 from paperdesk.core.model.text import printable
 
 SPECIALS = "%&#_$"
@@ -180,7 +190,9 @@ def _chars(text: str, ascii: bool) -> str:
     def kept(ch: str) -> bool:
         if ch < "\x80":
             return True
-        if ascii:
+        if ascii or is_greek(ch) or "\u02b0" <= ch < "\u02c6":
+            # Greek: every letter as LaTeX (inputenc has none); so are the modifier
+            # letters (U+0374, the Greek numeral sign, is U+02B9 once normalised)
             return False
         return ch < "\u0300" or ch in _INPUTENC or not (
             unicodedata.combining(ch) or "ensuremath" in (char_tables()[0].get(ord(ch)) or ""))
@@ -347,17 +359,13 @@ def _protected(word: str) -> bool:
 
 # -- non-ASCII to LaTeX -------------------------------------------------------
 
-ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~",
-            "\u0304": "=", "\u0307": ".", "\u0306": "u", "\u030c": "v", "\u030b": "H",
-            "\u0327": "c", "\u0328": "k", "\u030a": "r", "\u0323": "d", "\u0331": "b"}
-_LETTERS = {"ß": "ss", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE",
-            "œ": "oe", "Œ": "OE", "å": "aa", "Å": "AA", "ı": "i", "ȷ": "j"}
-
-
 @functools.lru_cache(maxsize=4096)
 def _ascii_char(ch: str) -> str:
-    if ch in _LETTERS:
-        return "{\\" + _LETTERS[ch] + "}"
+    if ch in LETTERS:
+        return "{\\" + LETTERS[ch] + "}"
+    greek = greek_latex(ch)
+    if greek is not None:
+        return greek
     decomposed = unicodedata.normalize("NFD", ch)
     if len(decomposed) == 2 and decomposed[0].isascii() and decomposed[1] in ACCENTS:
         accent, base = ACCENTS[decomposed[1]], decomposed[0]
@@ -365,33 +373,9 @@ def _ascii_char(ch: str) -> str:
             base = "\\" + base
         return "{\\" + accent + ("{" + base + "}" if accent.isalpha() or len(base) > 1
                                  else base) + "}"
-    latex = _pylatexenc_encode(ch)
+    latex = pylatexenc_encode(ch)
     if latex is not None:
         return latex
     from anyascii import anyascii  # loaded only for a character LaTeX has no name for
 
     return escape(anyascii(ch))
-
-
-def _pylatexenc_encode(ch: str) -> str | None:
-    latex = char_tables()[0].get(ord(ch))
-    return "{" + latex.strip() + "}" if latex and latex.isascii() else None
-
-
-@functools.cache
-def char_tables() -> tuple[dict[int, str], dict[str, str]]:
-    """pylatexenc's character table, both ways: code -> LaTeX, macro name -> character."""
-    from pylatexenc.latexencode import get_builtin_conversion_rules
-
-    forward: dict[int, str] = {}
-    names: dict[str, str] = {}
-    for rule in get_builtin_conversion_rules("defaults"):
-        mapping = getattr(rule, "rule", None)
-        if not hasattr(mapping, "items"):
-            continue
-        for code, latex in mapping.items():
-            forward.setdefault(code, latex)
-            m = re.fullmatch(r"\\([A-Za-z]+)\s*(?:\{\})?", latex)
-            if m:
-                names.setdefault(m.group(1), chr(code))
-    return forward, names

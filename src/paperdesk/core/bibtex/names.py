@@ -10,7 +10,10 @@ particles (van, der, de, von...) are the "von" part, left out of citation keys.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
+
+from paperdesk.core.bibtex.latex import escape
 
 _PARTICLES = frozenset("van der den de del della di da dos das du la le von zu ten ter "
                        "bin al el y".split())
@@ -61,6 +64,14 @@ def bibtex_name(full: str) -> str:
     return f"{head}, {name.jr}, {name.first}" if name.jr else f"{head}, {name.first}"
 
 
+def hub_name(name: str, organization: str | None, ascii: bool) -> str:
+    """A name from a digest or the Hub as BibTeX reads it, escaped: "van der Berg, Jan";
+    an organisation braced whole, so it is not split into first and last names."""
+    if looks_like_organisation(name, (organization,)):
+        return "{" + escape(name, ascii=ascii) + "}"
+    return escape(bibtex_name(name), ascii=ascii)
+
+
 def family_name(full: str) -> str:
     """The family name without the "von" part: "Berg", "Ó Briain", "García"."""
     return split_name(full).last
@@ -84,3 +95,47 @@ def looks_like_organisation(name: str, hints: tuple[str | None, ...] = ()) -> bo
         return True
     last = name.replace("-", " ").split()[-1:] or [""]
     return last[0].casefold() in _ORG_WORDS
+
+
+# A control sequence as ``latex.escape`` writes them: a word or a symbol, and the empty
+# braces after it (\textbraceleft{}, \^{}).
+_COMMAND = re.compile(r"\\(?:[A-Za-z]+|[\s\S])(?:\{\})?")
+
+
+def label_safe(latex: str) -> str:
+    r"""Escaped text (``latex.escape``) as styles may take a label from it: alpha.bst
+    takes the first three letters of a name, plainnat puts a name or the ``key`` field
+    in ``\bibitem[...]``. Each escape at brace depth 0 is braced into one BibTeX
+    "special character", which a style takes whole or not at all (``\{`` as
+    ``{\textbraceleft}``: BibTeX counts the brace of ``\{``, and alpha's label ``\{Br}``
+    closed a group never opened); so is math (``{\ensuremath{x}}``), and ``]`` is
+    ``{]}`` (it ended plainnat's label). What is inside braces already is kept."""
+    if "\\" not in latex and "]" not in latex and "$" not in latex:
+        return latex
+    out: list[str] = []
+    depth, i = 0, 0
+    while i < len(latex):
+        ch = latex[i]
+        if ch == "\\":
+            m = _COMMAND.match(latex, i)
+            token = m.group() if m else "\\textbackslash{}"  # a lone one, at the end
+            i += len(token) if m else 1
+            if depth:
+                depth += {"\\{": 1, "\\}": -1}.get(token, 0)  # as BibTeX counts them
+                out.append(token)
+            elif token in ("\\{", "\\}"):
+                out.append("{\\textbrace" + ("left}" if token == "\\{" else "right}"))
+            elif token[1].isalpha() and token.endswith("{}"):
+                out.append("{" + token[:-2] + "}")
+            else:
+                out.append("{" + token + "}")
+            continue
+        end = latex.find("$", i + 1) if ch == "$" and not depth else -1
+        if end > 0:  # math, as escape keeps it
+            out.append("{\\ensuremath{" + latex[i + 1:end] + "}}")
+            i = end + 1
+            continue
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        out.append("{]}" if ch == "]" and not depth else ch)
+        i += 1
+    return "".join(out)

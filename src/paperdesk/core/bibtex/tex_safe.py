@@ -9,13 +9,16 @@ nor TeX's ``^^`` character notation (``^^5c`` is a backslash to TeX). The list i
 documented in docs/latex-safety.md; ``tests/core/test_tex_safe.py`` keeps the
 two in step.
 
-``dangerous`` names the primitives a .bib file's own fields are warned about on
-import (they are kept as written: the file is the user's).
+``dangerous`` names the commands a .bib file's own fields are warned about on
+import (they are kept as written: the file is the user's), listed in ``tex_danger``
+with the ways of hiding them.
 """
 
 from __future__ import annotations
 
 import re
+
+from paperdesk.core.bibtex import tex_danger
 
 # Greek letters (and their variants)
 _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa "
@@ -67,11 +70,8 @@ TEXT_COMMANDS = frozenset(
     "textbackslash textbraceleft textbraceright textasciitilde ensuremath "
     "ss o O l L ae AE oe OE aa AA i j u v H c k r d b t".split()) | frozenset("'`^\"~=.")
 
-# TeX primitives (and LaTeX commands) that run programs, read or write files, or
-# change how TeX reads: a .bib file holding one is reported when it is imported.
-DANGEROUS = ("write18", "immediate", "input", "include", "openin", "openout", "catcode",
-             "csname", "def", "edef", "gdef", "xdef", "let", "read", "write",
-             "InputIfFileExists", "directlua", "special", "scantokens", "endinput")
+# What a .bib file holding one is warned about when it is imported (``tex_danger``).
+DANGEROUS = tex_danger.DANGEROUS
 
 # A control word (letters; ``@`` counted as a letter, as in a package or a biblatex
 # .bbl), a control symbol, a lone backslash at the end, ^^ notation, or a special.
@@ -108,25 +108,32 @@ def commands(text: str) -> list[str]:
             for m in _TOKEN.finditer(text) if m.group()[0] == "\\" or m.group() == "^^"]
 
 
-_DANGER = re.compile(r"\\(" + "|".join(DANGEROUS) + r")(?![^\W\d_]|@)|\^\^")
+_DANGER = tex_danger.DIRECT
 # The same without ``^^``: it starts with a backslash, which the search skips to in C.
-_DANGER_COMMAND = re.compile(r"\\(" + "|".join(DANGEROUS) + r")(?![^\W\d_]|@)")
+_DANGER_COMMAND = tex_danger.DIRECT_COMMAND
+# Where a command may be hidden (``tex_danger.hidden``): where one of these is.
+_HIDING = re.compile(r"\^\^|\\(?:catcode|csname|ifcsname|scantokens|scantextokens|detokenize"
+                     r"|@nameuse|@namedef|cs[a-z]*|letcs|use:c|cs:w|tex_csname:D)")
 
 
 def dangerous(text: str) -> list[str]:
     """The dangerous commands ``text`` holds (``\\write18``...), each once, in order;
-    ``^^`` when it uses TeX's character notation, which can spell any of them."""
+    ``^^`` when it uses TeX's character notation, which can spell any of them; then
+    those it spells in hiding, each as ``\\input (spelt in ^^ notation)``."""
     if "\\" not in text and "^^" not in text:
         return []
     found = [m.group() for m in (_DANGER if "^^" in text else _DANGER_COMMAND).finditer(text)]
-    return list(dict.fromkeys(found))
+    found = list(dict.fromkeys(found))
+    if found and _HIDING.search(text):
+        found += tex_danger.hidden(text, found)
+    return found
 
 
 def danger_text(found: list[str], where: str) -> str:
     """What the import report says of the ``dangerous`` commands a value holds."""
     named = " ".join("^^ (TeX's notation for any character)" if f == "^^" else f
                      for f in found)
-    return (f"holds {named}, which can run programs or read files {where}; kept as "
+    return (f"holds {named}, which can read or write files or run programs {where}; kept as "
             "written (see docs/latex-safety.md)")
 
 
