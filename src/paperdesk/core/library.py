@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas import Areas
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import dbfile, known, records, store
+from paperdesk.core.db import dbfile, images, known, records, store
 from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
@@ -44,7 +44,6 @@ class Write:
     label: str
     kinds: set[str]
     paper_ids: set[int]
-    scopes: list[ch.Scope] = field(default_factory=list)
     result: ch.Result = field(default_factory=ch.NoResult)
     changes: ch.Changes | None = None
 
@@ -105,7 +104,7 @@ class Library(Areas):
                 # What an import left in the write-ahead log goes into the main file
                 # now, on this connection, not at another's next commit.
                 store.checkpoint(self.db)
-                self.db.conn.wrote = False
+                self.db.conn.wrote = False  # type: ignore[attr-defined]
 
     def moved(self) -> bool:
         """Whether the library's file was deleted, moved or replaced under this connection."""
@@ -220,24 +219,23 @@ class Library(Areas):
             yield self.db
 
     @contextlib.contextmanager
-    def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int],
-             scopes: Sequence[ch.Scope]) -> Iterator[Write]:
-        """An undoable write: row images of ``scopes`` are taken before and after.
-
-        List parent tables before child tables in ``scopes``.
+    def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int] = (),
+             scopes: Sequence[ch.Scope] = ()) -> Iterator[Write]:
+        """An undoable write: the table writers called in the block image the rows
+        they write, before and after (``images.recorded``), and the images are the
+        edit's undo. ``scopes`` images regions up front, for a block that writes
+        with SQL of its own (none of the features: the writers name their rows).
         """
         with self.write(label, kinds, paper_ids) as e:
-            e.scopes = list(scopes)
-            images = [ch.Image(s, ch.snapshot(self.db, s)) for s in e.scopes]
-            yield e
-            for image in images:
-                image.after = ch.snapshot(self.db, image.scope)
+            with images.recorded(self.db, scopes) as recording:
+                yield e
+            taken = recording.close()
             if e.changes is None:
-                changed = any(i.before != i.after for i in images)
+                changed = any(i.before != i.after for i in taken)
                 e.changes = ch.Changes(
                     label, frozenset(e.kinds if changed else ()),
                     frozenset(e.paper_ids if changed else ()),
-                    ch.Undo(label, images) if changed else None, e.result)
+                    ch.Undo(label, taken) if changed else None, e.result)
 
     def undo(self, undo: ch.Undo) -> ch.Changes:
         return self._restore(undo, before=True)

@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from paperdesk.core.curation import queue
-from paperdesk.core.db import changes as ch
+from paperdesk.core.db import images
 from paperdesk.core.db.database import select_in
 
 if TYPE_CHECKING:
@@ -112,5 +112,4 @@ class Browse:
 
     def stored_rows(self, ids: list[int]) -> dict[int, dict[str, Any]]:
         """The papers' rows as stored, every column, by id (to compare them field by field)."""
-        scope = ch.Scope("papers", "id", tuple(ids))
-        return {r["id"]: r for r in ch.snapshot(self.lib.db, scope)}
+        return {r["id"]: r for r in images.stored(self.lib.db, "papers", "id", ids)}

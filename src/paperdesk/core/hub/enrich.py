@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
-from paperdesk.core.db.database import select_in
+from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.hub.hub import Hub, HubError, HubPaper, HubUnavailable
 from paperdesk.core.model import identifiers
 from paperdesk.core.model.clock import now
@@ -199,7 +199,7 @@ def _keeps(sources: dict[str, Any], name: str, *, bib_too: bool = False) -> bool
     return source == "user" or (bib_too and source == "bib")
 
 
-def apply(db: Any, pid: int, record: HubPaper, stamp: str) -> bool:
+def apply(db: Database, pid: int, record: HubPaper, stamp: str) -> bool:
     """Fill one paper from its Hub record (inside the caller's write); True if changed.
     A record with an identifier that is not one (``record_problems``) changes nothing."""
     if record_problems(record):
@@ -246,7 +246,7 @@ def write_outcomes(lib: Library, outcomes: Sequence[_Outcome], label: str,
     """Write the found records in one undoable edit; its result from ``result_of(rekeyed)``."""
     found = [o for o in outcomes if o.verdict == "completed" and o.record is not None]
     ids = [o.pid for o in found]
-    with lib.edit(label, [ch.PAPERS], ids, [ch.Scope("papers", "id", tuple(ids))]) as e:
+    with lib.edit(label, [ch.PAPERS], ids) as e:
         stamp = now()
         changed = [o.pid for o in found if apply(lib.db, o.pid, o.record, stamp)]
         rekeyed = refresh(lib.db, changed)
