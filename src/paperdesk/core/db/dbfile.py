@@ -146,7 +146,8 @@ def write(db: Database) -> Iterator[Database]:
 def _commit(conn: sqlite3.Connection) -> None:
     library = getattr(conn, "library", None)
     with contextlib.suppress(AttributeError):  # a plain sqlite3 connection holds none
-        conn.wrote = True  # a committed write: closing may then tidy the file (Library.close)
+        # A committed write: closing may then tidy the file (Library.close).
+        conn.wrote = True  # type: ignore[attr-defined]
     if library is None:
         conn.execute("COMMIT")
         return
@@ -163,8 +164,8 @@ def _rescue(conn: sqlite3.Connection) -> str:
     saved = getattr(conn, "rescued", None)
     if saved is None:
         with contextlib.suppress(LibraryError, OSError, sqlite3.Error):
-            saved = _rescue_copy(conn, Path(conn.library))
-            conn.rescued = saved
+            saved = _rescue_copy(conn, Path(conn.library))  # type: ignore[attr-defined]
+            conn.rescued = saved  # type: ignore[attr-defined]
     return f"; the library as this program last saw it is saved in {saved}" if saved else ""
 
 
