@@ -12,10 +12,11 @@ from paperdesk.core.db.images import cover, recording
 
 def add(db: Database, ids: Iterable[int]) -> None:
     """Flag ``ids`` in one ``executemany`` (one flagged already stays)."""
-    rows = [(pid,) for pid in ids]
-    cover(db, "duplicate_candidates", "paper_id", [pid for (pid,) in rows])
+    if recording(db) is not None:
+        ids = list(ids)
+        cover(db, "duplicate_candidates", "paper_id", ids)
     db.conn.executemany("INSERT OR IGNORE INTO duplicate_candidates (paper_id) VALUES (?)",
-                        rows)
+                        [(pid,) for pid in ids])
 
 
 def clear(db: Database) -> None:

@@ -134,13 +134,9 @@ class Recording:
         them, not as the earlier writer left them."""
         if not scope.values:
             return
-        column = self._key_column.setdefault(scope.table, scope.column)
-        if column != scope.column:
-            raise ValueError(f"one edit images {scope.table} by {column} and by "
-                             f"{scope.column}: image it by one column")
-        holding = self._holding.setdefault(scope.table, {})
-        earlier = {n for v in scope.values for n in holding.get(v, ())}
-        if now is None and (self.outer is not None or not self._covered(scope, earlier)):
+        self._by_one_column(scope)
+        earlier = self._earlier(scope)
+        if now is None and not self._held(scope):
             now = snapshot(self.db, scope)
         if self.outer is not None:
             self.outer.cover(scope, now)
@@ -160,14 +156,36 @@ class Recording:
         if self.outer is not None:
             self.outer.added(scope)
         if scope.values:
-            self._key_column.setdefault(scope.table, scope.column)
+            self._by_one_column(scope)
             self._add(Image(scope, []))
+
+    def _by_one_column(self, scope: Scope) -> None:
+        """Refuse a second key column for a table: rows imaged by two could not be told
+        apart (a tag's marks by paper and by tag)."""
+        column = self._key_column.setdefault(scope.table, scope.column)
+        if column != scope.column:
+            raise ValueError(f"one edit images {scope.table} by {column} and by "
+                             f"{scope.column}: image it by one column")
 
     def _add(self, image: Image) -> None:
         holding = self._holding.setdefault(image.scope.table, {})
         for v in image.scope.values:
             holding.setdefault(v, []).append(len(self.images))
         self.images.append(image)
+
+    def _earlier(self, scope: Scope) -> set[int]:
+        """The images holding a row of ``scope`` (their places in ``images``)."""
+        holding = self._holding.setdefault(scope.table, {})
+        return {n for v in scope.values for n in holding.get(v, ())}
+
+    def _held(self, scope: Scope) -> bool:
+        """Whether this edit and every edit it is nested in hold ``scope`` already."""
+        rec: Recording | None = self
+        while rec is not None:
+            if not rec._covered(scope, rec._earlier(scope)):
+                return False
+            rec = rec.outer
+        return True
 
     def _covered(self, scope: Scope, earlier: set[int]) -> bool:
         """Whether earlier images hold every row of ``scope``, with its columns."""

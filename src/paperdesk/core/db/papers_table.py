@@ -26,6 +26,15 @@ from paperdesk.core.db.images import cover, cover_added, recording
 # What a paper's removal takes with it (ON DELETE CASCADE), imaged with it.
 _CHILDREN = ("sightings", "paper_tags", "notes")
 
+
+def _cover(db: Database, paper_ids: Iterable[int], columns: Sequence[str] = ()) -> None:
+    """Image the papers' rows (only ``columns`` of them, when given) for the open edit.
+    Whether a key is frozen goes with the key (``citekey_frozen``): an undo then never
+    takes back a key that has left PaperDesk since (``paper_restore``)."""
+    if columns and "citekey" in columns:
+        columns = (*columns, "citekey_frozen")
+    cover(db, "papers", "id", paper_ids, columns)
+
 # -- new papers ----------------------------------------------------------------------
 
 _INSERT_FROM_DIGEST = (
@@ -66,25 +75,25 @@ def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]]) -> None:
 
 def set_columns(db: Database, pid: int, values: Mapping[str, Any]) -> None:
     """Set the named columns of one paper (names come from the code, never the user)."""
-    cover(db, "papers", "id", [pid], tuple(values))
+    _cover(db, [pid], tuple(values))
     db.execute(f"UPDATE papers SET {', '.join(f'[{n}] = ?' for n in values)} WHERE id = ?",
                [*values.values(), pid])
 
 
 def set_citekey(db: Database, pid: int, key: str, sources: str, stamp: str) -> None:
     """The user's key for one paper, with where it came from."""
-    cover(db, "papers", "id", [pid], ("citekey", "sources", "modified"))
+    _cover(db, [pid], ("citekey", "sources", "modified"))
     db.execute("UPDATE papers SET citekey = ?, sources = ?, modified = ? WHERE id = ?",
                [key, sources, stamp, pid])
 
 
 def clear_citekey(db: Database, pid: int) -> None:
-    cover(db, "papers", "id", [pid], ("citekey",))
+    _cover(db, [pid], ("citekey",))
     db.execute("UPDATE papers SET citekey = NULL WHERE id = ?", [pid])
 
 
 def set_provisional_key(db: Database, pid: int, key: str) -> None:
-    cover(db, "papers", "id", [pid], ("citekey",))
+    _cover(db, [pid], ("citekey",))
     db.execute("UPDATE papers SET citekey = ? WHERE id = ?", [key, pid])
 
 
@@ -97,7 +106,7 @@ def freeze_key(db: Database, pid: int) -> None:
 def set_year(db: Database, pid: int, year: int, published: str | None, sources: str,
              stamp: str) -> None:
     """A year the user gave (never inferred), with where it came from."""
-    cover(db, "papers", "id", [pid], ("year", "published", "year_inferred", "sources",
+    _cover(db, [pid], ("year", "published", "year_inferred", "sources",
                                       "modified"))
     db.execute("UPDATE papers SET year = ?, published = ?, year_inferred = 0, sources = ?, "
                "modified = ? WHERE id = ?", [year, published, sources, stamp, pid])
@@ -105,25 +114,25 @@ def set_year(db: Database, pid: int, year: int, published: str | None, sources: 
 
 def touch(db: Database, pid: int, stamp: str) -> None:
     """Mark one paper modified (its notes changed)."""
-    cover(db, "papers", "id", [pid], ("modified",))
+    _cover(db, [pid], ("modified",))
     db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
 
 
 def set_list_position(db: Database, pid: int, position: float | None) -> None:
-    cover(db, "papers", "id", [pid], ("list_position",))
+    _cover(db, [pid], ("list_position",))
     db.execute("UPDATE papers SET list_position = ? WHERE id = ?", [position, pid])
 
 
 def set_list_positions(db: Database, places: Iterable[tuple[float, int]]) -> None:
     """(position, id) pairs, in one ``executemany``."""
     places = list(places)
-    cover(db, "papers", "id", [pid for _, pid in places], ("list_position",))
+    _cover(db, [pid for _, pid in places], ("list_position",))
     db.conn.executemany("UPDATE papers SET list_position = ? WHERE id = ?", places)
 
 
 def set_bib_source_part(db: Database, pid: int, where: str, texts_json: str) -> None:
     """Set ``$.where`` of a kept entry's source to the JSON ``texts_json``."""
-    cover(db, "papers", "id", [pid], ("bib_source",))
+    _cover(db, [pid], ("bib_source",))
     db.execute(f"UPDATE papers SET bib_source = json_set(bib_source, '$.{where}', "
                "json(?)) WHERE id = ? AND bib_source IS NOT NULL", [texts_json, pid])
 
@@ -132,7 +141,7 @@ def fill_from_digest(db: Database, pid: int, f: Mapping[str, Any], stamp: str) -
     """Fill what an existing paper lacked from a digest's entry (``f``: its
     author_count, organization, organization_handle, published, year and
     year_inferred); a printed year beats an inferred one."""
-    cover(db, "papers", "id", [pid], ("author_count", "organization", "organization_handle",
+    _cover(db, [pid], ("author_count", "organization", "organization_handle",
                                       "published", "year", "year_inferred", "modified"))
     db.execute(
         """UPDATE papers SET
@@ -158,7 +167,7 @@ def fill_from_bib(db: Database, pid: int, values: Sequence[Any]) -> None:
     """An existing paper completed from a .bib entry: ``values`` are its abstract,
     authors, organization, published, year, year_inferred, arxiv_id, doi, url,
     bib_type, bib_fields, bib_source, bib_file, citekey and modified."""
-    cover(db, "papers", "id", [pid], ("abstract", "authors", "organization", "published",
+    _cover(db, [pid], ("abstract", "authors", "organization", "published",
                                       "year", "year_inferred", "arxiv_id", "doi", "url",
                                       "bib_type", "bib_fields", "bib_source", "bib_file",
                                       "citekey", "modified"))
@@ -206,7 +215,7 @@ def _freeze(db: Database, listed: Sequence[Any], select: str) -> int:
     select = select.format(listed="(SELECT value FROM json_each(?))")
     param = [json.dumps(list(listed))]
     if recording(db) is not None:  # a paper's image holds whether its key is frozen
-        cover(db, "papers", "id", [r[0] for r in db.execute(select, param)])
+        _cover(db, [r[0] for r in db.execute(select, param)])
     frozen = db.execute(f"INSERT OR IGNORE INTO frozen_keys (paper_id) {select}",
                         param).rowcount
     if db.execute("SELECT 1 FROM carried_keys LIMIT 1").fetchone():  # mostly none
@@ -239,7 +248,7 @@ def thaw_carried(db: Database, ids: Sequence[int]) -> None:
 
 def set_rating(db: Database, paper_ids: Sequence[int], rating: int, stamp: str) -> list[int]:
     """Rate ``paper_ids``; the ids of those whose rating changed."""
-    cover(db, "papers", "id", paper_ids, ("rating", "modified"))
+    _cover(db, paper_ids, ("rating", "modified"))
     table = load_ids(db, paper_ids)
     return [r[0] for r in db.execute(
         f"UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
@@ -250,7 +259,7 @@ def set_status(db: Database, paper_ids: Sequence[int], status: str, stamp: str,
                last: float) -> list[int]:
     """Give ``paper_ids`` ``status``: read stamps ``read_at``, to-read places them after
     ``last`` on the reading list in the order given; the ids of those that changed."""
-    cover(db, "papers", "id", paper_ids, ("status", "modified", "read_at", "list_position"))
+    _cover(db, paper_ids, ("status", "modified", "read_at", "list_position"))
     table = load_ids(db, paper_ids)
     return [r[0] for r in db.execute(
         f"""UPDATE papers SET status = :status, modified = :stamp,
@@ -266,14 +275,14 @@ def set_status(db: Database, paper_ids: Sequence[int], status: str, stamp: str,
 def mark_deleted(db: Database, paper_ids: Sequence[int], value: str | None,
                  stamp: str) -> None:
     """Put ``paper_ids`` in the trash (``value``: when) or take them out (None)."""
-    cover(db, "papers", "id", paper_ids, ("deleted_at", "modified"))
+    _cover(db, paper_ids, ("deleted_at", "modified"))
     execute_in(db, "UPDATE papers SET deleted_at = ?, modified = ? "
                    "WHERE id IN ({marks})", paper_ids, value, stamp)
 
 
 def trash(db: Database, paper_ids: Sequence[int], stamp: str) -> None:
     """Put those of ``paper_ids`` not in the trash yet into it."""
-    cover(db, "papers", "id", paper_ids, ("deleted_at", "modified"))
+    _cover(db, paper_ids, ("deleted_at", "modified"))
     table = load_ids(db, paper_ids)
     db.execute(f"UPDATE papers SET deleted_at = ?, modified = ? WHERE deleted_at IS NULL "
                f"AND id IN (SELECT id FROM {table})", [stamp, stamp])
@@ -282,7 +291,7 @@ def trash(db: Database, paper_ids: Sequence[int], stamp: str) -> None:
 def delete(db: Database, paper_ids: Sequence[int]) -> int:
     """Delete ``paper_ids`` for good (their sightings, tags and notes go with them, and
     are imaged with them); how many went."""
-    cover(db, "papers", "id", paper_ids)
+    _cover(db, paper_ids)
     for child in _CHILDREN:
         cover(db, child, "paper_id", paper_ids)
     table = load_ids(db, paper_ids)
@@ -293,7 +302,7 @@ def recount_sightings(db: Database, first_sighting: int) -> None:
     """``upvotes`` and ``seen_count`` of the papers seen from sighting ``first_sighting``
     on, after a load with the triggers off; a row already right is not rewritten."""
     if recording(db) is not None:
-        cover(db, "papers", "id", [r[0] for r in db.execute(
+        _cover(db, [r[0] for r in db.execute(
             "SELECT DISTINCT paper_id FROM sightings WHERE id > ?", [first_sighting])],
               ("upvotes", "seen_count"))
     db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
