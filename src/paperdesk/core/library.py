@@ -45,13 +45,24 @@ class Write:
     kinds: set[str]
     paper_ids: set[int]
     result: ch.Result = field(default_factory=ch.NoResult)
-    changes: ch.Changes | None = None
+    made: ch.Changes | None = None  # the changes, once the block or the kernel made them
+
+    @property
+    def changes(self) -> ch.Changes:
+        """The write's changes: set by the block, or made by the kernel when it ends."""
+        if self.made is None:
+            raise RuntimeError(f"the write {self.label!r} has no changes yet")
+        return self.made
+
+    @changes.setter
+    def changes(self, changes: ch.Changes) -> None:
+        self.made = changes
 
 
 Edit = Write  # the name undoable edits had before every write shared one kernel
 
 
-Listener = Callable[[ch.Changes], None]
+Listener = Callable[[ch.Changes], object]  # what it returns is not read
 
 
 class Library(Areas):
@@ -195,17 +206,17 @@ class Library(Areas):
             if outer:
                 self._queued = []
         changed_rows = self.db.conn.total_changes != before
-        if w.changes is None and (w.kinds or w.paper_ids) and changed_rows:
+        if w.made is None and (w.kinds or w.paper_ids) and changed_rows:
             w.changes = ch.Changes(label, frozenset(w.kinds), frozenset(w.paper_ids),
                                    None, w.result)
-        if w.changes is not None:
+        if w.made is not None:
             self.notify(w.changes)  # queued when nested, heard now when outer
         elif outer:
             if not nested and changed_rows:
                 nested = [ch.Changes(label, ch.ALL_KINDS)]
             for changes in nested:
                 self.notify(changes)
-        if w.changes is None:
+        if w.made is None:
             w.changes = ch.combine(label, nested)
 
     @contextlib.contextmanager
@@ -230,7 +241,7 @@ class Library(Areas):
             with images.recorded(self.db, scopes) as recording:
                 yield e
             taken = recording.close()
-            if e.changes is None:
+            if e.made is None:
                 changed = any(i.before != i.after for i in taken)
                 e.changes = ch.Changes(
                     label, frozenset(e.kinds if changed else ()),

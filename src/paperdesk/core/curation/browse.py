@@ -35,7 +35,7 @@ _SOURCE_SQL = {
 
 class TagCount(NamedTuple):
     name: str
-    count: int
+    count: int  # type: ignore[assignment]  # the field, not tuple.count (as it always was)
 
 
 class DigestEntry(NamedTuple):

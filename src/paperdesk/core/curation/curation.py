@@ -178,10 +178,8 @@ def _with_year(published: str | None, year: int) -> str | None:
 
 def _between(before: float | None, after: float | None) -> float | None:
     """A list position between two others, or None when floats run out of room."""
-    if before is None and after is None:
-        return 1.0
     if before is None:
-        return after - 1.0
+        return 1.0 if after is None else after - 1.0
     if after is None:
         return before + 1.0
     middle = (before + after) / 2

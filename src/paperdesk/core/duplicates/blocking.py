@@ -266,9 +266,9 @@ def probe_pairs(db: Database, probe_ids: Sequence[int],
         for pid in rows:
             met[pid].update(cols)
     pairs: set[tuple[int, int]] = set()
-    for pid, cols in met.items():
+    for pid, found in met.items():
         numbers = title_numbers(keys[pid])  # other numbers: another work
-        close(pid, sorted(j for j in cols if title_numbers(keys[j]) == numbers), keys, pairs)
+        close(pid, sorted(j for j in found if title_numbers(keys[j]) == numbers), keys, pairs)
     return pairs
 
 

@@ -63,7 +63,7 @@ class ScanResult(Sequence[Group]):
     changes: ch.Changes = ch.NOTHING
     candidates: int = 0  # title pairs compared (blocks and neighbours)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         return self.groups[index]
 
     def __len__(self) -> int:

@@ -251,6 +251,7 @@ def _weigh(a: dict[str, Any], b: dict[str, Any], t: float, s: float | None) -> V
     conflicts, said = _context(a, b)
     evidence = [f"title {t:.0f}%",
                 f"abstract {s:.0f}%" if s is not None else "one abstract missing", *said]
+    tier: str | None
     if same_title:
         tier = "certain" if s is None or s >= ABSTRACT_MATCH else "possible"
         if tier == "possible":
