@@ -125,7 +125,11 @@ class Recording:
         self.outer = outer
         self.images: list[Image] = []
         self._key_column: dict[str, str] = {}
-        self._holding: dict[str, dict[Any, list[int]]] = {}  # table -> value -> images
+        self._of_table: dict[str, list[int]] = {}  # table -> its images (places)
+        # table -> key value -> the images holding it, built when a table's second
+        # image is taken (a bulk edit of one image per table builds none)
+        self._holding: dict[str, dict[Any, list[int]]] = {}
+        self._indexed: dict[str, int] = {}  # table -> how many of its images it holds
 
     def cover(self, scope: Scope, now: list[Row] | None = None) -> None:
         """Image ``scope`` before it is written (``now``: its rows as they are, read
@@ -168,14 +172,24 @@ class Recording:
                              f"{scope.column}: image it by one column")
 
     def _add(self, image: Image) -> None:
-        holding = self._holding.setdefault(image.scope.table, {})
-        for v in image.scope.values:
-            holding.setdefault(v, []).append(len(self.images))
+        self._of_table.setdefault(image.scope.table, []).append(len(self.images))
         self.images.append(image)
+
+    def _index(self, table: str) -> dict[Any, list[int]]:
+        """Key value -> the images of ``table`` holding it, brought up to date."""
+        holding = self._holding.setdefault(table, {})
+        places = self._of_table.get(table, [])
+        for n in places[self._indexed.get(table, 0):]:
+            for v in self.images[n].scope.values:
+                holding.setdefault(v, []).append(n)
+        self._indexed[table] = len(places)
+        return holding
 
     def _earlier(self, scope: Scope) -> set[int]:
         """The images holding a row of ``scope`` (their places in ``images``)."""
-        holding = self._holding.setdefault(scope.table, {})
+        if not self._of_table.get(scope.table):
+            return set()
+        holding = self._index(scope.table)
         return {n for v in scope.values for n in holding.get(v, ())}
 
     def _held(self, scope: Scope) -> bool:
@@ -191,7 +205,7 @@ class Recording:
         """Whether earlier images hold every row of ``scope``, with its columns."""
         if not earlier:
             return False
-        holding = self._holding[scope.table]
+        holding = self._index(scope.table)
         wanted = set(scope.columns)
         for v in scope.values:
             if not any(not s.columns or (wanted and wanted <= set(s.columns))
