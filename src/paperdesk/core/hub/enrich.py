@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.db import changes as ch
@@ -244,11 +244,12 @@ def apply(db: Database, pid: int, record: HubPaper, stamp: str) -> bool:
 def write_outcomes(lib: Library, outcomes: Sequence[_Outcome], label: str,
                    result_of: Any) -> ch.Changes:
     """Write the found records in one undoable edit; its result from ``result_of(rekeyed)``."""
-    found = [o for o in outcomes if o.verdict == "completed" and o.record is not None]
-    ids = [o.pid for o in found]
+    found = [(o.pid, o.record) for o in outcomes
+             if o.verdict == "completed" and o.record is not None]
+    ids = [pid for pid, _ in found]
     with lib.edit(label, [ch.PAPERS], ids) as e:
         stamp = now()
-        changed = [o.pid for o in found if apply(lib.db, o.pid, o.record, stamp)]
+        changed = [pid for pid, record in found if apply(lib.db, pid, record, stamp)]
         rekeyed = refresh(lib.db, changed)
         e.paper_ids = set(changed)
         e.result = result_of(rekeyed)
@@ -281,5 +282,5 @@ def enrich(lib: Library, ids: Iterable[int] | None = None, *, hub: Hub | None = 
     n = len(by["completed"])
     changes = write_outcomes(lib, outcomes, f"Complete {n} paper{'s' * (n != 1)} from "
                              "Hugging Face", result)
-    progress(1.0, changes.result.summary())
+    progress(1.0, cast(EnrichResult, changes.result).summary())
     return changes

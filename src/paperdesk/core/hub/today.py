@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from paperdesk.core.curation import triage
 from paperdesk.core.db.database import select_in
@@ -23,6 +23,7 @@ from paperdesk.core.hub.daily import MAX_DAYS, DayReport, fetch_days
 from paperdesk.core.hub.hub import Hub, HubError
 
 if TYPE_CHECKING:
+    from paperdesk.core.hub.enrich import EnrichResult
     from paperdesk.core.library import Library
     from paperdesk.core.model.jobs import CancelFlag, Progress
 
@@ -98,7 +99,7 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
                              progress=lambda f, m: step(f * 0.8, m), cancel=cancel)
     failed = [r for r in result.days if r.status == "failed" and r.error]
     if failed and not any(r.status == "imported" for r in result.days):
-        result.offline = failed[-1].error.splitlines()[0]
+        result.offline = str(failed[-1].error).splitlines()[0]
         result.new_ids = by_momentum(lib, untriaged_new(lib))
         return result
     digests = [r.digest_id for r in result.days if r.digest_id is not None]
@@ -110,7 +111,7 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
         step(0.8, "Completing the new papers from Hugging Face")
         try:
             changes = lib.enrich(new_ids, hub=hub, cancel=cancel)
-            result.completed = len(changes.result.completed)
+            result.completed = len(cast("EnrichResult", changes.result).completed)
         except HubError as exc:  # the fetch is in; completing waits for next time
             result.offline = str(exc).splitlines()[0]
     result.new_ids = by_momentum(lib, new_ids)
