@@ -31,6 +31,8 @@ def _cover(db: Database, paper_ids: Iterable[int], columns: Sequence[str] = ()) 
     """Image the papers' rows (only ``columns`` of them, when given) for the open edit.
     Whether a key is frozen goes with the key (``citekey_frozen``): an undo then never
     takes back a key that has left PaperDesk since (``paper_restore``)."""
+    if recording(db) is None:  # outside an edit (an import's many small writes): nothing
+        return
     if columns and "citekey" in columns:
         columns = (*columns, "citekey_frozen")
     cover(db, "papers", "id", paper_ids, columns)
