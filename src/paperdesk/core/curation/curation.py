@@ -57,7 +57,7 @@ class Curation(Tags, Notes):
         label = (f"Rate {plural(len(ids), 'paper')} {plural(rating, 'star')}" if rating
                  else f"Clear the rating of {plural(len(ids), 'paper')}")
         with self.lib.edit(label, [ch.PAPERS], ids) as e:
-            e.result = Changed(len(papers_table.set_rating(self.lib.db, ids, rating, now())))
+            e.result = Changed(papers_table.set_rating(self.lib.db, ids, rating, now()))
         return e.changes
 
     def set_status(self, ids: Iterable[int], status: str) -> ch.Changes:
@@ -79,7 +79,7 @@ class Curation(Tags, Notes):
             last = db.execute("SELECT coalesce(max(list_position), 0) FROM papers "
                               "WHERE list_position IS NOT NULL").fetchone()[0]
             # New list members join the end, in the order given.
-            e.result = Changed(len(papers_table.set_status(db, ids, status, stamp, last)))
+            e.result = Changed(papers_table.set_status(db, ids, status, stamp, last))
         return e.changes
 
     def set_year(self, paper_id: int, year: int) -> ch.Changes:

