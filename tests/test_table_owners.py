@@ -21,6 +21,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "paperdesk"
 # {table: the one module (path under src/paperdesk) that writes it}
 OWNERS = {
     "papers": "core/db/papers_table.py",
+    "follows": "core/db/follows_table.py",
+    "imports": "core/db/imports_table.py",
     "frozen_keys": "core/db/papers_table.py",
     "carried_keys": "core/db/papers_table.py",
     "id_tops": "core/db/ids.py",
@@ -52,6 +54,7 @@ MIGRATIONS = {
     "core/db/schema_0010.py": "migration 0010: the momentum triggers and their backfill",
     "core/db/schema_0014.py": "migration 0014: the annotations index and its triggers",
     "core/db/schema_0018.py": "migration 0018: the retired keys' first triggers",
+    "core/db/schema_0024.py": "migration 0024: the statistics triggers with the Hub's count",
 }
 
 # Modules that write rows of a table named at run time (``{table}``), never one

@@ -137,12 +137,15 @@ def test_undo_and_redo_of_an_import_and_of_a_merge_keep_the_column(lib, tmp_path
 
 def _library_of_0014(path: Path) -> None:
     """Take the library at ``path`` back to the schema before 0015, with the merges'
-    stored images as 0014 wrote them (no bib_file in a paper's row)."""
+    stored images as 0014 wrote them (no bib_file in a paper's row). The columns later
+    steps added go too (0024's ``seen_at``), so the upgrade adds them in their order."""
     conn = sqlite3.connect(path)
     with conn:
         conn.execute("DROP INDEX papers_bib_file")
         conn.execute("ALTER TABLE papers DROP COLUMN bib_file")
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0015_bib_file'")
+        conn.execute("ALTER TABLE papers DROP COLUMN seen_at")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name IN "
+                     "('0015_bib_file', '0024_hub_upvotes_and_seen')")
         for merge_id, undo in conn.execute("SELECT id, undo FROM merges").fetchall():
             data = json.loads(undo)
             for image in data["images"]:

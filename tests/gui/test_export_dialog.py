@@ -173,3 +173,36 @@ def test_a_file_that_is_no_bibliography_is_replaced_only_when_confirmed(
     monkeypatch.setattr(dialogs, "confirm", lambda *a: True)
     dialog.accept()
     assert dialog.written == SEED_PAPERS and len(_parse(out)) == SEED_PAPERS
+
+
+def test_the_dialog_offers_every_format_and_follows_the_one_chosen(window, seed_lib, tmp_path,
+                                                                  qtbot):
+    """Its title, the options offered and the file's suffix are the format's
+    (``core/bibtex/formats.py``); the file it writes begins as a file of it does."""
+    from paperdesk.core.bibtex.formats import FORMATS
+    from tests.gui.screenshots import save_screenshot
+
+    dialog = _dialog(window, qtbot)
+    offered = [(dialog.style.itemText(i), dialog.style.itemData(i))
+               for i in range(dialog.style.count())]
+    assert offered == [(f.label, f.name) for f in FORMATS]
+    assert dialog.windowTitle() == "Export BibTeX"  # the first format, as before
+    window.table.selectRow(0)
+    for chosen in FORMATS:
+        dialog = _dialog(window, qtbot)
+        dialog.set_options(path=tmp_path / "refs.bib", scope=SELECTED, ascii=True, notes=True,
+                           as_written=True)
+        dialog.set_options(style=chosen.name)
+        assert dialog.windowTitle() == f"Export {chosen.kind}"
+        boxes = {"ascii": dialog.ascii, "notes": dialog.notes, "as_written": dialog.as_written}
+        assert {n for n, box in boxes.items() if box.isEnabled()} == chosen.options
+        assert chosen.ascii_means in dialog.ascii.text()
+        assert dialog.path.text() == str(tmp_path / f"refs{chosen.suffix}")
+        assert {n for n, on in dialog.chosen_options().items() if on} == chosen.options
+        if chosen.name == "csl-json":
+            save_screenshot(dialog, tmp_path, "export-dialog-csl-json.png")
+        dialog.accept()
+        out = tmp_path / f"refs{chosen.suffix}"
+        assert dialog.written == 1
+        assert out.read_text(encoding="utf-8").lstrip().startswith(chosen.starts)
+        out.unlink()

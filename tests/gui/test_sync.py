@@ -71,6 +71,20 @@ def test_the_dialog_adds_a_sync_written_at_once(window, seed_lib, qtbot, tmp_pat
     assert _menu_texts(window) == ["refs.json — up to date"]
 
 
+def test_the_dialog_offers_every_format_a_file_can_be_kept_in(window, qtbot, tmp_path):
+    from paperdesk.core.bibtex.formats import FORMATS
+
+    dialog = _add(window, qtbot, path=tmp_path / "refs.bib")
+    offered = [(dialog.style.itemText(i), dialog.style.itemData(i))
+               for i in range(dialog.style.count())]
+    assert offered == [(f.label, f.name) for f in FORMATS if f.syncable]
+    for chosen in (f for f in FORMATS if f.syncable):
+        dialog.set_options(style=chosen.name)
+        assert dialog.path.text() == str(tmp_path / f"refs{chosen.suffix}")
+        assert dialog.ascii.isEnabled() == ("ascii" in chosen.options)
+        assert chosen.ascii_means in dialog.ascii.text()
+
+
 def test_a_bad_sync_is_refused_in_the_dialog(window, seed_lib, qtbot, tmp_path):
     seed_lib.syncs.add(tmp_path / "refs.bib")
     dialog = _add(window, qtbot, path=tmp_path / "refs.bib")

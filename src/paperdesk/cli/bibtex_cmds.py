@@ -6,13 +6,14 @@ BibTeX files come in through ``paperdesk import`` like digests do.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, say
-from paperdesk.core.api import EXPORT_STYLES as STYLES
-from paperdesk.core.api import ExportReport, Library, assemble, key_status, plural
+from paperdesk.core.api import FORMATS, ExportReport, Library, plural
+
+NAMES = [f.name for f in FORMATS]  # every format (core/bibtex/formats.py)
+STYLES = [f.name for f in FORMATS if f.family == "bibtex"]  # the BibTeX dialects
 
 
 def register(sub: Commands) -> None:
@@ -31,9 +32,9 @@ def register(sub: Commands) -> None:
     p.add_argument("--style", choices=STYLES, default="bibtex",
                    help="bibtex: @misc with year/month; biblatex: @online with date "
                         "(default: bibtex)")
-    p.add_argument("--format", choices=("bibtex", "csl-json"), default="bibtex",
-                   help="bibtex (in --style), or csl-json: a JSON array of CSL items "
-                        "(default: bibtex)")
+    p.add_argument("--format", choices=NAMES, default="bibtex",
+                   help="; ".join(f"{f.name}: {f.label}" for f in FORMATS)
+                        + " (default: bibtex, in --style)")
     p.add_argument("--ascii", action="store_true",
                    help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a}); "
                         "in CSL-JSON, as \\u escapes")
@@ -64,7 +65,7 @@ def register(sub: Commands) -> None:
 
 
 def cmd_export(args: argparse.Namespace, lib: Library) -> int:
-    style = "csl-json" if args.format == "csl-json" else args.style
+    style = args.style if args.format == "bibtex" else args.format
     report = ExportReport()
     options = {"query": " ".join(args.query) or None, "style": style, "ascii": args.ascii,
                "notes": args.notes, "as_written": args.as_written, "report": report}
@@ -74,9 +75,7 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
         for line in report.lines():
             say(f"  {line}")
         return 0
-    header, entries = lib.bibtex.stream(args.ids, freeze=True, **options)
-    with contextlib.closing(entries):  # ended here, even when the reader stops reading
-        count = assemble(sys.stdout.write, style, entries, header)
+    count = lib.bibtex.write(sys.stdout.write, args.ids, freeze=True, **options)
     sys.stdout.flush()
     say(f"exported {plural(count, 'entry', 'entries')}")
     for line in report.lines():
@@ -87,7 +86,7 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
 def cmd_citekey(args: argparse.Namespace, lib: Library) -> int:
     if args.key is not None:
         lib.bibtex.set_citekey(args.id, args.key)
-    status = key_status(lib, args.id)
+    status = lib.bibtex.key_status(args.id)
     if args.json:
         shown = {"id": args.id, "citekey": status["citekey"], "frozen": status["frozen"]}
         if args.status:

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
-from paperdesk.core.api import SORTS, Library, describe, plural
+from paperdesk.core.api import SORTS, Library, describe, paper_links, plural
 
 
 def register(sub: Commands) -> None:
     p = sub.add_parser("import", help="import digest files or folders of them",
                        description="Import digest files (or folders of them). Each file is "
-                                   "imported whole or not at all.")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+                                   "imported whole or not at all. --undo takes the "
+                                   "library's last import back (or the last import of the "
+                                   "file named), whoever made it: the papers it created "
+                                   "go, those you changed since go to the trash.")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--undo", action="store_true",
+                   help="undo the last import (of the file PATH names, if given)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_import)
 
@@ -44,6 +50,11 @@ def register(sub: Commands) -> None:
 def cmd_import(args: argparse.Namespace, lib: Library) -> int:
     from paperdesk.core.api import ERROR  # the importer's reports: not loaded by the others
 
+    if args.undo:
+        return _undo_import(args, lib)
+    if not args.paths:
+        say("paperdesk: import: name the files or folders to import (or --undo)")
+        return 2
     reports = lib.import_paths(args.paths)
     if args.json:
         emit_json([r.to_json() for r in reports])
@@ -64,6 +75,24 @@ def cmd_import(args: argparse.Namespace, lib: Library) -> int:
             for w in r.warnings:
                 say(f"  warning: {escaped(w)}")
     return 1 if any(r.status == ERROR for r in reports) else 0
+
+
+def _undo_import(args: argparse.Namespace, lib: Library) -> int:
+    if len(args.paths) > 1:
+        say("paperdesk: import --undo: name one file, or none for the last import")
+        return 2
+    name = Path(args.paths[0]).name if args.paths else None
+    record = lib.imports.last(name)
+    if record is None:
+        say("paperdesk: " + (f"no import of {escaped(name)} is left to undo" if name
+                             else "no import is left to undo"))
+        return 1
+    changes = lib.imports.undo(record)
+    if args.json:
+        emit_json({"undone": record.files, **dict(changes.result)})
+    else:
+        say(f"{escaped(record.label)}: {lib.imports.summary(changes.result).lower()}")
+    return 0
 
 
 def cmd_list(args: argparse.Namespace, lib: Library) -> int:
@@ -102,10 +131,9 @@ def cmd_show(args: argparse.Namespace, lib: Library) -> int:
     print(f"status {paper['status']} · rating {paper['rating']} · "
           f"tags {', '.join(paper['tags']) or '-'}")
     print(f"seen in {', '.join(paper['digests']) or '-'}")
-    links = [f"{name} {paper[field]}" for name, field in (
-        ("arXiv", "url"), ("code", "github"), ("project", "project_page")) if paper.get(field)]
+    links = paper_links(paper)
     if links:
-        print(" · ".join(links))
+        print(" · ".join(f"{name} {url}" for name, url in links))
     described = [f"{name}: {describe(entry)}" for name, entry in paper["sources"].items()
                  if name not in ("title", "abstract")]
     if described:

@@ -11,14 +11,14 @@ import importlib
 import os
 import sqlite3
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from paperdesk import __version__
 from paperdesk.cli import Commands
 from paperdesk.cli.output import fail, say
 from paperdesk.core.api import (
     ENV_LIBRARY,
-    AfterCommand,
     Library,
     Listener,
     NoLibrary,
@@ -27,6 +27,9 @@ from paperdesk.core.api import (
     library_path,
     translate,
 )
+
+if TYPE_CHECKING:
+    from paperdesk.core.api import Outcome, Sync
 
 # Command groups, in the order `paperdesk --help` lists them, with the commands each
 # registers: a command loads its own group only (tests check these names).
@@ -39,7 +42,7 @@ COMMAND_GROUPS = {
     "paperdesk.cli.curation_cmds": ("tag", "tags", "note", "rate", "status", "year",
                                     "reading-list", "search"),
     "paperdesk.cli.duplicate_cmds": ("duplicates", "merge", "unmerge", "not-duplicate"),
-    "paperdesk.cli.hub_cmds": ("enrich", "fetch"),
+    "paperdesk.cli.hub_cmds": ("add", "enrich", "fetch", "follow", "unfollow"),
 }
 _OPTIONS_WITH_VALUE = ("--library",)
 
@@ -98,7 +101,7 @@ def resolve_library_path(args: argparse.Namespace):
 # The commands that bring papers in: they make the library a path names when there is
 # none yet. Any other command on a path with no library says so (a mistyped --library
 # must not leave an empty library behind, nor export its nothing over a file).
-MAKES_LIBRARY = frozenset({"import", "fetch"})
+MAKES_LIBRARY = frozenset({"import", "fetch", "add"})
 
 
 def open_for(args: argparse.Namespace) -> Library:
@@ -127,13 +130,13 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
         with open_for(args) as lib:
             for fn in listeners:
                 lib.add_listener(fn)
-            syncing = AfterCommand(lib)  # kept-in-sync files follow the command's writes
+            syncing = lib.sync_feed.after_command()  # syncs follow the command's writes
             try:
                 code = int(args.func(args, lib) or 0)
             except PaperDeskError:
-                _sync(syncing)  # what the command committed before its error
+                _sync(syncing.flush(), syncing.unresolved)  # what it committed before
                 raise
-            synced = _sync(syncing)
+            synced = _sync(syncing.flush(), syncing.unresolved)
             # A sync that could not be written is said on stderr; the command's own
             # change is committed, so only `sync` itself fails for it (a script that
             # retried a `note` on exit 1 would add the note twice).
@@ -151,14 +154,14 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
         return 130
 
 
-def _sync(syncing: AfterCommand) -> int:
-    """Write the syncs the command's changes concern; 1 when one could not be written."""
+def _sync(outcomes: list[Outcome], unresolved: Callable[[], list[Sync]]) -> int:
+    """Say how the syncs the command's changes concern were written (``outcomes``) and
+    which are still ``unresolved``; 1 when one could not be written."""
     from paperdesk.core.api import OK
 
     code = 0
-    outcomes = syncing.flush()
     told = {o.sync_id for o in outcomes if o.state != OK}
-    for sync in syncing.unresolved():  # said after every command until resolved
+    for sync in unresolved():  # said after every command until resolved
         if sync.id not in told:
             fail(f"{sync.path}: sync {sync.state_text()}")
     for outcome in outcomes:

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 from paperdesk.cli import Commands
 from paperdesk.cli.output import emit_json, fail, say
-from paperdesk.core.api import CONFLICT, FAILED, Library, PaperDeskError, Sync
-from paperdesk.core.api import SYNC_STYLES as STYLES
+from paperdesk.core.api import CONFLICT, FAILED, FORMATS, Library, PaperDeskError, Sync
 
 if TYPE_CHECKING:
     from paperdesk.core.api import Outcome
+
+STYLES = [f.name for f in FORMATS if f.syncable]  # core/bibtex/formats.py
 
 
 def register(sub: Commands) -> None:
@@ -40,7 +41,8 @@ def register(sub: Commands) -> None:
     what.add_argument("--tag", metavar="NAME", help="the papers with this tag")
     what.add_argument("--reading-list", action="store_true", help="the reading list")
     a.add_argument("--style", choices=STYLES, default="bibtex",
-                   help="bibtex (@misc), biblatex (@online) or csl-json (default: bibtex)")
+                   help="; ".join(f"{f.name}: {f.label}" for f in FORMATS if f.syncable)
+                        + " (default: bibtex)")
     a.add_argument("--ascii", action="store_true",
                    help="write non-ASCII characters as LaTeX (or JSON) escapes")
     a.add_argument("--as-written", action="store_true",

@@ -1,7 +1,9 @@
 """The areas of work that hang off ``Library`` as small objects, each made when first
 used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
-``lib.bibtex``, ``lib.citations`` and ``lib.syncs``. The GUI and the CLI reach every
+``lib.bibtex``, ``lib.citations``, ``lib.syncs``, ``lib.sync_feed`` (when they are
+written) and ``lib.follows`` (the arXiv categories and authors Today brings). The GUI
+and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
 
@@ -19,8 +21,10 @@ if TYPE_CHECKING:
     from paperdesk.core.curation.trash import Trash
     from paperdesk.core.curation.triage import Triage
     from paperdesk.core.duplicates.duplicates import Duplicates
+    from paperdesk.core.hub.follow import Follows
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
+    from paperdesk.core.sync.sync_feed import SyncFeed
     from paperdesk.core.sync.syncs import Syncs
 
 
@@ -82,7 +86,19 @@ class Areas:
         return Syncs(self)
 
     @functools.cached_property
+    def sync_feed(self: Library) -> SyncFeed:
+        from paperdesk.core.sync.sync_feed import SyncFeed
+
+        return SyncFeed(self)
+
+    @functools.cached_property
     def duplicates(self: Library) -> Duplicates:
         from paperdesk.core.duplicates.duplicates import Duplicates
 
         return Duplicates(self)
+
+    @functools.cached_property
+    def follows(self: Library) -> Follows:
+        from paperdesk.core.hub.follow import Follows
+
+        return Follows(self)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import datetime as dt
 
     from paperdesk.core.hub.hub import Hub
+    from paperdesk.core.hub.today import TodayResult
     from paperdesk.core.importing import importer
     from paperdesk.core.search.search import SearchResult
 
@@ -284,6 +285,14 @@ class Library(Areas):
             ids = [i for i in ids if i in set(matching)] if ids is not None else matching
         return enrich(self, ids, hub=hub, progress=progress, cancel=cancel)
 
+    def add(self, texts: Sequence[str], *, hub: Hub | None = None,
+            progress: Progress = no_progress, cancel: CancelFlag | None = None) -> ch.Changes:
+        """Add the papers that arXiv ids, links and DOIs name; one undoable edit whose
+        result is an ``add.AddResult`` (core/hub/add.py)."""
+        from paperdesk.core.hub.add import add
+
+        return add(self, texts, hub=hub, progress=progress, cancel=cancel)
+
     def fetch_daily(self, first: dt.date, last: dt.date | None = None, *,
                     hub: Hub | None = None, progress: Progress = no_progress,
                     cancel: CancelFlag | None = None) -> list[Any]:
@@ -292,6 +301,14 @@ class Library(Areas):
 
         return fetch_days(self, first, last or first, hub=hub, progress=progress,
                           cancel=cancel)
+
+    def fetch_today(self, today: dt.date | None = None, *, hub: Hub | None = None,
+                    progress: Progress | None = None,
+                    cancel: CancelFlag | None = None) -> TodayResult:
+        """Today: the days since the last fetch, the new papers completed and named."""
+        from paperdesk.core.hub.today import fetch_today
+
+        return fetch_today(self, today, hub=hub, progress=progress, cancel=cancel)
 
     # -- importing -------------------------------------------------------------
 

@@ -63,8 +63,7 @@ class MainWindow(QMainWindow):
         self._make_parts()
         ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.table, self.feed
         ctx.importer = self.importer = Importer(ctx)
-        self.importer.done.connect(lambda _reports: self.actions_by_name["undo_import"]
-                                   .setEnabled(self.importer.last_import is not None))
+        self.importer.done.connect(lambda _reports: self._show_undo_import())
         ctx.menus = Menus(self, ctx.actions, self.table)
         build_actions(self, ctx.menus)
         self._lay_out()
@@ -262,17 +261,28 @@ class MainWindow(QMainWindow):
             return
         self.context.set_library(demo)
 
-    def _library_changed(self, _lib: Library) -> None:
+    def _library_changed(self, lib: Library) -> None:
         self.detail.show_papers([])
         self.reload_all()
+        self.importer.last_import = lib.imports.last()
+        self._show_undo_import()
+
+    def _show_undo_import(self) -> None:
+        """File > Undo last import names the library's last import, or is off."""
+        record = self.importer.last_import
+        action = self.actions_by_name["undo_import"]
+        action.setEnabled(record is not None)
+        named = "" if record is None or not record.files else f" ({record.files[0]}" + (
+            f" and {len(record.files) - 1} more)" if len(record.files) > 1 else ")")
+        action.setText(f"&Undo last import{named}")
 
     def import_paths(self, paths: list[Path]) -> None:
         self.importer.start(paths)
 
     def undo_last_import(self) -> None:
         """Remove what the last import created; the user's work since stays."""
-        self.importer.undo_last()
-        self.actions_by_name["undo_import"].setEnabled(False)
+        self.importer.undo_last()  # the next import (or library) offers one again
+        self._show_undo_import()
 
     def _dropped_files(self, event) -> list[Path]:
         """Files dropped from elsewhere; the table's own rows are never imported."""

@@ -12,18 +12,15 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from paperdesk.core.bibtex import formats
 from paperdesk.core.db import files
 from paperdesk.core.model.errors import BibtexError, LibraryError
-
-SEPARATOR = "\n\n"  # between entries, as bibtexparser writes them
 
 
 def layout(style: str) -> tuple[str, str, str, str]:
     """How a file of ``style`` puts entries together: head, separator, tail, and the
-    whole text when there are no entries."""
-    if style == "csl-json":
-        return "[\n", ",\n", "\n]\n", "[]\n"
-    return "", SEPARATOR, "", ""
+    whole text when there are no entries (``formats``)."""
+    return formats.get(style).layout
 
 
 def assemble(write: Callable[[Any], object], style: str, entries: Iterable[Any],
@@ -48,9 +45,11 @@ _LOOK = 1 << 16  # bytes of a file looked at
 
 def foreign(path: Path, style: str) -> str | None:
     """Why the file at ``path`` is not one an export of ``style`` replaces unasked: it
-    holds something else (a .bib file begins, past blank lines and ``%`` comments, with
-    an ``@``; a CSL-JSON file with ``[``). None when there is no file there, it is empty,
+    holds something else (past blank lines and ``%`` comments, a file of the format
+    begins with its ``formats.Format.starts``: a .bib file with an ``@``, a CSL-JSON
+    file with ``[``). None when there is no file there, it is empty,
     or it looks like such a file. Reads at most its first 64 KiB, never waiting."""
+    chosen = formats.get(style)
     try:  # a database, a library's own file, a FIFO...: the export refuses it itself
         files.refuse_destination(path)  # (and this never opens a file SQLite has open)
         fd = files.open_regular(path)
@@ -67,10 +66,10 @@ def foreign(path: Path, style: str) -> str | None:
     head = data[:_LOOK].decode("utf-8", "replace").lstrip("\ufeff")
     lines = [line.strip() for line in head.splitlines()]
     first = next((line for line in lines if line and not line.startswith("%")), "")
-    kind = "CSL-JSON" if style == "csl-json" else "BibTeX"
+    kind = chosen.kind
     if not first and len(data) > _LOOK:  # a long licence header, a .dtx...
         return f"holds something other than {kind} (only comments in its first 64 KiB)"
-    if not first or first.startswith("[" if style == "csl-json" else "@"):
+    if not first or first.startswith(chosen.starts):
         return None
     shown = first if len(first) <= 40 else first[:39] + "…"
     return f'holds something other than {kind} (it begins "{shown}")'

@@ -1,19 +1,26 @@
-"""Reads for browsing a library: the sidebar's sources and counts, a selection summed up.
+"""Reads for browsing a library: the sidebar's sources and counts, the papers of a
+source that match a search, a selection summed up.
 
 A source is a ``(kind, value)`` pair: ("all", None), ("status", "read"),
 ("list", None) (the to-read papers, in the list's order), ("recent", None),
 ("tag", name), ("digest", id), ("saved", query). Everything here only reads and
-returns plain data (dicts, lists, named tuples); it is ``Library.browse``.
+returns plain data (dicts, lists, named tuples); it is ``Library.browse``. The window
+hands over the source and the user's search text as they are: the query around them
+is written here, never by the window.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from paperdesk.core.curation import queue
 from paperdesk.core.db import images
 from paperdesk.core.db.database import select_in
+from paperdesk.core.model.errors import QueryError
+from paperdesk.core.search import query_hints
+from paperdesk.core.search.query import compile_query
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -47,9 +54,85 @@ class DigestEntry(NamedTuple):
     date: str | None
 
 
+class Found(NamedTuple):
+    """The papers a search of a source found, in order, and whether they are all of
+    them (else the first page: the rest is asked for again, without a limit)."""
+
+    ids: list[int]
+    complete: bool
+
+
+def both(*queries: str | None) -> str:
+    """The queries joined by AND; a lone query as it is, so that it keeps the nesting
+    the query language allows (parentheses around it would be one more level)."""
+    parts = [q for q in queries if q]
+    return parts[0] if len(parts) == 1 else " ".join(f"({q})" for q in parts)
+
+
 class Browse:
     def __init__(self, lib: Library) -> None:
         self.lib = lib
+
+    def source_query(self, kind: str, value: Any = None) -> str | None:
+        """The source as a query of the search language, or None for the sources that
+        are lists of ids (``source_ids``: recent, a digest)."""
+        if kind == "status":
+            return f"status:{value}"
+        if kind == "tag":
+            return f'tag:"{value}"'
+        if kind == "saved":
+            return str(value)
+        if kind == "list":
+            return "status:to-read"  # the reading list is the to-read papers, in its order
+        if self.is_id_list(kind):
+            return None
+        return ""
+
+    @staticmethod
+    def is_id_list(kind: str) -> bool:
+        """Whether a source of ``kind`` is a list of ids that ``search`` searches within
+        (recent, a digest); the others are queries."""
+        return kind in ("recent", "digest")
+
+    def search(self, kind: str, value: Any = None, text: str = "", *,
+               sort: str | None = None, descending: bool = False, limit: int | None = None,
+               first_page: bool = False, within: Collection[int] | None = None) -> Found:
+        """The papers of the source ``(kind, value)`` that match the user's search
+        ``text``, sorted; the first ``limit`` (``first_page``: see ``Library.search``).
+
+        A source that is a list of ids is searched whole, and kept to ``within`` (its
+        ``source_ids``, read here when not given: a caller that searches it again and
+        again reads them once); a query finding at least its papers narrows it first."""
+        base = self.source_query(kind, value)
+        if base is not None:
+            found = self.lib.search(both(base, text), sort=sort, descending=descending,
+                                    limit=limit, first_page=first_page)
+            return Found(found.ids, limit is None or (len(found.ids) < limit
+                                                      and not found.partial))
+        keep = set(self.source_ids(kind, value) or () if within is None else within)
+        narrow = ""
+        if kind == "digest" and (name := self.digest_name(value)) is not None:
+            narrow = 'digest:"{}"'.format(name.replace('"', " "))
+        matched = self.lib.search(both(narrow, text), sort=sort, descending=descending).ids
+        return Found([i for i in matched if i in keep], True)
+
+    def ranks(self, text: str) -> bool:
+        """Whether the search ``text`` searches words (so relevance can order it); False
+        for text that is no query."""
+        try:
+            return compile_query(text).fts is not None
+        except QueryError:
+            return False
+
+    def hint(self, text: str) -> str | None:
+        """Why the search ``text`` may have found nothing, with the value probably
+        meant; or None (``search/query_hints.py``)."""
+        return query_hints.hint(self.lib, text)
+
+    def empty_message(self, text: str, source_label: str) -> str:
+        """What an empty table of the source ``source_label`` says for the search
+        ``text``: nothing here, and a hint when one helps."""
+        return query_hints.empty_message(self.lib, text, source_label)
 
     def source_ids(self, kind: str, value: Any = None) -> list[int] | None:
         """Ids of the papers a source holds (None: every paper; saved searches: None too)."""

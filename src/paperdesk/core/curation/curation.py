@@ -82,6 +82,16 @@ class Curation(Tags, Notes):
             e.result = Changed(papers_table.set_status(db, ids, status, stamp, last))
         return e.changes
 
+    def set_aside(self, ids: Iterable[int]) -> ch.Changes:
+        """Triage's "seen": the papers stay unread but leave Today's backlog."""
+        ids = self.lib.require(ids)
+        if not ids:
+            return ch.NOTHING
+        with self.lib.edit(f"Set {plural(len(ids), 'paper')} aside as seen", [ch.PAPERS],
+                           ids) as e:
+            e.result = Changed(papers_table.set_seen(self.lib.db, ids, now()))
+        return e.changes
+
     def set_year(self, paper_id: int, year: int) -> ch.Changes:
         """Correct a paper's year: sets ``year``, the year of ``published``, and
         clears ``year_inferred`` (the user's year is no longer a guess)."""

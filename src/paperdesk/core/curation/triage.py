@@ -2,7 +2,8 @@
 
 The evidence of a paper is what the digests say about it: in how many digests
 it was seen and how its upvotes went from the first sighting that printed them
-to the last ("seen in 3 digests, upvotes 5 → 41"). Read only.
+to the last ("seen in 3 digests, upvotes 5 → 41"), and where it came from ("from the
+Hub's daily papers of 2026-12-01", "added by its identifier"). Read only.
 """
 
 from __future__ import annotations
@@ -50,6 +51,32 @@ def evidence(sightings: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"digests": digests, "first_upvotes": first, "last_upvotes": last, "text": text}
 
 
+_DAILY = "hf-daily-papers-"
+
+
+def origin(lib: Library, paper_id: int) -> str:
+    """Where a paper first came from, as a phrase: a digest (the Hub's daily papers of a
+    day, or a file saved by hand), a .bib file, or an identifier that was added."""
+    first = lib.db.execute(
+        "SELECT d.name, d.digest_date FROM sightings s JOIN digests d ON d.id = s.digest_id "
+        "WHERE s.paper_id = ? ORDER BY d.imported_at, d.id LIMIT 1", [paper_id]).fetchone()
+    if first is not None:
+        name, day = first
+        if name.startswith(_DAILY):
+            return f"from the Hub's daily papers of {name[len(_DAILY):len(_DAILY) + 10]}"
+        return f"from the digest {name}" + (f" ({day})" if day else "")
+    row = lib.db.execute("SELECT b.name, json_extract(p.sources, '$.title.source') FROM "
+                         "papers p LEFT JOIN bib_files b ON b.id = p.bib_file WHERE p.id = ?",
+                         [paper_id]).fetchone()
+    if row is None:
+        return ""
+    if row[0]:
+        return f"from {row[0]}"
+    return {"arxiv": "added by its identifier (arXiv)", "crossref": "added by its DOI (Crossref)",
+            "hf": "added by its identifier (Hugging Face)",
+            "link": "added by its identifier (still incomplete)"}.get(row[1] or "", "")
+
+
 class Triage:
     """``lib.triage``: a digest's papers in its order, and the evidence for each."""
 
@@ -60,3 +87,6 @@ class Triage:
         return digest_papers(self.lib, digest_ids, only_new=only_new)
 
     evidence = staticmethod(evidence)
+
+    def origin(self, paper_id: int) -> str:
+        return origin(self.lib, paper_id)

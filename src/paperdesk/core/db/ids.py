@@ -15,7 +15,7 @@ from __future__ import annotations
 from paperdesk.core.db.database import Database
 
 # The tables whose ids an undo puts back and an insert gives.
-TABLES = ("papers", "sightings", "notes", "digests", "tags")
+TABLES = ("papers", "sightings", "notes", "digests", "tags", "imports")
 
 
 def first_free(db: Database, table: str) -> int:

@@ -25,6 +25,7 @@ from paperdesk.core.db import (
     schema_0014,
     schema_0018,
     schema_0021,
+    schema_0024,
 )
 from paperdesk.core.db.database import Database as schema_db
 
@@ -307,3 +308,28 @@ def _sync_library(db: Database) -> None:
     the library (a backup opened, a file copied) carries its syncs but writes none of
     their files. NULL: made before; the first library to write it takes it."""
     db.execute("ALTER TABLE syncs ADD COLUMN library TEXT")
+
+
+@migrations(name="0024_hub_upvotes_and_seen")
+def _hub_upvotes_and_seen(db: Database) -> None:
+    """``upvotes`` is the larger of the digests' count and the Hub's, kept so by the
+    sightings' triggers; ``seen_at``: a paper triage set aside (``schema_0024``)."""
+    for statement in schema_0024.STATEMENTS:
+        db.execute(statement)
+    if db.execute(schema_0024.ANY_HUB_COUNT).fetchone():
+        db.execute(schema_0024.BACKFILL)
+
+
+@migrations(name="0025_imports_and_follows")
+def _imports_and_follows(db: Database) -> None:
+    """``imports``: what each import created (``imports_table``), so that the library's
+    last import can be undone by any program, after a restart too; its ids are never
+    given twice (``id_tops``). ``follows``: the arXiv categories and authors whose new
+    papers Today brings beside the Hub's (``follows_table``), with the newest submission
+    date taken so far."""
+    db.execute("CREATE TABLE imports (id INTEGER PRIMARY KEY, at TEXT NOT NULL, "
+               "label TEXT NOT NULL, files TEXT NOT NULL, record TEXT NOT NULL)")
+    db.execute("INSERT OR IGNORE INTO id_tops (name, top) VALUES ('imports', 0)")
+    db.execute("CREATE TABLE follows (kind TEXT NOT NULL CHECK (kind IN ('category', "
+               "'author')), value TEXT NOT NULL, added TEXT NOT NULL, newest TEXT, "
+               "PRIMARY KEY (kind, value)) WITHOUT ROWID")

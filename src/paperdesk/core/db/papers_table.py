@@ -73,6 +73,24 @@ def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     freeze_listed(db, [row[0] for row in rows if row[13]])
 
 
+_INSERT_ADDED = (
+    "INSERT INTO papers (id, title, abstract, title_key, authors, author_count, published,"
+    " year, arxiv_id, doi, url, github, project_page, hub_upvotes, upvotes, citekey, sources,"
+    " added, modified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
+
+def insert_added(db: Database, rows: Sequence[Sequence[Any]]) -> None:
+    """Papers added by their identifier (``paperdesk add``): (id, title, abstract,
+    title_key, authors, author_count, published, year, arxiv_id, doi, url, github,
+    project_page, hub_upvotes, upvotes, citekey, sources, added, modified) each (the
+    Hub's count is the paper's: no digest printed one yet); their ids from
+    ``ids.first_free``."""
+    if recording(db) is not None:
+        cover_added(db, "papers", "id", [row[0] for row in rows])
+    db.conn.executemany(_INSERT_ADDED, rows)
+    ids.mark_used(db, "papers")
+
+
 # -- columns of one paper ------------------------------------------------------------
 
 def set_columns(db: Database, pid: int, values: Mapping[str, Any]) -> None:
@@ -118,6 +136,13 @@ def touch(db: Database, pid: int, stamp: str) -> None:
     """Mark one paper modified (its notes changed)."""
     _cover(db, [pid], ("modified",))
     db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
+
+
+def set_seen(db: Database, paper_ids: Sequence[int], stamp: str) -> int:
+    """Set papers aside in triage (``seen_at``), those not set aside yet; how many."""
+    _cover(db, paper_ids, ("seen_at",))
+    return execute_in(db, "UPDATE papers SET seen_at = ? WHERE seen_at IS NULL "
+                      "AND id IN ({marks})", paper_ids, stamp)
 
 
 def set_list_position(db: Database, pid: int, position: float | None) -> None:
@@ -307,11 +332,14 @@ def recount_sightings(db: Database, first_sighting: int) -> None:
         _cover(db, [r[0] for r in db.execute(
             "SELECT DISTINCT paper_id FROM sightings WHERE id > ?", [first_sighting])],
               ("upvotes", "seen_count"))
+    # upvotes: the larger of the digests' count and the Hub's (migration 0024)
     db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
-        FROM (SELECT paper_id, max(upvotes) AS up, count(DISTINCT digest_id) AS seen
-              FROM sightings
-              WHERE paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
-              GROUP BY paper_id) AS s
+        FROM (SELECT s.paper_id, nullif(max(coalesce(max(s.upvotes), -1),
+                                            coalesce(p.hub_upvotes, -1)), -1) AS up,
+                     count(DISTINCT s.digest_id) AS seen
+              FROM sightings s JOIN papers p ON p.id = s.paper_id
+              WHERE s.paper_id IN (SELECT paper_id FROM sightings WHERE id > ?)
+              GROUP BY s.paper_id) AS s
         WHERE papers.id = s.paper_id
           AND (papers.upvotes IS NOT s.up OR papers.seen_count IS NOT s.seen)""",
                [first_sighting])

@@ -9,7 +9,8 @@ refused.
 
 The full-text index (``papers_fts``: titles and abstracts; ``annotations_fts``:
 the notes and tags of the papers that have some, migration 0014) and the
-cached ``upvotes``/``seen_count`` on papers are kept up to date by triggers,
+cached ``upvotes`` (the digests' count or the Hub's, the larger) and ``seen_count``
+on papers are kept up to date by triggers,
 so every write path, undo included, leaves them right.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 
-from paperdesk.core.db import schema_0002, schema_0010, schema_0014, schema_0021
+from paperdesk.core.db import schema_0002, schema_0010, schema_0014, schema_0021, schema_0024
 from paperdesk.core.db.database import Database
 
 APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
@@ -27,10 +28,12 @@ STATUSES = ("unread", "to-read", "reading", "read")
 
 # The triggers that keep derived data right on every write path, as the
 # latest migration that touched them wrote them: the index's from 0014, the
-# papers' statistics from 0002. They are dropped and recreated around bulk
-# imports (see store.bulk_index).
+# papers' statistics from 0024 (0002's others). They are dropped and recreated around
+# bulk imports (see store.bulk_index).
 TRIGGERS = schema_0014.TRIGGERS + [
-    t for t in schema_0002.TRIGGERS if t.split()[2] not in schema_0014.TRIGGER_NAMES]
+    t for t in schema_0002.TRIGGERS
+    if t.split()[2] not in schema_0014.TRIGGER_NAMES + schema_0024.TRIGGER_NAMES
+] + schema_0024.TRIGGERS
 TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
 # The papers' momentum (0010) has triggers of its own, dropped and recreated
 # around bulk imports too, and a statement recomputing it for the papers the
@@ -74,6 +77,8 @@ MIGRATIONS = (
     "0021_retired_key_owners",
     "0022_carried_keys",
     "0023_sync_library",
+    "0024_hub_upvotes_and_seen",
+    "0025_imports_and_follows",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -313,6 +313,12 @@ class Duplicates:
         return merging.merge_groups(self.lib, certain,
                                   lambda f, m: progress(0.5 + f * 0.5, m), cancel)
 
+    def merged_row(self, rows: dict[int, dict[str, Any]], keep_id: int,
+                   other_ids: Sequence[int], choices: dict[str, int]) -> dict[str, Any]:
+        """The kept paper's stored row (``rows``: ``lib.browse.stored_rows``) as a merge
+        with ``choices`` would write it: what the merge dialog previews."""
+        return merging.merged_row(rows, keep_id, other_ids, choices)
+
     def unmerge(self, merge_id: int) -> ch.Changes:
         return merging.unmerge(self.lib, merge_id)
 

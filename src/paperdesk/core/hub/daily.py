@@ -5,8 +5,14 @@ saved "Daily Papers" page (header, then title, abstract and the metadata block
 of every paper, with the dates' years printed) and imported through the digest
 importer, so its papers get the same sightings and the same duplicate rules as
 a digest saved by hand. The papers are then completed from their records, as
-``enrich`` would. A day already fetched is not fetched again: re-fetching it
-changes nothing.
+``enrich`` would.
+
+The Hub's page of a day grows through the day (and after it, in the hours its time
+zone is behind). A day fetched before is asked again when it may still grow (today,
+yesterday, and any day every read of which was made before its end: ``may_grow``), or
+whenever ``fetch --date`` names it; only the papers not in that day's digests yet are
+imported, as one more digest of the day (``hf-daily-papers-DAY+N.txt``). "Nothing new"
+is said only after the Hub answered.
 """
 
 from __future__ import annotations
@@ -50,13 +56,47 @@ class DayReport:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     digest_id: int | None = None
+    asked: bool = False  # the Hub was asked for the day (and answered, when not failed)
 
     def to_json(self) -> dict[str, object]:
         return dict(self.__dict__)
 
 
-def digest_name(day: dt.date) -> str:
-    return f"hf-daily-papers-{day.isoformat()}.txt"
+def digest_name(day: dt.date, read: int = 0) -> str:
+    """The digest of the day's first read, or of its ``read``-th read after that."""
+    return f"hf-daily-papers-{day.isoformat()}" + (f"+{read}" if read else "") + ".txt"
+
+
+def reads(lib: Library, day: dt.date) -> list[tuple[int, str]]:
+    """(digest id, imported at) of each read of ``day`` so far, the first first."""
+    stem = f"hf-daily-papers-{day.isoformat()}"
+    return [(r[0], r[1]) for r in lib.db.execute(
+        "SELECT id, imported_at FROM digests WHERE name = ? OR name GLOB ? ORDER BY id",
+        [stem + ".txt", stem + "+[0-9]*.txt"])]
+
+
+def may_grow(day: dt.date, read_at: list[str], today: dt.date) -> bool:
+    """Can the Hub's page of ``day`` hold papers its reads ``read_at`` did not see?
+    Today and yesterday can; an older day only when every read was made on or before
+    the day itself (the page was still being filled)."""
+    if day >= today - dt.timedelta(days=1):
+        return True
+    return all(at[:10] <= day.isoformat() for at in read_at)
+
+
+def _unseen(lib: Library, digests: list[int], listed: list[HubPaper]) -> list[HubPaper]:
+    """The papers of the Hub's list that no read of the day had (by arXiv id or title)."""
+    if not digests:
+        return listed
+    marks = ",".join("?" * len(digests))
+    seen_ids, seen_titles = set(), set()
+    for arxiv_id, raw_title in lib.db.execute(
+            "SELECT p.arxiv_id, s.raw_title FROM sightings s JOIN papers p ON p.id = "
+            f"s.paper_id WHERE s.digest_id IN ({marks})", digests):
+        seen_ids.add(arxiv_id)
+        seen_titles.add(title_key(raw_title or ""))
+    return [p for p in listed if p.arxiv_id not in seen_ids
+            and title_key(p.title) not in seen_titles]
 
 
 def _date_line(published: str | None, upvotes: int | None) -> str | None:
@@ -109,8 +149,8 @@ def _records(hub: Hub, listed: list[HubPaper], report: DayReport,
     return records
 
 
-def _matched(lib: Library, digest_id: int, records: list[HubPaper],
-             report: DayReport) -> list[tuple[int, HubPaper]]:
+def matched(lib: Library, digest_id: int, records: list[HubPaper],
+            warnings: list[str]) -> list[tuple[int, HubPaper]]:
     """(paper id, record) for each paper the saved page gave: found by its title among
     the records (the page has no ids), and never one whose arXiv id is another's."""
     by_title: dict[str, list[HubPaper]] = {}
@@ -122,32 +162,44 @@ def _matched(lib: Library, digest_id: int, records: list[HubPaper],
             "ON p.id = s.paper_id WHERE s.digest_id = ? ORDER BY s.position", [digest_id]):
         found = by_title.get(title_key(raw_title or ""), [])
         if len(found) != 1:
-            report.warnings.append(f"{(raw_title or '')[:60]!r}: " + (
+            warnings.append(f"{(raw_title or '')[:60]!r}: " + (
                 "not a paper of the Hub's list; not completed" if not found else
                 "more than one paper of the Hub's list has this title; not completed"))
         elif arxiv_id and arxiv_id != found[0].arxiv_id:
-            report.warnings.append(f"{(raw_title or '')[:60]!r}: already has arXiv id {arxiv_id}, "
+            warnings.append(f"{(raw_title or '')[:60]!r}: already has arXiv id {arxiv_id}, "
                                    f"the Hub's record is {found[0].arxiv_id}; not completed")
         else:
             out.append((pid, found[0]))
     return out
 
 
-def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = None
-              ) -> DayReport:
+def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = None,
+              *, again: bool = True, today: dt.date | None = None) -> DayReport:
+    """Fetch ``day``: a day fetched before is asked again when ``again`` (a day named
+    on purpose) or when its page may still grow (``may_grow``)."""
     report = DayReport(day.isoformat(), "failed")
-    name = digest_name(day)
-    if lib.db.execute("SELECT 1 FROM digests WHERE name = ?", [name]).fetchone():
+    before = reads(lib, day)
+    if before and not again and not may_grow(day, [at for _, at in before],
+                                             today or dt.date.today()):
         report.status = ALREADY
-        report.warnings = [f"{day.isoformat()}: already fetched; nothing changed"]
+        report.warnings = [f"{day.isoformat()}: already fetched after the day ended; "
+                           "not asked again (fetch --date asks)"]
         return report
     listed, report.warnings = hub.daily(day)
-    listed = [p for p in listed if p.title]
+    report.asked = True
+    listed = _unseen(lib, [d for d, _ in before], [p for p in listed if p.title])
     if not listed:
-        report.status = "no papers"
+        report.status = ALREADY if before else "no papers"
+        if before:
+            report.warnings.append(f"{day.isoformat()}: already fetched; the Hub lists "
+                                   "nothing new for it")
         return report
+    name = digest_name(day, len(before))
     records = _records(hub, listed, report, cancel)
     data = digest_text(day, records).encode("utf-8")
+    if before:
+        report.warnings.append(f"{day.isoformat()}: fetched again: {len(records)} new on "
+                               "the Hub since the last read")
     imported: FileReport = import_digest(lib, Path(name), data, cancel=cancel)
     report.status = imported.status
     report.warnings += imported.warnings
@@ -156,7 +208,7 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
     if imported.digest_id is None:
         report.error = imported.error
         return report
-    pairs = _matched(lib, imported.digest_id, records, report)
+    pairs = matched(lib, imported.digest_id, records, report.warnings)
     with lib.write(f"Complete the daily papers of {day.isoformat()}", [ch.PAPERS]) as w:
         stamp = now()
         changed = [pid for pid, record in pairs if apply(lib.db, pid, record, stamp)]
@@ -167,10 +219,11 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
 
 
 def fetch_days(lib: Library, first: dt.date, last: dt.date, *, hub: Hub | None = None,
-               progress: Progress = no_progress,
-               cancel: CancelFlag | None = None) -> list[DayReport]:
-    """Fetch each day from ``first`` to ``last``; a day that fails does not stop the rest,
-    unless the Hub cannot be reached at all."""
+               progress: Progress = no_progress, cancel: CancelFlag | None = None,
+               again: bool = True) -> list[DayReport]:
+    """Fetch each day from ``first`` to ``last`` (days fetched before: ``fetch_day``'s
+    ``again``); a day that fails does not stop the rest, unless the Hub cannot be
+    reached at all."""
     if last < first:
         raise FetchError(f"--to {last.isoformat()} is before {first.isoformat()}")
     days = (last - first).days + 1
@@ -185,9 +238,10 @@ def fetch_days(lib: Library, first: dt.date, last: dt.date, *, hub: Hub | None =
         check_cancel(cancel)
         progress(n / days, f"Fetching the daily papers of {day.isoformat()}")
         try:
-            reports.append(fetch_day(lib, day, hub, cancel))
+            reports.append(fetch_day(lib, day, hub, cancel, again=again))
         except HubError as exc:
-            reports.append(DayReport(day.isoformat(), "failed", error=str(exc)))
+            reports.append(DayReport(day.isoformat(), "failed", error=str(exc),
+                                     asked=True))
             if isinstance(exc, HubUnavailable):
                 break
     progress(1.0, "Done")

@@ -199,9 +199,10 @@ def _keeps(sources: dict[str, Any], name: str, *, bib_too: bool = False) -> bool
     return source == "user" or (bib_too and source == "bib")
 
 
-def apply(db: Database, pid: int, record: HubPaper, stamp: str) -> bool:
+def apply(db: Database, pid: int, record: HubPaper, stamp: str, source: str = "hf") -> bool:
     """Fill one paper from its Hub record (inside the caller's write); True if changed.
-    A record with an identifier that is not one (``record_problems``) changes nothing."""
+    A record with an identifier that is not one (``record_problems``) changes nothing.
+    ``source``: who gave the record (the Hub; arXiv for a followed listing)."""
     if record_problems(record):
         return False
     cursor = db.execute("SELECT * FROM papers WHERE id = ?", [pid])
@@ -230,12 +231,16 @@ def apply(db: Database, pid: int, record: HubPaper, stamp: str) -> bool:
         new["organization_handle"] = record.organization_handle
     if record.upvotes is not None and row["hub_upvotes"] != record.upvotes:
         new["hub_upvotes"] = record.upvotes
+        # the count the table, show and upvotes>N read: the larger of the digests'
+        # and the Hub's (as the sightings' triggers keep it, migration 0024)
+        if record.upvotes > (row["upvotes"] if row["upvotes"] is not None else -1):
+            new["upvotes"] = record.upvotes
     if not new:
         return False
     fields = [n for n in new if n not in ("author_count", "year_inferred",
-                                          "organization_handle")]
+                                          "organization_handle", "upvotes")]
     fields = [("upvotes" if n == "hub_upvotes" else n) for n in fields]
-    new["sources"] = marked(row["sources"], fields, "hf", stamp)
+    new["sources"] = marked(row["sources"], fields, source, stamp)
     new["modified"] = stamp
     papers_table.set_columns(db, pid, new)
     return True

@@ -2,13 +2,16 @@
 them that are new to this library, the fastest-rising first.
 
 ``fetch_today`` fetches every day from the day after the newest day fetched
-(today alone on a first run) to today through ``daily.fetch_days``, completes
+(today alone on a first run) to today through ``daily.fetch_days``, and asks
+again for each day fetched before whose page may still grow (today, yesterday, and
+any day read only before its end: ``daily.may_grow``), taking only its new papers; completes
 the new papers that still lack an arXiv id or authors through ``enrich``, and
 returns the ids of the papers new to the library in these days, ordered by
-momentum (upvotes gained per day across digests), then upvotes. When the Hub
-cannot be reached it says so in one line (``offline``) and returns what is
-already there: the untriaged papers (unread, unrated) new in the newest digests;
-so it does when the days were all fetched before.
+momentum (upvotes gained per day across digests), then upvotes, followed by the
+rest of the backlog (``backlog``): every paper with no triage decision yet (unread,
+unrated, not set aside as seen), whatever brought it (Today, fetch, a digest, ``add``),
+the newest day first. When the Hub cannot be reached it says so in one line
+(``offline``) and returns the backlog as it is.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from typing import TYPE_CHECKING, cast
 
 from paperdesk.core.curation import triage
 from paperdesk.core.db.database import select_in
-from paperdesk.core.hub.daily import MAX_DAYS, DayReport, fetch_days
+from paperdesk.core.hub.daily import MAX_DAYS, DayReport, fetch_days, may_grow
+from paperdesk.core.hub.follow import FollowReport, fetch_follows
 from paperdesk.core.hub.hub import Hub, HubError
+from paperdesk.core.model.text import plural
 
 if TYPE_CHECKING:
     from paperdesk.core.hub.enrich import EnrichResult
@@ -38,32 +43,59 @@ class TodayResult:
     new_ids: list[int] = field(default_factory=list)  # the order to triage them in
     completed: int = 0
     offline: str | None = None  # the one line saying the Hub could not be reached
+    fresh: int = 0  # how many of new_ids this Today brought
+    follows: list[FollowReport] = field(default_factory=list)  # the followed listings
+    per_day: list[tuple[str, int]] = field(default_factory=list)  # the backlog, newest first
+
+    def counts(self) -> str:
+        """"18 from 2026-12-01, 40 from 2026-11-30 and 3 more days"."""
+        shown = [f"{n} from {day}" for day, n in self.per_day[:3]]
+        more = len(self.per_day) - 3
+        return ", ".join(shown) + (f" and {more} more day{'s' * (more != 1)}" if more > 0
+                                   else "")
 
     def summary(self) -> str:
+        return self._days_summary() + "".join(
+            f"; {r.value}: {r.error if r.error else plural(r.new_papers, 'new paper')}"
+            for r in self.follows if r.status != "nothing new")
+
+    def _days_summary(self) -> str:
         if self.offline:
             return (f"The Hub could not be reached ({self.offline}): triaging the "
-                    f"{len(self.new_ids)} untriaged new papers already here")
+                    f"{len(self.new_ids)} untriaged papers already here")
         span = (self.first.isoformat() if self.first == self.last
                 else f"{self.first.isoformat()} to {self.last.isoformat()}")
         papers = sum(r.papers for r in self.days)
+        if not any(r.asked for r in self.days):
+            return (f"Today: the days to {span} were all read after they ended; "
+                    f"triaging the {len(self.new_ids)} untriaged new papers already here")
         if not any(r.digest_id is not None for r in self.days):
             return (f"Today: nothing new on the Hub for {span}: triaging the "
-                    f"{len(self.new_ids)} untriaged new papers already here")
-        return (f"Today: fetched {span}: {papers} papers, {len(self.new_ids)} new to this "
-                f"library")
+                    f"{len(self.new_ids)} untriaged papers already here")
+        rest = len(self.new_ids) - self.fresh
+        return (f"Today: fetched {span}: {papers} papers, {self.fresh} new to this library"
+                + (f"; {rest} more from before still to triage" if rest > 0 else ""))
 
 
 def days_to_fetch(lib: Library, today: dt.date) -> tuple[dt.date, dt.date]:
-    """From the day after the newest day fetched to ``today`` (at most MAX_DAYS)."""
-    row = lib.db.execute("SELECT max(name) FROM digests WHERE name LIKE ?",
-                         [f"{_DAILY}____-__-__.txt"]).fetchone()
-    first = today
-    if row and row[0]:
+    """From the day after the newest day fetched, or the first fetched day whose page
+    may still grow if that is earlier, to ``today`` (at most MAX_DAYS)."""
+    read_at: dict[dt.date, list[str]] = {}
+    for name, at in lib.db.execute(
+            "SELECT name, imported_at FROM digests WHERE name GLOB ? OR name GLOB ?",
+            [f"{_DAILY}[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].txt",
+             f"{_DAILY}[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]+[0-9]*.txt"]):
         try:
-            newest = dt.date.fromisoformat(row[0][len(_DAILY):len(_DAILY) + 10])
+            day = dt.date.fromisoformat(name[len(_DAILY):len(_DAILY) + 10])
         except ValueError:
-            newest = today
-        first = min(today, newest + dt.timedelta(days=1))
+            continue
+        read_at.setdefault(day, []).append(at)
+    first = today
+    if read_at:
+        first = min(today, max(read_at) + dt.timedelta(days=1))
+        growing = [day for day, ats in read_at.items() if day <= today
+                   and may_grow(day, ats, today)]
+        first = min([first, *growing])
     return max(first, today - dt.timedelta(days=MAX_DAYS - 1)), today
 
 
@@ -75,15 +107,36 @@ def by_momentum(lib: Library, ids: list[int]) -> list[int]:
     return [r[0] for r in sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))]
 
 
-def untriaged_new(lib: Library) -> list[int]:
-    """The papers new in the newest day's digests that nobody decided on yet."""
-    newest = lib.db.execute("SELECT max(digest_date) FROM digests").fetchone()[0]
-    digests = [r[0] for r in lib.db.execute(
-        "SELECT id FROM digests WHERE digest_date = ? ORDER BY id", [newest])]
-    ids = triage.digest_papers(lib, digests, only_new=True)
-    keep = {r[0] for r in select_in(lib.db, "SELECT id FROM papers WHERE id IN ({marks}) "
-                                    "AND status = 'unread' AND rating = 0", ids)}
-    return [i for i in ids if i in keep]
+# No triage decision yet: in no reading state, without stars, not set aside as seen.
+UNTRIAGED = ("p.status = 'unread' AND p.rating = 0 AND p.seen_at IS NULL "
+             "AND p.deleted_at IS NULL")
+
+
+def backlog(lib: Library) -> list[tuple[str, list[int]]]:
+    """Every paper nobody decided on yet, by the day it arrived (its first digest's day,
+    else the day it was added), the newest day first; in a day the fastest-rising first."""
+    rows = lib.db.execute(
+        f"""SELECT p.id, coalesce(min(d.digest_date), substr(p.added, 1, 10)) AS day,
+                   coalesce(p.momentum, -1), coalesce(p.upvotes, 0)
+            FROM papers p LEFT JOIN sightings s ON s.paper_id = p.id
+                 LEFT JOIN digests d ON d.id = s.digest_id
+            WHERE {UNTRIAGED} GROUP BY p.id""").fetchall()
+    days: dict[str, list[tuple[float, int, int]]] = {}
+    for pid, day, momentum, votes in rows:
+        days.setdefault(day or "", []).append((-momentum, -votes, pid))
+    return [(day, [pid for *_, pid in sorted(days[day])])
+            for day in sorted(days, reverse=True)]
+
+
+def _with_backlog(lib: Library, result: TodayResult, fresh: list[int]) -> None:
+    """This Today's new papers first (those still untriaged), then the backlog."""
+    days = backlog(lib)
+    waiting = {pid for _, ids in days for pid in ids}
+    first = [pid for pid in fresh if pid in waiting]
+    taken = set(first)
+    result.new_ids = first + [pid for _, ids in days for pid in ids if pid not in taken]
+    result.fresh = len(first)
+    result.per_day = [(day, len(ids)) for day, ids in days]
 
 
 def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None = None,
@@ -95,16 +148,18 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
     result = TodayResult(first, last)
     hub = hub or Hub()
     step = progress or (lambda _f, _m: None)
-    result.days = fetch_days(lib, first, last, hub=hub,
+    result.days = fetch_days(lib, first, last, hub=hub, again=False,
                              progress=lambda f, m: step(f * 0.8, m), cancel=cancel)
+    result.follows = fetch_follows(lib, today, cancel)
     failed = [r for r in result.days if r.status == "failed" and r.error]
-    if failed and not any(r.status == "imported" for r in result.days):
+    followed = [r.digest_id for r in result.follows if r.digest_id is not None]
+    if failed and not any(r.status == "imported" for r in result.days) and not followed:
         result.offline = str(failed[-1].error).splitlines()[0]
-        result.new_ids = by_momentum(lib, untriaged_new(lib))
+        _with_backlog(lib, result, [])
         return result
-    digests = [r.digest_id for r in result.days if r.digest_id is not None]
-    if not digests:  # the days were fetched before, or had no papers: what is here
-        result.new_ids = by_momentum(lib, untriaged_new(lib))
+    digests = [r.digest_id for r in result.days if r.digest_id is not None] + followed
+    if not digests:  # nothing new on the Hub: the backlog as it is
+        _with_backlog(lib, result, [])
         return result
     new_ids = triage.digest_papers(lib, digests, only_new=True)
     if new_ids:
@@ -114,6 +169,6 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
             result.completed = len(cast("EnrichResult", changes.result).completed)
         except HubError as exc:  # the fetch is in; completing waits for next time
             result.offline = str(exc).splitlines()[0]
-    result.new_ids = by_momentum(lib, new_ids)
+    _with_backlog(lib, result, by_momentum(lib, new_ids))
     step(1.0, "Done")
     return result

@@ -90,6 +90,7 @@ class ImportResult(Sequence[FileReport]):
 
     reports: list[FileReport]
     changes: ch.Changes = ch.NOTHING
+    record: Any = None  # what it created, as kept for undoing it (import_undo.ImportRecord)
 
     def __getitem__(self, index):  # type: ignore[override]
         return self.reports[index]

@@ -3,7 +3,9 @@ the user's later work stays.
 
 ``record(lib, reports)`` is called right after an import and notes what it
 created: the digests, the new papers and a fingerprint of each new paper
-(its fields, tags and notes). ``undo_import(lib, record)`` later removes the
+(a digest of its fields, tags and notes), in the library's ``imports`` table, so that
+``paperdesk import --undo`` and the window's Undo last import take back the library's
+last import, whoever made it, after a restart too. ``undo_import(lib, record)`` later removes the
 digests (their sightings go with them, and the papers they were seen on get
 their upvotes and counts recomputed by the triggers) and the new papers. Like
 the three-way unmerge, it keeps what happened since: a new paper the user has
@@ -17,12 +19,13 @@ trash, never deleted (``Undo.trash_frozen``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from paperdesk.core.db import candidates_table, digests_table, papers_table
+from paperdesk.core.db import candidates_table, digests_table, imports_table, papers_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.importing.file_report import IMPORTED, FileReport
 from paperdesk.core.model.clock import now
@@ -54,6 +57,8 @@ class ImportRecord:
     label: str
     digest_ids: list[int]
     created: dict[int, str] = field(default_factory=dict)  # paper id -> fingerprint
+    row: int | None = None  # its row in ``imports``
+    files: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -61,19 +66,41 @@ class ImportRecord:
 
 
 def _fingerprints(lib: Library, ids: Sequence[int]) -> dict[int, str]:
-    return dict(lib.db.execute(_FINGERPRINT, [json.dumps(list(ids))]).fetchall())
+    """A digest of each paper's fields, tags and notes: any change since shows."""
+    return {pid: hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+            for pid, text in lib.db.execute(_FINGERPRINT, [json.dumps(list(ids))])}
 
 
 def record(lib: Library, reports: Iterable[FileReport]) -> ImportRecord:
     """Note, right after an import, what it created: the digests and the papers each
-    file's importer says it created (reports of failed or repeated files add nothing)."""
+    file's importer says it created (reports of failed or repeated files add nothing),
+    kept in ``imports`` when it created anything."""
     reports = [r for r in reports if r.status == IMPORTED]
     digests = [r.digest_id for r in reports if r.digest_id is not None]
     created = [pid for r in reports for pid in r.created_ids]
     names = [r.name for r in reports]
     label = (f"Undo import of {names[0]}" if names else "Undo import") + (
         f" and {len(names) - 1} more" if len(names) > 1 else "")
-    return ImportRecord(label, digests, _fingerprints(lib, created) if created else {})
+    rec = ImportRecord(label, digests, _fingerprints(lib, created) if created else {},
+                       files=names)
+    if not rec.empty:
+        with lib.write("Note the import") as w:
+            rec.row = imports_table.insert(
+                lib.db, now(), label, names,
+                {"digests": digests, "created": {str(k): v for k, v in rec.created.items()}})
+            w.changes = ch.NOTHING  # a note of what was done, not a change to show
+    return rec
+
+
+def last(lib: Library, name: str | None = None) -> ImportRecord | None:
+    """The library's newest import still recorded (of a file named ``name``)."""
+    row = imports_table.newest(lib.db, name)
+    if row is None:
+        return None
+    data = row["record"]
+    return ImportRecord(row["label"], [int(d) for d in data.get("digests", [])],
+                        {int(k): v for k, v in data.get("created", {}).items()},
+                        row=row["id"], files=row["files"])
 
 
 def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
@@ -101,6 +128,8 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
     kinds = [ch.PAPER_SET, ch.PAPERS, ch.DIGESTS]
     with lib.edit(rec.label, kinds, ids) as e:
         stamp = now()
+        if rec.row is not None:
+            imports_table.delete(db, rec.row)
         if changed:
             papers_table.trash(db, changed, stamp)
         if delete:
@@ -142,7 +171,13 @@ class Imports:
         self.lib = lib
 
     def record(self, reports: Iterable[FileReport]) -> ImportRecord:
-        return record(self.lib, reports)
+        """What the import that gave ``reports`` created: as ``import_paths`` recorded
+        it (``ImportResult.record``), else recorded now."""
+        kept = getattr(reports, "record", None)
+        return kept if isinstance(kept, ImportRecord) else record(self.lib, reports)
+
+    def last(self, name: str | None = None) -> ImportRecord | None:
+        return last(self.lib, name)
 
     def undo(self, rec: ImportRecord) -> ch.Changes:
         return undo_import(self.lib, rec)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files
+from paperdesk.core.importing import import_undo
 from paperdesk.core.importing.file_report import (
     ALREADY,
     BULK_THRESHOLD,
@@ -79,7 +80,7 @@ def import_paths(lib: Library, paths: Iterable[str | os.PathLike[str]],
         lib.remove_listener(written.append)
     progress(1.0, "Done")
     label = f"Import {plural(len(reports), 'file')}"
-    return ImportResult(reports, ch.combine(label, written))
+    return ImportResult(reports, ch.combine(label, written), import_undo.record(lib, reports))
 
 
 def _kind(mode: int) -> str | None:

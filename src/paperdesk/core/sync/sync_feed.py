@@ -109,3 +109,23 @@ class AfterCommand:
         if not self.lib.db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
             return []
         return catch_up(self.lib, self.pending)
+
+
+class SyncFeed:
+    """``lib.sync_feed``: what the command line and the window follow the library's
+    changes with, to write the kept-in-sync files they concern."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    def pending(self) -> Pending:
+        """A new record of what the syncs must catch up with (its ``hear`` listens)."""
+        return Pending()
+
+    def catch_up(self, pending: Pending) -> list[Outcome]:
+        """Write, in this library, every sync the ``pending`` changes concern."""
+        return catch_up(self.lib, pending)
+
+    def after_command(self) -> AfterCommand:
+        """A listener from now on that writes the syncs when the command ends."""
+        return AfterCommand(self.lib)

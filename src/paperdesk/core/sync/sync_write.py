@@ -38,9 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdesk import __version__
-from paperdesk.core.bibtex.bibtex_export import paper_entry
+from paperdesk.core.bibtex import formats
 from paperdesk.core.bibtex.citekey import freeze
-from paperdesk.core.bibtex.csl_json import item_text
 from paperdesk.core.bibtex.export_file import assemble, layout
 from paperdesk.core.bibtex.export_query import export_rows
 from paperdesk.core.bibtex.export_report import ExportReport
@@ -244,12 +243,10 @@ def _freeze(lib: Library, members: list[int] | None) -> None:
 
 def _entries(lib: Library, sync: Sync, ids: list[int] | None,
              report: ExportReport | None = None) -> Iterator[tuple[int, bytes]]:
+    write = formats.get(sync.style).writer()
     for row in export_rows(lib, ids, False, lambda f, m: None, None):
-        if sync.style == "csl-json":
-            text = item_text(row.columns, row.tags, [], ascii=sync.ascii)
-        else:
-            text = paper_entry(row.columns, row.tags, [], style=sync.style, ascii=sync.ascii,
-                               as_written=sync.as_written, report=report)
+        text = write(row.columns, row.tags, [], ascii=sync.ascii, as_written=sync.as_written,
+                     report=report)
         yield row.paper_id, text.encode("utf-8")
 
 

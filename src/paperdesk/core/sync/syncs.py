@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdesk.core.bibtex import formats
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files, syncs_table
 from paperdesk.core.db.edits import now
@@ -31,7 +32,7 @@ __all__ = ["CHANGED", "CONFLICT", "FAILED", "NEW", "OK", "SOURCES", "STYLES", "W
            "SyncError", "Syncs"]
 
 SOURCES = ("all", "query", "search", "tag", "reading-list")
-STYLES = ("bibtex", "biblatex", "csl-json")
+STYLES = formats.SYNC_STYLES  # the formats a file can be kept in (``core/bibtex/formats.py``)
 
 
 class SyncError(PaperDeskError):

@@ -1,9 +1,11 @@
-"""File > Export BibTeX: which papers, which style, where to.
+"""File > Export BibTeX: which papers, which format, where to.
 
 All papers, the papers the table shows now (sidebar entry and search), or the
-selected ones; BibTeX or biblatex, ASCII only, your notes as ``annote``. Large
-exports run on the worker with progress and Cancel in the status bar; the
-file is written whole or not at all (``lib.bibtex.export_to``).
+selected ones; in one of the core's formats (``core/bibtex/formats.py``: BibTeX,
+biblatex, CSL-JSON), whose kind titles the dialog, whose options are the ones
+offered (ASCII only, your notes, .bib fields as written) and whose suffix the file
+takes. Large exports run on the worker with progress and Cancel in the status bar;
+the file is written whole or not at all (``lib.bibtex.export_to``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.api import foreign_file
+from paperdesk.core.api import Format
 from paperdesk.gui import operations
 from paperdesk.gui.bibtex.key_check import keys_ready
 from paperdesk.gui.common import dialogs, file_form, settings
@@ -34,8 +36,6 @@ if TYPE_CHECKING:
     from paperdesk.gui.context import Context
 
 ALL, SHOWN, SELECTED = "all", "shown", "selected"
-BIB_FILTER = "BibTeX files (*.bib);;All files (*)"
-JSON_FILTER = "CSL-JSON files (*.json);;All files (*)"
 LAST_FOLDER = "export/folder"
 
 
@@ -48,7 +48,6 @@ class ExportDialog(QDialog):
     def __init__(self, context: Context) -> None:
         super().__init__(context.widget)
         self.context = context
-        self.setWindowTitle("Export BibTeX")
         self.shown_ids = shown_ids(context)
         self.selected_ids = context.selected_ids()
         self.written: int | None = None
@@ -57,15 +56,16 @@ class ExportDialog(QDialog):
         total = context.lib.stats()["papers"]
         source = context.selection.count_label.text() or "the table"
         scope_box = self._build_scopes(total, source)
-        self.style = file_form.style_box(self._match_suffix)
-        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
-        self.notes = QCheckBox("Include my notes (as the annote field)")
+        self.style = file_form.style_box(self._follow_format)
+        self.ascii = QCheckBox()
+        self.notes = QCheckBox()
         self.as_written = QCheckBox("Fields from .bib files exactly as written "
                                     "(no escaping of bare # & _ ^)")
+        self.options = {"ascii": self.ascii, "notes": self.notes, "as_written": self.as_written}
         self.path = QLineEdit()
-        self.path.setPlaceholderText("Where to save the .bib file")
         folder = settings.settings().value(LAST_FOLDER) or str(Path.home())
-        self.path.setText(str(Path(folder) / f"{context.lib.name}.bib"))
+        self.path.setText(str(Path(folder) / f"{context.lib.name}{self.format().suffix}"))
+        self._follow_format()
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.buttons = file_form.ok_cancel(self, "Export", self.path)
@@ -136,16 +136,31 @@ class ExportDialog(QDialog):
         """The papers to export; None for the whole library."""
         return {ALL: None, SHOWN: self.shown_ids, SELECTED: self.selected_ids}[self.scope()]
 
-    def suffix(self) -> str:
-        return file_form.suffix(self.style.currentData())
+    def format(self) -> Format:
+        return file_form.format_of(self.style)
 
-    def _match_suffix(self) -> None:
-        file_form.match_suffix(self.path, self.style.currentData())
+    def suffix(self) -> str:
+        return self.format().suffix
+
+    def chosen_options(self) -> dict[str, bool]:
+        """The options as ``export_to`` takes them: those the format does not take, off."""
+        taken = self.format().options
+        return {name: box.isChecked() and name in taken for name, box in self.options.items()}
+
+    def _follow_format(self) -> None:
+        """The title, the options offered and the file's suffix follow the format."""
+        chosen = self.format()
+        self.setWindowTitle(f"Export {chosen.kind}")
+        self.ascii.setText(f"ASCII only ({chosen.ascii_means})")
+        self.notes.setText(f"Include my notes (as the {chosen.notes_in} field)")
+        for name, box in self.options.items():
+            box.setEnabled(name in chosen.options)
+        self.path.setPlaceholderText(f"Where to save the {chosen.suffix} file")
+        file_form.match_suffix(self.path, chosen.name)
 
     def choose_path(self) -> None:
-        json_out = self.suffix() == ".json"
         path, _ = QFileDialog.getSaveFileName(self, "Export", self.path.text(),
-                                              JSON_FILTER if json_out else BIB_FILTER)
+                                              file_form.file_filter([self.format()]))
         if path:
             self.path.setText(path if Path(path).suffix else f"{path}{self.suffix()}")
 
@@ -157,24 +172,22 @@ class ExportDialog(QDialog):
         if path is None:
             return
         ids = self.ids()
-        style, ascii, notes = (self.style.currentData(), self.ascii.isChecked(),
-                               self.notes.isChecked())
-        other = foreign_file(path, style)  # a file that is no export: asked first
+        chosen, options = self.format(), self.chosen_options()
+        style = chosen.name
+        other = self.context.lib.bibtex.foreign(path, style)  # no export: asked first
         if other and not dialogs.confirm(self, "Replace the file?", f"{path} {other}. "
                                          "Replace it with the export?", "Replace"):
             return
-        as_written = self.as_written.isChecked()
         count = len(ids) if ids is not None else self.context.lib.stats()["papers"]
         self.buttons.setEnabled(False)
 
         def job(lib, progress, cancel):
-            return lib.bibtex.export_to(path, ids, style=style, ascii=ascii, notes=notes,
-                                        as_written=as_written, progress=progress,
-                                        cancel=cancel, overwrite=bool(other))
+            return lib.bibtex.export_to(path, ids, style=style, progress=progress,
+                                        cancel=cancel, overwrite=bool(other), **options)
 
         def export() -> None:
             self.message.setText(f"Exporting {count} papers…")
-            self.context.ops.run("Exporting BibTeX", job, lambda n: self._done(path, n),
+            self.context.ops.run(f"Exporting {chosen.kind}", job, lambda n: self._done(path, n),
                                  self._failed, inline=count < operations.LARGE)
 
         # Weak provisional keys are offered a completion first (the whole library is

@@ -29,7 +29,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.api import CHANGED, CONFLICT, FAILED, OK, WRITING, PaperDeskError, Sync
+from paperdesk.core.api import (
+    CHANGED,
+    CONFLICT,
+    FAILED,
+    FORMATS,
+    OK,
+    WRITING,
+    PaperDeskError,
+    Sync,
+)
 from paperdesk.gui.bibtex.sync_writer import SyncWriter
 from paperdesk.gui.common import file_form
 
@@ -38,6 +47,7 @@ if TYPE_CHECKING:
     from paperdesk.gui.context import Context
 
 LOOK_MS = 3000  # how often the synced files on disk are looked at
+SYNCABLE = [f for f in FORMATS if f.syncable]  # the formats a file can be kept in
 
 
 class SyncDialog(QDialog):
@@ -51,8 +61,9 @@ class SyncDialog(QDialog):
         self.path = QLineEdit(str(Path.home() / f"{lib.name}.bib"))
         self.query = QLineEdit(context.selection.query)
         what = self._build_sources(lib)
-        self.style = file_form.style_box(self._match_suffix)
-        self.ascii = QCheckBox("ASCII only (accents as LaTeX commands, for old BibTeX)")
+        self.style = file_form.style_box(self._follow_format, SYNCABLE)
+        self.ascii = QCheckBox()
+        self._follow_format()
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.buttons = file_form.ok_cancel(self, "Keep in sync", self.path)
@@ -130,12 +141,17 @@ class SyncDialog(QDialog):
         return {"query": self.query.text(), "search": self.saved.currentText(),
                 "tag": self.tag.currentText()}.get(self.source(), "")
 
-    def _match_suffix(self) -> None:
-        file_form.match_suffix(self.path, self.style.currentData())
+    def _follow_format(self) -> None:
+        """The ASCII option (offered when the format takes it) and the file's suffix
+        follow the format."""
+        chosen = file_form.format_of(self.style)
+        self.ascii.setText(f"ASCII only ({chosen.ascii_means})")
+        self.ascii.setEnabled("ascii" in chosen.options)
+        file_form.match_suffix(self.path, chosen.name)
 
     def choose_path(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Keep in sync", self.path.text(),
-                                              "BibTeX or CSL-JSON (*.bib *.json);;All (*)")
+                                              file_form.file_filter(SYNCABLE))
         if path:
             self.path.setText(path)
 
@@ -146,7 +162,8 @@ class SyncDialog(QDialog):
         try:
             self.added = self.context.lib.syncs.add(
                 path, self.source(), self.value(),
-                style=self.style.currentData(), ascii=self.ascii.isChecked())
+                style=self.style.currentData(),
+                ascii=self.ascii.isChecked() and self.ascii.isEnabled())
         except PaperDeskError as exc:
             self.message.setText(f"⚠ {exc}")
             return

@@ -3,7 +3,7 @@
 ``SyncWriter`` listens to the window's library. A change that may alter a
 synced file starts a one-second timer (each further change restarts it);
 when it fires, the files are written on a thread of their own with its own
-connection to the library (``core/sync_feed.catch_up``), so typing never waits
+connection to the library (``lib.sync_feed.catch_up``), so typing never waits
 for a 100,000-entry file. While a write runs, further changes wait for the
 next round. Outcomes come back to the UI thread through ``finished``.
 """
@@ -17,7 +17,7 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from paperdesk.core.api import SYNCS, Changes, Library, PaperDeskError, Pending, catch_up
+from paperdesk.core.api import SYNCS, Changes, Library, PaperDeskError
 
 DEBOUNCE_MS = 1000
 
@@ -31,7 +31,7 @@ class SyncWriter(QObject):
     def __init__(self, lib: Library, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.lib = lib
-        self.pending = Pending()
+        self.pending = lib.sync_feed.pending()
         self.timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self.timer.timeout.connect(self.run)
         self._thread: threading.Thread | None = None
@@ -56,10 +56,10 @@ class SyncWriter(QObject):
         self.wait()
         if self.pending.dirty:  # the old library's last changes
             with contextlib.suppress(PaperDeskError):
-                catch_up(self.lib, self.pending)
+                self.lib.sync_feed.catch_up(self.pending)
         self.lib.remove_listener(self.hear)
         self.lib = lib
-        self.pending = Pending()
+        self.pending = lib.sync_feed.pending()
         lib.add_listener(self.hear)
         self.listed.emit()
 
@@ -99,7 +99,7 @@ class SyncWriter(QObject):
             try:
                 with Library.open(path, create=False) as lib:
                     if only is None:
-                        outcomes = catch_up(lib, pending)
+                        outcomes = lib.sync_feed.catch_up(pending)
                     else:
                         outcomes = [lib.syncs.write(s, overwrite=overwrite)
                                     for s in lib.syncs.all() if s.id in only]
@@ -170,7 +170,7 @@ class SyncWriter(QObject):
             self._looking.join(30.0)
         if self.pending.dirty:
             with contextlib.suppress(PaperDeskError):
-                catch_up(self.lib, self.pending)
+                self.lib.sync_feed.catch_up(self.pending)
         self.lib.remove_listener(self.hear)
 
 

@@ -1,10 +1,10 @@
-"""The parts the export and the kept-in-sync dialogs share: the format box, the file
-field with its Choose… button, a suffix that follows the format, and OK and Cancel
-buttons where OK needs a file."""
+"""The parts the export and the kept-in-sync dialogs share: the format box (the core's
+list of formats, ``core/bibtex/formats.py``), the file field with its Choose… button, a
+suffix that follows the format, and OK and Cancel buttons where OK needs a file."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -16,29 +16,46 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-STYLES = [("BibTeX (@misc with eprint)", "bibtex"), ("biblatex (@online)", "biblatex"),
-          ("CSL-JSON (pandoc, Quarto, Zotero)", "csl-json")]
+from paperdesk.core.api import FORMATS, Format
+
 OK = QDialogButtonBox.StandardButton.Ok
+SUFFIXES = {s for f in FORMATS for s in f.suffixes}  # the file names the formats give
 
 
-def style_box(changed: Callable[[], None]) -> QComboBox:
-    """The formats (each item's data is the core's style name); ``changed`` on a switch."""
+def style_box(changed: Callable[[], None], formats: Sequence[Format] = FORMATS) -> QComboBox:
+    """The ``formats`` by their labels (each item's data is the format's name, the core's
+    ``style``); ``changed`` on a switch."""
     box = QComboBox()
-    for label, value in STYLES:
-        box.addItem(label, value)
+    for chosen in formats:
+        box.addItem(chosen.label, chosen.name)
     box.currentIndexChanged.connect(lambda _i: changed())
     return box
 
 
-def suffix(style: str | None) -> str:
-    return ".json" if style == "csl-json" else ".bib"
+def named(style: str) -> Format:
+    """The format the core calls ``style``."""
+    return next(f for f in FORMATS if f.name == style)
 
 
-def match_suffix(path: QLineEdit, style: str | None) -> None:
-    """Switching between BibTeX and CSL-JSON switches a .bib path to .json and back."""
+def format_of(box: QComboBox) -> Format:
+    """The format chosen in a ``style_box``."""
+    return named(box.currentData())
+
+
+def file_filter(formats: Sequence[Format]) -> str:
+    """The file dialog's filter for files of ``formats`` ("BibTeX files (*.bib);;...")."""
+    kinds = " or ".join(dict.fromkeys(f.kind for f in formats))
+    patterns = " ".join(dict.fromkeys(f"*{s}" for f in formats for s in f.suffixes))
+    return f"{kinds} files ({patterns});;All files (*)"
+
+
+def match_suffix(path: QLineEdit, style: str) -> None:
+    """Switching formats switches a file name of another format's suffix (.bib, .json)
+    to the one of the format called ``style``."""
+    chosen = named(style)
     current = Path(path.text().strip())
-    if current.suffix in (".bib", ".json") and current.suffix != suffix(style):
-        path.setText(str(current.with_suffix(suffix(style))))
+    if current.suffix in SUFFIXES and current.suffix not in chosen.suffixes:
+        path.setText(str(current.with_suffix(chosen.suffix)))
 
 
 def path_row(path: QLineEdit, choose: Callable[[], None]) -> QHBoxLayout:

@@ -2,11 +2,13 @@
 
 The view shows one paper large (title, abstract, what the digests say about
 it: "seen in 3 digests, upvotes 5 → 41"), the progress ("12 of 41"), and
-takes single keys: T to read, S skip (leaves the paper as it is, unread, and
-moves on), 0-5 stars, G tag, N / → / J next, P / ← / K previous, Ctrl+Z undo
-(Ctrl+Shift+Z or Ctrl+Y redo), Esc close. Every decision is an edit on the
-window's undo stack; undoing one goes back to its paper. Where the user stopped is
-remembered per library and digest, and the next triage of it starts there.
+takes single keys: T to read, S seen (the paper stays unread but is set aside, out of
+Today's backlog, and triage moves on), Shift+S set every paper from here on aside,
+0-5 stars, G tag, N / → / J next, P / ← / K previous, Ctrl+Z undo (Ctrl+Shift+Z or
+Ctrl+Y redo), Esc close. Where each paper came from is shown with its evidence.
+Every decision is an edit on the window's undo stack; undoing one goes back to its
+paper. Where the user stopped is remembered per library and digest, and the next
+triage of it starts there.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ from paperdesk.gui.table.stars import StarRating
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
 
-KEYS = [("T", "To read"), ("S", "Skip (stays unread)"), ("0–5", "Stars"), ("G", "Tag"),
+KEYS = [("T", "To read"), ("S", "Seen (stays unread)"), ("Shift+S", "The rest seen"),
+        ("0–5", "Stars"), ("G", "Tag"),
         ("N →", "Next"), ("P ←", "Previous"), ("Ctrl+Z", "Undo"),
         ("Ctrl+Shift+Z / Ctrl+Y", "Redo"), ("Esc", "Close")]
 _NEXT = {Qt.Key.Key_N, Qt.Key.Key_Right, Qt.Key.Key_J, Qt.Key.Key_Space}
@@ -91,6 +94,8 @@ class TriageView(QDialog):
         self.evidence = QLabel()
         self.evidence.setObjectName("evidence")
         self.evidence.setFont(self._font(1.15, bold=True))
+        self.origin = QLabel()  # where the paper came from
+        self.origin.setObjectName("origin")
         self.chart = UpvoteChart()
 
     def _build_decisions(self) -> None:
@@ -108,6 +113,7 @@ class TriageView(QDialog):
         self.tag_entry.hide()
         self.legend = QLabel("   ".join(f"<b>{k}</b> {v}" for k, v in KEYS))
         self.legend.setObjectName("triage-keys")
+        self.legend.setWordWrap(True)  # every key shown, however narrow the window
 
     def _lay_out(self) -> None:
         top = QHBoxLayout()
@@ -119,7 +125,7 @@ class TriageView(QDialog):
         state.addStretch(1)
         head = QHBoxLayout()
         text = QVBoxLayout()
-        for widget in (self.title, self.meta, self.evidence):
+        for widget in (self.title, self.meta, self.evidence, self.origin):
             text.addWidget(widget)
         head.addLayout(text, 1)
         head.addWidget(self.chart)
@@ -162,6 +168,8 @@ class TriageView(QDialog):
             f"{paper['author_count']} authors" if paper["author_count"] else "authors unknown")
         self.meta.setText(f"{who} · {paper['published'] or paper['year'] or 'no date'}")
         self.evidence.setText(lib.triage.evidence(sightings)["text"].capitalize())
+        origin = lib.triage.origin(pid)
+        self.origin.setText(origin[:1].upper() + origin[1:])
         self.chart.set_sightings(sightings)
         self.abstract.setHtml(f"<p>{html.escape(paper['abstract'] or 'No abstract.')}</p>")
         tags = ", ".join(paper["tags"]) or "no tags"
@@ -220,6 +228,20 @@ class TriageView(QDialog):
             else:
                 self.show_current()
 
+    def set_aside(self) -> None:
+        """S: seen; the paper stays unread, leaves Today's backlog, and triage goes on."""
+        if (pid := self.current()) is not None:
+            self._edit(self.context.lib.curation.set_aside, [pid])
+            self.go(1) if self.index < len(self.ids) - 1 else self.show_current()
+
+    def set_rest_aside(self) -> None:
+        """Shift+S: this paper and every one after it seen, in one undoable edit."""
+        rest = self.ids[self.index:]
+        if rest:
+            self._edit(self.context.lib.curation.set_aside, rest)
+            self.index = len(self.ids) - 1
+            self.show_current()
+
     def rate(self, stars: int) -> None:
         if (pid := self.current()) is not None:
             self._edit(self.context.lib.curation.set_rating, [pid], stars)
@@ -250,6 +272,9 @@ class TriageView(QDialog):
             return
         if self._undo_key(event):
             return
+        if key == Qt.Key.Key_S and event.modifiers() == _SHIFT:
+            self.set_rest_aside()
+            return
         if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             super().keyPressEvent(event)
             return
@@ -260,7 +285,7 @@ class TriageView(QDialog):
         elif key == Qt.Key.Key_T:
             self.set_status("to-read")
         elif key == Qt.Key.Key_S:
-            self.go(1)  # skip: the paper stays as it is (unread), on to the next
+            self.set_aside()
         elif key == Qt.Key.Key_G:
             self.ask_tag()
         elif Qt.Key.Key_0 <= key <= Qt.Key.Key_5:

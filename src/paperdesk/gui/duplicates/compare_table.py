@@ -1,7 +1,7 @@
 """One group of possible duplicates side by side, and what the merged paper would keep.
 
 A column per paper and a last column with the merged paper as the core would
-write it (``merge.merged_row`` over the same rows). Rows whose values differ
+write it (``lib.duplicates.merged_row`` over the same rows). Rows whose values differ
 are tinted; in each choosable row the value the merged paper keeps is marked.
 Clicking a column's header keeps that paper; clicking a value keeps that value.
 """
@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from paperdesk.core.api import CHOICES, Library, merged_row
+from paperdesk.core.api import CHOICES, Library
 from paperdesk.gui.table.paper_model import STATUS_LABELS
 
 FIELDS = [
@@ -77,11 +77,13 @@ class CompareTable(QTableWidget):
         self.picks: dict[str, int] = {}
         self.papers: dict[int, dict[str, Any]] = {}
         self.rows: dict[int, dict[str, Any]] = {}
+        self.lib: Library | None = None  # the library of the group shown
 
     # -- contents --------------------------------------------------------------
 
     def set_group(self, lib: Library, ids: Sequence[int]) -> None:
         """Show the papers ``ids`` (the first is the suggested keeper)."""
+        self.lib = lib
         self.papers = {p["id"]: p for p in lib.papers(list(ids), with_notes=True)}
         self.ids = [i for i in ids if i in self.papers]
         self.rows = lib.browse.stored_rows(self.ids)
@@ -115,8 +117,8 @@ class CompareTable(QTableWidget):
 
     def preview(self) -> dict[str, Any]:
         """The merged paper: the kept row as the merge would write it, plus what it unites."""
-        assert self.keep is not None
-        merged = merged_row(self.rows, self.keep, self.others(), self.picks)
+        assert self.keep is not None and self.lib is not None
+        merged = self.lib.duplicates.merged_row(self.rows, self.keep, self.others(), self.picks)
         papers = [self.papers[i] for i in self.ids]
         merged["tags"] = sorted({t for p in papers for t in p["tags"]}, key=str.casefold)
         merged["digests"] = list(dict.fromkeys(d for p in papers for d in p["digests"]))

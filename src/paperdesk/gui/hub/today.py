@@ -1,10 +1,11 @@
 """File > Today (Ctrl+T): the day starts with one key.
 
-It fetches the Hub's daily papers of the days since the last fetch, completes
-the new papers from the Hub, and opens triage on exactly the papers new to this
-library, the fastest-rising first (``core/hub/today.py``), on the worker with
-progress and Cancel. Offline, the status line says so in one line and triage
-opens on the untriaged new papers already there.
+It fetches the Hub's daily papers of the days since the last fetch (and again those
+whose page may still grow), completes the new papers from the Hub, and opens triage on
+the papers new to this library, the fastest-rising first, followed by the rest of the
+backlog, the newest day first (``core/hub/today.py``), on the worker with progress and
+Cancel. The title counts the backlog per day. Offline, the status line says so in one
+line and triage opens on the backlog as it is.
 """
 
 from __future__ import annotations
@@ -50,12 +51,9 @@ class Today(Feature):
                                f"complete them, and triage the new ones ({KEY})")
 
     def start(self) -> int | None:
-        # The Hub's client and the digest importer load when asked: not at start-up.
-        from paperdesk.core.api import fetch_today
-
-        ctx = self.context
-        return ctx.ops.run("Today", lambda lib, progress, cancel: fetch_today(
-            lib, progress=progress, cancel=cancel), self._done,
+        ctx = self.context  # the Hub's client and the importer load when asked
+        return ctx.ops.run("Today", lambda lib, progress, cancel: lib.fetch_today(
+            progress=progress, cancel=cancel), self._done,
             text="Fetching the daily papers since the last fetch…")
 
     def _done(self, result: TodayResult) -> None:
@@ -65,8 +63,10 @@ class Today(Feature):
         if not result.new_ids:
             return
         day = result.last.isoformat()
+        count = len(result.new_ids)
         self.view = TodayTriage(ctx, result.new_ids,
-                                f"Today ({day}): {len(result.new_ids)} new papers")
+                                f"Today ({day}): {count} paper{'s' * (count != 1)} to triage"
+                                f" ({result.counts()})")
         ctx.features["triage"].view = self.view
         self.view.show()
         self.view.raise_()

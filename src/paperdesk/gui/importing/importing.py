@@ -70,7 +70,8 @@ class Importer(QObject):
         super().__init__(context)
         self.context = context
         self.report: ImportReport | None = None
-        self.last_import: ImportRecord | None = None  # what Undo last import removes
+        # What Undo last import removes: the library's last import, whoever made it.
+        self.last_import: ImportRecord | None = None
         self._jobs: set[int] = set()
 
     @property
@@ -90,8 +91,8 @@ class Importer(QObject):
             if error is not None:
                 self.context.notify(error)
                 return
-            record = self.context.lib.imports.record(reports)
-            self.last_import = None if record.empty else record
+            self.context.lib.imports.record(reports)  # kept in the library by the import
+            self.last_import = self.context.lib.imports.last()
             self.done.emit(reports)
             self.report = ImportReport(reports, self.context.widget)
             self.report.open()
@@ -103,9 +104,10 @@ class Importer(QObject):
             self._jobs.add(job_id)
 
     def undo_last(self) -> None:
-        """Remove what the last import created; the user's work since stays."""
-        record, self.last_import = self.last_import, None
+        """Remove what the library's last import created; the user's work since stays."""
+        record, self.last_import = self.context.lib.imports.last(), None
         if record is None:
+            self.context.notify("no import is left to undo")
             return
         ctx = self.context
 

@@ -14,16 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
-from paperdesk.core.api import (
-    PAPERS,
-    TABLE_ROWS,
-    Changes,
-    PaperDeskError,
-    QueryError,
-    compile_query,
-    empty_message,
-    hint,
-)
+from paperdesk.core.api import PAPERS, TABLE_ROWS, Changes, PaperDeskError, QueryError
 from paperdesk.gui.curation import queue_view
 from paperdesk.gui.jobs import reads
 from paperdesk.gui.table.paper_model import COLUMNS, RATING, TITLE, PaperModel
@@ -40,21 +31,6 @@ if TYPE_CHECKING:
 SPECIAL_ORDERS = ("relevance", "reading-list")  # orders that no column header shows
 ROW_HEIGHT_EXTRA = 8
 ADDED = COLUMNS.index(("Added", "added"))
-
-
-def _has_words(query: str) -> bool:
-    """Whether a query searches text (so relevance can order it)."""
-    try:
-        return compile_query(query).fts is not None
-    except QueryError:
-        return False
-
-
-def _both(*queries: str | None) -> str:
-    """The queries joined by AND; a lone query as it is, so that it keeps the nesting
-    the query language allows (parentheses around it would be one more level)."""
-    parts = [q for q in queries if q]
-    return parts[0] if len(parts) == 1 else " ".join(f"({q})" for q in parts)
 
 
 class TableFeed(QObject):
@@ -137,32 +113,21 @@ class TableFeed(QObject):
         Returns the ids and whether they are all of them (else the first ``limit``).
         """
         source = self.sidebar.current_source()
-        query = self.combined_query()
-        if query is not None:
-            # A first page may be ranked among the newest matches only; the full list
-            # (in order) follows from the reading thread and replaces it.
-            found = self.context.lib.search(query, sort=sort, descending=descending,
-                                            limit=limit, first_page=limit is not None)
-            return found.ids, limit is None or (len(found.ids) < limit and not found.partial)
-        if self._base is None or self._base[0] != source:
-            self._base = (source, reads.source_ids(self.context.lib, source))
-        keep = set(self._base[1] or ())
-        narrow = reads.narrowing_query(self.context.lib, source)
-        query = _both(narrow, self.query)
-        found = self.context.lib.search(query, sort=sort, descending=descending).ids
-        return [i for i in found if i in keep], True
-
-    def combined_query(self) -> str | None:
-        """The search text within the sidebar's source, or None for id-list sources."""
-        base = reads.source_query(self.sidebar.current_source())
-        if base is None:
-            return None
-        return _both(base, self.query)
+        browse = self.context.lib.browse
+        within = None
+        if browse.is_id_list(source[0]):  # its ids are read once, kept till a change
+            if self._base is None or self._base[0] != source:
+                self._base = (source, reads.source_ids(self.context.lib, source))
+            within = self._base[1] or ()
+        # A first page may be ranked among the newest matches only; the full list
+        # (in order) follows from the reading thread and replaces it.
+        return browse.search(*source, self.query, sort=sort, descending=descending,
+                             limit=limit, first_page=limit is not None, within=within)
 
     def fetch_rest(self, token: int, sort: str | None, descending: bool) -> None:
-        query = self.combined_query() or ""
-        self.reader.request("ids", token, self.context.lib.path, lambda lib: lib.search(
-            query, sort=sort, descending=descending).ids)
+        source, text = self.sidebar.current_source(), self.query
+        self.reader.request("ids", token, self.context.lib.path, lambda lib: lib.browse.search(
+            *source, text, sort=sort, descending=descending).ids)
 
     def _read_done(self, kind: str, token: int, result: Any, error: str | None) -> None:
         if kind != "ids":
@@ -238,7 +203,7 @@ class TableFeed(QObject):
             self.context.lib.search(self.query, limit=0)
         except QueryError as exc:
             message = str(exc)
-        if found := hint(self.context.lib, self.query):
+        if found := self.context.lib.browse.hint(self.query):
             message += f" — {found}"
         return message
 
@@ -248,8 +213,8 @@ class TableFeed(QObject):
             self.empty_note.hide()
             return
         label = (self.sidebar.label_of(self.sidebar.current_source()) or "All papers")
-        self.empty_note.show_text(empty_message(self.context.lib, self.query,
-                                                label.split("  (")[0]))
+        self.empty_note.show_text(self.context.lib.browse.empty_message(
+            self.query, label.split("  (")[0]))
 
     def set_query(self, text: str) -> None:
         self.query = text
@@ -263,7 +228,7 @@ class TableFeed(QObject):
     def _choose_order(self) -> None:
         """While the query has words, the best matches come first; the reading list
         keeps its own order; otherwise the column the user sorted by."""
-        if _has_words(self.query):
+        if self.context.lib.browse.ranks(self.query):
             special = "relevance"
         elif self.sidebar.current_source()[0] == "list":
             special = "reading-list"

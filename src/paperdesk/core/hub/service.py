@@ -1,0 +1,132 @@
+"""Asking a metadata service other than the Hub (arXiv, Crossref) politely.
+
+One ``Service`` per service and process: one request at a time (arXiv's terms for
+automated clients ask for a single connection), at least ``spacing`` seconds from the
+end of one answer to the next request, ``Retry-After`` honoured on 429 and 503 up to
+``max_wait`` seconds, a User-Agent naming PaperDesk, a deadline and a size cap per
+answer (``hub_http.get``), and every wait cancellable. A redirect is never followed:
+an answer must come from the host PaperDesk asked. Each failure is one ``HubError``
+line; "cannot be reached" is ``HubUnavailable``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from paperdesk.core.hub import hub_http
+from paperdesk.core.hub.hub import HubError, HubUnavailable
+from paperdesk.core.model.errors import Cancelled
+from paperdesk.core.model.jobs import CancelFlag
+
+
+@dataclass
+class Service:
+    """``name`` as messages say it, the base URL (``env`` overrides ``default``)."""
+
+    name: str
+    env: str
+    default: str
+    spacing: float = 3.0        # seconds between requests
+    timeout: float = 30.0       # seconds for one whole request
+    max_bytes: int = 10 * 2**20
+    max_wait: float = 60.0      # the longest Retry-After honoured
+    retries: int = 2            # after the first try, for 429 and 503
+    accept: str = "*/*"
+    requests: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _last: float = -1e9
+    _http: Any = None
+
+    @property
+    def base(self) -> str:
+        return (os.environ.get(self.env) or self.default).rstrip("/")
+
+    def get(self, path: str, params: Mapping[str, Any] | None, what: str,
+            cancel: CancelFlag | None = None) -> hub_http.Answer | None:
+        """The answer to one GET of ``base + path`` (None for a 404)."""
+        def stop() -> None:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled(f"cancelled while waiting for {self.name}")
+
+        with self._lock:  # one connection: the next request waits for this one
+            for attempt in range(self.retries + 1):
+                hub_http.wait(self._last + self.spacing - time.monotonic(), stop)
+                self._last = time.monotonic()
+                self.requests += 1
+                try:
+                    answer = self._once(self.base + path, params, what, stop)
+                finally:  # the spacing runs from the end of one answer to the next request
+                    self._last = time.monotonic()
+                if answer.status in (429, 503) and attempt < self.retries:
+                    wait = _seconds(answer.headers.get("retry-after"))
+                    if wait is not None and wait <= self.max_wait:
+                        hub_http.wait(wait, stop)  # then the spacing still holds
+                        continue
+                return self._checked(answer, what)
+        raise HubError(f"{what}: no answer")  # not reached
+
+    def _once(self, url: str, params: Mapping[str, Any] | None, what: str,
+              stop: Any) -> hub_http.Answer:
+        import httpx2
+
+        try:
+            return hub_http.get(self._client(), url, params, deadline=self.timeout,
+                                max_bytes=self.max_bytes, stop=stop)
+        except (hub_http.DeadlineExceeded, httpx2.TimeoutException):
+            raise HubError(f"{what}: {self.name} did not answer within "
+                           f"{self.timeout:g} s") from None
+        except hub_http.TooLarge:
+            raise HubError(f"{what}: {self.name}'s answer is larger than "
+                           f"{self.max_bytes / 2**20:g} MB; not read") from None
+        except (httpx2.ConnectError, httpx2.UnsupportedProtocol, OSError) as exc:
+            raise HubUnavailable(f"could not reach {self.name} at {self.base}: "
+                                 f"{_first_line(exc)}") from None
+        except httpx2.HTTPError as exc:
+            raise HubError(f"{what}: {_first_line(exc)}") from None
+
+    def _checked(self, answer: hub_http.Answer, what: str) -> hub_http.Answer | None:
+        status = answer.status
+        if status == 404:
+            return None
+        if 300 <= status < 400:
+            where = urlsplit(answer.headers.get("location", "")).netloc or "elsewhere"
+            raise HubError(f"{what}: {self.name} sent PaperDesk to {where[:80]}; "
+                           "not followed")
+        if status == 429 or status == 503:
+            raise HubError(f"{what}: {self.name} is busy or rate-limiting PaperDesk "
+                           f"(HTTP {status}); try again later")
+        if status >= 300 or status < 200:
+            raise HubError(f"{what}: {self.name} answered HTTP {status}")
+        return answer
+
+    def _client(self) -> Any:
+        import httpx2
+
+        if self._http is None:
+            self._http = httpx2.Client(
+                timeout=httpx2.Timeout(min(10.0, self.timeout)), follow_redirects=False,
+                headers={"user-agent": hub_http.USER_AGENT, "accept": self.accept})
+        return self._http
+
+
+def _seconds(value: str | None) -> float | None:
+    value = (value or "").strip()
+    return float(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:120] if text else type(exc).__name__
+
+
+# One of each per process: the spacing holds for every caller in it.
+ARXIV_API = Service("arXiv", "PAPERDESK_ARXIV_API", "https://export.arxiv.org/api/query",
+                    accept="application/atom+xml")
+CROSSREF = Service("Crossref", "PAPERDESK_CROSSREF_API", "https://api.crossref.org",
+                   spacing=1.0, accept="application/json")

@@ -1,0 +1,235 @@
+"""Local stand-ins for arXiv's API and Crossref, on loopback, for tests.
+
+- ``GET /api/query?id_list=A,B&max_results=N``: arXiv's Atom feed (``feed`` of ``entry``
+  elements with ``id`` http://arxiv.org/abs/IDvN, ``published``, ``updated``, ``title``,
+  ``summary``, ``author/name`` in order, ``arxiv:doi``, ``arxiv:journal_ref``,
+  ``arxiv:primary_category``, ``category``, ``link``s), as export.arxiv.org sends it; an
+  id it does not know is left out, a malformed one is an error entry, as arXiv does.
+- ``GET /api/query?search_query=cat:cs.CL&sortBy=submittedDate&sortOrder=descending``
+  (or ``au:"Name"``): the papers of that category or author, newest submission first.
+- ``GET /works/DOI``: Crossref's ``{"status": "ok", "message-type": "work", "message":
+  {...}}`` with ``DOI``, ``title`` (a list), ``author`` (``given``/``family``),
+  ``issued.date-parts``, ``container-title``, ``abstract`` (JATS), ``URL``; 404 with
+  the text "Resource not found." for a DOI it does not know.
+
+Every request is logged with when it began and ended, and how many were being
+answered at once (``most_at_once``), so a test can check the spacing and the single
+connection. ``answer(prefix, status, body, headers, times)`` sets a fault.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlparse
+from xml.sax.saxutils import escape
+
+FEED_HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"'
+             ' xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"'
+             ' xmlns:arxiv="http://arxiv.org/schemas/atom">\n'
+             '  <id>https://arxiv.org/api/x</id>\n  <title>arXiv Query</title>\n'
+             '  <updated>2026-12-01T00:00:00Z</updated>\n')
+
+
+@dataclass
+class ArxivPaper:
+    arxiv_id: str
+    title: str
+    summary: str
+    authors: list[str]
+    published: str = "2024-01-22"
+    version: int = 1
+    doi: str | None = None
+    journal_ref: str | None = None
+    categories: list[str] = field(default_factory=lambda: ["cs.CL", "cs.LG"])
+
+    def entry(self) -> str:
+        vid = f"{self.arxiv_id}v{self.version}"
+        parts = [f"  <entry>\n    <id>http://arxiv.org/abs/{vid}</id>",
+                 f"    <updated>{self.published}T18:00:00Z</updated>",
+                 f"    <published>{self.published}T17:00:00Z</published>",
+                 f"    <title>{escape(self.title)}</title>",
+                 f"    <summary>  {escape(self.summary)}\n  </summary>"]
+        parts += [f"    <author>\n      <name>{escape(a)}</name>\n    </author>"
+                  for a in self.authors]
+        if self.doi:
+            parts.append(f"    <arxiv:doi>{escape(self.doi)}</arxiv:doi>")
+        if self.journal_ref:
+            parts.append(f"    <arxiv:journal_ref>{escape(self.journal_ref)}</arxiv:journal_ref>")
+        parts.append(f'    <link href="http://arxiv.org/abs/{vid}" rel="alternate" '
+                     'type="text/html"/>')
+        parts.append(f'    <link title="pdf" href="http://arxiv.org/pdf/{vid}" rel="related" '
+                     'type="application/pdf"/>')
+        parts.append(f'    <arxiv:primary_category term="{self.categories[0]}" '
+                     'scheme="http://arxiv.org/schemas/atom"/>')
+        parts += [f'    <category term="{c}" scheme="http://arxiv.org/schemas/atom"/>'
+                  for c in self.categories]
+        return "\n".join(parts) + "\n  </entry>\n"
+
+
+def crossref_work(doi: str, title: str, authors: list[tuple[str, str]], year: int,
+                  month: int = 6, day: int = 3, container: str = "Proceedings of KDD",
+                  abstract: str | None = None) -> dict[str, Any]:
+    work: dict[str, Any] = {
+        "DOI": doi, "type": "proceedings-article", "title": [title],
+        "author": [{"given": g, "family": f, "sequence": "first" if n == 0 else "additional",
+                    "affiliation": []} for n, (g, f) in enumerate(authors)],
+        "issued": {"date-parts": [[year, month, day]]},
+        "published-print": {"date-parts": [[year, month]]},
+        "container-title": [container], "publisher": "ACM", "URL": f"https://doi.org/{doi}",
+        "reference-count": 12, "is-referenced-by-count": 40}
+    if abstract:
+        work["abstract"] = f"<jats:p>{abstract}</jats:p>"
+    return work
+
+
+@dataclass
+class Fault:
+    prefix: str
+    status: int
+    body: bytes
+    headers: dict[str, str]
+    times: int
+
+
+class FakeServices:
+    """arXiv's API under ``/api/query`` and Crossref under ``/works/``, on one port."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.arxiv: dict[str, ArxivPaper] = {}
+        self.works: dict[str, dict[str, Any]] = {}
+        self.faults: list[Fault] = []
+        self.log: list[tuple[float, float, str]] = []  # (began, ended, path)
+        self.agents: list[str] = []
+        self.at_once = 0
+        self.most_at_once = 0
+        self.lock = threading.Lock()
+        services = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                services._serve(self)
+
+        self.server = ThreadingHTTPServer((host, 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"PAPERDESK_ARXIV_API": self.url + "/api/query",
+                "PAPERDESK_CROSSREF_API": self.url}
+
+    def __enter__(self) -> FakeServices:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def answer(self, prefix: str, status: int, body: bytes = b"", times: int = 1,
+               headers: dict[str, str] | None = None) -> None:
+        self.faults.append(Fault(prefix, status, body, headers or {}, times))
+
+    def paths(self, prefix: str = "") -> list[str]:
+        return [p for _, _, p in self.log if p.startswith(prefix)]
+
+    def _fault(self, path: str) -> Fault | None:
+        with self.lock:
+            for fault in self.faults:
+                if path.startswith(fault.prefix) and fault.times > 0:
+                    fault.times -= 1
+                    return fault
+        return None
+
+    def _serve(self, handler: BaseHTTPRequestHandler) -> None:
+        began = time.monotonic()
+        with self.lock:
+            self.agents.append(handler.headers.get("User-Agent", ""))
+            self.at_once += 1
+            self.most_at_once = max(self.most_at_once, self.at_once)
+        try:
+            time.sleep(0.05)  # long enough for a second connection to overlap
+            self._answer(handler)
+        finally:
+            with self.lock:
+                self.at_once -= 1
+                self.log.append((began, time.monotonic(), handler.path))
+
+    def _answer(self, handler: BaseHTTPRequestHandler) -> None:
+        url = urlparse(handler.path)
+        path, query = unquote(url.path), parse_qs(url.query)
+        fault = self._fault(path)
+        if fault is not None:
+            return self._send(handler, fault.status, fault.body, fault.headers)
+        if path == "/api/query" and "search_query" in query:
+            found = self._search(query["search_query"][0],
+                                 int(query.get("max_results", ["10"])[0]))
+            body = FEED_HEAD + "".join(p.entry() for p in found) + "</feed>\n"
+            return self._send(handler, 200, body.encode("utf-8"),
+                              {"Content-Type": "application/atom+xml; charset=utf-8"})
+        if path == "/api/query":
+            ids = [i for i in query.get("id_list", [""])[0].split(",") if i]
+            body = FEED_HEAD + "".join(self._entry(i) for i in ids) + "</feed>\n"
+            return self._send(handler, 200, body.encode("utf-8"),
+                              {"Content-Type": "application/atom+xml; charset=utf-8"})
+        if path.startswith("/works/"):
+            work = self.works.get(path[len("/works/"):].lower())
+            if work is None:
+                return self._send(handler, 404, b"Resource not found.",
+                                  {"Content-Type": "text/plain"})
+            data = {"status": "ok", "message-type": "work", "message-version": "1.0.0",
+                    "message": work}
+            return self._send(handler, 200, json.dumps(data).encode("utf-8"),
+                              {"Content-Type": "application/json"})
+        return self._send(handler, 404, b"not found", {})
+
+    def _search(self, search: str, limit: int) -> list[ArxivPaper]:
+        if search.startswith("cat:"):
+            hits = [p for p in self.arxiv.values() if search[4:] in p.categories]
+        elif search.startswith("au:"):
+            name = search[3:].strip('"').lower()
+            hits = [p for p in self.arxiv.values() if name in (a.lower() for a in p.authors)]
+        else:
+            hits = []
+        return sorted(hits, key=lambda p: (p.published, p.arxiv_id), reverse=True)[:limit]
+
+    def _entry(self, asked: str) -> str:
+        base = asked.split("v")[0] if "." in asked else asked
+        paper = self.arxiv.get(base)
+        if paper is not None:
+            return paper.entry()
+        if not any(c.isdigit() for c in asked):
+            return (f"  <entry>\n    <id>http://arxiv.org/api/errors#incorrect_id_format_for"
+                    f"_{escape(asked)}</id>\n    <title>Error</title>\n    <summary>incorrect "
+                    f"id format for {escape(asked)}</summary>\n  </entry>\n")
+        return ""
+
+    @staticmethod
+    def _send(handler: BaseHTTPRequestHandler, status: int, body: bytes,
+              headers: dict[str, str]) -> None:
+        try:
+            handler.send_response(status)
+            for key, value in {"Content-Type": "application/json", **headers}.items():
+                handler.send_header(key, value)
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
