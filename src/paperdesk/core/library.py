@@ -60,9 +60,6 @@ class Write:
         self.made = changes
 
 
-Edit = Write  # the name undoable edits had before every write shared one kernel
-
-
 Listener = Callable[[ch.Changes], object]  # what it returns is not read
 
 
