@@ -61,7 +61,8 @@ NO_POSIX = ["-p", "tests.no_posix", *(f"tests/{name}.py" for name in (
     "core/test_import_hostile", "core/test_trash", "core/test_migrations",
     "core/test_export_processes", "core/test_workers",
     "reliability/test_backup", "reliability/test_file_identity",
-    "reliability/test_written_files", "reliability/test_restore_writing"))]
+    "reliability/test_written_files", "reliability/test_restore_writing",
+    "reliability/test_replaced_under_holder"))]
 
 # A network that drops a connection now and then: pip (here, and inside the tests that
 # build and install the wheel) tries more often and waits longer, unless told otherwise.

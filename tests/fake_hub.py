@@ -11,8 +11,12 @@ It speaks the JSON that ``huggingface_hub`` parses (``PaperInfo``/``PaperAuthor`
 
 Faults are set per test: ``fail(path_prefix, status, times, headers, body, delay)``;
 a hostile server also has ``trickle`` (the body one byte per that many seconds: a
-slow-loris) and ``stream`` (a body of that many bytes sent chunked, without a
-``Content-Length``). Every request is counted and logged.
+slow-loris), ``stream`` (a body of that many bytes sent chunked, without a
+``Content-Length``) and ``location`` (a redirect, with the status given, to that
+address followed by the path and query asked for). ``FakeHub(host=)`` binds
+another loopback address (``127.0.0.2``: a second host for redirects to point
+at). ``extra`` items (raw JSON, broken ones too) end every search answer and the
+first page of every day. Every request is counted and logged.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ class Fault:
     delay: float = 0.0
     trickle: float = 0.0   # seconds between the body's bytes
     stream: int = 0        # bytes of a huge chunked body of spaces after "["
+    location: str = ""     # redirect to this address + the path and query asked for
 
 
 def record(arxiv_id: str, title: str, summary: str, authors: list[str], published: str,
@@ -88,10 +93,12 @@ def list_item(paper: dict[str, Any]) -> dict[str, Any]:
 
 
 class FakeHub:
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.host = host
         self.papers: dict[str, dict[str, Any]] = {}
         self.days: dict[str, list[str]] = {}
         self.faults: list[Fault] = []
+        self.extra: list[Any] = []  # items put at the end of every list answered
         self.requests: list[str] = []
         self.lock = threading.Lock()
         hub = self
@@ -108,7 +115,7 @@ class FakeHub:
             def do_GET(self) -> None:
                 hub._serve(self)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer((host, 0), Handler)
         self.server.daemon_threads = True
         # Checks for shutdown every 20 ms: the default half second added half a
         # second to the end of every test with a stand-in Hub.
@@ -117,7 +124,7 @@ class FakeHub:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        return f"http://{self.host}:{self.server.server_address[1]}"
 
     def __enter__(self) -> FakeHub:
         self.thread.start()
@@ -159,6 +166,9 @@ class FakeHub:
         if fault is not None:
             if fault.delay:
                 time.sleep(fault.delay)
+            if fault.location:
+                return self._send(handler, fault.status, b"",
+                                  {**fault.headers, "Location": fault.location + handler.path})
             if fault.trickle or fault.stream:
                 return self._hostile(handler, fault)
             if fault.status:
@@ -170,7 +180,8 @@ class FakeHub:
             ids = self.days.get(query.get("date", [""])[0], [])
             page, limit = int(query.get("p", ["0"])[0]), int(query.get("limit", ["50"])[0])
             return self._json(handler, [list_item(self.papers[i])
-                                        for i in ids[page * limit:(page + 1) * limit]])
+                                        for i in ids[page * limit:(page + 1) * limit]]
+                              + (self.extra if page == 0 else []))
         if path.startswith("/api/papers/"):
             paper = self.papers.get(path.rsplit("/", 1)[1])
             if paper is None:
@@ -186,7 +197,7 @@ class FakeHub:
             if shared:
                 scored.append((-shared, paper["id"], paper))
         scored.sort(key=lambda t: (t[0], t[1]))
-        return [list_item(p) for _, _, p in scored[:limit]]
+        return [list_item(p) for _, _, p in scored[:limit]] + self.extra
 
     def _json(self, handler: BaseHTTPRequestHandler, data: Any) -> None:
         self._send(handler, 200, json.dumps(data).encode("utf-8"))

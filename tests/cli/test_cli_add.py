@@ -229,3 +229,17 @@ def test_arxiv_is_asked_on_one_connection_three_seconds_apart_with_retry_after(
         assert min(gaps) >= 3.0
         assert fake.most_at_once == 1
         assert all("paperdesk" in agent.lower() for agent in fake.agents)
+
+
+def test_a_redirect_to_another_host_takes_nothing_from_it(tmp_path, services):
+    with FakeServices(host="127.0.0.2") as elsewhere:
+        elsewhere.arxiv[KAPLAN.arxiv_id] = KAPLAN
+        services.answer("/api/query", 302, b"", headers={
+            "Location": f"{elsewhere.url}/api/query?id_list=2001.08361"})
+        path = tmp_path / "lib.sqlite"
+        out = paperdesk("--library", path, "add", "2001.08361", "--json",
+                        env=_env(services), check_rc=0)
+        [item] = json.loads(out.stdout)
+        assert item["status"] == "added incomplete"
+        assert "another host; not followed" in item["warnings"][0]
+        assert elsewhere.log == []

@@ -109,3 +109,10 @@ def test_fetch_refuses_bad_dates_with_one_line(tmp_path):
     backwards = paperdesk("--library", path, "fetch", "--date", "2025-11-04", "--to",
                           "2025-11-01", check_rc=1)
     assert backwards.stderr.count("\n") == 1 and "before" in backwards.stderr
+
+
+def test_enrich_offline_says_so_in_one_line(small):
+    offline = paperdesk("--library", small, "enrich", env={"HF_HUB_OFFLINE": "1"}, check_rc=1)
+    assert offline.stderr.splitlines() == [
+        "offline: HF_HUB_OFFLINE is set, so nothing was asked; 2 papers left as they were"]
+    assert offline.stdout == ""

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from paperdesk.core.library import Library
 from tests.command_line import paperdesk
 from tests.fake_hub import FakeHub, record
@@ -118,3 +120,54 @@ def test_fetch_from_an_unreachable_hub_says_so_in_one_line(tmp_path):
     (line,) = down.stderr.splitlines()
     assert line.startswith(f"{DAY}: could not reach the Hub at http://127.0.0.1:{port}: ")
     assert "0 papers" not in down.stderr
+
+
+def test_a_hub_redirecting_to_another_host_is_refused_in_one_line(tmp_path, small, server):
+    with FakeHub(host="127.0.0.2") as elsewhere:
+        elsewhere.add(record("2001.08361", "Scaling Laws for Neural Language Models",
+                             "We study empirical scaling laws for language model performance.",
+                             ["Jared Kaplan"], "2020-01-23"), day=DAY)
+        server.fail("/api/", 302, times=10**6, location=elsewhere.url)
+        env = {"HF_ENDPOINT": server.url}
+        before = Library.open(small).papers([1, 2])
+        enrich = paperdesk("--library", small, "enrich", env=env, check_rc=1)
+        fetch = paperdesk("--library", tmp_path / "day.sqlite", "fetch", "--date", DAY,
+                          env=env, check_rc=1)
+        assert elsewhere.requests == []
+    refused = f"to {elsewhere.url}, another host; not followed, nothing taken from it"
+    (line,) = enrich.stderr.splitlines()
+    assert line.startswith("completed 0 of 2 papers; 2 without an answer (")
+    assert line.endswith(refused)
+    assert fetch.stderr.splitlines() == [f"{DAY}: the Hub at {server.url} redirected daily "
+                                         f"papers of {DAY} {refused}"]
+    with Library.open(small) as lib:
+        assert lib.papers([1, 2]) == before
+    with Library.open(tmp_path / "day.sqlite") as lib:
+        assert lib.stats()["papers"] == 0
+
+
+@pytest.mark.parametrize("stage", ["list", "records"])
+def test_ctrl_c_ends_fetch_at_once_with_exit_130(tmp_path, server, stage):
+    for n in range(3):
+        server.add(record(f"2506.0000{n}", f"Fetched Paper {n}", "An abstract.", ["A B"],
+                          "2025-06-01"), day=DAY)
+    if stage == "list":  # waiting out the 30 s the Hub asked for
+        prefix = "/api/daily_papers"
+        server.fail(prefix, 429, times=10**6, headers={"Retry-After": "30"})
+    else:  # inside a read of a record trickling a byte a second
+        prefix = "/api/papers/"
+        server.fail(prefix, 200, times=99, body=b"{" + b" " * 600 + b"}", trickle=1.0)
+    proc = _start(tmp_path / "lib.sqlite", "fetch", "--date", DAY, url=server.url)
+    _when_asked(server, prefix, proc)
+    time.sleep(0.5)
+    asked = len(server.requests)
+    elapsed, err = _interrupt(proc)
+    # The wait it was in had 29 s (list) or 10 minutes (records) to go; the time a
+    # process takes to end on a busy machine is measured by bench/bench_interrupt.py.
+    print(f"fetch, {stage}: SIGINT to exit {elapsed:.3f} s")
+    assert elapsed < 5.0
+    assert len(server.requests) == asked  # nothing more asked once interrupted
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert err.splitlines() == ["paperdesk: interrupted; the current change was rolled back"]
+    with Library.open(tmp_path / "lib.sqlite") as lib:
+        assert lib.stats()["papers"] == 0

@@ -67,6 +67,20 @@ def test_bad_files_exit_1_with_one_line_each_and_change_nothing(lib_path, seeds,
     assert content(lib_path) == before
 
 
+def test_an_empty_folder_is_bad_input_in_one_line(lib_path, seeds, tmp_path):
+    paperdesk("--library", lib_path, "import", seeds[0], check_rc=0)
+    before = content(lib_path)
+    empty = tmp_path / "empty folder"
+    (empty / ".hidden").mkdir(parents=True)
+    (empty / ".hidden" / "day.txt").write_text(seeds[0].read_text(encoding="utf-8"))
+    out = paperdesk("--library", lib_path, "import", empty, check_rc=1)
+    assert out.stderr.splitlines() == [f"error: no digest or .bib files in {empty}"]
+    assert out.stdout == "" and content(lib_path) == before
+    both = paperdesk("--library", lib_path, "import", empty, seeds[1], check_rc=1)
+    assert both.stderr.splitlines()[0] == f"error: no digest or .bib files in {empty}"
+    assert "imported: " in both.stderr  # the other path is imported all the same
+
+
 def test_some_files_failing_still_imports_the_rest(lib_path, seeds, tmp_path):
     (tmp_path / "prose.txt").write_text("Just some words.\n")
     out = paperdesk("--library", lib_path, "import", seeds[0], tmp_path / "prose.txt", check_rc=1)

@@ -75,3 +75,12 @@ def test_a_query_beyond_the_limits_is_one_line(seed_path, tmp_path, command, que
     assert "position" in lines[0] and len(lines[0]) < 200
     assert "Expression tree" not in lines[0] and "Error" not in lines[0]
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+@pytest.mark.parametrize(("query", "pos"), [("%", 1), ("+", 1), ("~", 1), ("scaling OR %", 12)])
+def test_list_refuses_a_term_of_punctuation_alone_in_one_line(seed_path, query, pos):
+    out = pd(seed_path, "list", "--", query, rc=1)
+    assert out.stdout == ""
+    assert out.stderr.splitlines() == [
+        f"paperdesk: {query[pos - 1]!r} at position {pos} has no letters or digits to search "
+        "for (punctuation only separates words)"]

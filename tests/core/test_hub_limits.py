@@ -184,3 +184,12 @@ def test_huggingface_hubs_shared_client_is_left_as_it_is(lib, hub):
     assert get_session() is shared
     assert (shared.timeout, dict(shared.event_hooks)) == (timeout, hooks)
     assert timeout.read is None  # huggingface_hub's own default, not PaperDesk's
+
+
+def test_a_stalled_hub_is_said_to_have_sent_nothing_for_the_read_timeout(hub):
+    # Nothing at all for 3 s: the read timeout (0.5 s) ends the wait, not the deadline.
+    hub.fail("/api/papers/2501.00001", 0, times=9, delay=3.0)
+    with pytest.raises(HubError) as raised:
+        fast(timeout=2.5, read_timeout=0.5, retries=0).paper("2501.00001")
+    assert str(raised.value) == "paper 2501.00001: the Hub sent nothing for 0.5 s"
+    assert hub.count("/api/papers/2501.00001") == 1

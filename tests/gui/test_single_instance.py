@@ -85,6 +85,8 @@ def test_a_socket_left_by_a_crash_is_replaced(tmp_path, seeds):
         second = subprocess.run(_paperdesk("--library", path, seeds[1]), env=_env(),
                                 capture_output=True, text=True, timeout=30)
         assert second.returncode == 0 and proc.poll() is None
+        assert second.stderr.strip() == (f"paperdesk: handed 1 file to the window already "
+                                         f"open on {path}")
         assert _wait(lambda: _papers(path) > 0, 20)
     finally:
         proc.terminate()

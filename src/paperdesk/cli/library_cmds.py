@@ -7,7 +7,7 @@ from pathlib import Path
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
-from paperdesk.core.api import SORTS, Library, describe, paper_links, plural
+from paperdesk.core.api import SORTS, Library, author_line, describe, paper_links, plural
 
 
 def register(sub: Commands) -> None:
@@ -118,9 +118,7 @@ def cmd_show(args: argparse.Namespace, lib: Library) -> int:
         return 0
     print(paper["title"])
     print()
-    # "Last, First" names are told apart by semicolons
-    joiner = "; " if any("," in name for name in paper["authors"]) else ", "
-    who = joiner.join(paper["authors"]) or paper["organization"] or (
+    who = author_line(paper["authors"]) or paper["organization"] or (
         f"{paper['author_count']} authors" if paper["author_count"] else "authors unknown")
     year = f"{paper['published'] or 'date unknown'}"
     if paper["year_inferred"]:

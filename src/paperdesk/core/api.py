@@ -40,7 +40,7 @@ _DOOR: dict[str, str] = {
     "paperdesk.core.model.jobs": "no_progress",
     "paperdesk.core.model.links": "paper_links",
     "paperdesk.core.model.sources": "describe",
-    "paperdesk.core.model.text": "plural",
+    "paperdesk.core.model.text": "author_line plural",
     "paperdesk.core.search.sorts": "SORTS",
     "paperdesk.core.sync.sync_states": "CHANGED CONFLICT FAILED OK WRITING",
     "paperdesk.core.sync.sync_write": "Outcome",

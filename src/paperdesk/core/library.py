@@ -14,13 +14,13 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas import Areas
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import dbfile, images, known, records, store
+from paperdesk.core.db import dbfile, images, known, records, rescue, store
+from paperdesk.core.db.changes import Write as Write  # the write in progress
 from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
@@ -32,32 +32,6 @@ if TYPE_CHECKING:
     from paperdesk.core.hub.today import TodayResult
     from paperdesk.core.importing import importer
     from paperdesk.core.search.search import SearchResult
-
-
-@dataclass
-class Write:
-    """One write in progress; ``Library.write`` turns it into ``changes`` when it commits.
-
-    The block may add ``kinds`` and ``paper_ids``, set its typed ``result``, or set
-    ``changes`` outright (a merge builds its own undo).
-    """
-
-    label: str
-    kinds: set[str]
-    paper_ids: set[int]
-    result: ch.Result = field(default_factory=ch.NoResult)
-    made: ch.Changes | None = None  # the changes, once the block or the kernel made them
-
-    @property
-    def changes(self) -> ch.Changes:
-        """The write's changes: set by the block, or made by the kernel when it ends."""
-        if self.made is None:
-            raise RuntimeError(f"the write {self.label!r} has no changes yet")
-        return self.made
-
-    @changes.setter
-    def changes(self, changes: ch.Changes) -> None:
-        self.made = changes
 
 
 Listener = Callable[[ch.Changes], object]  # what it returns is not read
@@ -120,6 +94,8 @@ class Library(Areas):
         return store.moved(self.db.conn) is not None
 
     def close(self) -> None:
+        if self.moved():  # its last commits may be only in its -wal: copied, set aside
+            rescue.rescue(self.db.conn)
         self.settle()
         self.db.close()
 
@@ -128,7 +104,10 @@ class Library(Areas):
         ``dest`` defaults to a new timestamped file in ``backups/`` beside it."""
         from paperdesk.core.db.backup import backup_library
 
-        return backup_library(self.path, Path(dest) if dest is not None else None)
+        # On a full disk this connection has the library to itself: the copy reads it.
+        holder = self.db.conn if getattr(self.db.conn, "refused", None) else None
+        return backup_library(self.path, Path(dest) if dest is not None else None,
+                              holder=holder)
 
     def __enter__(self) -> Library:
         return self

@@ -73,6 +73,11 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
     sys.excepthook = show_error
     message = {"files": [str(f.absolute()) for f in files or []], "search": search}
     if single_instance.hand_over(single_instance.server_name(path), message):
+        # said on the terminal, which the window cannot do (stderr: stdout stays data)
+        what = [f"{len(files)} file{'s' * (len(files) != 1)}"] if files else []
+        what += [f"the search {search!r}"] if search else []
+        print(f"paperdesk: handed {' and '.join(what) or 'the request'} to the window "
+              f"already open on {path}", file=sys.stderr)
         return 0
     try:
         lib = open_demo() if demo else Library.open(path, new=new)

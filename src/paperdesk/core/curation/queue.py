@@ -35,7 +35,10 @@ def _queue(lib: Library, ids: Iterable[int]) -> tuple[list[int], list[int]]:
     missing = [pid for pid in moving if pid not in on]
     if missing:
         lib.require(missing)
-        raise CurationError(f"paper {missing[0]} is not in the reading queue (mark it to-read)")
+        title = lib.db.execute("SELECT title FROM papers WHERE id = ?", [missing[0]]).fetchone()[0]
+        shown = title if len(title) <= 60 else title[:59] + "…"
+        raise CurationError(f"{shown!r} (paper {missing[0]}) is not in the reading queue "
+                            "(mark it to-read)")
     wanted = set(moving)
     return order, [pid for pid in order if pid in wanted]  # moved in their queue order
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from paperdesk.core.db import connection, dbfile, files, schema
+from paperdesk.core.db import connection, dbfile, files, read_only, schema
 from paperdesk.core.model.errors import LibraryError
 
 BACKUP_FOLDER = "backups"
@@ -107,9 +107,12 @@ def copy_database(source: sqlite3.Connection, dest: Path, *, max_mode: int = 0o6
     return dest
 
 
-def backup_library(library: Path, dest: Path | None = None) -> Path:
+def backup_library(library: Path, dest: Path | None = None, *,
+                   holder: sqlite3.Connection | None = None) -> Path:
     """Back up the library file at ``library`` to ``dest`` (default: a new timestamped
-    file in the backups folder beside it). Safe while other connections write."""
+    file in the backups folder beside it). Safe while other connections write.
+    ``holder``: a connection of this process that has the library to itself (on a full
+    disk, ``read_only``): the copy is read through it."""
     library = Path(library).absolute()
     if dest is None:
         dest = default_backup_path(library)
@@ -123,8 +126,10 @@ def backup_library(library: Path, dest: Path | None = None) -> Path:
     dest = Path(dest).absolute()
     if dest == library:
         raise LibraryError(f"{dest}: that is the library itself; choose another file")
-    try:
-        source = dbfile.connect(library)
+    if holder is not None:
+        return copy_database(holder, dest, max_mode=library_mode(library))
+    try:  # read on a read-only or full disk too: the copy goes elsewhere
+        source = read_only.reading_connection(library, dbfile.BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
         raise dbfile.translate(exc, library) from None
     try:

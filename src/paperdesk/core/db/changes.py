@@ -170,6 +170,32 @@ class Changes:
 NOTHING = Changes("nothing", frozenset())
 
 
+@dataclass
+class Write:
+    """One write in progress; ``Library.write`` turns it into ``changes`` when it commits.
+
+    The block may add ``kinds`` and ``paper_ids``, set its typed ``result``, or set
+    ``changes`` outright (a merge builds its own undo).
+    """
+
+    label: str
+    kinds: set[str]
+    paper_ids: set[int]
+    result: Result = field(default_factory=NoResult)
+    made: Changes | None = None  # the changes, once the block or the kernel made them
+
+    @property
+    def changes(self) -> Changes:
+        """The write's changes: set by the block, or made by the kernel when it ends."""
+        if self.made is None:
+            raise RuntimeError(f"the write {self.label!r} has no changes yet")
+        return self.made
+
+    @changes.setter
+    def changes(self, changes: Changes) -> None:
+        self.made = changes
+
+
 def affected_views(kinds: Iterable[str], undo: Undo | None) -> frozenset[str]:
     """The views that ``kinds`` of change concern; the undo images tell whether an edit
     of papers touched what the duplicate groups are made of."""

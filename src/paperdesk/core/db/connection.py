@@ -8,7 +8,9 @@ write lock before every write transaction, so a library deleted, moved or
 replaced under a running program (or its -wal/-shm removed) is refused in one
 line instead of writes that report success and go nowhere. Such a connection
 closes without checkpointing, so it neither writes into those files nor
-deletes the -wal of whatever is now at the library's path.
+deletes the -wal of whatever is now at the library's path (and ``rescue`` moves
+that -wal away). Before this process's first connection to a file, a -wal beside
+it that another file left under its name is set aside (``foreign_wal``).
 
 SQLite checkpoints, and deletes the -wal, when the last connection to a library
 closes: the one that gets the exclusive lock every other connection in WAL mode
@@ -26,10 +28,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from urllib.parse import quote
 
-from paperdesk.core.db import files, sessions
+from paperdesk.core.db import files, foreign_wal, sessions
 from paperdesk.core.model.errors import LibraryError
 
 BUSY_TIMEOUT_S = 5.0
@@ -46,16 +49,19 @@ class Connection(sqlite3.Connection):
     sides: dict[str, files.Identity | None] | None = None
     session: Path | None = None  # the marker folder of the library it holds open (sessions)
     damaged: str | None = None  # why writes are refused: the check at open found damage
+    refused: str | None = None  # why writes are refused otherwise (a full disk: read_only)
     checked: bool = False  # the file was checked at open (after an unclean shutdown)
     wrote: bool = False  # a write was committed on it (Library.close then tidies the file)
+    using: threading.RLock  # held to close it, and by a rescue copying from it (``rescue``)
 
     def close(self) -> None:
-        session, self.session = self.session, None
-        try:
-            self._close()
-        finally:
-            if session is not None:
-                sessions.leave(session)
+        with self.using:
+            session, self.session = self.session, None
+            try:
+                self._close()
+            finally:
+                if session is not None:
+                    sessions.leave(session)
 
     def _close(self) -> None:
         ident = self.identity
@@ -71,7 +77,10 @@ class Connection(sqlite3.Connection):
                 _no_checkpoint_on_close(self)
         self.identity = None
         with files.registry():  # the keeper goes with the library's last connection
-            keeper = _keepers.pop(ident, None) if files.connections(ident) == 1 else None
+            last = files.connections(ident) == 1
+            keeper = _keepers.pop(ident, None) if last else None
+            if last:
+                rescued_copies.pop(ident, None)
         try:
             if keeper is not None and not gone:
                 keeper.close()
@@ -95,9 +104,12 @@ def connect(path: Path, *, mode: str = "rwc", immutable: bool = False,
     if immutable:
         params["immutable"] = "1"
     with files.registry():
+        if not immutable:  # a -wal another file left under this name is not replayed
+            foreign_wal.guard(path)
         conn = sqlite3.connect(_uri(path, **params), uri=True, timeout=timeout,
                                isolation_level=None, check_same_thread=False,
                                factory=Connection)
+        conn.using = threading.RLock()
         ident = files.identity(path)
         if ident is not None:
             files.register(ident, path)
@@ -122,6 +134,9 @@ def watch(conn: sqlite3.Connection) -> None:
 
 # Python 3.11: a read-only connection per library (by identity) with connections here.
 _keepers: dict[files.Identity, sqlite3.Connection] = {}
+# Libraries taken away under this process: the copy ``rescue`` made of each (None: it
+# could not be made), while connections to it remain.
+rescued_copies: dict[files.Identity, Path | None] = {}
 
 
 def _keep(conn: Connection) -> None:

@@ -15,10 +15,9 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 
-from paperdesk.core.db import connection, files, schema
+from paperdesk.core.db import connection, files, rescue, schema
 from paperdesk.core.db.connection import moved
 from paperdesk.core.db.database import Database
 from paperdesk.core.model.errors import LibraryBusy, LibraryError
@@ -88,7 +87,8 @@ def check_intact(db: Database, path: Path) -> None:
 def cannot_write(db: Database, path: Path) -> bool:
     """Whether writes to the library are refused whatever they are: a damaged file, a
     read-only connection, a file or folder this process may not write (mode 0444)."""
-    if getattr(db.conn, "damaged", None) or db.execute("PRAGMA query_only").fetchone()[0]:
+    if getattr(db.conn, "damaged", None) or getattr(db.conn, "refused", None) \
+            or db.execute("PRAGMA query_only").fetchone()[0]:
         return True
     return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
@@ -118,9 +118,9 @@ def write(db: Database) -> Iterator[Database]:
         with db.atomic():
             yield db
         return
-    damaged = getattr(db.conn, "damaged", None)
-    if damaged:
-        raise LibraryError(damaged)
+    refused = getattr(db.conn, "damaged", None) or getattr(db.conn, "refused", None)
+    if refused:
+        raise LibraryError(refused)
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         reason = moved(db.conn)  # under the write lock: is it still the library's file?
@@ -158,37 +158,10 @@ def _commit(conn: sqlite3.Connection) -> None:
 
 
 def _rescue(conn: sqlite3.Connection) -> str:
-    """Once per connection whose files were taken away: save the library as it still
-    sees it (edits that reported success, now in files no one else reads) in the
-    backups folder beside it; the words to add to the error."""
-    saved = getattr(conn, "rescued", None)
-    if saved is None:
-        with contextlib.suppress(LibraryError, OSError, sqlite3.Error):
-            saved = _rescue_copy(conn, Path(conn.library))  # type: ignore[attr-defined]
-            conn.rescued = saved  # type: ignore[attr-defined]
+    """The words to add to the error of a write refused because the library's files
+    were taken away: where ``rescue`` saved what this program still saw."""
+    saved = rescue.rescue(conn)
     return f"; the library as this program last saw it is saved in {saved}" if saved else ""
-
-
-def _rescue_copy(conn: sqlite3.Connection, library: Path) -> Path:
-    folder = library.parent / "backups"
-    folder.mkdir(exist_ok=True)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    dest, n = folder / f"{library.stem}.rescued-{stamp}.sqlite", 1
-    while dest.exists():
-        n += 1
-        dest = folder / f"{library.stem}.rescued-{stamp}-{n}.sqlite"
-    try:
-        mode = os.stat(library).st_mode & 0o666
-    except OSError:
-        mode = 0o600  # the library is gone: as private as can be
-    with files.atomic_write(dest, kind="partial", max_mode=mode) as temp:
-        target = connection.connect(temp)
-        try:
-            conn.backup(target)
-            target.execute("PRAGMA journal_mode = DELETE").fetchone()
-        finally:
-            target.close()
-    return dest
 
 
 # -- writes made by other programs to a library this process holds open -------

@@ -11,8 +11,11 @@ quick_check`` (reading the whole file) before anything else; a normal open pays
 for one small folder listing. A marker of a process still running is another
 program using the library, and is left alone. A marker says how many migrations its
 program knows (``migrations N``; none in markers of PaperDesk before 0016): a library is
-not upgraded while a program that knows fewer has it open (``older_users``), since that
-program would go on reading and writing it as it was.
+not upgraded while a program that knows fewer has it open (``older_programs``), since that
+program would go on reading and writing it as it was. Markers of every layout PaperDesk
+has written count: by identity with a count, by identity without one, and, before
+markers by identity, in a folder keyed by the library's absolute path
+(``legacy_folders``).
 
 When the check finds damage, a ``damaged`` marker stays until a check passes
 (after ``paperdesk restore``), so every open checks again and writes stay refused
@@ -118,18 +121,41 @@ def enter(where: Path, library: Path) -> list[str]:
 _KNOWS = "migrations "
 
 
-def older_users(where: Path) -> list[str]:
-    """The markers in ``where`` of other programs still running that know fewer
-    migrations than this one (a PaperDesk before 0016 wrote no count at all). A marker
-    being written this instant (empty) is not counted."""
+def legacy_folders(library: Path) -> list[Path]:
+    """Where a PaperDesk before markers by identity (``folder``) put the markers of
+    ``library``: under its absolute path as that program was given it, here the path
+    as given and the one its links lead to."""
+    names = dict.fromkeys((os.path.abspath(library), os.path.realpath(library)))
+    return [data_dir() / MARKERS / hashlib.sha256(
+        name.encode("utf-8", "surrogateescape")).hexdigest()[:24] for name in names]
+
+
+def running_users(where: Path) -> list[str]:
+    """The markers in ``where`` of other programs still running."""
     try:
         names = os.listdir(where)
     except OSError:
         return []
+    return [name for name in names if name.partition("-")[0].isdigit()
+            and name != marker_name() and not _gone(name)]
+
+
+def older_programs(library: Path) -> list[str]:
+    """The markers of other programs still running with ``library`` open that know
+    fewer migrations than this one, in every layout PaperDesk has written them: by
+    the file's identity (``folder``), and by its path (before 0016: no count at all)."""
+    older = older_users(folder(library))
+    for where in legacy_folders(library):
+        older += running_users(where)
+    return older
+
+
+def older_users(where: Path) -> list[str]:
+    """The markers in ``where`` of other programs still running that know fewer
+    migrations than this one (a PaperDesk before 0016 wrote no count at all). A marker
+    being written this instant (empty) is not counted."""
     older = []
-    for name in names:
-        if not name.partition("-")[0].isdigit() or name == marker_name() or _gone(name):
-            continue  # not a marker, this process's, or a program gone
+    for name in running_users(where):
         try:
             text = (where / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

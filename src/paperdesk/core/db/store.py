@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperdesk.core.db import papers_table, schema, sessions
+from paperdesk.core.db import papers_table, read_only, rescue, schema, sessions
 from paperdesk.core.db.connection import moved, watch
 from paperdesk.core.db.database import Database, load_ids
 from paperdesk.core.db.dbfile import (
@@ -51,6 +51,7 @@ __all__ = ["BUSY_TIMEOUT_S", "applied", "bulk_index", "check_file", "checkpoint"
 def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> Database:
     """Open (creating or upgrading as needed) the library at ``path``."""
     path = Path(path).expanduser().absolute()
+    rescue.look()  # a library of this process taken away: rescued before any open
     exists = check_file(path)
     if not exists and not create:
         raise NoLibrary(f"{path}: no library there (nothing was created)")
@@ -63,8 +64,10 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
     except sqlite3.Error as exc:
         if conn is not None:
             conn.close()
-        if exists and _read_only_folder(path):
+        if exists and read_only.read_only_folder(path):
             return _open_read_only(path)
+        if exists and read_only.disk_full(exc):  # no room for the -shm a read needs
+            return _open_read_only(path, full=True)
         raise _open_error(exc, path) from None
     db = Database(conn)
     try:
@@ -83,8 +86,11 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the WAL is open now
         watch(conn)
+        rescue.guard(conn)  # taken away under this program: what it holds is kept
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if exists and read_only.disk_full(exc):
+            return _open_read_only(path, full=True)
         raise translate(exc, path) from None
     except BaseException:
         conn.close()
@@ -133,41 +139,20 @@ def _refuse_hard_links(path: Path) -> None:
                            "a library under one name only (copy it instead of linking it)")
 
 
-def _read_only_filesystem(folder: Path) -> bool:
-    """Whether ``folder`` is on a filesystem mounted read-only (False where the system
-    cannot say: ``statvfs`` is POSIX only)."""
-    statvfs = getattr(os, "statvfs", None)
-    if statvfs is None:
-        return False
+def _open_read_only(path: Path, *, full: bool = False) -> Database:
+    """Reads on a library that cannot be written: on a read-only disk or folder, or
+    (``full``) on a full disk (``read_only``)."""
     try:
-        return bool(statvfs(folder).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
-
-
-def _read_only_folder(path: Path) -> bool:
-    """Whether the library's folder cannot be written (a read-only filesystem or folder),
-    so SQLite cannot make the -wal and -shm files it needs."""
-    return _read_only_filesystem(path.parent) or not os.access(path.parent, os.W_OK)
-
-
-def _open_read_only(path: Path) -> Database:
-    """Reads on a library that cannot be written: as an immutable file on a read-only
-    filesystem (nothing can change it there), else read-only."""
-    wal = Path(f"{path}-wal")
-    # Immutable (no locks, no -shm) only where nothing can change the file, and only
-    # when there is no -wal with changes it would miss.
-    immutable = _read_only_filesystem(path.parent) and not (
-        wal.exists() and wal.stat().st_size > 0)
-    try:
-        conn = connect(path, mode="ro", immutable=immutable)
+        conn = (read_only.connect_on_full_disk(path, BUSY_TIMEOUT_S) if full
+                else read_only.connect_read_only(path, BUSY_TIMEOUT_S))
         db = Database(conn)
         check_identity(db, path)
     except sqlite3.Error as exc:
         raise _open_error(exc, path) from None
     if pending_migrations(db):
         conn.close()
-        raise LibraryError(f"{path}: read-only, and it needs an upgrade")
+        why = "the disk is full" if full else "read-only"
+        raise LibraryError(f"{path}: {why}, and it needs an upgrade")
     return db
 
 
@@ -182,7 +167,7 @@ def _migrate(db: Database, path: Path) -> None:
         pending = pending_migrations(db)
         if not pending:
             return
-        older = sessions.older_users(sessions.folder(path))
+        older = sessions.older_programs(path)
         if older:
             raise LibraryError(
                 f"{path}: an older PaperDesk has this library open (process "

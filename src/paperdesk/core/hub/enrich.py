@@ -12,8 +12,11 @@ overwritten, nor are names or dates a .bib file gave.
 
 The questions go out on a few threads at a bounded rate (``core/hub/hub.py``); the
 answers are written at the end in one undoable edit, so a run is undone as a
-whole. A failure stops nothing but its paper, except when the Hub cannot be
-reached at all: then the run stops and what was already found is still written.
+whole. A malformed record in a search's answer is left out with a warning
+and fails only a paper of its title (it may have been that paper's), never
+the others it is listed with. A failure stops nothing but its paper, except
+when the Hub cannot be reached at all: then the run stops and what was already
+found is still written.
 Papers the Hub does not know stay untouched and are asked about again next run.
 """
 
@@ -30,7 +33,7 @@ from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
 from paperdesk.core.db.database import Database, select_in
-from paperdesk.core.hub.hub import Hub, HubError, HubPaper, HubUnavailable
+from paperdesk.core.hub.hub import Broken, Hub, HubError, HubPaper, HubUnavailable
 from paperdesk.core.model import identifiers
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import Cancelled
@@ -59,7 +62,7 @@ class EnrichResult(ch.Result):
     cancelled: bool
     requests: int
     rekeyed: dict[int, tuple[str, str]] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)  # fields of records refused
+    warnings: list[str] = field(default_factory=list)  # fields refused, records left out
 
     def summary(self) -> str:
         parts = [f"completed {len(self.completed)} of {self.asked} papers"]
@@ -69,6 +72,13 @@ class EnrichResult(ch.Result):
             parts.append(f"{len(self.unsure)} left alone (unsure)")
         if self.failed:
             parts.append(f"{len(self.failed)} failed")
+        if self.stopped and self.requests == 0 and len(parts) == 1:  # offline: one line
+            return (f"{self.stopped}; {self.asked} paper{'s' * (self.asked != 1)} "
+                    "left as they were")
+        unasked = self.asked - len(self.completed) - len(self.not_found) - len(
+            self.unsure) - len(self.failed)
+        if self.stopped and unasked:
+            parts.append(f"{unasked} without an answer")
         text = "; ".join(parts) + f" ({self.requests} requests)"
         if self.stopped:
             text += f"; stopped: {self.stopped}"
@@ -84,6 +94,7 @@ class _Outcome:
     record: HubPaper | None = None
     verdict: str = "skipped"   # completed, not_found, unsure, failed, skipped
     why: str = ""
+    warnings: list[str] = field(default_factory=list)  # records of its search left out
 
 
 def candidates(lib: Library, ids: Iterable[int] | None = None) -> list[dict[str, Any]]:
@@ -126,7 +137,16 @@ def _ask(hub: Hub, paper: dict[str, Any]) -> _Outcome:
             out.verdict = "not_found"
             return out
     else:
-        chosen, why = choose(paper, hub.search(paper["title"]))
+        found, broken = hub.search(paper["title"])
+        out.warnings = [_left_out(b) for b in broken]
+        key = title_key(paper["title"])
+        mine = [b for b in broken if b.title and title_key(b.title) == key]
+        if mine:  # the record that may be this paper's is unreadable: this paper fails
+            out.verdict = "failed"
+            out.why = (f"search {paper['title'][:40]!r}: the Hub's answer is not the JSON it "
+                       f"should be (its record {mine[0].name} of this title: {mine[0].why})")
+            return out
+        chosen, why = choose(paper, found)
         if chosen is None:
             out.verdict = "not_found" if why == "not_found" else "unsure"
             out.why = why
@@ -140,6 +160,14 @@ def _ask(hub: Hub, paper: dict[str, Any]) -> _Outcome:
         return out
     out.record, out.verdict = record, "completed"
     return out
+
+
+def _left_out(broken: Broken) -> str:
+    """The warning for a malformed record of a search, the same whichever search listed
+    it (many may: the run's warnings say it once)."""
+    if broken.name:
+        return f"the Hub's record {broken.name} is malformed ({broken.why}); left out"
+    return f"a Hub record without an id or a title is malformed ({broken.why}); left out"
 
 
 def record_problems(record: HubPaper) -> list[str]:
@@ -165,11 +193,12 @@ def ask_hub(papers: Sequence[dict[str, Any]], hub: Hub, progress: Progress = no_
             out = _ask(hub, paper)
         except Cancelled:
             return _Outcome(paper["id"], paper["title"])
-        except HubUnavailable as exc:
-            if not stop.is_set():
-                stopped.append(str(exc))
+        except HubUnavailable as exc:  # the run's fault, not the paper's: said once
+            with lock:
+                if not stopped:
+                    stopped.append(str(exc))
             stop.set()
-            out = _Outcome(paper["id"], paper["title"], verdict="failed", why=str(exc))
+            return _Outcome(paper["id"], paper["title"])
         except HubError as exc:
             out = _Outcome(paper["id"], paper["title"], verdict="failed", why=str(exc))
         except Exception as exc:  # a surprise costs its paper, never the run
@@ -281,8 +310,10 @@ def enrich(lib: Library, ids: Iterable[int] | None = None, *, hub: Hub | None = 
             unsure=[(o.pid, o.title, o.why) for o in by["unsure"]],
             failed=[(o.pid, o.title, o.why) for o in by["failed"]],
             stopped=stopped, cancelled=cancelled, requests=hub.requests, rekeyed=rekeyed,
-            warnings=[f"{o.pid} {o.record.arxiv_id}: {p}" for o in by["completed"]
-                      if o.record is not None for p in o.record.problems])
+            warnings=list(dict.fromkeys(
+                [w for o in outcomes for w in o.warnings]
+                + [f"{o.pid} {o.record.arxiv_id}: {p}" for o in by["completed"]
+                   if o.record is not None for p in o.record.problems])))
 
     n = len(by["completed"])
     changes = write_outcomes(lib, outcomes, f"Complete {n} paper{'s' * (n != 1)} from "

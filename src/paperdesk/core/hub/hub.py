@@ -9,8 +9,11 @@ and this module adds what a program asking about thousands of papers needs: a
 ceiling on requests per second shared by all threads, HTTP 429 answered by
 waiting as long as ``Retry-After`` says (and every thread waiting with it), 5xx
 retried with back-off (a request past its deadline is not: three in a
-row stop the run), and each failure turned into a one-line
-``HubError``. Each record is checked field by field (``core/hub/hub_record.py``).
+row stop the run), a redirect off the Hub's host refused (it stops the run:
+nothing another host answers is taken as the Hub's), and each failure turned
+into a one-line ``HubError``. Each record is checked field by field
+(``core/hub/hub_record.py``), and in a list each alone: a malformed one is left
+out and named, never taken for a failure of the whole answer.
 The packages are imported only when a request is about to be made.
 """
 
@@ -28,11 +31,12 @@ from typing import Any, NoReturn
 from urllib.parse import quote
 
 from paperdesk.core.hub import hub_http
-from paperdesk.core.hub.hub_record import HubPaper, Malformed, from_json
+from paperdesk.core.hub.hub_record import Broken, HubPaper, Malformed, from_json, from_list
 from paperdesk.core.model.errors import Cancelled, PaperDeskError
 from paperdesk.core.model.jobs import CancelFlag
 
-__all__ = ["DEFAULT_LIMITS", "Hub", "HubError", "HubPaper", "HubUnavailable", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "Broken", "Hub", "HubError", "HubPaper", "HubUnavailable",
+           "Limits"]
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 
@@ -120,11 +124,16 @@ class Hub:
         with self._lock:
             self._next_slot = max(self._next_slot, time.monotonic() + seconds)
 
-    def _timed_out(self, what: str) -> NoReturn:
+    def _timed_out(self, what: str, *, quiet: bool) -> NoReturn:
+        """A request past its deadline (``quiet``: past the read timeout, the wait for
+        the next byte, which is the shorter one unless the deadline is shorter still)."""
         with self._lock:
             self._timeouts_in_a_row += 1
             many = self._timeouts_in_a_row >= TIMEOUTS_TO_STOP
-        text = f"the Hub did not answer within {self.limits.timeout:g} s"
+        lim = self.limits
+        text = (f"the Hub sent nothing for {lim.read_timeout:g} s"
+                if quiet and lim.read_timeout < lim.timeout
+                else f"the Hub did not answer within {lim.timeout:g} s")
         if many:
             raise HubUnavailable(f"could not reach the Hub at {endpoint()}: {text}, "
                                  f"{TIMEOUTS_TO_STOP} times in a row")
@@ -142,8 +151,17 @@ class Hub:
             try:
                 answer = hub_http.get(http, endpoint() + path, params, deadline=lim.timeout,
                                       max_bytes=lim.max_bytes, stop=self.check)
-            except (hub_http.DeadlineExceeded, httpx2.TimeoutException):
-                self._timed_out(what)  # not retried: a slow server stays slow
+            except hub_http.DeadlineExceeded:
+                self._timed_out(what, quiet=False)  # not retried: a slow server stays slow
+            except httpx2.TimeoutException:
+                self._timed_out(what, quiet=True)
+            except hub_http.OffHost as exc:
+                raise HubUnavailable(f"the Hub at {endpoint()} redirected {what} to "
+                                     f"{exc.target}, another host; not followed, nothing "
+                                     "taken from it") from None
+            except hub_http.TooManyRedirects:
+                raise HubError(f"{what}: the Hub redirected more than "
+                               f"{hub_http.MAX_REDIRECTS} times; not followed") from None
             except hub_http.TooLarge:
                 raise HubError(f"{what}: the Hub's answer is larger than "
                                f"{lim.max_bytes / 2**20:g} MB; not read") from None
@@ -176,11 +194,12 @@ class Hub:
 
     # -- the three questions ------------------------------------------------------
 
-    def search(self, title: str, limit: int = 10) -> list[HubPaper]:
-        """Papers whose title or text matches ``title`` (``/api/papers/search``)."""
+    def search(self, title: str, limit: int = 10) -> tuple[list[HubPaper], list[Broken]]:
+        """Papers whose title or text matches ``title`` (``/api/papers/search``), and the
+        listed records that were malformed (left out, each alone)."""
         what = f"search {title[:40]!r}"
         found = self._get(what, "/api/papers/search", {"q": title, "limit": limit})
-        return [_record(what, item) for item in _items(what, found)]
+        return from_list(_items(what, found))
 
     def paper(self, arxiv_id: str) -> HubPaper | None:
         """The record of one paper (``/api/papers/{id}``); None when the Hub has none.
@@ -204,12 +223,9 @@ class Hub:
         for page in range(100):
             found = _items(what, self._get(what, "/api/daily_papers", {
                 "date": day.isoformat(), "p": page, "limit": page_size}))
-            for n, item in enumerate(found):
-                try:
-                    out.append(from_json(item))
-                except Malformed as exc:
-                    problems.append(f"{what}, item {page * page_size + n + 1}: {exc}; "
-                                    "left out")
+            papers, broken = from_list(found, page * page_size + 1)
+            out += papers
+            problems += [b.line(what) for b in broken]
             if len(found) < page_size:
                 break
         return out, problems

@@ -14,7 +14,11 @@ itself is built on) and asks the same endpoints with it:
 - the transfer runs on a thread of its own while the asking thread waits in
   slices of ``SLICE`` seconds, looking at the cancel flag (and Ctrl-C reaching
   it) between them: nothing waits longer than that for the network. A transfer
-  given up on is told to stop and ends at its next read.
+  given up on is told to stop and ends at its next read;
+- a redirect is followed only to the Hub's own scheme, host and port (the
+  ``HF_ENDPOINT`` it was asked at), at most ``MAX_REDIRECTS`` times and within the
+  same deadline; a redirect anywhere else raises ``OffHost`` before anything is
+  asked there, so no answer of another host is ever taken for the Hub's.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ from typing import Any
 
 SLICE = 0.1  # seconds between looks at the cancel flag in every wait
 USER_AGENT = "paperdesk (+https://github.com/paperdesk)"
+MAX_REDIRECTS = 5  # on the Hub's own host (a moved path, an added slash)
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_PORTS = {"http": 80, "https": 443}
 
 
 class TooLarge(Exception):
@@ -36,6 +43,18 @@ class TooLarge(Exception):
 
 class DeadlineExceeded(Exception):
     """The whole request took longer than its deadline."""
+
+
+class OffHost(Exception):
+    """The Hub redirected to another scheme, host or port: not followed."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__(target)
+        self.target = target  # "scheme://host:port" of where it pointed
+
+
+class TooManyRedirects(Exception):
+    """More than MAX_REDIRECTS redirects on the Hub's host."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +68,7 @@ def client(read_timeout: float) -> Any:
     """A client of PaperDesk's own (never huggingface_hub's shared one)."""
     import httpx2
 
-    return httpx2.Client(timeout=httpx2.Timeout(read_timeout), follow_redirects=True,
+    return httpx2.Client(timeout=httpx2.Timeout(read_timeout), follow_redirects=False,
                          headers={"user-agent": USER_AGENT, "accept": "application/json"})
 
 
@@ -64,11 +83,53 @@ def wait(seconds: float, stop: Callable[[], None]) -> None:
         time.sleep(min(SLICE, left))
 
 
+def origin(url: Any) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of ``url`` as the client reads it (its own URL parser, so
+    what is compared is where it would connect), the port a scheme's default when it
+    has none; ("", "", None) for a URL it cannot read."""
+    import httpx2
+
+    try:
+        parsed = httpx2.URL(url)
+    except (httpx2.InvalidURL, TypeError, ValueError):
+        return "", "", None
+    scheme = parsed.scheme.lower()
+    return scheme, parsed.host.lower(), parsed.port or _PORTS.get(scheme)
+
+
+def _shown(place: tuple[str, str, int | None]) -> str:
+    scheme, host, port = place
+    text = f"{scheme}://{host[:80]}" + (f":{port}" if port is not None else "")
+    return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
 def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: float,
         max_bytes: int, stop: Callable[[], None]) -> Answer:
-    """The answer to one GET, within ``deadline`` seconds and ``max_bytes`` bytes;
-    raises DeadlineExceeded, TooLarge, the client's own errors, or what ``stop`` raises."""
+    """The answer to one GET, within ``deadline`` seconds and ``max_bytes`` bytes,
+    redirects on the same host followed; raises DeadlineExceeded, TooLarge, OffHost,
+    TooManyRedirects, the client's own errors, or what ``stop`` raises."""
+    import httpx2
+
     ends = time.monotonic() + deadline
+    home = origin(url)
+    asked: Any = url
+    for _ in range(MAX_REDIRECTS + 1):
+        answer = _one(http, asked, params, ends, max_bytes, stop)
+        location = answer.headers.get("location") if answer.status in REDIRECTS else None
+        if not location:
+            return answer
+        try:  # the URL object itself goes out next: nothing parses it a second time
+            asked, params = httpx2.URL(asked).join(location.strip()), None
+        except (httpx2.InvalidURL, TypeError, ValueError):
+            raise OffHost("an address that is not one") from None
+        if origin(asked) != home or not home[1]:
+            raise OffHost(_shown(origin(asked)))
+    raise TooManyRedirects()
+
+
+def _one(http: Any, url: Any, params: Mapping[str, Any] | None, ends: float,
+         max_bytes: int, stop: Callable[[], None]) -> Answer:
+    """One request and its answer, as it came (a redirect is not followed)."""
     box: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     given_up = threading.Event()
     worker = threading.Thread(target=_transfer, name="hub-transfer", daemon=True,
@@ -90,7 +151,7 @@ def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: floa
         given_up.set()
 
 
-def _transfer(http: Any, url: str, params: Mapping[str, Any] | None, ends: float,
+def _transfer(http: Any, url: Any, params: Mapping[str, Any] | None, ends: float,
               max_bytes: int, given_up: threading.Event,
               box: queue.SimpleQueue[tuple[bool, Any]]) -> None:
     try:

@@ -10,7 +10,10 @@ store and print:
   (``text.one_line``, as digests are read), so no name can start a new line in a
   digest page or a report;
 - a field of the wrong type (a list where a link belongs, an author that is not
-  an object) makes the record malformed: that paper fails alone, with one line;
+  an object), or longer than any real one (``MAX_CHARS``, ``MAX_AUTHORS``), makes
+  the record malformed: that paper fails alone, with one line. In a list of
+  records (a search, a day) a malformed one is left out and named (``Broken``:
+  its id as sent, else its title, else its place), and the others are read;
 - numbers are range-checked: upvotes must be an integer from 0 to 2^63 - 1 (what
   SQLite stores); another value is refused, reported in ``problems``, and the
   rest of the record is kept.
@@ -27,6 +30,11 @@ from typing import Any
 from paperdesk.core.model.text import one_line
 
 MAX_UPVOTES = 2**63 - 1
+# The longest text each field may hold: far past any real one (arXiv's longest
+# titles are some 300 characters), so a longer one is junk, never cut to fit.
+MAX_CHARS = {"id": 100, "title": 2_000, "summary": 100_000, "author name": 1_000,
+             "githubRepo": 2_000, "projectPage": 2_000, "organization": 1_000}
+MAX_AUTHORS = 10_000  # the largest collaborations sign some 5,000
 
 
 class Malformed(ValueError):
@@ -56,6 +64,9 @@ def clean(value: Any, name: str) -> str:
         return ""
     if not isinstance(value, str):
         raise Malformed(f"{name} is a {type(value).__name__}, not text")
+    if len(value) > MAX_CHARS.get(name, 100_000):
+        raise Malformed(f"{name} is {len(value):,} characters long, more than "
+                        f"{MAX_CHARS.get(name, 100_000):,}")
     return one_line(value)
 
 
@@ -79,17 +90,85 @@ def from_json(data: Any) -> HubPaper:
     if not isinstance(data, dict) or not isinstance(data.get("paper", {}), dict):
         raise Malformed("a paper record is not a JSON object")
     try:
-        info = PaperInfo(**{k: v for k, v in data.items() if isinstance(k, str)})
+        info = PaperInfo(**_only_read(data))
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise Malformed(f"a paper record is malformed ({type(exc).__name__})") from None
-    return _paper(info)
+    try:
+        return _paper(info)
+    except (ValueError, TypeError, AttributeError) as exc:  # Malformed is a ValueError
+        if isinstance(exc, Malformed):
+            raise
+        raise Malformed(f"a paper record is malformed ({type(exc).__name__})") from None
+
+
+# Lists and objects PaperInfo builds objects of (ModelInfo, User...) that PaperDesk never
+# reads: junk in one of them (a linked model without an id) must not cost the paper.
+UNREAD = frozenset({"linkedModels", "linkedDatasets", "linkedSpaces", "submittedBy",
+                    "submittedOnDailyBy"})
+
+
+def _only_read(data: dict[Any, Any]) -> dict[str, Any]:
+    """A copy of the record without what PaperDesk never reads (``UNREAD``, each
+    author's ``user``); PaperInfo pops what it reads from the nested "paper", so it
+    gets a copy of that too, and of each author."""
+    top = {k: v for k, v in data.items() if isinstance(k, str) and k not in UNREAD}
+    if isinstance(top.get("paper"), dict):
+        top["paper"] = {k: v for k, v in top["paper"].items() if k not in UNREAD}
+    for holder in (top, top.get("paper") or {}):
+        if isinstance(holder.get("authors"), list):
+            holder["authors"] = [{k: v for k, v in a.items() if k != "user"}
+                                 if isinstance(a, dict) else a for a in holder["authors"]]
+    return top
+
+
+@dataclass(frozen=True)
+class Broken:
+    """A record of a list that could not be read: left out, and named."""
+
+    name: str   # "'<its id>'" or "titled '<its title>'" as sent (cut at 40), else ""
+    title: str  # its title if that much is text, for telling whose record it was
+    place: int  # its place in the list, from 1
+    why: str
+
+    @classmethod
+    def of(cls, data: Any, place: int, why: str) -> Broken:
+        outer = data if isinstance(data, dict) else {}
+        inner = outer.get("paper") if isinstance(outer.get("paper"), dict) else {}
+        raw_id, title = outer.get("id") or inner.get("id"), outer.get("title") or inner.get(
+            "title")
+        title = one_line(title[:MAX_CHARS["title"]]) if isinstance(title, str) else ""
+        shown = one_line(raw_id[:40]) if isinstance(raw_id, str) else ""
+        name = repr(shown) if shown else f"titled {title[:40]!r}" if title else ""
+        return cls(name, title, place, why)
+
+    def line(self, what: str) -> str:
+        """One line for the report of ``what`` (a search, a day)."""
+        if self.name:
+            return f"{what}: the Hub's record {self.name} is malformed ({self.why}); left out"
+        return f"{what}, item {self.place}: the Hub's record is malformed ({self.why}); left out"
+
+
+def from_list(items: list[Any], start: int = 1) -> tuple[list[HubPaper], list[Broken]]:
+    """The records of a list that can be read, and the ones that cannot (each alone);
+    ``start`` is the place of the first item, counted from 1."""
+    papers: list[HubPaper] = []
+    broken: list[Broken] = []
+    for n, item in enumerate(items, start):
+        try:
+            papers.append(from_json(item))
+        except Malformed as exc:
+            broken.append(Broken.of(item, n, str(exc)))
+    return papers, broken
 
 
 def _paper(info: Any) -> HubPaper:
     arxiv_id = clean(info.id, "id")
     if not arxiv_id:
         raise Malformed("a paper without an id")
-    authors = [clean(a.name, "author name") for a in _listed(info.authors, "authors")]
+    listed = _listed(info.authors, "authors")
+    if len(listed) > MAX_AUTHORS:
+        raise Malformed(f"{len(listed):,} authors, more than {MAX_AUTHORS:,}")
+    authors = [clean(a.name, "author name") for a in listed]
     org = info.organization
     problems: list[str] = []
     return HubPaper(

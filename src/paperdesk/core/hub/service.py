@@ -4,8 +4,9 @@ One ``Service`` per service and process: one request at a time (arXiv's terms fo
 automated clients ask for a single connection), at least ``spacing`` seconds from the
 end of one answer to the next request, ``Retry-After`` honoured on 429 and 503 up to
 ``max_wait`` seconds, a User-Agent naming PaperDesk, a deadline and a size cap per
-answer (``hub_http.get``), and every wait cancellable. A redirect is never followed:
-an answer must come from the host PaperDesk asked. Each failure is one ``HubError``
+answer (``hub_http.get``), and every wait cancellable. A redirect is followed only on
+the service's own scheme, host and port (``hub_http.get``): an answer must come from
+the host PaperDesk asked. Each failure is one ``HubError``
 line; "cannot be reached" is ``HubUnavailable``.
 """
 
@@ -81,6 +82,12 @@ class Service:
         except (hub_http.DeadlineExceeded, httpx2.TimeoutException):
             raise HubError(f"{what}: {self.name} did not answer within "
                            f"{self.timeout:g} s") from None
+        except hub_http.OffHost as exc:
+            raise HubError(f"{what}: {self.name} sent PaperDesk to {exc.target}, another "
+                           "host; not followed, nothing taken from it") from None
+        except hub_http.TooManyRedirects:
+            raise HubError(f"{what}: {self.name} redirected more than "
+                           f"{hub_http.MAX_REDIRECTS} times; not followed") from None
         except hub_http.TooLarge:
             raise HubError(f"{what}: {self.name}'s answer is larger than "
                            f"{self.max_bytes / 2**20:g} MB; not read") from None

@@ -3,7 +3,8 @@ list of importers (``importers``), in one write of its own, all of it or none.
 
 Folders import the files inside them (a file in a folder that no importer
 recognises is skipped); a single file nothing recognises gets the digest
-importer's one-line error.
+importer's one-line error, and so does a folder with no files at all
+(hidden ones aside): "no digest or .bib files in FOLDER".
 """
 
 from __future__ import annotations
@@ -61,8 +62,14 @@ def expand(paths: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[Path, bool
 def import_paths(lib: Library, paths: Iterable[str | os.PathLike[str]],
                  progress: Progress = no_progress,
                  cancel: CancelFlag | None = None) -> ImportResult:
-    files = list(expand(paths))
+    files: list[tuple[Path, bool]] = []
     reports: list[FileReport] = []
+    for raw in paths:
+        found = list(expand([raw]))
+        if not found and Path(raw).is_dir():  # said, not passed over in silence
+            reports.append(FileReport(str(raw), Path(raw).name, ERROR,
+                                      error=f"no digest or .bib files in {raw}"))
+        files += found
     written: list[ch.Changes] = []
     lib.add_listener(written.append)  # each file's write, as it commits
     try:

@@ -224,3 +224,9 @@ def kept_raw(text: str) -> str:
 def one_line(text: str) -> str:
     """``printable(text)`` on one line: white space collapsed to single spaces."""
     return " ".join(printable(text).split())
+
+
+def author_line(authors: Sequence[str]) -> str:
+    """Authors on one line: "Last, First" names (a .bib file's) are told apart by
+    semicolons, others by commas."""
+    return ("; " if any("," in name for name in authors) else ", ").join(authors)

@@ -6,6 +6,14 @@ deep inside Python or SQLite: at most ``MAX_LENGTH`` characters, ``MAX_TERMS``
 words and fields, and ``MAX_DEPTH`` levels of parentheses and negations. A word
 prefix (``diffus*``) reads every indexed word it begins, so a query holds at most
 ``MAX_PREFIXES`` of them, each of at least ``MIN_PREFIX`` characters.
+
+The index keeps letters and digits only, so punctuation separates words, inside
+a term (``state-of-the-art``) and between terms alike (``scaling + laws`` is
+``scaling laws``). A query, an alternative of OR or a group made of punctuation
+alone (``%``, ``a OR %``, ``(+ ~)``) asks for nothing the index can find: it is
+refused with a positioned line, rather than taken to mean every paper (as the
+empty query does) or dropped from its OR (which would answer part of the
+question as if it were the whole).
 """
 
 from __future__ import annotations
@@ -128,6 +136,10 @@ def _meaningful(text: str) -> bool:
     return any(ch.isalnum() for ch in text)
 
 
+def _shown(text: str, width: int = 24) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.toks = tokenize(text)
@@ -154,16 +166,29 @@ class _Parser:
         if tok is not None:  # only a ")" stops parse_or early
             raise QueryError(f"unbalanced parenthesis: the ')' at position {tok.pos} "
                              "has no '(' before it")
+        if node is None and self.toks:
+            self.blank(0)
         return node
 
+    def blank(self, start: int) -> None:
+        """Refuse the part of the query from token ``start``: punctuation only."""
+        tok = next((t for t in self.toks[start:] if t.kind == "TERM"), self.toks[start])
+        text = f'"{tok.value}"' if tok.quoted else tok.value or tok.kind
+        raise QueryError(f"{_shown(text)!r} at position {tok.pos} has no "
+                         "letters or digits to search for (punctuation only separates words)")
+
     def parse_or(self) -> Node | None:
+        starts = [self.i]
         children = [self.parse_and()]
         while (tok := self.peek()) is not None and tok.kind == "OR":
             self.take()
             nxt = self.peek()
             if nxt is None or nxt.kind in (")", "OR"):
                 raise QueryError(f"OR at position {tok.pos} needs something on both sides")
+            starts.append(self.i)
             children.append(self.parse_and())
+        if len(children) > 1 and None in children:  # an alternative of punctuation only
+            self.blank(starts[children.index(None)])
         kept = [c for c in children if c is not None]
         if len(kept) <= 1:
             return kept[0] if kept else None
@@ -202,7 +227,8 @@ class _Parser:
             negations.append(tok)
             self.deeper(tok, len(negations))
         self.depth += len(negations)
-        node = self.parse_group(tok) if tok.kind == "(" else self.term(tok)
+        node = (self.parse_group(tok, negated=bool(negations)) if tok.kind == "("
+                else self.term(tok))
         self.depth -= len(negations)
         if node is None and negations:
             first = negations[-1]
@@ -214,12 +240,15 @@ class _Parser:
                 node = Not(node)
         return node
 
-    def parse_group(self, tok: _Tok) -> Node | None:
+    def parse_group(self, tok: _Tok, *, negated: bool = False) -> Node | None:
         if (nxt := self.peek()) is not None and nxt.kind == ")":
             raise QueryError(f"empty parentheses at position {tok.pos}")
         self.deeper(tok, 1)
         self.depth += 1
+        start = self.i
         node = self.parse_or()
+        if node is None and not negated:  # negated: the negation says it (parse_unary)
+            self.blank(start)
         self.depth -= 1
         close = self.peek()
         if close is None or close.kind != ")":

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from paperdesk.core.api import author_line
 from paperdesk.gui.common import settings
 from paperdesk.gui.common.geometry import fit_to_screen
 from paperdesk.gui.context import context_of
@@ -164,7 +165,7 @@ class TriageView(QDialog):
         self.progress_bar.setRange(0, len(self.ids))
         self.progress_bar.setValue(self.index + 1)
         self.title.setText(paper["title"])
-        who = ", ".join(paper["authors"]) or paper["organization"] or (
+        who = author_line(paper["authors"]) or paper["organization"] or (
             f"{paper['author_count']} authors" if paper["author_count"] else "authors unknown")
         self.meta.setText(f"{who} · {paper['published'] or paper['year'] or 'no date'}")
         self.evidence.setText(lib.triage.evidence(sightings)["text"].capitalize())

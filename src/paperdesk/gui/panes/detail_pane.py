@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.api import describe
+from paperdesk.core.api import author_line, describe
 from paperdesk.gui.panes.note_edit import NoteEdit
 from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from paperdesk.gui.table.paper_model import STATUS_LABELS
@@ -196,7 +196,7 @@ class DetailPane(QScrollArea):
     def _show_one(self, p: dict[str, Any], sightings: list[dict[str, Any]],
                   same: bool = False) -> None:
         self.title.setText(p["title"])
-        authors = ", ".join(p["authors"]) or (
+        authors = author_line(p["authors"]) or (
             f"{p['author_count']} authors" if p["author_count"] else "authors unknown")
         year = "no date" if p["year"] is None else str(p["year"])
         if p["year_inferred"]:
