@@ -2,7 +2,7 @@
 """Set up a development environment and run PaperDesk or its test suite.
 
     python3 .ci/dev.py demo    # set up, then open the app on the demo library
-    python3 .ci/dev.py test    # set up, then run ruff, the import contracts and pytest
+    python3 .ci/dev.py test    # set up, then run ruff, the import contracts, mypy and pytest
 
 Needs only Python 3.11+. Creates .venv/ beside pyproject.toml and installs the
 project into it (again only when pyproject.toml changed). On Debian/Ubuntu, as
@@ -133,6 +133,8 @@ def test(args: list[str]) -> int:
     failed = 0
     failed |= run(BIN / "ruff", "check", ROOT, check=False)
     failed |= run(BIN / "lint-imports", check=False, env=env)
+    # The types of the modules [tool.mypy] in pyproject.toml lists (ratcheted outward).
+    failed |= run(BIN / "mypy", check=False, env=env)
     # Two tiers: the fast one (pytest's default selection), then the slow one. With
     # arguments, pytest runs just what they name.
     # Every tier runs on a worker process per core, up to four (pytest's addopts, ``-n

@@ -36,7 +36,7 @@ from typing import Any
 
 from common import OUT, header, median_time, note, report
 from generate import make_library
-from paperdesk.core.db import schema
+from paperdesk.core.db import schema, store
 from paperdesk.core.library import Library
 
 
@@ -184,7 +184,7 @@ def tagging_figures(lib: Library, conn: sqlite3.Connection, runs: int) -> bool:
         """Untimed: the true rows back after a floor run."""
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("DELETE FROM paper_tags WHERE tag_id = ?", [tag_id + 1000])
-        for statement in schema.reindex_statements(source):
+        for statement in store.reindex_statements(source):
             conn.execute(statement)
         conn.execute("COMMIT")
 
@@ -207,9 +207,10 @@ def rating_figures(lib: Library, conn: sqlite3.Connection, runs: int) -> bool:
     ids = [r[0] for r in conn.execute("SELECT id FROM papers ORDER BY id")]
     rng = random.Random(5)
     done = []
+    many = min(20_000, len(ids) // 2)  # a smaller library (--papers 10000): half of it
 
     def rate(stars: int) -> None:
-        done.append(lib.curation.set_rating(rng.sample(ids, 20_000), stars))
+        done.append(lib.curation.set_rating(rng.sample(ids, many), stars))
 
     cpu: dict[str, list[float]] = {"undo": [], "floor": []}
 
@@ -232,7 +233,7 @@ def rating_figures(lib: Library, conn: sqlite3.Connection, runs: int) -> bool:
         conn.execute("COMMIT")
 
     def rows() -> list[tuple]:
-        chosen = ",".join(map(str, rng.sample(ids, 20_000)))
+        chosen = ",".join(map(str, rng.sample(ids, many)))
         return [(r[1] + 1, r[2], r[0]) for r in conn.execute(
             f"SELECT id, rating % 5, modified FROM papers WHERE id IN ({chosen})")]
 

@@ -36,9 +36,9 @@ OWNERS = {
     "sightings": "core/db/digests_table.py",
     "duplicate_candidates": "core/db/candidates_table.py",
     "syncs": "core/db/syncs_table.py",
-    "merges": "core/duplicates/merge.py",
-    "not_duplicates": "core/duplicates/merge.py",
-    "saved_searches": "core/curation/curation.py",
+    "merges": "core/db/merges_table.py",
+    "not_duplicates": "core/db/merges_table.py",
+    "saved_searches": "core/db/searches_table.py",
     "bib_files": "core/importing/bibtex_import.py",
     # the search index, written by triggers and, around bulk writes, by these two
     "papers_fts": "core/db/store.py",

@@ -14,13 +14,13 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas import Areas
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import dbfile, known, records, rescue, store
+from paperdesk.core.db import dbfile, images, known, records, rescue, store
+from paperdesk.core.db.changes import Write as Write  # the write in progress
 from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.errors import NotFound
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
@@ -34,26 +34,7 @@ if TYPE_CHECKING:
     from paperdesk.core.search.search import SearchResult
 
 
-@dataclass
-class Write:
-    """One write in progress; ``Library.write`` turns it into ``changes`` when it commits.
-
-    The block may add ``kinds`` and ``paper_ids``, set its typed ``result``, or set
-    ``changes`` outright (a merge builds its own undo).
-    """
-
-    label: str
-    kinds: set[str]
-    paper_ids: set[int]
-    scopes: list[ch.Scope] = field(default_factory=list)
-    result: ch.Result = field(default_factory=ch.NoResult)
-    changes: ch.Changes | None = None
-
-
-Edit = Write  # the name undoable edits had before every write shared one kernel
-
-
-Listener = Callable[[ch.Changes], None]
+Listener = Callable[[ch.Changes], object]  # what it returns is not read
 
 
 class Library(Areas):
@@ -106,7 +87,7 @@ class Library(Areas):
                 # What an import left in the write-ahead log goes into the main file
                 # now, on this connection, not at another's next commit.
                 store.checkpoint(self.db)
-                self.db.conn.wrote = False
+                self.db.conn.wrote = False  # type: ignore[attr-defined]
 
     def moved(self) -> bool:
         """Whether the library's file was deleted, moved or replaced under this connection."""
@@ -202,17 +183,17 @@ class Library(Areas):
             if outer:
                 self._queued = []
         changed_rows = self.db.conn.total_changes != before
-        if w.changes is None and (w.kinds or w.paper_ids) and changed_rows:
+        if w.made is None and (w.kinds or w.paper_ids) and changed_rows:
             w.changes = ch.Changes(label, frozenset(w.kinds), frozenset(w.paper_ids),
                                    None, w.result)
-        if w.changes is not None:
+        if w.made is not None:
             self.notify(w.changes)  # queued when nested, heard now when outer
         elif outer:
             if not nested and changed_rows:
                 nested = [ch.Changes(label, ch.ALL_KINDS)]
             for changes in nested:
                 self.notify(changes)
-        if w.changes is None:
+        if w.made is None:
             w.changes = ch.combine(label, nested)
 
     @contextlib.contextmanager
@@ -226,24 +207,23 @@ class Library(Areas):
             yield self.db
 
     @contextlib.contextmanager
-    def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int],
-             scopes: Sequence[ch.Scope]) -> Iterator[Write]:
-        """An undoable write: row images of ``scopes`` are taken before and after.
-
-        List parent tables before child tables in ``scopes``.
+    def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int] = (),
+             scopes: Sequence[ch.Scope] = ()) -> Iterator[Write]:
+        """An undoable write: the table writers called in the block image the rows
+        they write, before and after (``images.recorded``), and the images are the
+        edit's undo. ``scopes`` images regions up front, for a block that writes
+        with SQL of its own (none of the features: the writers name their rows).
         """
         with self.write(label, kinds, paper_ids) as e:
-            e.scopes = list(scopes)
-            images = [ch.Image(s, ch.snapshot(self.db, s)) for s in e.scopes]
-            yield e
-            for image in images:
-                image.after = ch.snapshot(self.db, image.scope)
-            if e.changes is None:
-                changed = any(i.before != i.after for i in images)
+            with images.recorded(self.db, scopes) as recording:
+                yield e
+            taken = recording.close()
+            if e.made is None:
+                changed = any(i.before != i.after for i in taken)
                 e.changes = ch.Changes(
                     label, frozenset(e.kinds if changed else ()),
                     frozenset(e.paper_ids if changed else ()),
-                    ch.Undo(label, images) if changed else None, e.result)
+                    ch.Undo(label, taken) if changed else None, e.result)
 
     def undo(self, undo: ch.Undo) -> ch.Changes:
         return self._restore(undo, before=True)

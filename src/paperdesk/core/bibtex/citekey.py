@@ -289,8 +289,7 @@ def set_citekey(lib: Library, paper_id: int, key: str) -> ch.Changes:
     current = lib.db.execute("SELECT citekey FROM papers WHERE id = ?", [pid]).fetchone()[0]
     if current == key:
         return ch.NOTHING
-    with lib.edit(f"Set citation key {key}", [ch.PAPERS], [pid],
-                  [ch.Scope("papers", "id", (pid,))]) as e:
+    with lib.edit(f"Set citation key {key}", [ch.PAPERS], [pid]) as e:
         stamp = now()
         sources = lib.db.execute("SELECT sources FROM papers WHERE id = ?", [pid]).fetchone()[0]
         papers_table.set_citekey(lib.db, pid, key, marked(sources, ["citekey"], "user", stamp),

@@ -65,7 +65,7 @@ def export_rows(lib: Library, chosen: list[int] | None, notes: bool, progress: P
 Row = tuple[Sequence[Any], list[str], list[str]]  # an export row as plain values
 
 
-def chosen_ids(db: Any, chosen: list[int] | None) -> list[int]:
+def chosen_ids(db: Database, chosen: list[int] | None) -> list[int]:
     """The papers an export writes, in order: ``chosen``, or every paper out of the
     trash by id (read off an index, the trash off its own: no scan of the papers)."""
     if chosen is not None:
@@ -103,7 +103,7 @@ class Tally:
         self.progress(1.0, f"Exported {self.total} papers")
 
 
-def rows_of(db: Any, ids: list[int], notes: bool) -> list[Row]:
+def rows_of(db: Database, ids: list[int], notes: bool) -> list[Row]:
     """The export rows of the papers ``ids``, in that order."""
     wanted = json.dumps(ids)
     tags = _grouped(db, """SELECT x.paper_id, t.name FROM paper_tags x
@@ -122,7 +122,7 @@ def rows_of(db: Any, ids: list[int], notes: bool) -> list[Row]:
             for pid in ids if (row := found.get(pid)) is not None]
 
 
-def _grouped(db: Any, sql: str, wanted: str) -> dict[int, list[str]]:
+def _grouped(db: Database, sql: str, wanted: str) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for pid, value in db.execute(sql, [wanted]):
         out.setdefault(pid, []).append(value)
@@ -132,14 +132,14 @@ def _grouped(db: Any, sql: str, wanted: str) -> dict[int, list[str]]:
 class Snapshot(NamedTuple):
     """The library as one export reads it (``snapshot``)."""
 
-    db: Any  # what this process reads the batches through
+    db: Database  # what this process reads the batches through
     version: int | None  # its user_version; None: not one view other processes can share
     identity: Any = None  # the library file's (``files.Identity``)
     path: Path | None = None
 
 
 @contextlib.contextmanager
-def snapshot(db: Any) -> Iterator[Snapshot]:
+def snapshot(db: Database) -> Iterator[Snapshot]:
     """The library as it is now, for one export: a read-only connection of its own in one
     read transaction, so every batch sees the library as it was when the export began,
     whatever is written meanwhile (the caller's connection is left free: it may write,

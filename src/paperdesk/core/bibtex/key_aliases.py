@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from paperdesk.core.bibtex.citekey import valid_key
+from paperdesk.core.db.database import Database
 
 Aliases = dict[int, str]  # paper id -> the value of its ids field ("k1,k2")
 
 _KEY_IN_IDS = re.compile(r'[^\s,{}"]+')
 
 
-def aliases(db: Any) -> Aliases:
+def aliases(db: Database) -> Aliases:
     """Every paper's aliases: the retired keys whose every paper is now that one, that
     no paper holds and no entry's own ``ids`` gives."""
     owners = db.execute(
@@ -53,7 +53,7 @@ def aliases(db: Any) -> Aliases:
     return {pid: ",".join(keys) for pid, keys in out.items()}
 
 
-def _kept_as(db: Any) -> dict[int, int]:
+def _kept_as(db: Database) -> dict[int, int]:
     """A paper merged away -> the paper it went into (merges not undone, in order); a
     damaged row names nobody."""
     kept_as: dict[int, int] = {}
@@ -75,7 +75,7 @@ def _lead(pid: int, kept_as: dict[int, int], present: set[int]) -> int | None:
     return pid if pid in present else None
 
 
-def _given_by_entries(db: Any) -> set[str]:
+def _given_by_entries(db: Database) -> set[str]:
     """The keys (folded) that entries' own ``ids`` fields give, as a .bib file wrote them."""
     given: set[str] = set()
     for (value,) in db.execute(

@@ -16,7 +16,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from paperdesk.core.curation import queue
-from paperdesk.core.db import changes as ch
+from paperdesk.core.db import images
 from paperdesk.core.db.database import select_in
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.search import query_hints
@@ -42,7 +42,7 @@ _SOURCE_SQL = {
 
 class TagCount(NamedTuple):
     name: str
-    count: int
+    count: int  # type: ignore[assignment]  # the field, not tuple.count (as it always was)
 
 
 class DigestEntry(NamedTuple):
@@ -113,8 +113,8 @@ class Browse:
         narrow = ""
         if kind == "digest" and (name := self.digest_name(value)) is not None:
             narrow = 'digest:"{}"'.format(name.replace('"', " "))
-        found = self.lib.search(both(narrow, text), sort=sort, descending=descending).ids
-        return Found([i for i in found if i in keep], True)
+        matched = self.lib.search(both(narrow, text), sort=sort, descending=descending).ids
+        return Found([i for i in matched if i in keep], True)
 
     def ranks(self, text: str) -> bool:
         """Whether the search ``text`` searches words (so relevance can order it); False
@@ -195,5 +195,4 @@ class Browse:
 
     def stored_rows(self, ids: list[int]) -> dict[int, dict[str, Any]]:
         """The papers' rows as stored, every column, by id (to compare them field by field)."""
-        scope = ch.Scope("papers", "id", tuple(ids))
-        return {r["id"]: r for r in ch.snapshot(self.lib.db, scope)}
+        return {r["id"]: r for r in images.stored(self.lib.db, "papers", "id", ids)}

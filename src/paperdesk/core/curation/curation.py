@@ -16,8 +16,7 @@ from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.curation.notes import Notes
 from paperdesk.core.curation.tags import Tags
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import papers_table
-from paperdesk.core.db.database import load_ids
+from paperdesk.core.db import papers_table, searches_table
 from paperdesk.core.db.edits import Changed
 from paperdesk.core.db.schema import STATUSES
 from paperdesk.core.model.clock import now
@@ -57,10 +56,8 @@ class Curation(Tags, Notes):
             return ch.NOTHING
         label = (f"Rate {plural(len(ids), 'paper')} {plural(rating, 'star')}" if rating
                  else f"Clear the rating of {plural(len(ids), 'paper')}")
-        scope = ch.Scope("papers", "id", tuple(ids), ("rating", "modified"))
-        with self.lib.edit(label, [ch.PAPERS], ids, [scope]) as e:
-            load_ids(self.lib.db, ids)
-            e.result = Changed(papers_table.set_rating(self.lib.db, rating, now()))
+        with self.lib.edit(label, [ch.PAPERS], ids) as e:
+            e.result = Changed(papers_table.set_rating(self.lib.db, ids, rating, now()))
         return e.changes
 
     def set_status(self, ids: Iterable[int], status: str) -> ch.Changes:
@@ -76,16 +73,13 @@ class Curation(Tags, Notes):
         if not ids:
             return ch.NOTHING
         label = f"Mark {plural(len(ids), 'paper')} {status}"
-        scope = ch.Scope("papers", "id", tuple(ids),
-                         ("status", "modified", "read_at", "list_position"))
-        with self.lib.edit(label, [ch.PAPERS], ids, [scope]) as e:
+        with self.lib.edit(label, [ch.PAPERS], ids) as e:
             db = self.lib.db
-            load_ids(db, ids)
             stamp = now()
             last = db.execute("SELECT coalesce(max(list_position), 0) FROM papers "
                               "WHERE list_position IS NOT NULL").fetchone()[0]
             # New list members join the end, in the order given.
-            e.result = Changed(papers_table.set_status(db, status, stamp, last))
+            e.result = Changed(papers_table.set_status(db, ids, status, stamp, last))
         return e.changes
 
     def set_aside(self, ids: Iterable[int]) -> ch.Changes:
@@ -93,9 +87,8 @@ class Curation(Tags, Notes):
         ids = self.lib.require(ids)
         if not ids:
             return ch.NOTHING
-        scope = ch.Scope("papers", "id", tuple(ids), ("seen_at",))
         with self.lib.edit(f"Set {plural(len(ids), 'paper')} aside as seen", [ch.PAPERS],
-                           ids, [scope]) as e:
+                           ids) as e:
             e.result = Changed(papers_table.set_seen(self.lib.db, ids, now()))
         return e.changes
 
@@ -110,8 +103,7 @@ class Curation(Tags, Notes):
         published = _with_year(row[0], year)
         if (published, year, 0) == tuple(row):
             return ch.NOTHING
-        with self.lib.edit(f"Set year {year}", [ch.PAPERS], [pid],
-                           [ch.Scope("papers", "id", (pid,))]) as e:
+        with self.lib.edit(f"Set year {year}", [ch.PAPERS], [pid]) as e:
             stamp = now()
             sources = self.lib.db.execute("SELECT sources FROM papers WHERE id = ?",
                                           [pid]).fetchone()[0]
@@ -147,8 +139,7 @@ class Curation(Tags, Notes):
         new_order = [*rest[:index], paper_id, *rest[index:]]
         renumber = new is None
         scope_ids = tuple(new_order) if renumber else (paper_id,)
-        with self.lib.edit("Move in reading list", [ch.PAPERS], scope_ids,
-                           [ch.Scope("papers", "id", scope_ids)]) as e:
+        with self.lib.edit("Move in reading list", [ch.PAPERS], scope_ids) as e:
             if renumber:
                 papers_table.set_list_positions(
                     self.lib.db, [(float(n + 1), pid) for n, pid in enumerate(new_order)])
@@ -168,21 +159,16 @@ class Curation(Tags, Notes):
         if not name:
             raise CurationError("a saved search needs a name")
         compile_query(query)
-        with self.lib.edit(f"Save search {name}", [ch.SEARCHES], [],
-                           [ch.Scope("saved_searches", "name", (name,))]) as e:
-            self.lib.db.execute(
-                "INSERT INTO saved_searches (name, query, created) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET query = excluded.query",
-                [name, query, now()])
+        with self.lib.edit(f"Save search {name}", [ch.SEARCHES]) as e:
+            searches_table.save(self.lib.db, name, query, now())
         return e.changes
 
     def delete_search(self, name: str) -> ch.Changes:
         if not self.lib.db.execute("SELECT 1 FROM saved_searches WHERE name = ?",
                                    [name]).fetchone():
             raise NotFound(f"no saved search named {name!r}")
-        with self.lib.edit(f"Delete search {name}", [ch.SEARCHES], [],
-                           [ch.Scope("saved_searches", "name", (name,))]) as e:
-            self.lib.db.execute("DELETE FROM saved_searches WHERE name = ?", [name])
+        with self.lib.edit(f"Delete search {name}", [ch.SEARCHES]) as e:
+            searches_table.delete(self.lib.db, name)
         return e.changes
 
 
@@ -202,10 +188,8 @@ def _with_year(published: str | None, year: int) -> str | None:
 
 def _between(before: float | None, after: float | None) -> float | None:
     """A list position between two others, or None when floats run out of room."""
-    if before is None and after is None:
-        return 1.0
     if before is None:
-        return after - 1.0
+        return 1.0 if after is None else after - 1.0
     if after is None:
         return before + 1.0
     middle = (before + after) / 2

@@ -49,8 +49,7 @@ class Notes:
     def add_note(self, paper_id: int, text: str) -> ch.Changes:
         (pid,) = self.lib.require([paper_id])
         text = _text(text)
-        scopes = [ch.Scope("papers", "id", (pid,)), ch.Scope("notes", "paper_id", (pid,))]
-        with self.lib.edit("Add note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
+        with self.lib.edit("Add note", [ch.NOTES, ch.PAPERS], [pid]) as e:
             stamp = now()
             e.result = NoteResult(notes_table.add(self.lib.db, pid, text, stamp))
             papers_table.touch(self.lib.db, pid, stamp)
@@ -62,8 +61,7 @@ class Notes:
         if text == note["text"]:
             return ch.NOTHING
         pid = note["paper_id"]
-        scopes = [ch.Scope("papers", "id", (pid,)), ch.Scope("notes", "id", (note_id,))]
-        with self.lib.edit("Edit note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
+        with self.lib.edit("Edit note", [ch.NOTES, ch.PAPERS], [pid]) as e:
             stamp = now()
             notes_table.set_text(self.lib.db, note_id, text, stamp)
             papers_table.touch(self.lib.db, pid, stamp)
@@ -72,8 +70,7 @@ class Notes:
 
     def delete_note(self, note_id: int) -> ch.Changes:
         pid = self.note(note_id)["paper_id"]
-        scopes = [ch.Scope("papers", "id", (pid,)), ch.Scope("notes", "id", (note_id,))]
-        with self.lib.edit("Delete note", [ch.NOTES, ch.PAPERS], [pid], scopes) as e:
+        with self.lib.edit("Delete note", [ch.NOTES, ch.PAPERS], [pid]) as e:
             notes_table.delete(self.lib.db, note_id)
             papers_table.touch(self.lib.db, pid, now())
             e.result = NoteResult(note_id)

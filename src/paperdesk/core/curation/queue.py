@@ -55,8 +55,7 @@ def move_to(lib: Library, ids: Iterable[int], index: int) -> ch.Changes:
     if new == order:
         return ch.NOTHING
     label = f"Move {plural(len(moving), 'paper')} in the reading queue"
-    scope = tuple(order)
-    with lib.edit(label, [ch.PAPERS], moving, [ch.Scope("papers", "id", scope)]) as e:
+    with lib.edit(label, [ch.PAPERS], moving) as e:
         papers_table.set_list_positions(lib.db, [(float(n + 1), pid) for n, pid in enumerate(new)])
         e.result = Moved(index)
     return e.changes

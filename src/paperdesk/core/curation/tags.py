@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import tags_table
 from paperdesk.core.db.annotations import in_bulk
-from paperdesk.core.db.database import load_ids
+from paperdesk.core.db.database import Database
 from paperdesk.core.db.edits import Tagged, TagsMerged, Untagged
 from paperdesk.core.model.errors import CurationError, NotFound
 from paperdesk.core.model.text import MAX_TAG_LENGTH as MAX_TAG_LENGTH
@@ -33,7 +33,7 @@ def _names(names: Iterable[str] | str) -> dict[str, str]:
     return out
 
 
-def _refuse_new_commas(db: Any, names: Iterable[str]) -> None:
+def _refuse_new_commas(db: Database, names: Iterable[str]) -> None:
     """A new tag cannot hold a comma: BibTeX keywords, CSL-JSON and the window's tag field
     split on commas. (A .bib file's keywords split at ";" may hold one: MeSH terms.)"""
     for name in names:
@@ -43,7 +43,7 @@ def _refuse_new_commas(db: Any, names: Iterable[str]) -> None:
                                 "are split on commas; use two tags, or another character")
 
 
-def _find(db: Any, name: str) -> dict[str, Any]:
+def _find(db: Database, name: str) -> dict[str, Any]:
     row = db.execute("SELECT id, name FROM tags WHERE name_key = ?",
                      [tag_key(tag_name(name))]).fetchone()
     if row is None:
@@ -71,14 +71,11 @@ class Tags:
             return ch.NOTHING
         keys = tuple(wanted)
         label = f"Tag {plural(len(ids), 'paper')} with {', '.join(wanted.values())}"
-        scopes = [ch.Scope("tags", "name_key", keys),
-                  ch.Scope("paper_tags", "paper_id", tuple(ids))]
-        with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
+        with self.lib.edit(label, [ch.TAGS], ids) as e:
             db = self.lib.db
             tags_table.add_tags(db, [(name, key) for key, name in wanted.items()])
             with in_bulk(db, ids):
-                load_ids(db, ids)
-                e.result = Tagged(tags_table.tag_listed(db, keys))
+                e.result = Tagged(tags_table.tag(db, ids, keys))
         return e.changes
 
     def remove_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
@@ -88,13 +85,10 @@ class Tags:
         if not ids or not keys:
             return ch.NOTHING
         label = f"Untag {plural(len(ids), 'paper')}"
-        scopes = [ch.Scope("tags", "name_key", keys),
-                  ch.Scope("paper_tags", "paper_id", tuple(ids))]
-        with self.lib.edit(label, [ch.TAGS], ids, scopes) as e:
+        with self.lib.edit(label, [ch.TAGS], ids) as e:
             db = self.lib.db
             with in_bulk(db, ids):
-                load_ids(db, ids)
-                e.result = Untagged(tags_table.untag_listed(db, keys))
+                e.result = Untagged(tags_table.untag(db, ids, keys))
             # A tag no paper carries any more goes (the trash still counts as carrying).
             tags_table.drop_unused(db, keys)
         return e.changes
@@ -121,7 +115,7 @@ class Tags:
             return ch.NOTHING
         papers = self._tag_papers([tag["id"]])
         label = f"Rename tag {tag['name']} to {name}"
-        with self.lib.edit(label, [ch.TAGS], papers, [ch.Scope("tags", "id", (tag["id"],))]) as e:
+        with self.lib.edit(label, [ch.TAGS], papers) as e:
             tags_table.rename(self.lib.db, tag["id"], name, tag_key(name))
         return e.changes
 
@@ -133,8 +127,7 @@ class Tags:
         ids = (src["id"], dst["id"])
         papers = self._tag_papers(ids)
         label = f"Merge tag {src['name']} into {dst['name']}"
-        scopes = [ch.Scope("tags", "id", ids), ch.Scope("paper_tags", "tag_id", ids)]
-        with self.lib.edit(label, [ch.TAGS], papers, scopes) as e:
+        with self.lib.edit(label, [ch.TAGS], papers) as e:
             db = self.lib.db
             with in_bulk(db, papers):
                 moved = tags_table.retag(db, src["id"], dst["id"])
@@ -145,9 +138,7 @@ class Tags:
     def delete_tag(self, name: str) -> ch.Changes:
         tag = _find(self.lib.db, name)
         papers = self._tag_papers([tag["id"]])
-        scopes = [ch.Scope("tags", "id", (tag["id"],)),
-                  ch.Scope("paper_tags", "tag_id", (tag["id"],))]
-        with self.lib.edit(f"Delete tag {tag['name']}", [ch.TAGS], papers, scopes) as e:
+        with self.lib.edit(f"Delete tag {tag['name']}", [ch.TAGS], papers) as e:
             with in_bulk(self.lib.db, papers):
                 tags_table.delete_tag(self.lib.db, tag["id"])
             e.result = Untagged(len(papers))

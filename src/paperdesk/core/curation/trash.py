@@ -45,26 +45,22 @@ class Trash:
     def delete(self, paper_ids: Iterable[int]) -> ch.Changes:
         ids = self.lib.require(paper_ids)
         label = f"Move {plural(len(ids), 'paper')} to the trash"
-        with self.lib.edit(label, {ch.PAPER_SET}, ids,
-                           [ch.Scope("papers", "id", tuple(ids))]) as e:
+        with self.lib.edit(label, {ch.PAPER_SET}, ids) as e:
             self._set(ids, now())
         return e.changes
 
     def restore(self, paper_ids: Iterable[int]) -> ch.Changes:
         ids = self.lib.require(paper_ids)
         label = f"Restore {plural(len(ids), 'paper')}"
-        with self.lib.edit(label, {ch.PAPER_SET}, ids,
-                           [ch.Scope("papers", "id", tuple(ids))]) as e:
+        with self.lib.edit(label, {ch.PAPER_SET}, ids) as e:
             self._set(ids, None)
         return e.changes
 
     def empty(self) -> ch.Changes:
         """Delete every paper in the trash for good (undoable only through the Changes)."""
         ids = tuple(self.ids())
-        scopes = [ch.Scope("papers", "id", ids)] + [
-            ch.Scope(table, "paper_id", ids) for table in ("sightings", "paper_tags", "notes")]
         with self.lib.edit(f"Empty the trash ({len(ids)} papers)", {ch.PAPER_SET, ch.TAGS},
-                           ids, scopes) as e:
+                           ids) as e:
             papers_table.delete(self.lib.db, ids)
             e.result = Deleted(len(ids))
         return e.changes

@@ -12,13 +12,14 @@ plain data (JSON-serialisable), so an undo can be stored in the library
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from paperdesk.core.db import column_restore, paper_restore
+from paperdesk.core.db import column_restore, images, paper_restore
 from paperdesk.core.db.annotations import in_bulk
-from paperdesk.core.db.database import Database, chunks, marks
+from paperdesk.core.db.database import Database
+from paperdesk.core.db.images import Image, RowChange, Scope, row_changes, snapshot
 from paperdesk.core.db.store import papers_in_bulk
 from paperdesk.core.model.text import plural
 
@@ -72,29 +73,6 @@ REDONE = "redone"
 OUTSIDE = "outside"  # committed by another program (Library.external_changes)
 
 
-@dataclass(frozen=True)
-class Scope:
-    """A region of one table: the rows whose ``column`` is one of ``values``.
-
-    ``columns``, when given, limits the images to those columns (and the
-    primary key): for an edit that changes a few columns of rows it neither
-    adds nor removes, such as a rating, whose undo then leaves the rest of
-    each row (the abstract) unread and unwritten.
-    """
-
-    table: str
-    column: str
-    values: tuple[Any, ...]
-    columns: tuple[str, ...] = ()
-
-
-@dataclass
-class Image:
-    scope: Scope
-    before: list[dict[str, Any]]
-    after: list[dict[str, Any]] = field(default_factory=list)
-
-
 @dataclass
 class Undo:
     label: str
@@ -110,6 +88,10 @@ class Undo:
              "before": i.before, "after": i.after} for i in self.images]
         return {"label": self.label, **({"trash_frozen": True} if self.trash_frozen else {}),
                 "images": images}
+
+    def row_changes(self, db: Database) -> list[RowChange]:
+        """The rows the edit changed, one typed record each (``images.RowChange``)."""
+        return row_changes(db, self.images)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Undo:
@@ -188,6 +170,32 @@ class Changes:
 NOTHING = Changes("nothing", frozenset())
 
 
+@dataclass
+class Write:
+    """One write in progress; ``Library.write`` turns it into ``changes`` when it commits.
+
+    The block may add ``kinds`` and ``paper_ids``, set its typed ``result``, or set
+    ``changes`` outright (a merge builds its own undo).
+    """
+
+    label: str
+    kinds: set[str]
+    paper_ids: set[int]
+    result: Result = field(default_factory=NoResult)
+    made: Changes | None = None  # the changes, once the block or the kernel made them
+
+    @property
+    def changes(self) -> Changes:
+        """The write's changes: set by the block, or made by the kernel when it ends."""
+        if self.made is None:
+            raise RuntimeError(f"the write {self.label!r} has no changes yet")
+        return self.made
+
+    @changes.setter
+    def changes(self, changes: Changes) -> None:
+        self.made = changes
+
+
 def affected_views(kinds: Iterable[str], undo: Undo | None) -> frozenset[str]:
     """The views that ``kinds`` of change concern; the undo images tell whether an edit
     of papers touched what the duplicate groups are made of."""
@@ -244,7 +252,7 @@ def affected(undo: Undo) -> tuple[set[str], set[int]]:
         kinds.add(table_kinds.get(image.scope.table, PAPERS))
         key = "id" if image.scope.table == "papers" else "paper_id"  # papers have no paper_id
         for rows in (image.before, image.after):
-            ids.update(r.get(key) for r in rows)
+            ids.update(v for r in rows if (v := r.get(key)) is not None)
         if image.scope.table == "papers":
             # Papers coming or going: rows added or removed, or moved in or
             # out of the trash.
@@ -252,38 +260,7 @@ def affected(undo: Undo) -> tuple[set[str], set[int]]:
             after = {r["id"] for r in image.after if r.get("deleted_at") is None}
             if before != after:
                 kinds.add(PAPER_SET)
-    ids.discard(None)  # type: ignore[arg-type]
     return kinds, ids
-
-
-def snapshot(db: Database, scope: Scope) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    what = "*"
-    if scope.columns:
-        keys = [k for k in db[scope.table].pks if k not in scope.columns]
-        what = ", ".join(f"[{c}]" for c in (*keys, *scope.columns))
-    for part in chunks(scope.values):
-        cursor = db.execute(
-            f"SELECT {what} FROM [{scope.table}] WHERE [{scope.column}] IN ({marks(len(part))})",
-            part)
-        names = [d[0] for d in cursor.description]
-        rows.extend(dict(zip(names, row, strict=True)) for row in cursor)
-    if scope.table == "papers" and rows and "citekey_frozen" in rows[0]:
-        _frozen_from_table(db, rows)
-    return rows
-
-
-def _frozen_from_table(db: Database, rows: list[dict[str, Any]]) -> None:
-    """A paper's image says whether its key is frozen as ``citekey_frozen``, the column
-    that said it before migration 0016: from ``frozen_keys`` now (the column is no
-    longer kept), so images of every age read alike."""
-    ids = [r["id"] for r in rows]
-    frozen: set[int] = set()
-    for part in chunks(ids):
-        frozen.update(r[0] for r in db.execute(
-            f"SELECT paper_id FROM frozen_keys WHERE paper_id IN ({marks(len(part))})", part))
-    for row in rows:
-        row["citekey_frozen"] = int(row["id"] in frozen)
 
 
 def _key(row: dict[str, Any], pks: list[str]) -> tuple[Any, ...]:
@@ -317,6 +294,20 @@ def restore(db: Database, images: list[Image], *, before: bool,
     with in_bulk(db, annotated), papers_in_bulk(db, whole):
         _restore(db, images, before, annotated, _Papers(new_key, trash_frozen, report))
     return report
+
+
+def rewind(db: Database, taken: list[Image],
+           target: Callable[[Image, list[dict[str, Any]], list[str]], list[dict[str, Any]]],
+           new_key: paper_restore.NewKey | None = None) -> Restored:
+    """Write the scopes of ``taken`` (an edit's images) back to what ``target`` makes of
+    each image, its rows now and its table's primary key (an unmerge: ``three_way``),
+    imaged for the open edit first; see ``restore``."""
+    for image in taken:
+        images.cover(db, image.scope.table, image.scope.column, image.scope.values,
+                     image.scope.columns)
+    targets = [Image(i.scope, target(i, snapshot(db, i.scope), db[i.scope.table].pks))
+               for i in taken]
+    return restore(db, targets, before=True, new_key=new_key)
 
 
 # Tables whose rows are a paper's notes and tags.
@@ -385,14 +376,14 @@ def _restore(db: Database, images: list[Image], before: bool, annotated: set[int
                     f"UPDATE [{table}] SET {', '.join(f'[{c}] = ?' for c in cols)} "
                     f"WHERE {key}", values)
         if missing:
-            cols = list(missing[0])
-            sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pks)
+            names = list(missing[0])
+            sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in names if c not in pks)
             conflict = f"DO UPDATE SET {sets}" if sets else "DO NOTHING"
             db.conn.executemany(
-                f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
-                f"VALUES ({', '.join('?' * len(cols))}) "
+                f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in names)}) "
+                f"VALUES ({', '.join('?' * len(names))}) "
                 f"ON CONFLICT ({', '.join(f'[{k}]' for k in pks)}) {conflict}",
-                [[row[c] for c in cols] for row in missing])
+                [[row[c] for c in names] for row in missing])
         if table == "papers":
             paper_restore.refreeze(db, target)
     for table, pks, keys in reversed(stale):

@@ -143,7 +143,7 @@ def _keep(conn: Connection) -> None:
     """Hold a read-only connection beside ``conn``'s library, having read it (so it
     holds the library shared, as every connection in WAL mode does after a read)."""
     with files.registry():
-        if conn.identity is None or conn.identity in _keepers:
+        if conn.identity is None or conn.library is None or conn.identity in _keepers:
             return
         keeper = sqlite3.connect(_uri(conn.library, mode="ro"), uri=True,
                                  isolation_level=None, check_same_thread=False)

@@ -16,7 +16,10 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from paperdesk.core.db.images import Recording
 
 Params = Sequence[Any] | dict[str, Any] | None
 
@@ -27,6 +30,9 @@ class Database:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._savepoints = 0
+        # The images of the edit open on this connection (``images``; None outside one),
+        # which its table writers add to.
+        self.recording: Recording | None = None
 
     def execute(self, sql: str, params: Params = None) -> sqlite3.Cursor:
         return self.conn.execute(sql) if params is None else self.conn.execute(sql, params)
@@ -62,7 +68,7 @@ class Database:
             self.conn.execute("COMMIT")
             if self.conn.total_changes != changes:
                 with contextlib.suppress(AttributeError):  # a plain sqlite3 connection
-                    self.conn.wrote = True  # a committed write (Library.close then tidies)
+                    self.conn.wrote = True  # type: ignore[attr-defined]  # connection.Connection's
             return
         self._savepoints += 1
         name = f"paperdesk_{self._savepoints}"
@@ -119,20 +125,20 @@ def marks(n: int) -> str:
     return ",".join("?" * n)
 
 
-def select_in(db: Any, sql: str, values: Sequence[Any], *before: Any) -> Iterator[tuple]:
+def select_in(db: Database, sql: str, values: Sequence[Any], *before: Any) -> Iterator[tuple]:
     """The rows of ``sql`` for every chunk of ``values``; ``sql`` holds ``{marks}``
     where the chunk's placeholders go, after the parameters ``before``."""
     for part in chunks(values):
         yield from db.execute(sql.format(marks=marks(len(part))), [*before, *part])
 
 
-def execute_in(db: Any, sql: str, values: Sequence[Any], *before: Any) -> int:
+def execute_in(db: Database, sql: str, values: Sequence[Any], *before: Any) -> int:
     """Run ``sql`` (with ``{marks}``) for every chunk of ``values``; rows changed."""
     return sum(db.execute(sql.format(marks=marks(len(part))), [*before, *part]).rowcount
                for part in chunks(values))
 
 
-def load_ids(db: Any, ids: Sequence[int], table: str = "ids") -> str:
+def load_ids(db: Database, ids: Sequence[int], table: str = "ids") -> str:
     """Fill the temporary table ``temp.<table>`` (id, ord) with ``ids`` in order,
     for set-based statements; returns its qualified name."""
     db.execute(f"CREATE TEMP TABLE IF NOT EXISTS [{table}] "

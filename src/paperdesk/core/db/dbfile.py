@@ -146,7 +146,8 @@ def write(db: Database) -> Iterator[Database]:
 def _commit(conn: sqlite3.Connection) -> None:
     library = getattr(conn, "library", None)
     with contextlib.suppress(AttributeError):  # a plain sqlite3 connection holds none
-        conn.wrote = True  # a committed write: closing may then tidy the file (Library.close)
+        # A committed write: closing may then tidy the file (Library.close).
+        conn.wrote = True  # type: ignore[attr-defined]
     if library is None:
         conn.execute("COMMIT")
         return

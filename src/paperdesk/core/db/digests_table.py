@@ -2,7 +2,10 @@
 entries (``tests/test_table_owners.py`` keeps the writes here).
 
 A sighting is never edited but for the paper it belongs to, which a merge changes;
-deleting a digest deletes its sightings (ON DELETE CASCADE).
+deleting a digest deletes its sightings (ON DELETE CASCADE). A sighting added,
+moved or deleted recounts its paper's upvotes, sightings and momentum (triggers), so
+inside an undoable edit these functions image those papers' rows with the sightings
+(``images.cover``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from paperdesk.core.db import ids
+from paperdesk.core.db.database import Database
+from paperdesk.core.db.images import cover, cover_added, recording
 
 _INSERT_SIGHTINGS = (
     "INSERT INTO sightings (id, digest_id, paper_id, position, line, raw_title, meta_raw,"
@@ -18,39 +23,59 @@ _INSERT_SIGHTINGS = (
     " year_inferred, upvotes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
-def insert_digest(db: Any, values: Sequence[Any]) -> int:
+def insert_digest(db: Database, values: Sequence[Any]) -> int:
     """A digest's row: its name, path, sha256, digest_date, year, year_source,
     daily_papers, encoding, entries, warnings and imported_at; its id (one no digest
     ever had: ``ids``)."""
-    digest_id = db.execute(
+    digest_id = ids.first_free(db, "digests")
+    cover_added(db, "digests", "id", [digest_id])
+    db.execute(
         "INSERT INTO digests (id, name, path, sha256, digest_date, year, year_source,"
         " daily_papers, encoding, entries, warnings, imported_at)"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        [ids.first_free(db, "digests"), *values]).lastrowid
+        [digest_id, *values])
     ids.mark_used(db, "digests")
     return digest_id
 
 
-def set_counts(db: Any, digest_id: int, new_papers: int, merged: int) -> None:
+def set_counts(db: Database, digest_id: int, new_papers: int, merged: int) -> None:
+    cover(db, "digests", "id", [digest_id], ("new_papers", "merged"))
     db.execute("UPDATE digests SET new_papers = ?, merged = ? WHERE id = ?",
                [new_papers, merged, digest_id])
 
 
-def delete_digests(db: Any, ids: Sequence[int]) -> None:
+def delete_digests(db: Database, ids: Sequence[int]) -> None:
     """Delete digests (and, by cascade, their sightings) in one statement."""
+    if recording(db) is not None:
+        cover(db, "digests", "id", ids)
+        seen = [r[0] for r in db.execute(
+            f"SELECT DISTINCT paper_id FROM sightings WHERE digest_id IN "
+            f"({','.join('?' * len(ids)) or 'NULL'})", ids)]
+        _cover_seen(db, seen)
     db.execute(f"DELETE FROM digests WHERE id IN ({','.join('?' * len(ids)) or 'NULL'})", ids)
 
 
-def insert_sightings(db: Any, rows: Iterable[Sequence[Any]]) -> None:
+def insert_sightings(db: Database, rows: Iterable[Sequence[Any]]) -> None:
     """(digest_id, paper_id, position, line, raw_title, meta_raw, author_count,
     organization, organization_handle, published, published_raw, year_inferred,
     upvotes) each, in one ``executemany``, under ids no sighting ever had (``ids``)."""
     first = ids.first_free(db, "sightings")
+    if recording(db) is not None:
+        rows = list(rows)
+        _cover_seen(db, sorted({row[1] for row in rows}))
     db.conn.executemany(_INSERT_SIGHTINGS, ((first + n, *row) for n, row in enumerate(rows)))
     ids.mark_used(db, "sightings")
 
 
-def move_sightings(db: Any, keep: int, others: Sequence[int]) -> None:
+def move_sightings(db: Database, keep: int, others: Sequence[int]) -> None:
     """The sightings of ``others`` become ``keep``'s (a merge)."""
+    _cover_seen(db, [keep, *others])
     db.execute(f"UPDATE sightings SET paper_id = ? WHERE paper_id IN "
                f"({','.join('?' * len(others))})", [keep, *others])
+
+
+def _cover_seen(db: Database, paper_ids: Sequence[int]) -> None:
+    """Image the sightings of ``paper_ids`` and their rows, which the sightings' triggers
+    recount."""
+    cover(db, "papers", "id", paper_ids)
+    cover(db, "sightings", "paper_id", paper_ids)

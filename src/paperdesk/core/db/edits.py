@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from paperdesk.core.db import database
 from paperdesk.core.db.changes import Result
+from paperdesk.core.db.database import Database
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ from paperdesk.core.model.clock import now as now  # noqa: E402
 from paperdesk.core.model.text import plural as plural  # noqa: E402
 
 
-def load_ids(db: Any, ids: Sequence[int]) -> None:
+def load_ids(db: Database, ids: Sequence[int]) -> None:
     """``database.load_ids`` into ``temp.curation_ids``, the table's older name."""
     database.load_ids(db, ids, "curation_ids")
 from paperdesk.core.model.errors import CurationError as CurationError  # noqa: E402

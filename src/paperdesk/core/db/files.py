@@ -190,6 +190,7 @@ def refuse_database(dest: Path, shown: Path | None = None) -> None:
     where = f" ({real})" if os.path.abspath(shown) != real else ""
     names = (os.path.basename(os.path.abspath(shown)), os.path.basename(real))
     side = next((s for s in SIDE_SUFFIXES for n in names if n.endswith(s)), None)
+    why: str | None
     if side:
         why = f"a name ending {side} (an SQLite database's own file)"
     elif {os.path.abspath(shown), real} & _known_libraries():
@@ -261,7 +262,7 @@ def clean_leftovers(folder: Path, pattern: str, *, stale_after: float = 3600.0) 
     """Remove temporary files of killed runs in ``folder``: names matching ``pattern``
     (a regex) whose process (its group ``pid``) is gone, or, for names that carry no
     process id (older PaperDesk), not touched for ``stale_after`` seconds."""
-    removed = []
+    removed: list[Path] = []
     regex = re.compile(pattern)
     try:
         names = os.listdir(folder)

@@ -12,13 +12,13 @@ table: no table is rebuilt (``papers`` keeps its plain ``INTEGER PRIMARY KEY``).
 
 from __future__ import annotations
 
-from typing import Any
+from paperdesk.core.db.database import Database
 
 # The tables whose ids an undo puts back and an insert gives.
 TABLES = ("papers", "sightings", "notes", "digests", "tags", "imports")
 
 
-def first_free(db: Any, table: str) -> int:
+def first_free(db: Database, table: str) -> int:
     """The first id of ``table`` that no row ever had."""
     assert table in TABLES, table
     return db.execute(
@@ -26,7 +26,7 @@ def first_free(db: Any, table: str) -> int:
         "coalesce((SELECT top FROM id_tops WHERE name = ?), 0)) + 1", [table]).fetchone()[0]
 
 
-def mark_used(db: Any, table: str) -> None:
+def mark_used(db: Database, table: str) -> None:
     """Once new rows are in ``table``: its ids so far are taken for good."""
     assert table in TABLES, table
     db.execute(f"UPDATE id_tops SET top = (SELECT max(id) FROM [{table}]) "

@@ -13,22 +13,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from paperdesk.core.db import ids
+from paperdesk.core.db.database import Database
+from paperdesk.core.db.images import cover, cover_added
 
 
-def insert(db: Any, at: str, label: str, names: Sequence[str], record: dict[str, Any]) -> int:
-    row_id = db.execute(
+def insert(db: Database, at: str, label: str, names: Sequence[str], record: dict[str, Any]) -> int:
+    row_id = ids.first_free(db, "imports")
+    cover_added(db, "imports", "id", [row_id])
+    db.execute(
         "INSERT INTO imports (id, at, label, files, record) VALUES (?, ?, ?, ?, ?)",
-        [ids.first_free(db, "imports"), at, label, json.dumps(list(names), ensure_ascii=False),
-         json.dumps(record, separators=(",", ":"))]).lastrowid
+        [row_id, at, label, json.dumps(list(names), ensure_ascii=False),
+         json.dumps(record, separators=(",", ":"))])
     ids.mark_used(db, "imports")
     return row_id
 
 
-def delete(db: Any, row_id: int) -> None:
+def delete(db: Database, row_id: int) -> None:
+    cover(db, "imports", "id", [row_id])
     db.execute("DELETE FROM imports WHERE id = ?", [row_id])
 
 
-def newest(db: Any, name: str | None = None) -> dict[str, Any] | None:
+def newest(db: Database, name: str | None = None) -> dict[str, Any] | None:
     """The newest import (of a file named ``name``, when given) still recorded."""
     where, args = ("", []) if name is None else (
         "WHERE EXISTS (SELECT 1 FROM json_each(files) WHERE value = ?)", [name])

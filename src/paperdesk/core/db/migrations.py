@@ -27,6 +27,7 @@ from paperdesk.core.db import (
     schema_0021,
     schema_0024,
 )
+from paperdesk.core.db.database import Database as schema_db
 
 migrations = Migrations(schema.MIGRATION_SET)
 
@@ -37,7 +38,7 @@ def apply(conn: sqlite3.Connection) -> None:
     # library exactly as it was set up.
     db = Database(conn, recursive_triggers=False, execute_plugins=False)
     names = [m.name for m in migrations.pending(db)]
-    if names != schema.pending(db):
+    if names != schema.pending(schema_db(conn)):
         raise RuntimeError(f"the migration steps and schema.MIGRATIONS disagree: {names}")
     migrations.apply(db)
 

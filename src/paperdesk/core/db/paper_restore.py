@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Set as AbstractSet
+from typing import Any, cast
 
 from paperdesk.core.db import papers_table
-from paperdesk.core.db.database import select_in
+from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.clock import now
 
 Row = dict[str, Any]
@@ -38,7 +39,7 @@ Row = dict[str, Any]
 NewKey = Callable[[Row, set[str]], str]
 
 
-def prepare(db: Any, rows: list[Row], present: dict[int, Row], *, adds_rows: bool,
+def prepare(db: Database, rows: list[Row], present: dict[int, Row], *, adds_rows: bool,
             new_key: NewKey | None, trash_frozen: bool, left: list[Row]
             ) -> tuple[list[Row], list[int], dict[int, str]]:
     """The rows of a ``papers`` image to write back (copies: the image stays as it was),
@@ -69,7 +70,8 @@ def prepare(db: Any, rows: list[Row], present: dict[int, Row], *, adds_rows: boo
     return target, kept, free_keys(db, target, present, leaving, new_key, had)
 
 
-def keep_frozen_key(row: Row, current: Row | None, carried: set[int] = frozenset()) -> Row:
+def keep_frozen_key(row: Row, current: Row | None,
+                    carried: AbstractSet[int] = frozenset()) -> Row:
     """A key that has left PaperDesk since the edit stays as it went out (and frozen:
     ``refreeze``); not one a merge only carried onto the paper (``carried``)."""
     if (current and current.get("citekey_frozen") and "citekey_frozen" in row
@@ -78,7 +80,7 @@ def keep_frozen_key(row: Row, current: Row | None, carried: set[int] = frozenset
     return row
 
 
-def refreeze(db: Any, target: list[Row]) -> None:
+def refreeze(db: Database, target: list[Row]) -> None:
     """The papers of ``target`` whose image says their key is frozen get it frozen
     again (a paper put back by an unmerge): a frozen key is never thawed, by an undo
     either; nor is the key of one that left PaperDesk after the image was taken (its
@@ -96,7 +98,7 @@ def with_bib_file(row: Row) -> Row:
     return {**row, "bib_file": json.loads(source).get("file") if source else None}
 
 
-def kept_in_trash(db: Any, present: dict[int, Row], leaving: list[int]) -> list[int]:
+def kept_in_trash(db: Database, present: dict[int, Row], leaving: list[int]) -> list[int]:
     """Of the papers ``leaving`` (there now, not in the rows written back, their keys not
     frozen when the images were taken), those whose key is frozen now: moved to the trash
     (if not there yet) instead of deleted; their ids."""
@@ -108,7 +110,7 @@ def kept_in_trash(db: Any, present: dict[int, Row], leaving: list[int]) -> list[
     return kept
 
 
-def free_keys(db: Any, target: list[Row], present: dict[int, Row], leaving: list[int],
+def free_keys(db: Database, target: list[Row], present: dict[int, Row], leaving: list[int],
               new_key: NewKey | None, had: Iterable[str] = ()) -> dict[int, str]:
     """Make the keys of ``target`` (rows about to be written; changed in place) claim no
     key another paper keeps, even in another case; {paper id: fresh key} of the papers
@@ -152,15 +154,15 @@ def free_keys(db: Any, target: list[Row], present: dict[int, Row], leaving: list
                 row["citekey_frozen"] = present[pid].get("citekey_frozen", 0)
             elif row.get("citekey_frozen") and not frozen and new_key:
                 other = by_id.get(holder) or _paper(db, holder)
-                rekeyed[holder] = new = fresh(other)  # type: ignore[assignment]
+                rekeyed[holder] = new = cast(str, fresh(other))
                 if holder in by_id:
                     by_id[holder]["citekey"] = new
                 else:
                     papers_table.set_provisional_key(db, holder, new)
                 holders[new.lower()] = (holder, False)
-            elif (new := fresh(row)) is not None:
-                row["citekey"], row["citekey_frozen"] = key, _ = new, 0
-                rekeyed[pid] = new
+            elif (made := fresh(row)) is not None:
+                row["citekey"], row["citekey_frozen"] = key, _ = made, 0
+                rekeyed[pid] = made
             else:
                 continue  # no way to make one: the write says what failed
         if key:
@@ -170,7 +172,7 @@ def free_keys(db: Any, target: list[Row], present: dict[int, Row], leaving: list
     return rekeyed
 
 
-def _holders(db: Any, by_id: dict[int, Row], present: dict[int, Row], going: set[int],
+def _holders(db: Database, by_id: dict[int, Row], present: dict[int, Row], going: set[int],
              wanted: list[str], keeping: list[int]) -> dict[str, tuple[int, bool]]:
     """key (lower-cased) -> (paper, frozen) of the papers that keep a key: those of
     ``keeping`` (written back with the key they have), those kept in the trash, and the
@@ -187,7 +189,7 @@ def _holders(db: Any, by_id: dict[int, Row], present: dict[int, Row], going: set
     return holders
 
 
-def _paper(db: Any, pid: int) -> Row:
+def _paper(db: Database, pid: int) -> Row:
     """What a key is made of, for a paper outside the rows written back."""
     cursor = db.execute("SELECT id, title, authors, organization, year FROM papers "
                         "WHERE id = ?", [pid])

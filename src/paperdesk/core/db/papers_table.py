@@ -4,11 +4,13 @@ a paper's row).
 
 Every INSERT, UPDATE and DELETE on ``papers`` outside the frozen migrations is a
 function here, named for what it does; the features call them inside their own
-write or edit (the transaction, undo images and ``Changes`` stay theirs). Each is
-the statement its caller ran before, set-based where it was: over the temporary
-id table (``idlists.load_ids``), in chunks of ids (``execute_in``) or with
-``executemany``, so the same triggers fire the same number of times.
-``tests/test_table_owners.py`` keeps the writes here.
+write or edit (the transaction and ``Changes`` stay theirs). Each takes the ids it
+writes and, inside an undoable edit, images the rows and columns it is about to write
+(``images.cover``): the edit's undo is made of them. Each is set-based: over a
+temporary id table it fills itself (``load_ids``), in chunks of ids (``execute_in``)
+or with ``executemany``, so the same triggers fire the same number of times.
+``tests/test_table_owners.py`` keeps the writes here, ``tests/test_undo_owners.py``
+the images.
 """
 
 from __future__ import annotations
@@ -18,7 +20,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from paperdesk.core.db import ids
-from paperdesk.core.db.database import execute_in
+from paperdesk.core.db.database import Database, execute_in, load_ids
+from paperdesk.core.db.images import cover, cover_added, recording
+
+# What a paper's removal takes with it (ON DELETE CASCADE), imaged with it.
+_CHILDREN = ("sightings", "paper_tags", "notes")
+
+
+def _cover(db: Database, paper_ids: Iterable[int], columns: Sequence[str] = ()) -> None:
+    """Image the papers' rows (only ``columns`` of them, when given) for the open edit.
+    Whether a key is frozen goes with the key (``citekey_frozen``): an undo then never
+    takes back a key that has left PaperDesk since (``paper_restore``)."""
+    if recording(db) is None:  # outside an edit (an import's many small writes): nothing
+        return
+    if columns and "citekey" in columns:
+        columns = (*columns, "citekey_frozen")
+    cover(db, "papers", "id", paper_ids, columns)
 
 # -- new papers ----------------------------------------------------------------------
 
@@ -33,19 +50,24 @@ _INSERT_FROM_BIB = (
     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
-def insert_from_digest(db: Any, rows: Iterable[Sequence[Any]]) -> None:
+def insert_from_digest(db: Database, rows: Iterable[Sequence[Any]]) -> None:
     """New papers of a digest: (id, title, abstract, title_key, author_count,
     organization, organization_handle, published, year, year_inferred, citekey,
     added, modified, upvotes, seen_count) each; their ids from ``ids.first_free``."""
+    if recording(db) is not None:
+        rows = list(rows)
+        cover_added(db, "papers", "id", [row[0] for row in rows])
     db.conn.executemany(_INSERT_FROM_DIGEST, rows)
     ids.mark_used(db, "papers")
 
 
-def insert_from_bib(db: Any, rows: Sequence[Sequence[Any]]) -> None:
+def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     """New papers of a .bib file: (id, title, abstract, title_key, authors,
     author_count, organization, published, year, arxiv_id, doi, url, citekey,
     frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each; a
     true ``frozen`` freezes the key (``frozen_keys``); their ids from ``ids.first_free``."""
+    if recording(db) is not None:
+        cover_added(db, "papers", "id", [row[0] for row in rows])
     db.conn.executemany(_INSERT_FROM_BIB, rows)
     ids.mark_used(db, "papers")
     freeze_listed(db, [row[0] for row in rows if row[13]])
@@ -57,81 +79,97 @@ _INSERT_ADDED = (
     " added, modified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
-def insert_added(db: Any, rows: Sequence[Sequence[Any]]) -> None:
+def insert_added(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     """Papers added by their identifier (``paperdesk add``): (id, title, abstract,
     title_key, authors, author_count, published, year, arxiv_id, doi, url, github,
     project_page, hub_upvotes, upvotes, citekey, sources, added, modified) each (the
     Hub's count is the paper's: no digest printed one yet); their ids from
     ``ids.first_free``."""
+    if recording(db) is not None:
+        cover_added(db, "papers", "id", [row[0] for row in rows])
     db.conn.executemany(_INSERT_ADDED, rows)
     ids.mark_used(db, "papers")
 
 
 # -- columns of one paper ------------------------------------------------------------
 
-def set_columns(db: Any, pid: int, values: Mapping[str, Any]) -> None:
+def set_columns(db: Database, pid: int, values: Mapping[str, Any]) -> None:
     """Set the named columns of one paper (names come from the code, never the user)."""
+    _cover(db, [pid], tuple(values))
     db.execute(f"UPDATE papers SET {', '.join(f'[{n}] = ?' for n in values)} WHERE id = ?",
                [*values.values(), pid])
 
 
-def set_citekey(db: Any, pid: int, key: str, sources: str, stamp: str) -> None:
+def set_citekey(db: Database, pid: int, key: str, sources: str, stamp: str) -> None:
     """The user's key for one paper, with where it came from."""
+    _cover(db, [pid], ("citekey", "sources", "modified"))
     db.execute("UPDATE papers SET citekey = ?, sources = ?, modified = ? WHERE id = ?",
                [key, sources, stamp, pid])
 
 
-def clear_citekey(db: Any, pid: int) -> None:
+def clear_citekey(db: Database, pid: int) -> None:
+    _cover(db, [pid], ("citekey",))
     db.execute("UPDATE papers SET citekey = NULL WHERE id = ?", [pid])
 
 
-def set_provisional_key(db: Any, pid: int, key: str) -> None:
+def set_provisional_key(db: Database, pid: int, key: str) -> None:
+    _cover(db, [pid], ("citekey",))
     db.execute("UPDATE papers SET citekey = ? WHERE id = ?", [key, pid])
 
 
 # -- frozen keys (a table of their own: freezing never rewrites a paper's row) ---------
 
-def freeze_key(db: Any, pid: int) -> None:
+def freeze_key(db: Database, pid: int) -> None:
     freeze_listed(db, [pid])
 
 
-def set_year(db: Any, pid: int, year: int, published: str | None, sources: str,
+def set_year(db: Database, pid: int, year: int, published: str | None, sources: str,
              stamp: str) -> None:
     """A year the user gave (never inferred), with where it came from."""
+    _cover(db, [pid], ("year", "published", "year_inferred", "sources",
+                                      "modified"))
     db.execute("UPDATE papers SET year = ?, published = ?, year_inferred = 0, sources = ?, "
                "modified = ? WHERE id = ?", [year, published, sources, stamp, pid])
 
 
-def touch(db: Any, pid: int, stamp: str) -> None:
+def touch(db: Database, pid: int, stamp: str) -> None:
     """Mark one paper modified (its notes changed)."""
+    _cover(db, [pid], ("modified",))
     db.execute("UPDATE papers SET modified = ? WHERE id = ?", [stamp, pid])
 
 
-def set_seen(db: Any, ids: Sequence[int], stamp: str) -> int:
+def set_seen(db: Database, paper_ids: Sequence[int], stamp: str) -> int:
     """Set papers aside in triage (``seen_at``), those not set aside yet; how many."""
+    _cover(db, paper_ids, ("seen_at",))
     return execute_in(db, "UPDATE papers SET seen_at = ? WHERE seen_at IS NULL "
-                      "AND id IN ({marks})", ids, stamp)
+                      "AND id IN ({marks})", paper_ids, stamp)
 
 
-def set_list_position(db: Any, pid: int, position: float | None) -> None:
+def set_list_position(db: Database, pid: int, position: float | None) -> None:
+    _cover(db, [pid], ("list_position",))
     db.execute("UPDATE papers SET list_position = ? WHERE id = ?", [position, pid])
 
 
-def set_list_positions(db: Any, places: Iterable[tuple[float, int]]) -> None:
+def set_list_positions(db: Database, places: Iterable[tuple[float, int]]) -> None:
     """(position, id) pairs, in one ``executemany``."""
+    places = list(places)
+    _cover(db, [pid for _, pid in places], ("list_position",))
     db.conn.executemany("UPDATE papers SET list_position = ? WHERE id = ?", places)
 
 
-def set_bib_source_part(db: Any, pid: int, where: str, texts_json: str) -> None:
+def set_bib_source_part(db: Database, pid: int, where: str, texts_json: str) -> None:
     """Set ``$.where`` of a kept entry's source to the JSON ``texts_json``."""
+    _cover(db, [pid], ("bib_source",))
     db.execute(f"UPDATE papers SET bib_source = json_set(bib_source, '$.{where}', "
                "json(?)) WHERE id = ? AND bib_source IS NOT NULL", [texts_json, pid])
 
 
-def fill_from_digest(db: Any, pid: int, f: Mapping[str, Any], stamp: str) -> None:
+def fill_from_digest(db: Database, pid: int, f: Mapping[str, Any], stamp: str) -> None:
     """Fill what an existing paper lacked from a digest's entry (``f``: its
     author_count, organization, organization_handle, published, year and
     year_inferred); a printed year beats an inferred one."""
+    _cover(db, [pid], ("author_count", "organization", "organization_handle",
+                                      "published", "year", "year_inferred", "modified"))
     db.execute(
         """UPDATE papers SET
              author_count = coalesce(author_count, ?),
@@ -152,10 +190,14 @@ def fill_from_digest(db: Any, pid: int, f: Mapping[str, Any], stamp: str) -> Non
          stamp, pid])
 
 
-def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
+def fill_from_bib(db: Database, pid: int, values: Sequence[Any]) -> None:
     """An existing paper completed from a .bib entry: ``values`` are its abstract,
     authors, organization, published, year, year_inferred, arxiv_id, doi, url,
     bib_type, bib_fields, bib_source, bib_file, citekey and modified."""
+    _cover(db, [pid], ("abstract", "authors", "organization", "published",
+                                      "year", "year_inferred", "arxiv_id", "doi", "url",
+                                      "bib_type", "bib_fields", "bib_source", "bib_file",
+                                      "citekey", "modified"))
     db.execute(
         "UPDATE papers SET abstract = ?, authors = ?, organization = ?, published = ?, "
         "year = ?, year_inferred = ?, arxiv_id = ?, doi = ?, url = ?, bib_type = ?, "
@@ -165,18 +207,18 @@ def fill_from_bib(db: Any, pid: int, values: Sequence[Any]) -> None:
 
 # -- many papers at once -------------------------------------------------------------
 
-def freeze_listed(db: Any, ids: Sequence[int]) -> int:
+def freeze_listed(db: Database, ids: Sequence[int]) -> int:
     """Freeze the keys of those of ``ids`` that are papers, whatever the keys are (a .bib
     file's, or a frozen one an undo puts back); how many froze."""
     return _freeze(db, ids, "SELECT id FROM papers WHERE id IN {listed}")
 
 
-def freeze_keys(db: Any, ids: Sequence[int]) -> int:
+def freeze_keys(db: Database, ids: Sequence[int]) -> int:
     """Freeze the provisional keys of ``ids``; how many froze."""
     return _freeze(db, ids, "SELECT id FROM papers WHERE id IN {listed} AND citekey IS NOT NULL")
 
 
-def refreeze_retired(db: Any, ids: Sequence[int]) -> int:
+def refreeze_retired(db: Database, ids: Sequence[int]) -> int:
     """Those of ``ids`` that hold the key they left PaperDesk under (``retired_keys``: a
     paper put back by an undo after it was deleted, merged away or re-keyed) have it
     frozen again; how many froze."""
@@ -184,14 +226,14 @@ def refreeze_retired(db: Any, ids: Sequence[int]) -> int:
                             "ON r.key = p.citekey AND r.paper_id = p.id WHERE p.id IN {listed}")
 
 
-def freeze_as_written(db: Any, keys: Sequence[str]) -> int:
+def freeze_as_written(db: Database, keys: Sequence[str]) -> int:
     """Freeze the keys an export wrote, on whichever paper holds each now: the file says
     what it says. A paper whose key another program changed since the export read it
     keeps its new key unfrozen (that one never left); how many froze."""
     return _freeze(db, keys, "SELECT id FROM papers WHERE citekey IN {listed}")
 
 
-def _freeze(db: Any, listed: Sequence[Any], select: str) -> int:
+def _freeze(db: Database, listed: Sequence[Any], select: str) -> int:
     """Freeze the papers ``select`` names, ``{listed}`` in it being ``listed`` (ids or
     keys), in one statement over a JSON list (100,000 inserts of their own took 0.3 s).
     Their keys left as theirs: a key a merge carried onto one of them is its own now."""
@@ -199,6 +241,8 @@ def _freeze(db: Any, listed: Sequence[Any], select: str) -> int:
         return 0
     select = select.format(listed="(SELECT value FROM json_each(?))")
     param = [json.dumps(list(listed))]
+    if recording(db) is not None:  # a paper's image holds whether its key is frozen
+        _cover(db, [r[0] for r in db.execute(select, param)])
     frozen = db.execute(f"INSERT OR IGNORE INTO frozen_keys (paper_id) {select}",
                         param).rowcount
     if db.execute("SELECT 1 FROM carried_keys LIMIT 1").fetchone():  # mostly none
@@ -206,19 +250,20 @@ def _freeze(db: Any, listed: Sequence[Any], select: str) -> int:
     return frozen
 
 
-def carry_key(db: Any, pid: int, source: int) -> None:
+def carry_key(db: Database, pid: int, source: int) -> None:
     """The frozen key of the paper ``pid`` came from ``source`` in a merge, and has not
-    left PaperDesk as ``pid``'s (``carried_keys``, until a freeze of it ends this)."""
+    left PaperDesk as ``pid``'s (``carried_keys``, until a freeze of it ends this).
+    Not imaged: an undo of the merge thaws it (``thaw_carried``)."""
     db.execute("INSERT OR REPLACE INTO carried_keys (paper_id, source) VALUES (?, ?)",
                [pid, source])
 
 
-def carried(db: Any) -> set[int]:
+def carried(db: Database) -> set[int]:
     """The papers whose frozen key a merge carried onto them, not left as theirs since."""
     return {r[0] for r in db.execute("SELECT paper_id FROM carried_keys")}
 
 
-def thaw_carried(db: Any, ids: Sequence[int]) -> None:
+def thaw_carried(db: Database, ids: Sequence[int]) -> None:
     """Those of ``ids`` whose frozen key is only a merge's carried one are not frozen any
     more (an undo of that merge: the key goes back to the paper it left as)."""
     listed = [json.dumps(list(ids))]
@@ -228,51 +273,65 @@ def thaw_carried(db: Any, ids: Sequence[int]) -> None:
                listed)
 
 
-def set_rating(db: Any, rating: int, stamp: str) -> int:
-    """Rate the papers of ``temp.ids``; how many changed."""
-    return db.execute("UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
-                      "AND id IN (SELECT id FROM temp.ids)", [rating, stamp, rating]).rowcount
+def set_rating(db: Database, paper_ids: Sequence[int], rating: int, stamp: str) -> int:
+    """Rate ``paper_ids``; how many changed (which: the edit's row changes). Not their ids
+    from ``RETURNING``: that made rating 5,000 papers 16% slower."""
+    _cover(db, paper_ids, ("rating", "modified"))
+    table = load_ids(db, paper_ids)
+    return db.execute(f"UPDATE papers SET rating = ?, modified = ? WHERE rating != ? "
+                      f"AND id IN (SELECT id FROM {table})", [rating, stamp, rating]).rowcount
 
 
-def set_status(db: Any, status: str, stamp: str, last: float) -> int:
-    """Give the papers of ``temp.ids`` ``status``: read stamps ``read_at``, to-read
-    places them after ``last`` on the reading list in the table's order; how many changed."""
+def set_status(db: Database, paper_ids: Sequence[int], status: str, stamp: str,
+               last: float) -> int:
+    """Give ``paper_ids`` ``status``: read stamps ``read_at``, to-read places them after
+    ``last`` on the reading list in the order given; how many changed (as ``set_rating``)."""
+    _cover(db, paper_ids, ("status", "modified", "read_at", "list_position"))
+    table = load_ids(db, paper_ids)
     return db.execute(
-        """UPDATE papers SET status = :status, modified = :stamp,
-             read_at = CASE WHEN :status = 'read' THEN :stamp END,
-             list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
-           FROM (SELECT i.id, row_number() OVER (ORDER BY i.ord) AS n
-                 FROM temp.ids i JOIN papers q ON q.id = i.id
-                 WHERE q.status != :status) AS c
-           WHERE papers.id = c.id""",
+        f"""UPDATE papers SET status = :status, modified = :stamp,
+              read_at = CASE WHEN :status = 'read' THEN :stamp END,
+              list_position = CASE WHEN :status = 'to-read' THEN :last + c.n END
+            FROM (SELECT i.id, row_number() OVER (ORDER BY i.ord) AS n
+                  FROM {table} i JOIN papers q ON q.id = i.id
+                  WHERE q.status != :status) AS c
+            WHERE papers.id = c.id""",
         {"status": status, "stamp": stamp, "last": last}).rowcount
 
 
-def mark_deleted(db: Any, ids: Sequence[int], value: str | None, stamp: str) -> None:
-    """Put ``ids`` in the trash (``value``: when) or take them out (None)."""
+def mark_deleted(db: Database, paper_ids: Sequence[int], value: str | None,
+                 stamp: str) -> None:
+    """Put ``paper_ids`` in the trash (``value``: when) or take them out (None)."""
+    _cover(db, paper_ids, ("deleted_at", "modified"))
     execute_in(db, "UPDATE papers SET deleted_at = ?, modified = ? "
-                   "WHERE id IN ({marks})", ids, value, stamp)
+                   "WHERE id IN ({marks})", paper_ids, value, stamp)
 
 
-def trash_listed(db: Any, stamp: str) -> None:
-    """Put the papers of ``temp.ids`` not in the trash yet into it."""
-    db.execute("UPDATE papers SET deleted_at = ?, modified = ? WHERE deleted_at IS NULL "
-               "AND id IN (SELECT id FROM temp.ids)", [stamp, stamp])
+def trash(db: Database, paper_ids: Sequence[int], stamp: str) -> None:
+    """Put those of ``paper_ids`` not in the trash yet into it."""
+    _cover(db, paper_ids, ("deleted_at", "modified"))
+    table = load_ids(db, paper_ids)
+    db.execute(f"UPDATE papers SET deleted_at = ?, modified = ? WHERE deleted_at IS NULL "
+               f"AND id IN (SELECT id FROM {table})", [stamp, stamp])
 
 
-def delete(db: Any, ids: Sequence[int]) -> int:
-    """Delete ``ids`` for good (their sightings, tags and notes go with them)."""
-    return execute_in(db, "DELETE FROM papers WHERE id IN ({marks})", ids)
+def delete(db: Database, paper_ids: Sequence[int]) -> int:
+    """Delete ``paper_ids`` for good (their sightings, tags and notes go with them, and
+    are imaged with them); how many went."""
+    _cover(db, paper_ids)
+    for child in _CHILDREN:
+        cover(db, child, "paper_id", paper_ids)
+    table = load_ids(db, paper_ids)
+    return db.execute(f"DELETE FROM papers WHERE id IN (SELECT id FROM {table})").rowcount
 
 
-def delete_listed(db: Any) -> None:
-    """Delete the papers of ``temp.ids`` for good."""
-    db.execute("DELETE FROM papers WHERE id IN (SELECT id FROM temp.ids)")
-
-
-def recount_sightings(db: Any, first_sighting: int) -> None:
+def recount_sightings(db: Database, first_sighting: int) -> None:
     """``upvotes`` and ``seen_count`` of the papers seen from sighting ``first_sighting``
     on, after a load with the triggers off; a row already right is not rewritten."""
+    if recording(db) is not None:
+        _cover(db, [r[0] for r in db.execute(
+            "SELECT DISTINCT paper_id FROM sightings WHERE id > ?", [first_sighting])],
+              ("upvotes", "seen_count"))
     # upvotes: the larger of the digests' count and the Hub's (migration 0024)
     db.execute("""UPDATE papers SET upvotes = s.up, seen_count = s.seen
         FROM (SELECT s.paper_id, nullif(max(coalesce(max(s.upvotes), -1),

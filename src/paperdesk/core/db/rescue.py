@@ -50,7 +50,7 @@ def rescue(conn: sqlite3.Connection) -> Path | None:
     if not isinstance(conn, connection.Connection) or conn.identity is None:
         return None
     with conn.using, _lock:
-        ident, library = conn.identity, Path(conn.library)
+        ident, library = conn.identity, Path(conn.library)  # type: ignore[arg-type]
         if ident is None:  # closed meanwhile
             return None
         if ident in _saved:

@@ -218,7 +218,7 @@ def check_after_crash(db: Database, path: Path) -> bool:
     conn = db.conn
     where = folder(path)
     due = enter(where, path)
-    conn.session = where
+    conn.session = where  # type: ignore[attr-defined]  # a connection.Connection
     damage = damage_found(where)
     if due:
         try:
@@ -227,12 +227,12 @@ def check_after_crash(db: Database, path: Path) -> bool:
             found = str(exc)
         damage = None if found == "ok" else found.strip().splitlines()[-1]
         settle(where, due, damage)
-        conn.checked = True
+        conn.checked = True  # type: ignore[attr-defined]
         import logging  # only after a crash: an ordinary open need not load it
 
         logging.getLogger("paperdesk").info("%s: checked after an unclean shutdown: %s",
                                             path, damage or "ok")
     if damage is not None:
-        conn.damaged = damaged_message(path, damage)
+        conn.damaged = damaged_message(path, damage)  # type: ignore[attr-defined]
         db.execute("PRAGMA query_only = 1")
     return bool(due)

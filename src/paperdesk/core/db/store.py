@@ -281,7 +281,7 @@ def fts_rows(db: Database, rows: Iterable[tuple[int, str, str]]) -> None:
                         "VALUES (?, ?, ?, '', '')", rows)
 
 
-def _drop_indexes(db: Database, names: list[str]) -> list[str]:
+def _drop_indexes(db: Database, names: Sequence[str]) -> list[str]:
     """Drop the named indexes that exist; the statements that make them again."""
     made = []
     for name in names:

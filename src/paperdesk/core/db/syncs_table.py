@@ -6,43 +6,45 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from paperdesk.core.db.database import Database
 
-def add(db: Any, values: Sequence[Any]) -> None:
+
+def add(db: Database, values: Sequence[Any]) -> None:
     """A new kept-in-sync file: its path, source, value, style, options, created and the
     library it is made on."""
     db.execute("INSERT INTO syncs (path, source, value, style, ascii, created, library) "
                "VALUES (?, ?, ?, ?, ?, ?, ?)", values)
 
 
-def set_library(db: Any, sync_id: int, library: str) -> None:
+def set_library(db: Database, sync_id: int, library: str) -> None:
     """The sync is kept by the library file ``library`` (its real path)."""
     db.execute("UPDATE syncs SET library = ? WHERE id = ?", [library, sync_id])
 
 
-def adopt_unowned(db: Any, library: str) -> None:
+def adopt_unowned(db: Database, library: str) -> None:
     """The syncs made before their library was recorded are kept by ``library``."""
     db.execute("UPDATE syncs SET library = ? WHERE library IS NULL", [library])
 
 
-def delete(db: Any, sync_id: int) -> None:
+def delete(db: Database, sync_id: int) -> None:
     db.execute("DELETE FROM syncs WHERE id = ?", [sync_id])
 
 
-def forget_layout(db: Any, sync_id: int) -> None:
+def forget_layout(db: Database, sync_id: int) -> None:
     """The entries' places in the file are not to be reused."""
     db.execute("UPDATE syncs SET layout = NULL WHERE id = ?", [sync_id])
 
 
-def set_pending(db: Any, sync_id: int, sha256: str) -> None:
+def set_pending(db: Database, sync_id: int, sha256: str) -> None:
     """The hash of the bytes about to replace the file."""
     db.execute("UPDATE syncs SET pending_sha256 = ? WHERE id = ?", [sha256, sync_id])
 
 
-def set_state(db: Any, sync_id: int, state: str, message: str | None) -> None:
+def set_state(db: Database, sync_id: int, state: str, message: str | None) -> None:
     db.execute("UPDATE syncs SET state = ?, message = ? WHERE id = ?", [state, message, sync_id])
 
 
-def set_written(db: Any, sync_id: int, sha256: str, stamp: str, entries: int | None,
+def set_written(db: Database, sync_id: int, sha256: str, stamp: str, entries: int | None,
                 layout_key: str, layout: bytes | None) -> None:
     """What was written: the bytes' hash, when, how many entries and where each is."""
     db.execute(

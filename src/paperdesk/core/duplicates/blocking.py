@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.db.database import select_in
+from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.jobs import CancelFlag, check_cancel, gc_paused
 from paperdesk.core.model.text import TITLE_FLOOR as TITLE_FLOOR
 from paperdesk.core.model.text import title_numbers
@@ -230,7 +230,7 @@ def id_pairs(ids: Sequence[int], keys: Sequence[str], among: Sequence[int] | Non
     return found
 
 
-def _rows(db: Any, sql: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
+def _rows(db: Database, sql: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
     """``sql`` with ``{marks}`` run over ``values`` in chunks under SQLite's limit."""
     return list(select_in(db, sql, values))
 
@@ -239,7 +239,7 @@ def _fts_word(word: str) -> str:
     return 'title : "' + word.replace('"', '""') + '"'
 
 
-def probe_pairs(db: Any, probe_ids: Sequence[int],
+def probe_pairs(db: Database, probe_ids: Sequence[int],
                 cancel: CancelFlag | None = None) -> set[tuple[int, int]]:
     """Id pairs of similar titles with the same numbers that involve one of
     ``probe_ids``, read from SQLite.
@@ -266,13 +266,13 @@ def probe_pairs(db: Any, probe_ids: Sequence[int],
         for pid in rows:
             met[pid].update(cols)
     pairs: set[tuple[int, int]] = set()
-    for pid, cols in met.items():
+    for pid, found in met.items():
         numbers = title_numbers(keys[pid])  # other numbers: another work
-        close(pid, sorted(j for j in cols if title_numbers(keys[j]) == numbers), keys, pairs)
+        close(pid, sorted(j for j in found if title_numbers(keys[j]) == numbers), keys, pairs)
     return pairs
 
 
-def _probe_words(db: Any, keys: Mapping[int, str]) -> dict[str, list[int]]:
+def _probe_words(db: Database, keys: Mapping[int, str]) -> dict[str, list[int]]:
     """The probes filed under their rarest words: word -> probe ids.
 
     Word counts come from the sample (ids 1, 1 + SAMPLE_STEP, ...), read from the
@@ -292,7 +292,7 @@ def _probe_words(db: Any, keys: Mapping[int, str]) -> dict[str, list[int]]:
     return filed
 
 
-def _postings(db: Any, words: Iterable[str]) -> dict[str, list[int]]:
+def _postings(db: Database, words: Iterable[str]) -> dict[str, list[int]]:
     """The papers whose titles hold each word, from the full-text index; a word in
     more than MAX_WORD_PAPERS titles is left out."""
     postings: dict[str, list[int]] = {}
@@ -312,7 +312,7 @@ _NEAR = ("SELECT * FROM (SELECT id, title_key FROM papers WHERE title_key >= ? "
          "ORDER BY title_key DESC LIMIT ?)")
 
 
-def _neighbours(db: Any, keys: dict[int, str]) -> dict[int, list[int]]:
+def _neighbours(db: Database, keys: dict[int, str]) -> dict[int, list[int]]:
     """Each probe's neighbours in title order, from the title index, in one query
     per probe; their keys are added to ``keys``."""
     near: dict[int, list[int]] = {}

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db import candidates_table
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db.database import chunks, marks
+from paperdesk.core.db.database import Database, chunks, marks
 from paperdesk.core.duplicates import blocking
 from paperdesk.core.duplicates import merge as merging
 from paperdesk.core.duplicates.matcher import identifier_key, judge_many
@@ -63,7 +63,7 @@ class ScanResult(Sequence[Group]):
     changes: ch.Changes = ch.NOTHING
     candidates: int = 0  # title pairs compared (blocks and neighbours)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         return self.groups[index]
 
     def __len__(self) -> int:
@@ -90,7 +90,7 @@ _DETAIL = ("id, title_key, abstract, published, year_inferred, author_count, org
            "arxiv_id, doi, rating, status, seen_count, deleted_at")
 
 
-def _titles(db: Any) -> tuple[list[int], list[str]]:
+def _titles(db: Database) -> tuple[list[int], list[str]]:
     """Ids and normalised titles of the papers not in the trash, sorted by title."""
     trash = {r[0] for r in db.execute("SELECT id FROM papers WHERE deleted_at IS NOT NULL")}
     rows = db.execute("SELECT id, title_key FROM papers INDEXED BY papers_title_key "
@@ -100,7 +100,7 @@ def _titles(db: Any) -> tuple[list[int], list[str]]:
     return [r[0] for r in rows], [r[1] for r in rows]
 
 
-def details(db: Any, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+def details(db: Database, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     ids = sorted(set(ids))
     for part in chunks(ids):
@@ -112,7 +112,7 @@ def details(db: Any, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _identifier_pairs(db: Any, among: Sequence[int] | None = None) -> set[tuple[int, int]]:
+def _identifier_pairs(db: Database, among: Sequence[int] | None = None) -> set[tuple[int, int]]:
     """Papers sharing an arXiv id or DOI (``among``: only pairs involving these)."""
     pairs: set[tuple[int, int]] = set()
     for column in ("arxiv_id", "doi"):
@@ -129,7 +129,7 @@ def _identifier_pairs(db: Any, among: Sequence[int] | None = None) -> set[tuple[
     return pairs
 
 
-def _different(db: Any) -> set[tuple[int, int]]:
+def _different(db: Database) -> set[tuple[int, int]]:
     return {(a, b) for a, b in db.execute("SELECT paper_a, paper_b FROM not_duplicates")}
 
 
@@ -208,7 +208,7 @@ def build_groups(pairs: list[Pair], papers: dict[int, dict[str, Any]]) -> list[G
     return out
 
 
-def judge_pairs(db: Any, pairs: Iterable[tuple[int, int]],
+def judge_pairs(db: Database, pairs: Iterable[tuple[int, int]],
                 cancel: CancelFlag | None = None) -> tuple[list[Pair], dict[int, dict]]:
     different = _different(db)
     pairs = [p for p in pairs if p not in different]
@@ -236,7 +236,7 @@ _BATCH = 4096  # pairs judged together (their abstracts compared in one call)
 
 # -- the two entry points --------------------------------------------------------
 
-def find_groups(db: Any, probe_ids: Sequence[int] | None = None, progress: Progress =
+def find_groups(db: Database, probe_ids: Sequence[int] | None = None, progress: Progress =
                 no_progress, cancel: CancelFlag | None = None, counts: dict | None = None
                 ) -> list[Group]:
     """Candidate groups, or those involving ``probe_ids`` (``counts``: blocking's)."""
@@ -264,7 +264,7 @@ def check_new(lib: Library, paper_ids: Sequence[int],
     return find_groups(lib.db, list(paper_ids), cancel=cancel)
 
 
-def remember_candidates(db: Any, groups: Iterable[Group], *, replace: bool) -> None:
+def remember_candidates(db: Database, groups: Iterable[Group], *, replace: bool) -> None:
     """Store the papers of ``groups`` in duplicate_candidates. Call inside a write."""
     if replace:
         candidates_table.clear(db)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperdesk.core.db.database import select_in
+from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model import text
 from paperdesk.core.model.text import ABSTRACT_MATCH, TITLE_FLOOR, abstract_key, key_similarity
 
@@ -46,7 +46,8 @@ class PaperMatcher:
     wins when several share one).
     """
 
-    def __init__(self, db: Any, title_keys: Iterable[str], *, identifiers: bool = False) -> None:
+    def __init__(self, db: Database, title_keys: Iterable[str], *,
+                 identifiers: bool = False) -> None:
         self.by_title = TitleIndex()
         self.by_arxiv: dict[str, int] = {}
         self.by_doi: dict[str, int] = {}
@@ -250,6 +251,7 @@ def _weigh(a: dict[str, Any], b: dict[str, Any], t: float, s: float | None) -> V
     conflicts, said = _context(a, b)
     evidence = [f"title {t:.0f}%",
                 f"abstract {s:.0f}%" if s is not None else "one abstract missing", *said]
+    tier: str | None
     if same_title:
         tier = "certain" if s is None or s >= ABSTRACT_MATCH else "possible"
         if tier == "possible":

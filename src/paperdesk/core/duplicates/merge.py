@@ -24,7 +24,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.citekey import key_maker
-from paperdesk.core.db import candidates_table, digests_table, notes_table, papers_table, tags_table
+from paperdesk.core.db import (
+    candidates_table,
+    digests_table,
+    images,
+    merges_table,
+    notes_table,
+    papers_table,
+    tags_table,
+)
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.schema import STATUSES
 from paperdesk.core.model.clock import now
@@ -163,19 +171,14 @@ def _check_key_choice(rows: dict[int, dict[str, Any]], chosen: int | None) -> No
                              "the merged paper keeps it: choose it, or choose no key")
 
 
-def _scopes(ids: tuple[int, ...]) -> list[ch.Scope]:
-    return [ch.Scope("papers", "id", ids), ch.Scope("sightings", "paper_id", ids),
-            ch.Scope("paper_tags", "paper_id", ids), ch.Scope("notes", "paper_id", ids),
-            ch.Scope("duplicate_candidates", "paper_id", ids)]
-
-
-def _merge_one(lib: Library, keep: int, others: list[int],
-               choices: dict[str, int]) -> tuple[list[ch.Image], int]:
+def _merge_one(lib: Library, keep: int, others: list[int], choices: dict[str, int]) -> int:
+    """Merge ``others`` into ``keep`` in an edit of its own, logged with its undo (which
+    ``unmerge`` takes apart later); the merge's id."""
     db = lib.db
     ids = (keep, *others)
     label = f"Merge {plural(len(others), 'paper')} into paper {keep}"
-    with lib.edit(label, _KINDS, ids, _scopes(ids)) as e:
-        rows = {r["id"]: r for r in ch.snapshot(db, ch.Scope("papers", "id", ids))}
+    with lib.edit(label, _KINDS, ids) as e:
+        rows = {r["id"]: r for r in images.stored(db, "papers", "id", ids)}
         _check_key_choice(rows, choices.get("citekey"))
         new = merged_row(rows, keep, others, choices)
         digests_table.move_sightings(db, keep, others)
@@ -195,23 +198,13 @@ def _merge_one(lib: Library, keep: int, others: list[int],
             if source != keep:
                 papers_table.carry_key(db, keep, source)
     assert e.changes.undo is not None
-    merge_id = db.execute(
-        "INSERT INTO merges (kept_id, merged_ids, created, undo) VALUES (?, ?, ?, ?)",
-        [keep, json.dumps(others), now(), json.dumps(e.changes.undo.to_json())]).lastrowid
-    return e.changes.undo.images, merge_id
-
-
-def _logged(lib: Library, label: str, images: list[ch.Image], merge_ids: list[int],
-            ids: set[int], result: ch.Result) -> ch.Changes:
-    """The Changes of merges: their images plus the merges rows they added."""
-    scope = ch.Scope("merges", "id", tuple(merge_ids))
-    log = ch.Image(scope, [], ch.snapshot(lib.db, scope))
-    return ch.Changes(label, frozenset(_KINDS), frozenset(ids),
-                      ch.Undo(label, [*images, log]), result)
+    return merges_table.add(db, keep, others, now(), e.changes.undo.to_json())
 
 
 def merge(lib: Library, keep: int, others: Sequence[int],
           choices: dict[str, int] | None = None) -> ch.Changes:
+    """Merge ``others`` into ``keep``: one undoable edit, whose undo takes the merges row
+    away with the rest."""
     keep = int(keep)
     others = list(dict.fromkeys(int(o) for o in others))
     if not others:
@@ -221,11 +214,10 @@ def merge(lib: Library, keep: int, others: Sequence[int],
     ids = lib.require([keep, *others])
     picked = _check_choices(choices, ids)
     label = f"Merge {plural(len(others), 'paper')} into paper {keep}"
-    with lib.write(label) as w:
-        images, merge_id = _merge_one(lib, keep, others, picked)
-        w.changes = _logged(lib, label, images, [merge_id], set(ids),
-                            Merged(merge_id, keep, others))
-    return w.changes
+    with lib.edit(label, _KINDS, ids) as e:
+        merge_id = _merge_one(lib, keep, others, picked)
+        e.result = Merged(merge_id, keep, others)
+    return e.changes
 
 
 def merge_groups(lib: Library, groups: Sequence[Group], progress: Progress = no_progress,
@@ -234,22 +226,17 @@ def merge_groups(lib: Library, groups: Sequence[Group], progress: Progress = no_
     label = f"Merge {plural(len(groups), 'group')} of certain duplicates"
     if not groups:
         return ch.Changes(label, frozenset(), frozenset(), None, MergedAll(0))
-    images: list[ch.Image] = []
-    ids: set[int] = set()
+    ids = {pid for group in groups for pid in group.ids}
     merge_ids: list[int] = []
-    with lib.write(label) as w:
+    with lib.edit(label, _KINDS, ids) as e:
         for n, group in enumerate(groups):
             if n % 50 == 0:
                 check_cancel(cancel)
                 progress(n / len(groups), f"Merging group {n + 1} of {len(groups)}")
-            found, merge_id = _merge_one(lib, group.ids[0], list(group.ids[1:]), {})
-            images.extend(found)
-            ids.update(group.ids)
-            merge_ids.append(merge_id)
-        result = MergedAll(len(groups), sum(len(g.ids) - 1 for g in groups), merge_ids)
-        w.changes = _logged(lib, label, images, merge_ids, ids, result)
+            merge_ids.append(_merge_one(lib, group.ids[0], list(group.ids[1:]), {}))
+        e.result = MergedAll(len(groups), sum(len(g.ids) - 1 for g in groups), merge_ids)
     progress(1.0, f"Merged {plural(len(groups), 'group')}")
-    return w.changes
+    return e.changes
 
 
 # -- taking a merge apart -------------------------------------------------------
@@ -321,15 +308,12 @@ def unmerge(lib: Library, merge_id: int) -> ch.Changes:
     merged = _check_undoable(lib, row)
     undo = ch.Undo.from_json(json.loads(row["undo"]))
     ids = [row["kept_id"], *merged]
-    scopes = [i.scope for i in undo.images]
     label = f"Undo merge {row['id']} (papers {', '.join(map(str, ids))})"
-    with lib.edit(label, _KINDS, ids, [*scopes, ch.Scope("merges", "id", (row["id"],))]) as e:
-        targets = [ch.Image(i.scope, three_way(i, ch.snapshot(db, i.scope),
-                                               db[i.scope.table].pks)) for i in undo.images]
+    with lib.edit(label, _KINDS, ids) as e:
         # A paper put back whose old key another keeps (the kept paper, whose key,
         # chosen from it, was exported after the merge) gets a fresh key.
-        restored = ch.restore(db, targets, before=True, new_key=key_maker(db))
-        db.execute("UPDATE merges SET undone_at = ? WHERE id = ?", [now(), row["id"]])
+        restored = ch.rewind(db, undo.images, three_way, new_key=key_maker(db))
+        merges_table.mark_undone(db, row["id"], now())
         e.result = Unmerged(row["id"], row["kept_id"], merged, restored.rekeyed)
     return e.changes
 
@@ -361,14 +345,8 @@ def mark_different(lib: Library, ids: Sequence[int]) -> ch.Changes:
     if len(ids) < 2:
         raise DuplicateError("name at least two different papers")
     pairs = [(a, b) for a in ids for b in ids if a < b]
-    scopes = [ch.Scope("not_duplicates", "paper_a", tuple(sorted({a for a, _ in pairs}))),
-              ch.Scope("duplicate_candidates", "paper_id", tuple(ids))]
     label = f"Mark {plural(len(ids), 'paper')} as not duplicates"
-    with lib.edit(label, [ch.DUPLICATES], ids, scopes) as e:
-        stamp = now()
-        e.result = MarkedDifferent(sum(lib.db.execute(
-            "INSERT OR IGNORE INTO not_duplicates (paper_a, paper_b, created) VALUES (?, ?, ?)",
-            [a, b, stamp]).rowcount for a, b in pairs))
+    with lib.edit(label, [ch.DUPLICATES], ids) as e:
+        e.result = MarkedDifferent(merges_table.mark_different(lib.db, pairs, now()))
         candidates_table.remove(lib.db, ids)
     return e.changes
-

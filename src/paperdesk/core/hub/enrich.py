@@ -27,12 +27,12 @@ import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from paperdesk.core.bibtex.citekey import refresh
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
-from paperdesk.core.db.database import select_in
+from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.hub.hub import Broken, Hub, HubError, HubPaper, HubUnavailable
 from paperdesk.core.model import identifiers
 from paperdesk.core.model.clock import now
@@ -228,7 +228,7 @@ def _keeps(sources: dict[str, Any], name: str, *, bib_too: bool = False) -> bool
     return source == "user" or (bib_too and source == "bib")
 
 
-def apply(db: Any, pid: int, record: HubPaper, stamp: str, source: str = "hf") -> bool:
+def apply(db: Database, pid: int, record: HubPaper, stamp: str, source: str = "hf") -> bool:
     """Fill one paper from its Hub record (inside the caller's write); True if changed.
     A record with an identifier that is not one (``record_problems``) changes nothing.
     ``source``: who gave the record (the Hub; arXiv for a followed listing)."""
@@ -278,11 +278,12 @@ def apply(db: Any, pid: int, record: HubPaper, stamp: str, source: str = "hf") -
 def write_outcomes(lib: Library, outcomes: Sequence[_Outcome], label: str,
                    result_of: Any) -> ch.Changes:
     """Write the found records in one undoable edit; its result from ``result_of(rekeyed)``."""
-    found = [o for o in outcomes if o.verdict == "completed" and o.record is not None]
-    ids = [o.pid for o in found]
-    with lib.edit(label, [ch.PAPERS], ids, [ch.Scope("papers", "id", tuple(ids))]) as e:
+    found = [(o.pid, o.record) for o in outcomes
+             if o.verdict == "completed" and o.record is not None]
+    ids = [pid for pid, _ in found]
+    with lib.edit(label, [ch.PAPERS], ids) as e:
         stamp = now()
-        changed = [o.pid for o in found if apply(lib.db, o.pid, o.record, stamp)]
+        changed = [pid for pid, record in found if apply(lib.db, pid, record, stamp)]
         rekeyed = refresh(lib.db, changed)
         e.paper_ids = set(changed)
         e.result = result_of(rekeyed)
@@ -317,5 +318,5 @@ def enrich(lib: Library, ids: Iterable[int] | None = None, *, hub: Hub | None = 
     n = len(by["completed"])
     changes = write_outcomes(lib, outcomes, f"Complete {n} paper{'s' * (n != 1)} from "
                              "Hugging Face", result)
-    progress(1.0, changes.result.summary())
+    progress(1.0, cast(EnrichResult, changes.result).summary())
     return changes

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from paperdesk.core.curation import triage
 from paperdesk.core.db.database import select_in
@@ -29,6 +29,7 @@ from paperdesk.core.hub.hub import Hub, HubError
 from paperdesk.core.model.text import plural
 
 if TYPE_CHECKING:
+    from paperdesk.core.hub.enrich import EnrichResult
     from paperdesk.core.library import Library
     from paperdesk.core.model.jobs import CancelFlag, Progress
 
@@ -164,7 +165,7 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
     failed = [r for r in result.days if r.status == "failed" and r.error]
     followed = [r.digest_id for r in result.follows if r.digest_id is not None]
     if failed and not any(r.status == "imported" for r in result.days) and not followed:
-        result.offline = failed[-1].error.splitlines()[0]
+        result.offline = str(failed[-1].error).splitlines()[0]
         _with_backlog(lib, result, [])
         return result
     digests = [r.digest_id for r in result.days if r.digest_id is not None] + followed
@@ -176,7 +177,7 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
         step(0.8, "Completing the new papers from Hugging Face")
         try:
             changes = lib.enrich(new_ids, hub=hub, cancel=cancel)
-            result.completed = len(changes.result.completed)
+            result.completed = len(cast("EnrichResult", changes.result).completed)
         except HubError as exc:  # the fetch is in; completing waits for next time
             result.offline = str(exc).splitlines()[0]
     _with_backlog(lib, result, by_momentum(lib, new_ids))

@@ -19,7 +19,7 @@ from paperdesk.core.bibtex.bibtex_fields import BibPaper
 from paperdesk.core.bibtex.bibtex_source import entry_sha, make_source, source_sha
 from paperdesk.core.bibtex.citekey import KeyAllocator, ascii_text, last_name
 from paperdesk.core.db import ids, papers_table, store, tags_table
-from paperdesk.core.db.database import select_in
+from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.importing import file_report
 from paperdesk.core.importing.bib_records import Entry, authors_of, entry_sha_of, paper_of, tag_ok
 from paperdesk.core.importing.file_report import RENAMED, FileReport
@@ -252,7 +252,7 @@ def _arxiv_key(arxiv_id: str) -> str:
     return re.sub(r"v\d+$", "", arxiv_id.strip().lower())
 
 
-def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
+def _fill_existing(db: Database, pid: int, paper: BibPaper, stamp: str, file_id: int,
                    allocator: KeyAllocator) -> None:
     """Fill what an existing paper lacked; a year from the file beats an inferred one.
 
@@ -308,7 +308,7 @@ def _fill_existing(db: Any, pid: int, paper: BibPaper, stamp: str, file_id: int,
         papers_table.freeze_key(db, pid)
 
 
-def _reindex(db: Any, ids: set[int]) -> None:
+def _reindex(db: Database, ids: set[int]) -> None:
     """Rebuild the full-text rows of papers changed while the triggers were off."""
     if not ids:
         return

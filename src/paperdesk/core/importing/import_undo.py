@@ -20,13 +20,13 @@ trash, never deleted (``Undo.trash_frozen``).
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperdesk.core.db import candidates_table, digests_table, imports_table, papers_table
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db.database import load_ids
 from paperdesk.core.importing.file_report import IMPORTED, FileReport
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import PaperDeskError
@@ -42,7 +42,7 @@ SELECT p.id, json_array(p.title, p.abstract, p.rating, p.status, p.modified, p.d
        p.citekey, (p.id IN frozen_keys), p.year,
        (SELECT group_concat(pt.tag_id) FROM paper_tags pt WHERE pt.paper_id = p.id),
        (SELECT group_concat(n.id || ':' || n.updated) FROM notes n WHERE n.paper_id = p.id))
-FROM papers p JOIN temp.ids i ON i.id = p.id
+FROM papers p WHERE p.id IN (SELECT value FROM json_each(?))
 """
 
 
@@ -67,9 +67,8 @@ class ImportRecord:
 
 def _fingerprints(lib: Library, ids: Sequence[int]) -> dict[int, str]:
     """A digest of each paper's fields, tags and notes: any change since shows."""
-    load_ids(lib.db, ids)
     return {pid: hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
-            for pid, text in lib.db.execute(_FINGERPRINT)}
+            for pid, text in lib.db.execute(_FINGERPRINT, [json.dumps(list(ids))])}
 
 
 def record(lib: Library, reports: Iterable[FileReport]) -> ImportRecord:
@@ -119,33 +118,23 @@ def undo_import(lib: Library, rec: ImportRecord) -> ch.Changes:
     # Created papers a later import saw again keep those sightings and stay.
     later = set()
     if alive:
-        load_ids(db, alive)
         later = {r[0] for r in db.execute(
-            f"SELECT DISTINCT s.paper_id FROM sightings s JOIN temp.ids i "
-            f"ON i.id = s.paper_id WHERE s.digest_id NOT IN ({marks})", digests)}
+            f"SELECT DISTINCT s.paper_id FROM sightings s WHERE s.paper_id IN "
+            f"(SELECT value FROM json_each(?)) AND s.digest_id NOT IN ({marks})",
+            [json.dumps(alive), *digests])}
     changed = [pid for pid in alive if pid not in later and now_prints[pid] != rec.created[pid]]
     delete = [pid for pid in alive if pid not in later and pid not in changed]
     ids = tuple(sorted(set(alive) | set(seen)))
-    scopes = [ch.Scope("digests", "id", tuple(digests)),
-              ch.Scope("papers", "id", ids),
-              ch.Scope("sightings", "paper_id", ids),
-              ch.Scope("paper_tags", "paper_id", tuple(delete)),
-              ch.Scope("notes", "paper_id", tuple(delete)),
-              ch.Scope("duplicate_candidates", "paper_id", tuple(delete))]
-    if rec.row is not None:  # undone, it is no longer the last import; redone, it is again
-        scopes.append(ch.Scope("imports", "id", (rec.row,)))
     kinds = [ch.PAPER_SET, ch.PAPERS, ch.DIGESTS]
-    with lib.edit(rec.label, kinds, ids, scopes) as e:
+    with lib.edit(rec.label, kinds, ids) as e:
         stamp = now()
         if rec.row is not None:
             imports_table.delete(db, rec.row)
         if changed:
-            load_ids(db, changed)
-            papers_table.trash_listed(db, stamp)
+            papers_table.trash(db, changed, stamp)
         if delete:
-            load_ids(db, delete)
-            candidates_table.remove_listed(db)
-            papers_table.delete_listed(db)
+            candidates_table.remove(db, delete)
+            papers_table.delete(db, delete)
         digests_table.delete_digests(db, digests)
         e.result = ImportUndone(deleted=len(delete), trashed=len(changed), kept=len(later),
                                 digests=len(digests))

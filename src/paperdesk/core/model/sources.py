@@ -46,7 +46,7 @@ def typed_by_user(value: str | dict | None, field: str) -> bool:
     return parse(value).get(field, {}).get("source") == "user"
 
 
-_EMPTY = (None, "", [], 0)  # values that are no value (a 0 of upvotes is one)
+_EMPTY: tuple[object, ...] = (None, "", [], 0)  # values that are no value (a 0 of upvotes is one)
 
 
 def of_paper(row: dict[str, Any]) -> dict[str, dict[str, str]]:

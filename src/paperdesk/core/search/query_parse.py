@@ -234,8 +234,10 @@ class _Parser:
             first = negations[-1]
             raise QueryError(f"'{first.value or first.kind}' at position {first.pos} needs "
                              "a word, field or group after it, not only punctuation")
-        for _ in negations:
-            node = Not(node)
+        if negations:
+            assert node is not None  # refused just above
+            for _ in negations:
+                node = Not(node)
         return node
 
     def parse_group(self, tok: _Tok, *, negated: bool = False) -> Node | None:

@@ -267,6 +267,7 @@ def render(lib: Library, sync: Sync, members: list[int] | None,
             pos += length + len(sep)
         skip = changed or set()
         reused = {pid: text for pid, text in reused.items() if pid not in skip}
+    made: list[tuple[int, bytes | memoryview]]
     if members is None and not reused:
         made = list(_entries(lib, sync, None, report))
     else:
