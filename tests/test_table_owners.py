@@ -36,6 +36,7 @@ OWNERS = {
     "sightings": "core/db/digests_table.py",
     "duplicate_candidates": "core/db/candidates_table.py",
     "syncs": "core/db/syncs_table.py",
+    "sync_changes": "core/db/sync_changes.py",
     "merges": "core/duplicates/merge.py",
     "not_duplicates": "core/duplicates/merge.py",
     "saved_searches": "core/curation/curation.py",
