@@ -103,3 +103,21 @@ def test_a_stopped_sync_is_not_written_by_a_catch_up(seed_lib, tmp_path):
     seed_lib.curation.add_tags([2], ["y"])
     assert catch_up(seed_lib, Pending(), found=True) == []
     assert path.read_bytes() == mine
+
+
+def test_a_sync_stopped_for_good_does_not_grow_the_record_without_end(seed_lib, tmp_path,
+                                                                      monkeypatch):
+    """Behind by more than ``MOST_ROWS`` changes, a sync's next write makes every entry
+    again (its rows are gone), and the record stays bounded meanwhile."""
+    monkeypatch.setattr(sync_changes, "MOST_ROWS", 5)
+    monkeypatch.setattr(sync_changes, "PRUNE_EVERY", 3)
+    path = tmp_path / "refs.bib"
+    seed_lib.syncs.write(seed_lib.syncs.add(path))
+    for n in range(12):  # no write of the file: it falls behind
+        seed_lib.curation.add_tags([n % 4 + 1], [f"t{n}"])
+    assert _rows(seed_lib) <= 5 + 3
+    sync = seed_lib.syncs.get(path)
+    assert sync_changes.changed_since(seed_lib.db, sync.generation,
+                                      sync_changes.generation(seed_lib.db)) is None
+    seed_lib.syncs.write(sync, changed=set())
+    assert path.read_text(encoding="utf-8") == seed_lib.bibtex.export()

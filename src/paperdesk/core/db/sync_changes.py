@@ -33,6 +33,8 @@ MOST_IDS = 100_000
 # Rows kept for a sync that stopped long ago (a conflict nobody resolved); one further
 # behind makes every entry again when it is written.
 MOST_ROWS = 10_000
+# Changes recorded between two prunes by the record itself (the writes of files prune too).
+PRUNE_EVERY = 1000
 
 
 def touched(parts: Iterable[ch.Changes]) -> tuple[bool, set[int] | None]:
@@ -58,7 +60,9 @@ def record(db: Any, parts: Iterable[ch.Changes]) -> None:
     if not concern or not db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
         return
     blob = None if ids is None or len(ids) > MOST_IDS else array("q", sorted(ids)).tobytes()
-    db.execute("INSERT INTO sync_changes (paper_ids) VALUES (?)", [blob])
+    added = db.execute("INSERT INTO sync_changes (paper_ids) VALUES (?)", [blob]).lastrowid
+    if added and added % PRUNE_EVERY == 0:  # (a sync stopped for good writes no more)
+        prune(db)
 
 
 def generation(db: Any) -> int:
