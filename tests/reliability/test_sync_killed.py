@@ -130,3 +130,50 @@ def trials(library: Path, tmp_path: Path, sig: signal.Signals, after: list[tuple
     assert not missing_after, f"committed but not in the synced file: {sorted(set(missing_after))}"
     assert not dishonest, dishonest
     assert synced.read_bytes() == fresh_export(library)
+
+
+def _sleeping(pid: int) -> bool:
+    """Whether process ``pid`` sleeps on a timer (Linux: /proc/PID/wchan): a program
+    waiting for a file's lock tries it again every few hundredths of a second."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "hrtimer_nanosleep"
+    except OSError:
+        return False
+
+
+def test_sync_now_interrupted_while_it_waits_leaves_the_change_pending(curated, tmp_path):
+    """``sync now`` waiting for another program's write of the file ends at SIGINT
+    (exit 130, one line); the change it was to write is still pending, said so, and the
+    next command writes it."""
+    library = Path(shutil.copy(curated, tmp_path / "library.sqlite"))
+    synced = tmp_path / "refs.bib"
+    assert cli("--library", library, "sync", "add", synced).returncode == 0
+    lock_path = synced.with_name(f".{synced.name}.lock")
+    with filelock.FileLock(str(lock_path)):
+        tagging = subprocess.Popen(cli_command("--library", library, "tag", "3",
+                                               "+interrupted"), env=cli_env(),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while not tagged(library, "interrupted"):
+            assert tagging.poll() is None
+            time.sleep(0.005)
+        tagging.kill()
+        tagging.wait(timeout=30)
+        now = subprocess.Popen(cli_command("--library", library, "sync", "now"), env=cli_env(),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while not _sleeping(now.pid):  # waiting for the file's lock
+            assert now.poll() is None and time.monotonic() < deadline, now.communicate()
+            time.sleep(0.005)
+        time.sleep(0.2)
+        start = time.monotonic()
+        now.send_signal(signal.SIGINT)
+        _out, err = now.communicate(timeout=30)
+        print(f"\nsync now waiting for the file's lock: SIGINT to exit "
+              f"{time.monotonic() - start:.3f} s")
+        assert now.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
+        assert listed(library)["state"] == "pending"
+    assert b"interrupted" not in synced.read_bytes()
+    assert cli("--library", library, "stats").returncode == 0
+    assert b"interrupted" in synced.read_bytes()
+    assert listed(library)["state"] == "up to date"
+    assert synced.read_bytes() == fresh_export(library)
