@@ -198,7 +198,7 @@ class Library(Areas):
                 if outer and self.db.conn.total_changes != before:
                     # In the change's own transaction: the synced files have it to
                     # catch up with, whatever happens to this program after the commit.
-                    sync_changes.record(self.db, self._made(w))
+                    sync_changes.record(self.db, sync_changes.made(w, self._queued))
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
         finally:
@@ -218,18 +218,6 @@ class Library(Areas):
                 self.notify(changes)
         if w.changes is None:
             w.changes = ch.combine(label, nested)
-
-    def _made(self, w: Write) -> list[ch.Changes]:
-        """Inside an outer write about to commit: the changes it made, as its listeners
-        will hear them (the nested writes', its own, or, unsaid, every kind)."""
-        parts = list(self._queued)
-        if w.changes is not None:
-            parts.append(w.changes)
-        elif w.kinds or w.paper_ids:
-            parts.append(ch.Changes(w.label, frozenset(w.kinds), frozenset(w.paper_ids)))
-        elif not parts:
-            parts.append(ch.Changes(w.label, ch.ALL_KINDS))
-        return parts
 
     @contextlib.contextmanager
     def transaction(self, kinds: Iterable[str] | None = None) -> Iterator[Database]:

@@ -54,6 +54,20 @@ def touched(parts: Iterable[ch.Changes]) -> tuple[bool, set[int] | None]:
     return concern, ids
 
 
+def made(write: Any, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
+    """Inside an outer ``Library.write`` about to commit: the changes it made, as its
+    listeners will hear them (the nested writes' ``queued``, its own, or, unsaid, every
+    kind)."""
+    parts = list(queued)
+    if write.changes is not None:
+        parts.append(write.changes)
+    elif write.kinds or write.paper_ids:
+        parts.append(ch.Changes(write.label, frozenset(write.kinds), frozenset(write.paper_ids)))
+    elif not parts:
+        parts.append(ch.Changes(write.label, ch.ALL_KINDS))
+    return parts
+
+
 def record(db: Any, parts: Iterable[ch.Changes]) -> None:
     """Inside the write that made ``parts``: the syncs have them to catch up with."""
     concern, ids = touched(parts)
