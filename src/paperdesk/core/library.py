@@ -195,9 +195,8 @@ class Library(Areas):
         try:
             with store.write(self.db):
                 yield w
+                # What the synced files lack, in the change's own transaction (sync_changes).
                 if outer and self.db.conn.total_changes != before:
-                    # In the change's own transaction: the synced files have it to
-                    # catch up with, whatever happens to this program after the commit.
                     sync_changes.record(self.db, sync_changes.made(w, self._queued))
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
