@@ -195,9 +195,7 @@ class Library(Areas):
         try:
             with store.write(self.db):
                 yield w
-                # What the synced files lack, in the change's own transaction (sync_changes).
-                if outer and self.db.conn.total_changes != before:
-                    sync_changes.record(self.db, sync_changes.made(w, self._queued))
+                sync_changes.written(self.db, w, self._queued if outer else None, before)
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
         finally:

@@ -54,6 +54,16 @@ def touched(parts: Iterable[ch.Changes]) -> tuple[bool, set[int] | None]:
     return concern, ids
 
 
+def written(db: Any, write: Any, queued: list[ch.Changes] | None, before: int) -> None:
+    """Called by ``Library.write`` inside its transaction, just before the commit: what
+    an outer write (``queued``: the changes of the writes nested in it; None for a nested
+    write, recorded by its outer one) made, if it changed rows since the connection's
+    ``total_changes`` was ``before``, is recorded for the synced files to catch up with,
+    whatever happens to the program after the commit."""
+    if queued is not None and db.conn.total_changes != before:
+        record(db, made(write, queued))
+
+
 def made(write: Any, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
     """Inside an outer ``Library.write`` about to commit: the changes it made, as its
     listeners will hear them (the nested writes' ``queued``, its own, or, unsaid, every
