@@ -39,6 +39,7 @@ OWNERS = {
     "merges": "core/db/merges_table.py",
     "not_duplicates": "core/db/merges_table.py",
     "saved_searches": "core/db/searches_table.py",
+    "sync_changes": "core/db/sync_changes.py",
     "bib_files": "core/importing/bibtex_import.py",
     # the search index, written by triggers and, around bulk writes, by these two
     "papers_fts": "core/db/store.py",

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from paperdesk.cli import Commands
-from paperdesk.cli.output import fail, say
+from paperdesk.cli.output import escaped, fail, say
 from paperdesk.core.api import Library, backups_folder, check_backup, restore
 
 
@@ -42,13 +42,13 @@ def cmd_backup(args: argparse.Namespace, lib: Library) -> int:
         return 1
     dest = lib.backup(args.file)
     papers = lib.stats()["papers"]
-    print(dest)
-    say(f"backed up the library ({papers} papers) to {dest}")
+    print(escaped(str(dest)))  # a name's control characters never reach a terminal raw
+    say(f"backed up the library ({papers} papers) to {escaped(str(dest))}")
     return 0
 
 
 def _confirmed(question: str) -> bool:
-    print(question, end=" ", file=sys.stderr, flush=True)
+    print(escaped(question), end=" ", file=sys.stderr, flush=True)
     try:
         answer = sys.stdin.readline()
     except KeyboardInterrupt:
@@ -71,6 +71,6 @@ def cmd_restore(args: argparse.Namespace, library: Path) -> int:
             return 1
     report = restore(info.path, library)
     kept = f"; the library as it was is kept as {report.previous}" if report.previous else ""
-    say(f"restored {report.papers} papers from {report.restored_from} into "
-        f"{report.library}{kept}")
+    say(escaped(f"restored {report.papers} papers from {report.restored_from} into "
+                f"{report.library}{kept}"))
     return 0

@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from paperdesk.cli import Commands, ids
-from paperdesk.cli.output import emit_json, say
+from paperdesk.cli.output import emit_json, escaped, say
 from paperdesk.core.api import FORMATS, ExportReport, Library, plural
 
 NAMES = [f.name for f in FORMATS]  # every format (core/bibtex/formats.py)
@@ -71,7 +71,7 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
                "notes": args.notes, "as_written": args.as_written, "report": report}
     if args.output:
         count = lib.bibtex.export_to(args.output, args.ids, overwrite=args.overwrite, **options)
-        say(f"exported {plural(count, 'entry', 'entries')} to {args.output}")
+        say(f"exported {plural(count, 'entry', 'entries')} to {escaped(args.output)}")
         for line in report.lines():
             say(f"  {line}")
         return 0

@@ -128,14 +128,14 @@ def cmd_show(args: argparse.Namespace, lib: Library) -> int:
     print(f"{who} · {year} · {upvotes} · key {paper['citekey']}")
     print(f"status {paper['status']} · rating {paper['rating']} · "
           f"tags {', '.join(paper['tags']) or '-'}")
-    print(f"seen in {', '.join(paper['digests']) or '-'}")
+    print(f"seen in {escaped(', '.join(paper['digests'])) or '-'}")  # files' names
     links = paper_links(paper)
     if links:
         print(" · ".join(f"{name} {url}" for name, url in links))
     described = [f"{name}: {describe(entry)}" for name, entry in paper["sources"].items()
                  if name not in ("title", "abstract")]
     if described:
-        print("sources: " + "; ".join(described))
+        print("sources: " + escaped("; ".join(described)))  # names of .bib files too
     print()
     print(paper["abstract"])
     for note in paper.get("notes", []):

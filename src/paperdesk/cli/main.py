@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk import __version__
 from paperdesk.cli import Commands
-from paperdesk.cli.output import fail, say
+from paperdesk.cli.output import escaped, fail, say
 from paperdesk.core.api import (
     ENV_LIBRARY,
     Library,
@@ -131,12 +131,15 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
             for fn in listeners:
                 lib.add_listener(fn)
             syncing = lib.sync_feed.after_command()  # syncs follow the command's writes
+            # Changes of a command that stopped before it wrote them, as this one opens
+            # the library (said with the command's own, counted for none).
+            found = syncing.found()
             try:
                 code = int(args.func(args, lib) or 0)
             except PaperDeskError:
-                _sync(syncing.flush(), syncing.unresolved)  # what it committed before
+                _sync(syncing.flush(), syncing.unresolved, found)  # what it committed before
                 raise
-            synced = _sync(syncing.flush(), syncing.unresolved)
+            synced = _sync(syncing.flush(), syncing.unresolved, found)
             # A sync that could not be written is said on stderr; the command's own
             # change is committed, so only `sync` itself fails for it (a script that
             # retried a `note` on exit 1 would add the note twice).
@@ -154,25 +157,35 @@ def run(args: argparse.Namespace, listeners: Iterable[Listener] = ()) -> int:
         return 130
 
 
-def _sync(outcomes: list[Outcome], unresolved: Callable[[], list[Sync]]) -> int:
-    """Say how the syncs the command's changes concern were written (``outcomes``) and
-    which are still ``unresolved``; 1 when one could not be written."""
-    from paperdesk.core.api import OK
+def _sync(outcomes: list[Outcome], unresolved: Callable[[], list[Sync]],
+          found: list[Outcome]) -> int:
+    """Say how the syncs were written (those ``found`` pending when the library opened,
+    then those the command's changes concern, ``outcomes``) and which are still
+    ``unresolved``; 1 when one of the command's could not be written. A file another
+    program is writing now (``pending``) is left to it unsaid."""
+    from paperdesk.core.api import OK, PENDING
 
     code = 0
+    counted = {id(o) for o in outcomes}
+    outcomes = [o for o in [*found, *outcomes] if o.state != PENDING]
     told = {o.sync_id for o in outcomes if o.state != OK}
     for sync in unresolved():  # said after every command until resolved
         if sync.id not in told:
             fail(f"{sync.path}: sync {sync.state_text()}")
     for outcome in outcomes:
+        path = escaped(outcome.path)
         if outcome.state != OK:
             fail(outcome.text())
             if outcome.state != "failed":
-                say(f"  overwrite it: paperdesk sync now --overwrite {outcome.path}\n"
-                    f"  or stop:      paperdesk sync remove {outcome.path}")
-            code = 1
+                say(f"  overwrite it: paperdesk sync now --overwrite {path}\n"
+                    f"  or stop:      paperdesk sync remove {path}")
+            code = max(code, int(id(outcome) in counted))
         elif outcome.written:
-            say(f"updated {outcome.path} ({outcome.entries} entries)")
+            said = f"updated {path} ({outcome.entries} entries)"
+            if outcome.kept:  # an edit that landed while it was written
+                said += (f"; the version someone else saved there while it was written is "
+                         f"kept as {escaped(outcome.kept)}")
+            say(said)
     return code
 
 

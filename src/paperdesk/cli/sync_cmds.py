@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from paperdesk.cli import Commands
-from paperdesk.cli.output import emit_json, fail, say
+from paperdesk.cli.output import emit_json, escaped, fail, say
 from paperdesk.core.api import CONFLICT, FAILED, FORMATS, Library, PaperDeskError, Sync
 
 if TYPE_CHECKING:
@@ -85,11 +85,11 @@ def _report(outcomes: list[Outcome]) -> int:
         if outcome.state in (FAILED, CONFLICT):
             fail(outcome.text())
             if outcome.state == CONFLICT:
-                say(f"  overwrite it: paperdesk sync now --overwrite {outcome.path}\n"
-                    f"  or stop:      paperdesk sync remove {outcome.path}")
+                say(f"  overwrite it: paperdesk sync now --overwrite {escaped(outcome.path)}\n"
+                    f"  or stop:      paperdesk sync remove {escaped(outcome.path)}")
             code = 1
         else:
-            say(outcome.text())
+            say(escaped(outcome.text()))  # a name's newline is no line of its own
     return code
 
 
@@ -112,17 +112,21 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         raise PaperDeskError(f"{sync.path}: a file is there that PaperDesk did not write; "
                              "nothing was changed: choose another file, or add --overwrite "
                              "to replace it (its content is kept beside it)")
-    say(f"keeping {sync.path} in sync with {sync.describe()} ({sync.style}"
+    say(f"keeping {escaped(sync.path)} in sync with {escaped(sync.describe())} ({sync.style}"
         f"{', as written' if sync.as_written else ''})")
     code = _report([outcome])
     if source == "tag" and not lib.syncs.members(sync):
-        say(f"note: no paper has the tag “{value}” yet; the file stays empty until one has")
+        say(f"note: no paper has the tag “{escaped(value)}” yet; the file stays empty until "
+            "one has")
     return code
 
 
 def _row(sync: Sync) -> str:
+    """One line a sync, its control characters escaped: a file's name cannot forge a
+    line of the list, nor drive the terminal."""
     entries = "-" if sync.entries is None else str(sync.entries)
-    return f"{sync.state_text():<24} {entries:>7}  {sync.style:<9} {sync.path}  ({sync.describe()})"
+    return escaped(f"{sync.state_text():<24} {entries:>7}  {sync.style:<9} {sync.path}  "
+                   f"({sync.describe()})")
 
 
 def cmd_list(args: argparse.Namespace, lib: Library) -> int:
@@ -141,7 +145,7 @@ def cmd_list(args: argparse.Namespace, lib: Library) -> int:
 
 def cmd_remove(args: argparse.Namespace, lib: Library) -> int:
     sync = lib.syncs.remove(args.file)
-    say(f"stopped keeping {sync.path} in sync (the file stays)")
+    say(f"stopped keeping {escaped(sync.path)} in sync (the file stays)")
     return 0
 
 

@@ -42,7 +42,7 @@ _DOOR: dict[str, str] = {
     "paperdesk.core.model.sources": "describe",
     "paperdesk.core.model.text": "author_line plural",
     "paperdesk.core.search.sorts": "SORTS",
-    "paperdesk.core.sync.sync_states": "CHANGED CONFLICT FAILED OK WRITING",
+    "paperdesk.core.sync.sync_states": "CHANGED CONFLICT FAILED OK PENDING WRITING",
     "paperdesk.core.sync.sync_write": "Outcome",
     "paperdesk.core.sync.syncs": "Sync",
 }

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.areas import Areas
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import dbfile, images, known, records, rescue, store
+from paperdesk.core.db import dbfile, images, known, records, rescue, store, sync_changes
 from paperdesk.core.db.changes import Write as Write  # the write in progress
 from paperdesk.core.db.database import Database, select_in
 from paperdesk.core.model.errors import NotFound
@@ -176,6 +176,7 @@ class Library(Areas):
         try:
             with store.write(self.db):
                 yield w
+                sync_changes.written(self.db, w, self._queued if outer else None, before)
         except sqlite3.Error as exc:
             raise store.translate(exc, self.path) from None
         finally:

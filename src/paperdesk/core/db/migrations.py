@@ -333,3 +333,19 @@ def _imports_and_follows(db: Database) -> None:
     db.execute("CREATE TABLE follows (kind TEXT NOT NULL CHECK (kind IN ('category', "
                "'author')), value TEXT NOT NULL, added TEXT NOT NULL, newest TEXT, "
                "PRIMARY KEY (kind, value)) WITHOUT ROWID")
+
+
+@migrations(name="0026_sync_generations")
+def _sync_generations(db: Database) -> None:
+    """What the kept-in-sync files have not caught up with yet, recorded by the write that
+    makes the change, in its own transaction: a command killed after its commit and
+    before it wrote the files leaves the change pending, not lost.
+
+    ``sync_changes``: one row a committed change a synced file may show (its
+    ``generation``, rising), with the papers it changed (``paper_ids``, 8-byte integers;
+    NULL: any paper). ``syncs.generation``: the library's generation its file was last
+    written at (NULL: before this was recorded); ``syncs.kept``: the conflict file the
+    last write kept someone else's version in."""
+    db.execute("CREATE TABLE sync_changes (generation INTEGER PRIMARY KEY, paper_ids BLOB)")
+    db.execute("ALTER TABLE syncs ADD COLUMN generation INTEGER")
+    db.execute("ALTER TABLE syncs ADD COLUMN kept TEXT")

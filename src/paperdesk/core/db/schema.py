@@ -79,6 +79,7 @@ MIGRATIONS = (
     "0023_sync_library",
     "0024_hub_upvotes_and_seen",
     "0025_imports_and_follows",
+    "0026_sync_generations",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -45,9 +45,15 @@ def set_state(db: Database, sync_id: int, state: str, message: str | None) -> No
 
 
 def set_written(db: Database, sync_id: int, sha256: str, stamp: str, entries: int | None,
-                layout_key: str, layout: bytes | None) -> None:
-    """What was written: the bytes' hash, when, how many entries and where each is."""
+                layout_key: str, layout: bytes | None, generation: int) -> None:
+    """What was written: the bytes' hash, when, how many entries and where each is, and
+    the library's generation they hold (``sync_changes``)."""
     db.execute(
         "UPDATE syncs SET written_sha256 = ?, pending_sha256 = NULL, written_at = ?, "
-        "entries = ?, layout_key = ?, layout = ? WHERE id = ?",
-        [sha256, stamp, entries, layout_key, layout, sync_id])
+        "entries = ?, layout_key = ?, layout = ?, generation = ? WHERE id = ?",
+        [sha256, stamp, entries, layout_key, layout, generation, sync_id])
+
+
+def set_kept(db: Database, sync_id: int, kept: str) -> None:
+    """The conflict file a write kept someone else's version of the file in."""
+    db.execute("UPDATE syncs SET kept = ? WHERE id = ?", [kept, sync_id])

@@ -5,6 +5,13 @@ must catch up with: which papers changed, or (for changes that do not say
 which papers, such as merges, digests or a raw write) everything. The command
 line flushes it when a command ends (``AfterCommand``); the window debounces
 it and writes on a thread of its own (``gui/bibtex/sync_panel.py``).
+
+What makes a change reach every file is not this listener, which dies with its
+program, but the library's own record (``core/db/sync_changes.py``): the write
+that commits a change says in the same transaction that the syncs have it to
+catch up with. A command (before it runs and when it ends) and the window write
+every sync they find pending (``catch_up(found=True)``), so a change whose
+program was killed after its commit reaches the files all the same.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db.sync_changes import CONTENT, PRECISE
 from paperdesk.core.model.errors import PaperDeskError
 
 if TYPE_CHECKING:  # syncs load when a command wrote something a sync may show
@@ -21,10 +29,6 @@ if TYPE_CHECKING:  # syncs load when a command wrote something a sync may show
     from paperdesk.core.sync.sync_write import Outcome
     from paperdesk.core.sync.syncs import Sync
 
-# Kinds whose change can change a synced file's bytes or what goes in it.
-CONTENT = frozenset({ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.DIGESTS, ch.DUPLICATES})
-# Kinds whose changes name every paper they touch, so the other entries can be reused.
-PRECISE = frozenset({ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.CANDIDATES, ch.SYNCS})
 
 
 class Pending:
@@ -73,15 +77,26 @@ def concerned(sync: Sync, searches: bool, changed: set[int] | None) -> bool:
     return changed is None or bool(changed) or (searches and sync.source == "search")
 
 
-def catch_up(lib: Library, pending: Pending) -> list[Outcome]:
-    """Write every sync the pending changes concern; stopped syncs wait for the user."""
+def catch_up(lib: Library, pending: Pending, *, found: bool = False) -> list[Outcome]:
+    """Write every sync the pending changes concern; with ``found``, every sync the
+    library says is pending too (changes of a program that stopped before it wrote
+    them), without waiting for a file another program is writing now (its outcome is
+    then ``pending``). Stopped syncs wait for the user."""
     from paperdesk.core.sync.syncs import CONFLICT
 
     dirty, searches, changed = pending.take()
-    if not dirty:
+    if not dirty and not found:
         return []
-    return [lib.syncs.write(s, changed=changed) for s in lib.syncs.all()
-            if s.state != CONFLICT and concerned(s, searches, changed)]
+    behind = {s.id for s in lib.syncs.behind()} if found else set()
+    outcomes = []
+    for sync in lib.syncs.all():
+        if sync.state == CONFLICT:
+            continue
+        if dirty and concerned(sync, searches, changed):
+            outcomes.append(lib.syncs.write(sync, changed=changed))
+        elif sync.id in behind:  # the entries changed are the library's to say
+            outcomes.append(lib.syncs.write(sync, changed=set(), wait=0))
+    return outcomes
 
 
 class AfterCommand:
@@ -102,13 +117,25 @@ class AfterCommand:
         except (PaperDeskError, sqlite3.Error):  # a library that cannot be read says so
             return []
 
+    def found(self) -> list[Outcome]:
+        """Before the command: write the syncs the library says are pending."""
+        if not self._any():
+            return []
+        return catch_up(self.lib, Pending(), found=True)
+
     def flush(self) -> list[Outcome]:
+        """When the command ends: write the syncs its changes concern, and any the
+        library says are pending."""
         self.lib.remove_listener(self.pending.hear)
-        if not self.pending.dirty:
+        if not self._any():
             return []
-        if not self.lib.db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
-            return []
-        return catch_up(self.lib, self.pending)
+        return catch_up(self.lib, self.pending, found=True)
+
+    def _any(self) -> bool:
+        try:
+            return bool(self.lib.db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone())
+        except (PaperDeskError, sqlite3.Error):  # a library that cannot be read says so
+            return False
 
 
 class SyncFeed:
@@ -122,9 +149,10 @@ class SyncFeed:
         """A new record of what the syncs must catch up with (its ``hear`` listens)."""
         return Pending()
 
-    def catch_up(self, pending: Pending) -> list[Outcome]:
-        """Write, in this library, every sync the ``pending`` changes concern."""
-        return catch_up(self.lib, pending)
+    def catch_up(self, pending: Pending, *, found: bool = False) -> list[Outcome]:
+        """Write, in this library, every sync the ``pending`` changes concern (and with
+        ``found``, every one the library says is pending: ``catch_up``)."""
+        return catch_up(self.lib, pending, found=found)
 
     def after_command(self) -> AfterCommand:
         """A listener from now on that writes the syncs when the command ends."""

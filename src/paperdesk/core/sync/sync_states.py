@@ -6,3 +6,4 @@ FAILED = "failed"        # a missing folder, a read-only file, a full disk: retr
 CONFLICT = "conflict"    # changed by someone else: stopped until the user says
 WRITING = "writing"      # only in a window, while its thread writes
 CHANGED = "changed"      # the file on disk is not what PaperDesk last wrote (shown, not stored)
+PENDING = "pending"      # the library has changes the file lacks (shown, not stored)

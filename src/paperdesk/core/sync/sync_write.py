@@ -44,11 +44,11 @@ from paperdesk.core.bibtex.export_file import assemble, layout
 from paperdesk.core.bibtex.export_query import export_rows
 from paperdesk.core.bibtex.export_report import ExportReport
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import files, syncs_table
+from paperdesk.core.db import files, sync_changes, syncs_table
 from paperdesk.core.db.edits import now
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.sync import sync_disk
-from paperdesk.core.sync.sync_states import CONFLICT, FAILED, OK
+from paperdesk.core.sync.sync_states import CONFLICT, FAILED, OK, PENDING
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -71,6 +71,8 @@ class Outcome:
     def repaired(self) -> int:
         return self.report.repaired
     kept: str | None = None  # someone else's version replaced, kept under this name
+    # ``kept`` though nobody asked to overwrite: their edit landed during the write
+    unasked: bool = False
 
     def text(self) -> str:
         name = self.path
@@ -83,7 +85,8 @@ class Outcome:
         said = (f"{name}: {'written' if self.written else 'up to date'} "
                 f"({self.entries} entries{fixed})")
         if self.kept:
-            said += f"; the version someone else saved there is kept as {self.kept}"
+            when = " while it was written" if self.unasked else ""
+            said += f"; the version someone else saved there{when} is kept as {self.kept}"
         return said
 
 
@@ -124,10 +127,15 @@ class Text:
 
 
 def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
-               changed: set[int] | None = None, take: bool = False) -> Outcome:
+               changed: set[int] | None = None, take: bool = False,
+               wait: float | None = None) -> Outcome:
     """Bring ``sync``'s file up to date; never raises for a file that cannot be written.
 
-    ``changed``: the papers changed since the last write (None: any may have).
+    ``changed``: papers changed since the last write (None: any may have); those the
+    library recorded since the file was written (``sync_changes``), by any program, are
+    made again too. ``wait``: seconds to wait for another program writing the file;
+    with 0 a file another program is writing is left to it (state ``pending``, nothing
+    recorded: the library still says what the file lacks).
     """
     start = time.perf_counter()
     path = Path(sync.path)
@@ -137,7 +145,7 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
             raise _Failed(f"the folder {path.parent} does not exist")
         # Never a database, a FIFO, a device: refused before a byte is read or written.
         files.refuse_destination(path)
-        with sync_disk.lock(path):
+        with sync_disk.lock(path, wait):
             # What the last writer (any program) recorded, read under the lock.
             fresh = lib.syncs.get_id(sync.id)
             if fresh is None:
@@ -145,7 +153,9 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
             sync = fresh
             _own(lib, sync, take)
             _write_locked(lib, sync, path, out, overwrite, changed)
-    except (_Failed, sync_disk.Busy) as exc:
+    except sync_disk.Busy as exc:
+        out.state, out.message = (PENDING if wait == 0 else FAILED), str(exc)
+    except _Failed as exc:
         out.state, out.message = FAILED, str(exc)
     except OSError as exc:
         out.state, out.message = FAILED, exc.strerror or str(exc)
@@ -183,6 +193,12 @@ def _write_locked(lib: Library, sync: Sync, path: Path, out: Outcome, overwrite:
                   changed: set[int] | None) -> None:
     """``write_sync`` under the file's lock: the check of the bytes there and the
     rename that replaces them are one step for every program syncing the file."""
+    # The generation first: what is read after it is at least as new (a change committed
+    # meanwhile is written again by the next write, never taken for written).
+    upto = sync_changes.generation(lib.db)
+    if changed is not None:
+        logged = sync_changes.changed_since(lib.db, sync.generation, upto)
+        changed = None if logged is None else changed | logged
     members = lib.syncs.members(sync)
     old = sync_disk.read(path)
     if old is not None and not path.stat().st_mode & 0o222:  # (root may write anyway)
@@ -202,10 +218,10 @@ def _write_locked(lib: Library, sync: Sync, path: Path, out: Outcome, overwrite:
     if old is not None and text.equals(old.data):
         if not (ours or overwrite):
             _freeze(lib, members)
-        if (sync.state, sync.written_sha256, sync.layout_key) != (OK, new_hash,
-                                                                 layout_key(sync)):
+        if (sync.state, sync.written_sha256, sync.layout_key, sync.generation) != (
+                OK, new_hash, layout_key(sync), upto):
             _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
-                    entry_layout=entry_layout)
+                    entry_layout=entry_layout, generation=upto)
     elif not (ours or overwrite):
         out.state = CONFLICT
         out.message = ("the file was changed by someone else since PaperDesk last "
@@ -218,9 +234,11 @@ def _write_locked(lib: Library, sync: Sync, path: Path, out: Outcome, overwrite:
         kept = _replace(path, text, mine)
         out.written = True
         if kept is not None:
-            out.kept = str(kept)
+            out.kept, out.unasked = str(kept), not overwrite
+        # Kept unasked, it is said by `sync list` too (until the conflict file goes).
         _record(lib, sync, OK, None, written=new_hash, entries=out.entries,
-                entry_layout=entry_layout)
+                entry_layout=entry_layout, generation=upto,
+                kept=out.kept if out.unasked else None)
 
 
 class _Failed(Exception):
@@ -310,7 +328,8 @@ def _replace(path: Path, data: Text, mine: tuple[str | None, ...]) -> Path | Non
 
 def _record(lib: Library, sync: Sync, state: str, message: str | None, *,
             written: str | None = None, pending: str | None = None, entries: int | None = None,
-            entry_layout: array | None = None, forget_layout: bool = False) -> None:
+            entry_layout: array | None = None, forget_layout: bool = False,
+            generation: int = 0, kept: str | None = None) -> None:
     with lib.write(f"Sync {Path(sync.path).name}", [ch.SYNCS]):
         if forget_layout:
             syncs_table.forget_layout(lib.db, sync.id)
@@ -321,4 +340,7 @@ def _record(lib: Library, sync: Sync, state: str, message: str | None, *,
         if written is not None:
             syncs_table.set_written(
                 lib.db, sync.id, written, now(), entries, layout_key(sync),
-                entry_layout.tobytes() if entry_layout is not None else None)
+                entry_layout.tobytes() if entry_layout is not None else None, generation)
+            sync_changes.prune(lib.db)
+        if kept is not None:
+            syncs_table.set_kept(lib.db, sync.id, kept)

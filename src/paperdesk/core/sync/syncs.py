@@ -22,14 +22,14 @@ from paperdesk.core.db.edits import now
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.text import tag_key
 from paperdesk.core.sync import sync_disk
-from paperdesk.core.sync.sync_states import CHANGED, CONFLICT, FAILED, NEW, OK, WRITING
+from paperdesk.core.sync.sync_states import CHANGED, CONFLICT, FAILED, NEW, OK, PENDING, WRITING
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
     from paperdesk.core.sync.sync_write import Outcome
 
-__all__ = ["CHANGED", "CONFLICT", "FAILED", "NEW", "OK", "SOURCES", "STYLES", "WRITING", "Sync",
-           "SyncError", "Syncs"]
+__all__ = ["CHANGED", "CONFLICT", "FAILED", "NEW", "OK", "PENDING", "SOURCES", "STYLES",
+           "WRITING", "Sync", "SyncError", "Syncs"]
 
 SOURCES = ("all", "query", "search", "tag", "reading-list")
 STYLES = formats.SYNC_STYLES  # the formats a file can be kept in (``core/bibtex/formats.py``)
@@ -57,6 +57,15 @@ class Sync:
     layout: bytes | None
     as_written: bool = False  # .bib fields exactly as written, bare specials and all
     library: str | None = None  # the library file it was made on (real path); None: older
+    generation: int | None = None  # the library's generation its file holds (None: unknown)
+    kept: str | None = None  # the conflict file a write kept someone else's version in
+    library_generation: int = 0  # the library's generation when the sync was read
+
+    @property
+    def behind(self) -> bool:
+        """The library has changes the file lacks (a program that made them stopped
+        before it wrote the file, or is writing it now)."""
+        return self.library_generation > (self.generation or 0)
 
     def describe(self) -> str:
         return {"all": "the whole library", "query": f"papers matching “{self.value}”",
@@ -73,7 +82,15 @@ class Sync:
             return f"changed: {self.message}"
         if self.state == NEW:
             return "not written yet"
+        if self.state == PENDING:
+            return f"pending: {self.message}"
+        if self.kept:
+            return f"{self.state}; {self.kept_text()}"
         return self.state
+
+    def kept_text(self) -> str:
+        return (f"someone else's version, saved while PaperDesk wrote the file, is kept as "
+                f"{self.kept}")
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "path": self.path, "source": self.source, "value": self.value,
@@ -81,11 +98,14 @@ class Sync:
                 "state": self.state,
                 "message": self.message, "entries": self.entries,
                 "written_at": self.written_at, "written_sha256": self.written_sha256,
-                "library": self.library, "describe": self.describe()}
+                "library": self.library, "generation": self.generation,
+                "library_generation": self.library_generation, "kept": self.kept,
+                "describe": self.describe()}
 
 
 _COLUMNS = ("id, path, source, value, style, ascii, state, message, entries, written_sha256, "
-            "pending_sha256, written_at, layout_key, layout, library")
+            "pending_sha256, written_at, layout_key, layout, library, generation, kept, "
+            "(SELECT coalesce(max(generation), 0) FROM sync_changes)")
 
 
 def normal_path(path: str | os.PathLike[str]) -> str:
@@ -114,11 +134,18 @@ class Syncs:
         """``sync`` with the state its file on disk has: one recorded "up to date" whose
         file is missing or no longer holds the bytes written is "changed" (``found``:
         the file's SHA-256 if already known, None if there is none)."""
+        if sync.kept and not os.path.lexists(sync.kept):  # the conflict file was dealt with
+            sync = dataclasses.replace(sync, kept=None)
         if sync.state != OK:
             return sync
         if found is True:
             found = sync_disk.sha256(Path(sync.path))
         if found in (sync.written_sha256, sync.pending_sha256) and found is not None:
+            if sync.behind:
+                return dataclasses.replace(sync, state=PENDING, message=(
+                    "the library has changes the file does not hold yet (the program that "
+                    "made them has not written it, or stopped before it did); the next "
+                    "command writes it, or `paperdesk sync now`"))
             return sync
         why = ("the file is missing; it is written again at the next change (or sync now)"
                if found is None else "the file is not what PaperDesk last wrote (someone "
@@ -130,6 +157,12 @@ class Syncs:
         """The SHA-256 of the file at ``path`` now, read bounded (``sync_disk.sha256``);
         reads no library, so any thread may ask."""
         return sync_disk.sha256(Path(path))
+
+    def behind(self) -> list[Sync]:
+        """The syncs to write since the library has changes their files lack (or were
+        never written). Not those that failed (the next change tries them again) nor
+        those stopped until the user says: neither claims to be up to date."""
+        return [s for s in self.all() if (s.state == OK and s.behind) or s.state == NEW]
 
     def stopped(self) -> list[Sync]:
         """The syncs that failed or stopped and are not resolved yet."""
@@ -183,12 +216,15 @@ class Syncs:
         return sync
 
     def write(self, sync: Sync, *, overwrite: bool = False,
-              changed: set[int] | None = None, take: bool = False) -> Outcome:
+              changed: set[int] | None = None, take: bool = False,
+              wait: float | None = None) -> Outcome:
         """Bring the file up to date (see ``sync_write.write_sync``); ``take``: this
-        library takes the sync over from the library file it was made on."""
+        library takes the sync over from the library file it was made on; ``wait``:
+        seconds to wait for another program writing the file (0: it is left pending)."""
         from paperdesk.core.sync.sync_write import write_sync
 
-        return write_sync(self.lib, sync, overwrite=overwrite, changed=changed, take=take)
+        return write_sync(self.lib, sync, overwrite=overwrite, changed=changed, take=take,
+                          wait=wait)
 
     def write_all(self, *, overwrite: bool = False) -> list[Outcome]:
         return [self.write(s, overwrite=overwrite) for s in self.all()]
@@ -222,10 +258,10 @@ class Syncs:
 
 def _sync(row: Any) -> Sync:
     (sid, path, source, value, style, ascii, state, message, entries, written, pending,
-     written_at, layout_key, layout, library) = row
+     written_at, layout_key, layout, library, generation, kept, now_at) = row
     return Sync(sid, path, source, value, style, bool(ascii & 1), state, message, entries,
                 written, pending, written_at, layout_key, layout, bool(ascii & _AS_WRITTEN),
-                library)
+                library, generation, kept, now_at)
 
 
 # The ``ascii`` column holds the sync's writing options as bits: 1 ASCII, 2 as written.

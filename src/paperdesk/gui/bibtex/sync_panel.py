@@ -218,7 +218,10 @@ class SyncPanel:
 
     def look(self) -> None:
         if not self.writer.busy and not self.writer.closed:
-            self.writer.look({s.id: s.path for s in self.context.lib.syncs.all()}, self.round)
+            syncs = self.context.lib.syncs
+            self.writer.look({s.id: s.path for s in syncs.all()}, self.round)
+            if syncs.behind():  # a change another program committed and did not write
+                self.writer.catch_up_found()
 
     def _looked(self, looked: tuple[int, dict[int, str | None]]) -> None:
         token, hashes = looked
@@ -231,8 +234,8 @@ class SyncPanel:
         """The syncs as recorded (by any program), with the state their files on disk
         have (as last hashed)."""
         syncs = self.context.lib.syncs
-        return [syncs.on_disk(s, self.disk[s.id]) if s.id in self.disk else s
-                for s in syncs.all()]
+        # Not hashed yet: taken as recorded (pending all the same, when it is).
+        return [syncs.on_disk(s, self.disk.get(s.id, s.written_sha256)) for s in syncs.all()]
 
     def refresh(self) -> None:
         self.menu.clear()
@@ -258,10 +261,14 @@ class SyncPanel:
         writing = [s for s in syncs if s.id in self.writer.writing]
         bad = [s for s in syncs if s.state in (FAILED, CONFLICT, CHANGED) and s.id not in
                self.writer.writing]
+        kept = [s for s in syncs if s.kept and s.id not in self.writer.writing]
         if writing:
             text = f"Writing {', '.join(Path(s.path).name for s in writing)}…"
         elif bad:
             text = f"⚠ {Path(bad[0].path).name}: {bad[0].state_text()}"
+        elif kept:  # said until the conflict file is dealt with (moved or deleted)
+            text = (f"⚠ {Path(kept[0].path).name}: someone else's version, saved while "
+                    f"PaperDesk wrote it, is kept beside it as {Path(kept[0].kept).name}")
         else:
             text = ""
         self.status.setText(text)
@@ -285,7 +292,11 @@ class SyncPanel:
                 self.ask(outcome.sync_id)
             elif outcome.state == OK:
                 self.asked.discard(outcome.sync_id)
-                if outcome.written:
+                if outcome.kept and outcome.unasked:
+                    self.context.notify(
+                        f"Updated {Path(outcome.path).name}; someone else's version, saved "
+                        f"while it was written, is kept as {outcome.kept}")
+                elif outcome.written:
                     self.context.show_message(
                         f"Updated {Path(outcome.path).name} ({outcome.entries} entries)", 4000)
 

@@ -6,6 +6,11 @@ when it fires, the files are written on a thread of their own with its own
 connection to the library (``lib.sync_feed.catch_up``), so typing never waits
 for a 100,000-entry file. While a write runs, further changes wait for the
 next round. Outcomes come back to the UI thread through ``finished``.
+
+Every round also writes the syncs the library says are pending (changes of a
+command that stopped after its commit and before it wrote them); the panel asks
+for such a round when it finds one (``catch_up_found``) while nothing of the
+window's own is waiting.
 """
 
 from __future__ import annotations
@@ -72,9 +77,12 @@ class SyncWriter(QObject):
         write asked for then would wait for news that has already come."""
         return self._round
 
-    def run(self, only: list[int] | None = None, *, overwrite: bool = False) -> bool:
+    def run(self, only: list[int] | None = None, *, overwrite: bool = False,
+            found: bool = False) -> bool:
         """Write what the pending changes concern (or the syncs ``only``, whole) on the
-        thread; False when a write is already running (this one follows it)."""
+        thread, and those the library says are pending (``found``: even when the window
+        has no change of its own waiting); False when a write is already running (this
+        one follows it)."""
         if self.closed:
             return False
         if self.busy:
@@ -84,7 +92,7 @@ class SyncWriter(QObject):
             return False
         path = self.lib.path
         ids = [s.id for s in self.lib.syncs.all()] if only is None else list(only)
-        if only is None and (not ids or not self.pending.dirty):
+        if only is None and (not ids or not (self.pending.dirty or found)):
             self.pending.take()
             return False
         self.wait()  # the last round's thread, ending after it sent its outcomes
@@ -99,7 +107,7 @@ class SyncWriter(QObject):
             try:
                 with Library.open(path, create=False) as lib:
                     if only is None:
-                        outcomes = lib.sync_feed.catch_up(pending)
+                        outcomes = lib.sync_feed.catch_up(pending, found=True)
                     else:
                         outcomes = [lib.syncs.write(s, overwrite=overwrite)
                                     for s in lib.syncs.all() if s.id in only]
@@ -139,6 +147,13 @@ class SyncWriter(QObject):
 
         self._looking = threading.Thread(target=work, name="paperdesk-sync-look", daemon=True)
         self._looking.start()
+
+    def catch_up_found(self) -> bool:
+        """Write the syncs the library says are pending, when the window has no write
+        of its own under way or waiting (whose round writes them anyway)."""
+        if self.closed or self.busy or self.pending.dirty or self.timer.isActive():
+            return False
+        return self.run(found=True)
 
     def write_all(self, *, overwrite: bool = False) -> bool:
         """Write every synced file now, whole."""
