@@ -69,8 +69,8 @@ def made(write: Any, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
     listeners will hear them (the nested writes' ``queued``, its own, or, unsaid, every
     kind)."""
     parts = list(queued)
-    if write.changes is not None:
-        parts.append(write.changes)
+    if write.made is not None:  # the block said its changes itself
+        parts.append(write.made)
     elif write.kinds or write.paper_ids:
         parts.append(ch.Changes(write.label, frozenset(write.kinds), frozenset(write.paper_ids)))
     elif not parts:
