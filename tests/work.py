@@ -1,0 +1,105 @@
+"""Counting work instead of timing it: a test that times itself fails when the machine
+is busy, a count of the work done says the same thing on any machine.
+
+- ``Checks``: a cancel flag that counts how often a job looked at it, and can set itself
+  at a given look, so a test cancels at a known point of the work, not after a delay.
+- ``statements(conn)``: the SQL statements a connection ran inside the block.
+- ``comparisons()``: every string the title and abstract comparisons (rapidfuzz) were
+  handed inside the block, so a test can say how many and how long.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+class Checks:
+    """A cancel flag (``is_set()``, ``set()``) that counts the looks at it.
+
+    ``at``: set itself at that look (1 is the first). ``looks`` counts every look,
+    ``seen`` the looks that found it set: a job that stops at the first look after the
+    press sees it once (or twice: its last check, then the message it returns)."""
+
+    def __init__(self, at: int | None = None) -> None:
+        self.at, self.looks, self.seen, self.set_at = at, 0, 0, None
+        self._set = False
+        self._lock = threading.Lock()
+
+    def set(self) -> None:
+        with self._lock:
+            if not self._set:
+                self._set, self.set_at = True, self.looks
+
+    def is_set(self) -> bool:
+        with self._lock:
+            self.looks += 1
+            if self.at is not None and self.looks >= self.at and not self._set:
+                self._set, self.set_at = True, self.looks - 1
+            if self._set:
+                self.seen += 1
+            return self._set
+
+
+@contextlib.contextmanager
+def statements(conn: sqlite3.Connection) -> Iterator[list[str]]:
+    """The statements ``conn`` runs inside the block, in order."""
+    ran: list[str] = []
+    conn.set_trace_callback(ran.append)
+    try:
+        yield ran
+    finally:
+        conn.set_trace_callback(None)
+
+
+@dataclass
+class Compared:
+    calls: int = 0
+    strings: int = 0
+    longest: int = 0
+
+    def saw(self, *texts: object) -> None:
+        self.calls += 1
+        for t in texts:
+            for s in (t if isinstance(t, list | tuple) else [t]):
+                if isinstance(s, str):
+                    self.strings += 1
+                    self.longest = max(self.longest, len(s))
+
+
+@contextlib.contextmanager
+def comparisons() -> Iterator[Compared]:
+    """Every call of rapidfuzz's ``fuzz.ratio``, ``process.cpdist`` and
+    ``process.extract`` inside the block (the code loads them by attribute at the call,
+    so the counting stand-ins are what it calls), with the strings handed to them."""
+    from rapidfuzz import fuzz, process
+
+    seen = Compared()
+    ratio, cpdist, extract = fuzz.ratio, process.cpdist, process.extract
+
+    def plain(kwargs: dict) -> dict:
+        if kwargs.get("scorer") is counted_ratio:
+            kwargs = {**kwargs, "scorer": ratio}
+        return kwargs
+
+    def counted_ratio(a, b, **kwargs):
+        seen.saw(a, b)
+        return ratio(a, b, **kwargs)
+
+    def counted_cpdist(a, b, **kwargs):
+        seen.saw(list(a), list(b))
+        return cpdist(a, b, **plain(kwargs))
+
+    def counted_extract(query, choices, **kwargs):
+        choices = list(choices)
+        seen.saw(query, choices)
+        return extract(query, choices, **plain(kwargs))
+
+    fuzz.ratio, process.cpdist, process.extract = counted_ratio, counted_cpdist, counted_extract
+    try:
+        yield seen
+    finally:
+        fuzz.ratio, process.cpdist, process.extract = ratio, cpdist, extract
