@@ -103,3 +103,24 @@ def comparisons() -> Iterator[Compared]:
         yield seen
     finally:
         fuzz.ratio, process.cpdist, process.extract = ratio, cpdist, extract
+
+
+def finishes(work, wait: float = 60.0):
+    """``work()`` on a thread of its own, waited for at most ``wait`` seconds: its
+    result, or its exception raised here. Not a measure of speed: a bound on a wait,
+    set far above the work's time and far below what it would take without the fix."""
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = work()
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(wait)
+    assert not thread.is_alive(), f"still running after {wait:g} s"
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome.get("result")
