@@ -124,3 +124,22 @@ def finishes(work, wait: float = 60.0):
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome.get("result")
+
+
+@contextlib.contextmanager
+def every_statement() -> Iterator[list[str]]:
+    """The statements run by every connection opened in this process inside the block
+    (the one place that opens them calls ``sqlite3.connect``)."""
+    ran: list[str] = []
+    connect = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        conn.set_trace_callback(ran.append)
+        return conn
+
+    sqlite3.connect = traced
+    try:
+        yield ran
+    finally:
+        sqlite3.connect = connect
