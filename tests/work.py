@@ -143,3 +143,41 @@ def every_statement() -> Iterator[list[str]]:
         yield ran
     finally:
         sqlite3.connect = connect
+
+
+# ``paperdesk ARGS`` in a process of its own that counts, through an audit hook, every
+# open of one path (by open() or os.open(), through any link); the count is stderr's
+# last line.
+_COUNTING_OPENS = """
+import os, sys
+watched = {sys.argv[1], os.path.realpath(sys.argv[1])}
+opens = []
+def hook(event, args):
+    if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        path = os.fsdecode(args[0])
+        if path in watched or os.path.realpath(path) in watched:
+            opens.append(path)
+sys.addaudithook(hook)
+from paperdesk.app import main
+try:
+    code = main(sys.argv[2:])
+finally:
+    sys.stderr.write(f"opens: {len(opens)}\\n")
+sys.exit(code)
+"""
+
+
+def counting_opens(target, *args, timeout: float = 120):
+    """(the finished process, how often it opened ``target``) for ``paperdesk ARGS``."""
+    import subprocess
+    import sys
+
+    from tests.command_line import cli_env
+
+    done = subprocess.run([sys.executable, "-c", _COUNTING_OPENS, str(target),
+                           *map(str, args)], capture_output=True, text=True,
+                          env=cli_env(), timeout=timeout)
+    *said, last = done.stderr.splitlines() or ["opens: -1"]
+    assert last.startswith("opens: "), done.stderr
+    done.stderr = "".join(line + "\n" for line in said)
+    return done, int(last.split()[1])
