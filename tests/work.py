@@ -181,3 +181,25 @@ def counting_opens(target, *args, timeout: float = 120):
     assert last.startswith("opens: "), done.stderr
     done.stderr = "".join(line + "\n" for line in said)
     return done, int(last.split()[1])
+
+
+@dataclass
+class Steps:
+    steps: int = 0
+
+
+@contextlib.contextmanager
+def steps(conn: sqlite3.Connection, every: int = 1000) -> Iterator[Steps]:
+    """The SQLite virtual machine steps ``conn`` runs inside the block, to ``every``
+    (its progress handler, which the block must not need for a cancel)."""
+    counted = Steps()
+
+    def tick() -> int:
+        counted.steps += every
+        return 0
+
+    conn.set_progress_handler(tick, every)
+    try:
+        yield counted
+    finally:
+        conn.set_progress_handler(None, 0)
