@@ -31,7 +31,7 @@ def _start(path, *args, url):
 
 def _when_asked(server: FakeHub, prefix: str, proc: subprocess.Popen) -> float:
     """The moment the server saw the first request under ``prefix``."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a bound on the wait for a process, not a measure
     while server.count(prefix) < 1:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
