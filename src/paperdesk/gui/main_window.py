@@ -22,10 +22,9 @@ from paperdesk.gui.common import settings
 from paperdesk.gui.common.empty_page import EmptyPage
 from paperdesk.gui.common.geometry import PANES, first_size, fit_to_screen, share_panes
 from paperdesk.gui.common.icons import icon
-from paperdesk.gui.context import Context
-from paperdesk.gui.curation import queue_view
+from paperdesk.gui.context import Context, Feature
 from paperdesk.gui.features import FEATURES
-from paperdesk.gui.importing.importing import Importer, local_paths
+from paperdesk.gui.importing.importing import Importer
 from paperdesk.gui.jobs import reads
 from paperdesk.gui.jobs.reader import Reader
 from paperdesk.gui.menus import Menus
@@ -284,29 +283,28 @@ class MainWindow(QMainWindow):
         self.importer.undo_last()  # the next import (or library) offers one again
         self._show_undo_import()
 
-    def _dropped_files(self, event) -> list[Path]:
-        """Files dropped from elsewhere; the table's own rows are never imported."""
-        if queue_view.own_ids(self.context, event.mimeData()) is not None:
-            return []
-        return local_paths(event.mimeData().urls())
+    def _drop_taker(self, event) -> Feature | None:
+        """The feature that takes this drop (files from elsewhere: the importer; the
+        table's own rows: nobody), asked in the features' order."""
+        return self.context.drop_taker(event.mimeData())
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_files(event):
+        if self._drop_taker(event) is not None:
             _copy_in(event)
 
     def dragMoveEvent(self, event) -> None:
-        if self._dropped_files(event):
+        if self._drop_taker(event) is not None:
             _copy_in(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = self._dropped_files(event)
-        if paths and _copy_in(event):
-            self.import_paths(paths)
+        taker = self._drop_taker(event)
+        if taker is not None and _copy_in(event):
+            taker.drop(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """File drops on text fields import too, instead of pasting file names."""
         kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
-        if event.type() in kinds and self._dropped_files(event):
+        if event.type() in kinds and self._drop_taker(event) is not None:
             if event.type() == QEvent.Type.Drop:
                 self.dropEvent(event)
             else:
