@@ -8,6 +8,7 @@ with; the table is its own object (``gui/table/table_feed.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QSplitter, QStackedWidget
 
 from paperdesk.core.api import DETAIL, SIDEBAR_COUNTS, TABLE_SET, Changes, Library, PaperDeskError
-from paperdesk.gui import keyboard
+from paperdesk.gui import keyboard, paper_edits
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.common import settings
 from paperdesk.gui.common.empty_page import EmptyPage
@@ -80,8 +81,8 @@ class MainWindow(QMainWindow):
         """The search bar, sidebar, reading thread, table and detail pane."""
         self.search_bar = SearchBar()
         self.sidebar = Sidebar()
-        self.sidebar.delete_saved_search.connect(
-            lambda name: self.edit(self.lib.curation.delete_search, name))
+        self.sidebar.delete_saved_search.connect(partial(paper_edits.delete_search,
+                                                         self.context))
         self.reader = Reader(self)
         self.reader.done.connect(self._read_done)
         feed = self.feed = TableFeed(self.context, self.sidebar, self.search_bar, self.reader)
@@ -126,12 +127,11 @@ class MainWindow(QMainWindow):
             widget.installEventFilter(self)
 
     def _connect_detail(self) -> None:
-        cur = lambda: self.lib.curation  # noqa: E731
-        d = self.detail
-        d.rate.connect(lambda ids, n: self.edit(cur().set_rating, ids, n))
-        d.status_chosen.connect(lambda ids, s: self.edit(cur().set_status, ids, s))
-        d.tags_added.connect(lambda ids, names: self.edit(cur().add_tags, ids, names))
-        d.tag_removed.connect(lambda ids, name: self.edit(cur().remove_tags, ids, [name]))
+        d, ctx = self.detail, self.context
+        d.rate.connect(partial(paper_edits.set_rating, ctx))
+        d.status_chosen.connect(partial(paper_edits.set_status, ctx))
+        d.tags_added.connect(partial(paper_edits.add_tags, ctx))
+        d.tag_removed.connect(partial(paper_edits.remove_tag, ctx))
         d.note_saved.connect(self.save_note)
         d.year_correction.connect(self.correct_year)
 
@@ -205,28 +205,18 @@ class MainWindow(QMainWindow):
     def rate_row(self, row: int, rating: int) -> None:
         """A click on the stars in the table rates that paper."""
         if 0 <= row < self.model.rowCount():
-            self.edit(self.lib.curation.set_rating, [self.model.paper_id(row)], rating)
+            paper_edits.set_rating(self.context, [self.model.paper_id(row)], rating)
 
     def rate_selected(self, rating: int) -> None:
-        if ids := self.selected_ids():
-            self.edit(self.lib.curation.set_rating, ids, rating)
+        paper_edits.set_rating(self.context, self.selected_ids(), rating)
 
     def mark_read(self) -> None:
-        if ids := self.selected_ids():
-            self.edit(self.lib.curation.set_status, ids, "read")
+        paper_edits.set_status(self.context, self.selected_ids(), "read")
 
     def save_note(self, paper_id: int, note_id: int | None, text: str) -> None:
-        cur = self.lib.curation
-        if note_id is None:
-            if not text.strip():
-                return
-            changes = self.edit(cur.add_note, paper_id, text)
-            if changes is not None and self.detail.ids == [paper_id]:
-                self.detail.note_id = changes.result.get("note_id")
-        elif text.strip():
-            self.edit(cur.edit_note, note_id, text)
-        else:
-            self.edit(cur.delete_note, note_id)
+        changes = paper_edits.save_note(self.context, paper_id, note_id, text)
+        if note_id is None and changes is not None and self.detail.ids == [paper_id]:
+            self.detail.note_id = changes.result.get("note_id")
 
     def correct_year(self, paper_id: int) -> None:
         paper = self.lib.paper(paper_id, with_notes=False)
@@ -234,13 +224,13 @@ class MainWindow(QMainWindow):
                                        f"Year of “{paper['title']}”:",
                                        paper["year"] or 2024, 1900, 2100)
         if ok:
-            self.edit(self.lib.curation.set_year, paper_id, year)
+            paper_edits.set_year(self.context, paper_id, year)
 
     def save_search(self, query: str) -> None:
         name, ok = QInputDialog.getText(self, "Save as smart list",
                                         "Name for this search:", text=query)
         if ok and name.strip():
-            self.edit(self.lib.curation.save_search, name.strip(), query)
+            paper_edits.save_search(self.context, name.strip(), query)
 
     # -- moving around ---------------------------------------------------------------
 
