@@ -18,7 +18,8 @@ module count: reported, not targeted), and, from every call between two modules
 - decisions outside their owner: a write (INSERT, UPDATE, DELETE, REPLACE) to a table
   from a module other than its owner (tests/test_table_owners.py);
 - values derived twice: one SELECT with the same parameters run twice on the path, or
-  a query compiled (``core/search``'s ``compile*``) twice from the same text.
+  a query compiled twice from the same text (``core/search/query_parse.py``'s ``parse``,
+  the first step of every compilation).
 
     python bench/trace_drop.py                   # the dropped digest: counts, modules
     python bench/trace_drop.py --path keystroke  # or tag
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 seen: set[str] = set()
+VERBOSE = "--verbose" in sys.argv
 CHAIN = "--chain" in sys.argv  # only the modules on a call chain that reaches SQL or the table
 tracing = False
 
@@ -132,20 +134,26 @@ class Recorder:
         self.compiled: Counter[str] = Counter()
         self.modules: set[str] = set()
         self.handed: dict[int, bool] = {}  # id(frame): entered as a callable handed down
-        self.emitting: dict[int, list] = defaultdict(list)  # thread: frames inside emit()
+        self.emitting: dict[int, list] = defaultdict(list)  # thread: frames inside a C call
         self.lock = threading.Lock()
 
     def handed_down(self, frame, caller) -> bool:
         code = frame.f_code
         back = frame.f_back
-        if back is not None and self.emitting[threading.get_ident()][-1:] == [back]:
-            return True  # a slot run by a signal: connected by whoever made it
-        for holder in {id(f): f for f in (back, caller) if f is not None}.values():
+        resumed = code.co_flags & 0x2A0  # a generator or coroutine: next() is no handing
+        if not resumed and back is not None and \
+                self.emitting[threading.get_ident()][-1:] == [back]:
+            return True  # run by C (a slot run by a signal, Qt's or ours; a key; a
+            # generator drained): handed to Qt or to the builtin by whoever made it
+        for holder in {id(f): f for f in (back, caller)
+                       if f is not None and module_of(f) is not None}.values():
             values = list(holder.f_locals.values())
             owner = holder.f_locals.get("self")
             if owner is not None and hasattr(owner, "__dict__"):
                 values += list(vars(owner).values())
             for v in values:
+                if getattr(v, "gi_code", None) is code:
+                    return True  # a generator handed down, resumed
                 for c in (v, getattr(v, "__func__", None), getattr(v, "func", None)):
                     if getattr(c, "__code__", None) is code:
                         return True
@@ -172,10 +180,10 @@ class Recorder:
         return out
 
     def event(self, frame, event, arg) -> None:
-        if event == "c_call" and getattr(arg, "__name__", "") == "emit":
+        if event == "c_call":
             self.emitting[threading.get_ident()].append(frame)
             return
-        if event in ("c_return", "c_exception") and getattr(arg, "__name__", "") == "emit":
+        if event in ("c_return", "c_exception"):
             stack = self.emitting[threading.get_ident()]
             if stack:
                 stack.pop()
@@ -193,7 +201,7 @@ class Recorder:
             caller_frame = caller_frame.f_back
         with self.lock:
             self.modules.add(callee)
-            if callee.startswith("core/search/") and frame.f_code.co_name.startswith("compile"):
+            if callee == "core/search/query_parse.py" and frame.f_code.co_name == "parse":
                 text = next(iter(frame.f_locals.values()), None)
                 for v in frame.f_locals.values():
                     if isinstance(v, str):
@@ -228,7 +236,7 @@ class Recorder:
                 if where != OWNERS[table] and where not in ANY_TABLE:
                     self.outside_owner[f"{table} written in {where}"] += 1
             if text.upper().startswith(("SELECT", "WITH")):
-                self.selects[text[:300]] += 1
+                self.selects[text] += 1
 
     def measures(self) -> dict[str, int]:
         return {"calls up a floor": sum(self.up.values()),
@@ -246,7 +254,7 @@ class Recorder:
                 print(f"    {title}: {what} ({n})")
         for what, n in [*self.selects.most_common(), *self.compiled.most_common()]:
             if n > 1:
-                print(f"    derived {n} times: {what[:160]}")
+                print(f"    derived {n} times: {what if VERBOSE else what[:160]}")
         print(f"  caller -> callee module pairs: {len(self.pairs)}")
 
 
