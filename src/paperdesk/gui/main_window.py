@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
         ctx.leaving.connect(lambda: self.detail.flush_note())
         ctx.library_changed.connect(self._library_changed)
         self._counts_token = 0
+        self._shown: list[int] | None = None  # the ids the detail pane was last given
         self._fitted = False
         self._make_parts()
         ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.table, self.feed
@@ -89,7 +90,7 @@ class MainWindow(QMainWindow):
         self.search_bar.search.connect(feed.set_query)
         self.search_bar.save_requested.connect(self.save_search)
         self.sidebar.source_changed.connect(lambda _s: feed.source_changed())
-        feed.selection_changed.connect(self.show_selection)
+        feed.selection_changed.connect(self._selection_changed)
         feed.rated.connect(self.rate_row)
         # The table's parts and selection, as the window's (views and tests read them).
         self.model, self.table, self.count_label = feed.model, feed.view, feed.count_label
@@ -163,6 +164,7 @@ class MainWindow(QMainWindow):
     def reload_all(self) -> None:
         """After imports or undoing them: everything may have changed."""
         self.setWindowTitle(f"PaperDesk — {self.lib.name} ({self.lib.path})")  # its one owner
+        self._shown = None  # what the detail pane shows may have changed too
         self.feed.reload()
         self.refresh_sidebar()
 
@@ -170,8 +172,16 @@ class MainWindow(QMainWindow):
     def query(self) -> str:
         return self.feed.query
 
+    def _selection_changed(self) -> None:
+        """The table's selection was set again (a click, a search, a refresh): the
+        detail pane reads the papers only when they are others than it shows (a
+        write to the ones it shows reaches it through ``apply``)."""
+        if self.selected_ids() != self._shown:
+            self.show_selection()
+
     def show_selection(self) -> None:
-        ids = self.selected_ids()
+        """Read the selected papers into the detail pane."""
+        ids = self._shown = self.selected_ids()
         if len(ids) == 1:
             paper = self.lib.paper(ids[0])
             self.detail.show_papers([paper], self.lib.sightings(ids[0]))
@@ -251,6 +261,7 @@ class MainWindow(QMainWindow):
         self.context.set_library(demo)
 
     def _library_changed(self, lib: Library) -> None:
+        self._shown = None
         self.detail.show_papers([])
         self.reload_all()
         self.importer.last_import = lib.imports.last()
