@@ -107,7 +107,7 @@ def floor(module: str) -> list[tuple[str, int]]:
 def is_up(caller: str, callee: str) -> bool:
     """Whether ``callee`` is on a higher floor than ``caller`` in the first contract
     that places both (the same container)."""
-    a, b = dict(floor(caller)), dict(floor(callee))
+    b = dict(floor(callee))
     for container, rank in floor(caller):
         if container in b and b[container] != rank:
             return b[container] > rank
@@ -222,7 +222,7 @@ class Recorder:
                 self.up[(caller, callee, frame.f_code.co_name)] += 1
             below = self.segment(caller_frame)
             if callee in below[1:]:
-                chain = below[:below.index(callee) + 1][::-1] + [callee]
+                chain = [*below[:below.index(callee) + 1][::-1], callee]
                 self.reentered[" -> ".join(chain)] += 1
 
     def statement(self, sql: str) -> None:
@@ -232,9 +232,9 @@ class Recorder:
         where = module_of(frame) if frame is not None else "?"
         text = " ".join(sql.split())
         with self.lock:
-            if (m := WRITE.match(text)) and (table := m.group(1)) in OWNERS:
-                if where != OWNERS[table] and where not in ANY_TABLE:
-                    self.outside_owner[f"{table} written in {where}"] += 1
+            if ((m := WRITE.match(text)) and (table := m.group(1)) in OWNERS
+                    and where != OWNERS[table] and where not in ANY_TABLE):
+                self.outside_owner[f"{table} written in {where}"] += 1
             if text.upper().startswith(("SELECT", "WITH")):
                 self.selects[text] += 1
 
@@ -387,10 +387,10 @@ PATHS = {"drop": drop_digest, "keystroke": search_keystroke, "tag": tag_to_bib}
 def main() -> int:
     from PySide6.QtCore import QThread
     from PySide6.QtWidgets import QApplication
+    from tests import test_table_owners
 
     from paperdesk.core.api import Library
     from paperdesk.gui.main_window import MainWindow
-    from tests import test_table_owners
 
     OWNERS.update(test_table_owners.OWNERS)
     ANY_TABLE.update(test_table_owners.ANY_TABLE)
