@@ -56,11 +56,14 @@ def test_tagging_and_its_undo_leave_the_text_rows_alone(seed_lib):
 
 @pytest.fixture(params=[0, 10**6], ids=["in-sets", "one-by-one"])
 def few(request, monkeypatch):
-    """Annotated papers checked and ranked in sets, or looked up one by one."""
-    from paperdesk.core.search import query_fts
+    """Annotated papers checked and ranked in sets, or looked up one by one (the
+    compiled queries, which name FEW, compiled again)."""
+    from paperdesk.core.search import query, query_fts
 
     monkeypatch.setattr(query_fts, "FEW", request.param)
-    return request.param
+    query._compiled.cache_clear()
+    yield request.param
+    query._compiled.cache_clear()
 
 
 def test_a_word_query_reads_the_text_and_the_tags_together(seed_lib, few):

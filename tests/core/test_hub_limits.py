@@ -18,43 +18,37 @@ import pytest
 from paperdesk.core.hub.hub import HubError
 from tests.core.test_enrich import ABSTRACT, _add_paper, fast
 from tests.fake_hub import FakeHub, list_item, record
+from tests.work import finishes
 
 DAY = "2025-06-02"
 
 
 def test_a_slow_loris_is_cut_at_the_deadline_of_the_whole_request(hub):
-    # One byte a second: every read is quick, the request never ends by itself.
-    hub.fail("/api/papers/2501.00001", 200, times=9, body=b'{"id": "2501.00001"}',
-             trickle=1.0)
-    started = time.monotonic()
+    # One byte a second: every read is quick, the request never ends by itself (600 s
+    # for the whole body; a deadline per read would never fire).
+    hub.fail("/api/papers/2501.00001", 200, times=9,
+             body=b'{"id": "2501.00001"' + b" " * 580 + b"}", trickle=1.0)
     with pytest.raises(HubError, match="did not answer within 3 s"):
-        fast(timeout=3.0).paper("2501.00001")
-    elapsed = time.monotonic() - started
-    print(f"slow-loris request ended after {elapsed:.2f} s (deadline 3 s)")
-    assert elapsed < 3.0 + 2.0
+        finishes(lambda: fast(timeout=3.0).paper("2501.00001"))
 
 
-def test_cancel_ends_a_429_storm_within_half_a_second(lib, hub):
+def test_cancel_ends_a_429_storm_without_waiting_for_the_retry(lib, hub):
     ids = [_add_paper(lib, f"Storm Paper {n}", abstract=f"{ABSTRACT} {n}") for n in range(8)]
-    hub.fail("/api/papers/search", 429, times=10**6, headers={"Retry-After": "30"})
+    # An hour's wait asked for, and honoured: only the cancel can end the run in time.
+    hub.fail("/api/papers/search", 429, times=10**6, headers={"Retry-After": "3600"})
     before = lib.papers(ids)
     cancel = threading.Event()
-    set_at: list[float] = []
 
     def press_cancel() -> None:
         while hub.count("/api/papers/search") < 1:
             time.sleep(0.01)
-        time.sleep(0.3)  # inside the 30 s wait the Hub asked for
-        set_at.append(time.monotonic())
+        time.sleep(0.3)  # inside the wait the Hub asked for
         cancel.set()
 
     presser = threading.Thread(target=press_cancel)
     presser.start()
-    result = lib.enrich(hub=fast(), cancel=cancel).result
-    elapsed = time.monotonic() - set_at[0]
+    result = finishes(lambda: lib.enrich(hub=fast(max_wait=7200), cancel=cancel).result)
     presser.join()
-    print(f"cancel honoured after {elapsed:.3f} s")
-    assert elapsed < 0.5
     assert result.cancelled and result.completed == []
     assert lib.papers(ids) == before
 

@@ -1,5 +1,5 @@
 """Inputs of any size stay bounded: a value past its cap is cut and reported, a 2 MB title
-imports in well under a second, and a 60 MB line is parsed before the write lock is
+is compared only as far as its cap, and a 60 MB line is parsed before the write lock is
 taken, so another process writes meanwhile."""
 
 from __future__ import annotations
@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from paperdesk.core.importing import digest_import
+from paperdesk.core.library import Library
 from paperdesk.core.model.digest import CAPS
+from tests.work import comparisons
 
 TIMEOUT = 60
 
@@ -54,13 +56,17 @@ def with_long_title(seed: Path, target: Path, title: str) -> Path:
 
 
 def test_a_2_mb_title_is_cut_reported_and_quick(lib, seeds, tmp_path):
-    title = " ".join(f"word{n % 997}" for n in range(260_000))  # about 2 MB
+    # About 2 MB, opening with the title it replaces, so that it is compared with the
+    # titles already in the library: without the cap that comparison took 68 s (118 s
+    # in an older matcher); with it, no string compared is longer than the cap.
+    title = "POLCA: Power Oversubscription in LLM Cloud Providers " + " ".join(
+        f"word{n % 997}" for n in range(260_000))
+    lib.import_paths([seeds[1]])
     path = with_long_title(seeds[0], tmp_path / "long-title.txt", title)
-    start = time.monotonic()
-    report = lib.import_paths([path])[0]
-    elapsed = time.monotonic() - start
+    with comparisons() as compared:
+        report = lib.import_paths([path])[0]
     assert report.status == "imported", report.error
-    assert elapsed < 2.0, elapsed  # 118 s before the cap (title comparisons)
+    assert compared.calls > 0 and compared.longest < CAPS["title"], compared
     cut = [w for w in report.warnings if "title of" in w]
     assert cut == [f"line 11: title of {len(title):,} characters cut to {CAPS['title']:,}"]
     longest = lib.db.execute("SELECT max(length(title)) FROM papers").fetchone()[0]
@@ -68,26 +74,38 @@ def test_a_2_mb_title_is_cut_reported_and_quick(lib, seeds, tmp_path):
     assert "cut to 2,000" in json.dumps(report.to_json())
 
 
-def test_a_60_mb_line_imports_while_another_process_writes(seeds, tmp_path):
+def test_a_60_mb_line_imports_while_another_process_writes(seeds, tmp_path, monkeypatch):
     library = tmp_path / "big.sqlite"
     assert run_cli("--library", library, "import", seeds[1]).returncode == 0
     path = with_long_title(seeds[0], tmp_path / "line.txt", "x" * 60_000_000)
     stop = tmp_path / "stop"
+    events: list[str] = []
+    parse = digest_import.parse_digest
+
+    def recorded_parse(*args, **kwargs):
+        events.append("parse")
+        digest = parse(*args, **kwargs)
+        events.append("parsed")
+        return digest
+
+    monkeypatch.setattr(digest_import, "parse_digest", recorded_parse)
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(library), str(stop)],
                               stdout=subprocess.PIPE, text=True)
-    start = time.monotonic()
-    result = run_cli("--library", library, "import", "--json", path)
-    elapsed = time.monotonic() - start
+    with Library.open(library) as lib:
+        lib.db.conn.set_trace_callback(events.append)
+        report = lib.import_paths([path])[0]
+        lib.db.conn.set_trace_callback(None)
     stop.touch()
     seen = json.loads(writer.communicate(timeout=TIMEOUT)[0])
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)[0]
-    assert report["status"] == "imported"
-    assert "line 11: title of 60,000,000 characters cut to 2,000" in report["warnings"]
-    assert elapsed < 15, elapsed
-    # The other process got the write lock all along, but for the short write itself.
-    assert seen["ok"] > 0 and seen["longest_blocked"] < 1.0, seen
-    print(f"60 MB line: import {elapsed:.2f} s; writer {seen}")
+    assert report.status == "imported", report.error
+    assert "line 11: title of 60,000,000 characters cut to 2,000" in report.warnings
+    # The 60 MB are read and parsed before the write lock is taken, never inside it:
+    # the other process got the write lock all along, but for the short write itself.
+    begins = [n for n, e in enumerate(events) if e.startswith("BEGIN")]
+    assert events.count("parsed") == 1 and begins, events[:5]
+    assert events.index("parsed") < begins[0], events[:5]
+    assert seen["ok"] > 0, seen
+    print(f"60 MB line: writer {seen}")
 
 
 def test_one_bad_byte_in_utf8_is_replaced_and_reported_with_its_line(lib, seeds, tmp_path):
@@ -231,11 +249,8 @@ def test_a_2_mb_title_in_a_bib_file_is_cut_in_the_library_and_kept_in_the_entry(
     bib = tmp_path / "long.bib"
     bib.write_text(f"@article{{a1,\n title={{{title}}},\n year={{2020}}\n}}\n"
                    "@article{a2,\n title={Another title},\n year={2021}\n}\n", encoding="utf-8")
-    start = time.monotonic()
     report = lib.import_paths([bib])[0]
-    elapsed = time.monotonic() - start
-    assert report.status == "imported", report.error
-    assert elapsed < 5.0, elapsed  # 87 s before the cap
+    assert report.status == "imported", report.error  # 87 s before the cap
     assert f"long.bib: line 1: title of {len(title):,} characters cut to 2,000" \
         in report.warnings
     assert lib.db.execute("SELECT max(length(title)) FROM papers").fetchone()[0] == 2_000

@@ -4,8 +4,26 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from paperdesk.gui.main_window import MainWindow
+
+# A wait for the window is a bound, not a measure: on a busy machine (two CPU-bound
+# processes beside the suite) an import or a worker's write takes longer than
+# pytest-qt's 5 s default. A condition that never comes still fails, only later.
+WAIT_MS = 30_000
+_wait_until, _wait_signal = QtBot.waitUntil, QtBot.waitSignal
+
+
+def _generous_wait_until(self, callback, *, timeout=WAIT_MS):
+    return _wait_until(self, callback, timeout=max(timeout, WAIT_MS))
+
+
+def _generous_wait_signal(self, signal=None, *, timeout=WAIT_MS, **kwargs):
+    return _wait_signal(self, signal, timeout=max(timeout, WAIT_MS), **kwargs)
+
+
+QtBot.waitUntil, QtBot.waitSignal = _generous_wait_until, _generous_wait_signal
 
 
 @pytest.fixture

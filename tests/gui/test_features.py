@@ -1,17 +1,26 @@
 """Features install from one list through the context; the sidebar and the menus have a
-small public API that features use."""
+small public API that features use; the window asks the features about drops and never
+imports one."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+import ast
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
 
 from paperdesk.core.db import changes as ch
 from paperdesk.gui.context import Feature
+from paperdesk.gui.curation import queue_view
 from paperdesk.gui.features import FEATURES
 from paperdesk.gui.startup import library_files
 from paperdesk.gui.table.table_feed import TableFeed
 
 from .conftest import select_row, select_rows, sidebar_counts
+
+GUI = Path(__file__).resolve().parents[2] / "src" / "paperdesk" / "gui"
 
 
 def test_every_feature_of_the_list_is_installed_once_under_its_name(window):
@@ -116,3 +125,84 @@ def test_the_table_is_an_object_of_its_own_and_the_contexts_selection(window, qt
     assert feed.shown_ids() == window.model.ids() and len(ids) == 3
     feed.select_ids([ids[2]], ids[2])
     assert feed.current_id() == ids[2] and window.current_id() == ids[2]
+
+
+PROBE_MIME = "application/x-paperdesk-probe"
+
+
+class DropProbe(Feature):
+    """Takes drops of its own kind; refuses one kind of file drop for everyone."""
+
+    name = "drop-probe"
+
+    def install(self, context) -> None:
+        super().install(context)
+        self.dropped: list[bytes] = []
+
+    def accepts_drop(self, data):
+        return True if data.hasFormat(PROBE_MIME) else None
+
+    def drop(self, event) -> None:
+        self.dropped.append(bytes(event.mimeData().data(PROBE_MIME)))
+
+
+def _drop(window, mime) -> QDropEvent:
+    point = QPointF(window.width() / 2, window.height() / 2)
+    copy = Qt.DropAction.CopyAction
+    QApplication.sendEvent(window, QDragEnterEvent(
+        point.toPoint(), copy, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    event = QDropEvent(point, copy, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, event)
+    return event
+
+
+def test_the_window_asks_the_features_who_takes_a_drop(window, qtbot):
+    window.context.install([DropProbe])
+    probe = window.context.features["drop-probe"]
+    mime = QMimeData()
+    mime.setData(PROBE_MIME, b"hello")
+    assert window.context.drop_taker(mime) is probe
+    assert _drop(window, mime).isAccepted()
+    assert probe.dropped == [b"hello"]
+    # the table's own rows: the queue refuses them for everyone (nothing is imported)
+    select_rows(window, [0, 1])
+    own = queue_view.ids_mime(window.context, window.selected_ids())
+    own.setUrls([QUrl.fromLocalFile(__file__)])
+    assert window.context.drop_taker(own) is None
+    assert not _drop(window, own).isAccepted() and window.importer.report is None
+    # files from elsewhere: the importer
+    files = QMimeData()
+    files.setUrls([QUrl.fromLocalFile(__file__)])
+    assert window.context.drop_taker(files) is window.context.features["imports"]
+
+
+def _feature_modules() -> set[str]:
+    """The gui modules that define a Feature (by their source, not their import)."""
+    found = set()
+    for path in GUI.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(n, ast.ClassDef) and any(getattr(b, "id", None) == "Feature"
+                                                   for b in n.bases) for n in tree.body):
+            found.add("paperdesk.gui." + ".".join(path.relative_to(GUI).with_suffix("").parts))
+    return found
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+def test_the_window_its_keys_and_its_table_import_no_feature():
+    features = _feature_modules() - {"paperdesk.gui.context"}
+    assert "paperdesk.gui.curation.queue_view" in features and len(features) >= 8
+    for part in ("main_window.py", "keyboard.py", "table/table_feed.py",
+                 "shortcuts_sheet.py"):
+        assert _imports(GUI / part) & features == set(), part

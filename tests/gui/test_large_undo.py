@@ -24,9 +24,11 @@ def large(monkeypatch):
 
 
 def finished_jobs(worker) -> list[str]:
-    """The labels of the jobs ``worker`` finishes from now on."""
+    """The labels of the jobs ``worker`` finishes from now on (the scans for duplicates
+    in the background aside: when they run depends on a timer and the machine's load)."""
     labels: list[str] = []
-    worker.finished_job.connect(lambda outcome: labels.append(outcome.label))
+    worker.finished_job.connect(lambda outcome: labels.append(outcome.label)
+                                if outcome.label != "Looking for duplicates" else None)
     return labels
 
 

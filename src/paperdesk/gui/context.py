@@ -26,6 +26,8 @@ from paperdesk.gui.jobs.worker import Worker
 from paperdesk.gui.operations import Operations
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QMimeData
+    from PySide6.QtGui import QDropEvent
     from PySide6.QtWidgets import QLabel, QMainWindow, QTableView
 
     from paperdesk.core.api import Changes
@@ -56,9 +58,29 @@ class Feature:
     ``install`` adds its menus, keys, sidebar entries and views; afterwards it
     hears ``library_changed`` (another library is open), ``changes_applied``
     (after every write: the ``Changes`` and who asked for it) and ``close``.
+
+    The window asks its features, in the list's order, about what it does not own:
+    a drop (``accepts_drop``, then ``drop``: calibre's ``accepts_drops`` and
+    ``drop_event``), whether the table must list its papers again after a write
+    (``lists_again``), and the keys of the views a feature opens (``keys``, for the
+    shortcuts sheet).
     """
 
     name = ""
+    keys: tuple[str, list[tuple[str, str]]] | None = None  # (where, [(keys, what)])
+
+    def accepts_drop(self, data: QMimeData) -> bool | None:
+        """True: this feature takes the drop; False: nobody may (a drag of its own);
+        None: not its business (the next feature is asked)."""
+        return None
+
+    def drop(self, event: QDropEvent) -> None:
+        """The drop it accepted (the window has accepted it as a copy)."""
+
+    def lists_again(self, changes: Changes) -> bool:
+        """Whether the table must list its papers again after ``changes`` (rather than
+        repaint the rows they name)."""
+        return False
 
     def install(self, context: Context) -> None:
         self.context = context
@@ -127,6 +149,23 @@ class Context(QObject):
             self.library_changed.connect(feature.library_changed)
             self.changed.connect(feature.changes_applied)
             self.close_hooks.append(feature.close)
+
+    def drop_taker(self, data: QMimeData | None) -> Feature | None:
+        """The feature that takes a drop of ``data``: the first with an opinion decides."""
+        if data is None:
+            return None
+        for feature in self.features.values():
+            answer = feature.accepts_drop(data)
+            if answer is not None:
+                return feature if answer else None
+        return None
+
+    def lists_again(self, changes: Changes) -> bool:
+        return any(f.lists_again(changes) for f in self.features.values())
+
+    def feature_keys(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """(where, keys) of every feature that opens a view with keys of its own."""
+        return [f.keys for f in self.features.values() if f.keys is not None]
 
     def selected_ids(self) -> list[int]:
         return self.selection.selected_ids() if self.selection is not None else []

@@ -21,7 +21,6 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from paperdesk.gui.common.geometry import fit_to_screen
-from paperdesk.gui.curation import triage_view
 from paperdesk.gui.shortcuts_sheet import ShortcutsSheet
 
 if TYPE_CHECKING:
@@ -167,7 +166,7 @@ def _table_keys(window: MainWindow) -> None:
 
 
 def show_sheet(window: MainWindow) -> ShortcutsSheet:
-    sheet = ShortcutsSheet(window.actions_by_name, triage_view.KEYS, window)
+    sheet = ShortcutsSheet(window.actions_by_name, window.context.feature_keys(), window)
     sheet.show()
     fit_to_screen(sheet)
     return sheet

@@ -8,6 +8,7 @@ with; the table is its own object (``gui/table/table_feed.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +17,15 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QSplitter, QStackedWidget
 
 from paperdesk.core.api import DETAIL, SIDEBAR_COUNTS, TABLE_SET, Changes, Library, PaperDeskError
-from paperdesk.gui import keyboard
+from paperdesk.gui import keyboard, paper_edits
 from paperdesk.gui.actions import build_actions
 from paperdesk.gui.common import settings
 from paperdesk.gui.common.empty_page import EmptyPage
 from paperdesk.gui.common.geometry import PANES, first_size, fit_to_screen, share_panes
 from paperdesk.gui.common.icons import icon
-from paperdesk.gui.context import Context
-from paperdesk.gui.curation import queue_view
+from paperdesk.gui.context import Context, Feature
 from paperdesk.gui.features import FEATURES
-from paperdesk.gui.importing.importing import Importer, local_paths
+from paperdesk.gui.importing.importing import Importer
 from paperdesk.gui.jobs import reads
 from paperdesk.gui.jobs.reader import Reader
 from paperdesk.gui.menus import Menus
@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
         ctx.leaving.connect(lambda: self.detail.flush_note())
         ctx.library_changed.connect(self._library_changed)
         self._counts_token = 0
+        self._shown: list[int] | None = None  # the ids the detail pane was last given
         self._fitted = False
         self._make_parts()
         ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.table, self.feed
@@ -81,15 +82,15 @@ class MainWindow(QMainWindow):
         """The search bar, sidebar, reading thread, table and detail pane."""
         self.search_bar = SearchBar()
         self.sidebar = Sidebar()
-        self.sidebar.delete_saved_search.connect(
-            lambda name: self.edit(self.lib.curation.delete_search, name))
+        self.sidebar.delete_saved_search.connect(partial(paper_edits.delete_search,
+                                                         self.context))
         self.reader = Reader(self)
         self.reader.done.connect(self._read_done)
         feed = self.feed = TableFeed(self.context, self.sidebar, self.search_bar, self.reader)
         self.search_bar.search.connect(feed.set_query)
         self.search_bar.save_requested.connect(self.save_search)
         self.sidebar.source_changed.connect(lambda _s: feed.source_changed())
-        feed.selection_changed.connect(self.show_selection)
+        feed.selection_changed.connect(self._selection_changed)
         feed.rated.connect(self.rate_row)
         # The table's parts and selection, as the window's (views and tests read them).
         self.model, self.table, self.count_label = feed.model, feed.view, feed.count_label
@@ -127,12 +128,11 @@ class MainWindow(QMainWindow):
             widget.installEventFilter(self)
 
     def _connect_detail(self) -> None:
-        cur = lambda: self.lib.curation  # noqa: E731
-        d = self.detail
-        d.rate.connect(lambda ids, n: self.edit(cur().set_rating, ids, n))
-        d.status_chosen.connect(lambda ids, s: self.edit(cur().set_status, ids, s))
-        d.tags_added.connect(lambda ids, names: self.edit(cur().add_tags, ids, names))
-        d.tag_removed.connect(lambda ids, name: self.edit(cur().remove_tags, ids, [name]))
+        d, ctx = self.detail, self.context
+        d.rate.connect(partial(paper_edits.set_rating, ctx))
+        d.status_chosen.connect(partial(paper_edits.set_status, ctx))
+        d.tags_added.connect(partial(paper_edits.add_tags, ctx))
+        d.tag_removed.connect(partial(paper_edits.remove_tag, ctx))
         d.note_saved.connect(self.save_note)
         d.year_correction.connect(self.correct_year)
 
@@ -164,6 +164,7 @@ class MainWindow(QMainWindow):
     def reload_all(self) -> None:
         """After imports or undoing them: everything may have changed."""
         self.setWindowTitle(f"PaperDesk — {self.lib.name} ({self.lib.path})")  # its one owner
+        self._shown = None  # what the detail pane shows may have changed too
         self.feed.reload()
         self.refresh_sidebar()
 
@@ -171,8 +172,16 @@ class MainWindow(QMainWindow):
     def query(self) -> str:
         return self.feed.query
 
+    def _selection_changed(self) -> None:
+        """The table's selection was set again (a click, a search, a refresh): the
+        detail pane reads the papers only when they are others than it shows (a
+        write to the ones it shows reaches it through ``apply``)."""
+        if self.selected_ids() != self._shown:
+            self.show_selection()
+
     def show_selection(self) -> None:
-        ids = self.selected_ids()
+        """Read the selected papers into the detail pane."""
+        ids = self._shown = self.selected_ids()
         if len(ids) == 1:
             paper = self.lib.paper(ids[0])
             self.detail.show_papers([paper], self.lib.sightings(ids[0]))
@@ -206,28 +215,18 @@ class MainWindow(QMainWindow):
     def rate_row(self, row: int, rating: int) -> None:
         """A click on the stars in the table rates that paper."""
         if 0 <= row < self.model.rowCount():
-            self.edit(self.lib.curation.set_rating, [self.model.paper_id(row)], rating)
+            paper_edits.set_rating(self.context, [self.model.paper_id(row)], rating)
 
     def rate_selected(self, rating: int) -> None:
-        if ids := self.selected_ids():
-            self.edit(self.lib.curation.set_rating, ids, rating)
+        paper_edits.set_rating(self.context, self.selected_ids(), rating)
 
     def mark_read(self) -> None:
-        if ids := self.selected_ids():
-            self.edit(self.lib.curation.set_status, ids, "read")
+        paper_edits.set_status(self.context, self.selected_ids(), "read")
 
     def save_note(self, paper_id: int, note_id: int | None, text: str) -> None:
-        cur = self.lib.curation
-        if note_id is None:
-            if not text.strip():
-                return
-            changes = self.edit(cur.add_note, paper_id, text)
-            if changes is not None and self.detail.ids == [paper_id]:
-                self.detail.note_id = changes.result.get("note_id")
-        elif text.strip():
-            self.edit(cur.edit_note, note_id, text)
-        else:
-            self.edit(cur.delete_note, note_id)
+        changes = paper_edits.save_note(self.context, paper_id, note_id, text)
+        if note_id is None and changes is not None and self.detail.ids == [paper_id]:
+            self.detail.note_id = changes.result.get("note_id")
 
     def correct_year(self, paper_id: int) -> None:
         paper = self.lib.paper(paper_id, with_notes=False)
@@ -235,13 +234,13 @@ class MainWindow(QMainWindow):
                                        f"Year of “{paper['title']}”:",
                                        paper["year"] or 2024, 1900, 2100)
         if ok:
-            self.edit(self.lib.curation.set_year, paper_id, year)
+            paper_edits.set_year(self.context, paper_id, year)
 
     def save_search(self, query: str) -> None:
         name, ok = QInputDialog.getText(self, "Save as smart list",
                                         "Name for this search:", text=query)
         if ok and name.strip():
-            self.edit(self.lib.curation.save_search, name.strip(), query)
+            paper_edits.save_search(self.context, name.strip(), query)
 
     # -- moving around ---------------------------------------------------------------
 
@@ -262,6 +261,7 @@ class MainWindow(QMainWindow):
         self.context.set_library(demo)
 
     def _library_changed(self, lib: Library) -> None:
+        self._shown = None
         self.detail.show_papers([])
         self.reload_all()
         self.importer.last_import = lib.imports.last()
@@ -284,29 +284,28 @@ class MainWindow(QMainWindow):
         self.importer.undo_last()  # the next import (or library) offers one again
         self._show_undo_import()
 
-    def _dropped_files(self, event) -> list[Path]:
-        """Files dropped from elsewhere; the table's own rows are never imported."""
-        if queue_view.own_ids(self.context, event.mimeData()) is not None:
-            return []
-        return local_paths(event.mimeData().urls())
+    def _drop_taker(self, event) -> Feature | None:
+        """The feature that takes this drop (files from elsewhere: the importer; the
+        table's own rows: nobody), asked in the features' order."""
+        return self.context.drop_taker(event.mimeData())
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_files(event):
+        if self._drop_taker(event) is not None:
             _copy_in(event)
 
     def dragMoveEvent(self, event) -> None:
-        if self._dropped_files(event):
+        if self._drop_taker(event) is not None:
             _copy_in(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = self._dropped_files(event)
-        if paths and _copy_in(event):
-            self.import_paths(paths)
+        taker = self._drop_taker(event)
+        if taker is not None and _copy_in(event):
+            taker.drop(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """File drops on text fields import too, instead of pasting file names."""
         kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
-        if event.type() in kinds and self._dropped_files(event):
+        if event.type() in kinds and self._drop_taker(event) is not None:
             if event.type() == QEvent.Type.Drop:
                 self.dropEvent(event)
             else:

@@ -14,8 +14,10 @@ OTHER_KEYS = [
 ]
 
 
-def rows(actions: dict[str, QAction], triage_keys) -> list[tuple[str, str, str]]:
-    """(area, keys, what) for every action that has a key, then the other keys."""
+def rows(actions: dict[str, QAction],
+         view_keys: list[tuple[str, list[tuple[str, str]]]]) -> list[tuple[str, str, str]]:
+    """(area, keys, what) for every action that has a key, then the other keys, then
+    the keys of the views features open (``(where, [(keys, what)])``)."""
     out = []
     for action in actions.values():
         key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
@@ -23,15 +25,15 @@ def rows(actions: dict[str, QAction], triage_keys) -> list[tuple[str, str, str]]
             out.append(("Window", key, action.text().replace("&", "").rstrip("…")))
     out.sort(key=lambda r: r[2].casefold())
     out += [("Window", k, w) for k, w in OTHER_KEYS]
-    out += [("Triage", k, w) for k, w in triage_keys]
+    out += [(where, k, w) for where, keys in view_keys for k, w in keys]
     return out
 
 
 class ShortcutsSheet(QDialog):
-    def __init__(self, actions: dict[str, QAction], triage_keys, parent=None) -> None:
+    def __init__(self, actions: dict[str, QAction], view_keys, parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
-        self.entries = rows(actions, triage_keys)
+        self.entries = rows(actions, view_keys)
         table = QTableWidget(len(self.entries), 3)
         table.setHorizontalHeaderLabels(["Where", "Keys", "Does"])
         for r, entry in enumerate(self.entries):

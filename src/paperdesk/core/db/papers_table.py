@@ -164,13 +164,15 @@ def set_bib_source_part(db: Database, pid: int, where: str, texts_json: str) -> 
                "json(?)) WHERE id = ? AND bib_source IS NOT NULL", [texts_json, pid])
 
 
-def fill_from_digest(db: Database, pid: int, f: Mapping[str, Any], stamp: str) -> None:
+def fill_from_digest(db: Database, pid: int, f: Mapping[str, Any],
+                     stamp: str) -> tuple[Any, Any] | None:
     """Fill what an existing paper lacked from a digest's entry (``f``: its
     author_count, organization, organization_handle, published, year and
-    year_inferred); a printed year beats an inferred one."""
+    year_inferred); a printed year beats an inferred one. Its organization and year
+    as they are now (None: no such paper)."""
     _cover(db, [pid], ("author_count", "organization", "organization_handle",
                                       "published", "year", "year_inferred", "modified"))
-    db.execute(
+    return db.execute(
         """UPDATE papers SET
              author_count = coalesce(author_count, ?),
              organization = coalesce(organization, ?),
@@ -182,12 +184,12 @@ def fill_from_digest(db: Database, pid: int, f: Mapping[str, Any], stamp: str) -
              year_inferred = CASE WHEN ? IS NOT NULL AND (published IS NULL OR
                            (year_inferred = 1 AND ? = 0)) THEN ? ELSE year_inferred END,
              modified = ?
-           WHERE id = ?""",
+           WHERE id = ? RETURNING organization, year""",
         [f["author_count"], f["organization"], f["organization_handle"],
          f["published"], f["year_inferred"], f["published"],
          f["published"], f["year_inferred"], f["year"],
          f["published"], f["year_inferred"], f["year_inferred"],
-         stamp, pid])
+         stamp, pid]).fetchone()
 
 
 def fill_from_bib(db: Database, pid: int, values: Sequence[Any]) -> None:

@@ -188,10 +188,10 @@ def _fill_existing_papers(db: Database, fills: dict[int, Entry], stamp: str) -> 
     moved = []
     for pid, entry in fills.items():
         was = db.execute("SELECT organization, year FROM papers WHERE id = ?", [pid]).fetchone()
-        # what it lacked; a printed year beats an inferred one
-        papers_table.fill_from_digest(db, pid, _entry_fields(entry), stamp)
-        if db.execute("SELECT organization, year FROM papers WHERE id = ?",
-                      [pid]).fetchone() != was:
+        # what it lacked; a printed year beats an inferred one (the writer says what
+        # they are now: read once, before)
+        now = papers_table.fill_from_digest(db, pid, _entry_fields(entry), stamp)
+        if now is not None and tuple(now) != tuple(was):
             moved.append(pid)
     refresh(db, moved)  # a provisional key follows a printed year or a new organisation
 

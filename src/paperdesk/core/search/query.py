@@ -20,6 +20,7 @@ position (1-based) of the problem for a malformed query.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -32,7 +33,7 @@ from paperdesk.core.search.query_parse import Field, Group, Node, Not, Word, par
 DUPLICATE_TABLE = "duplicate_candidates"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Compiled:
     where: str = "1"
     params: list[object] = field(default_factory=list)
@@ -194,7 +195,16 @@ def _operands(node: Group, negated: bool, op: str) -> list[tuple[Node, bool]]:
 
 
 def compile_query(text: str, *, tables: frozenset[str] | None = None) -> Compiled:
-    """Compile ``text``; ``tables``, when given, names the optional tables that exist."""
+    """Compile ``text``; ``tables``, when given, names the optional tables that exist.
+
+    A query is compiled once, however many readers ask: the search, its count, the
+    table's check for ranked words and the hints of one keystroke all read the same
+    ``Compiled`` (frozen; nothing in it depends on the clock or the library)."""
+    return _compiled(text, tables)
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(text: str, tables: frozenset[str] | None) -> Compiled:
     root = parse(text)
     if root is None:
         return Compiled()

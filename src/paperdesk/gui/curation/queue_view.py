@@ -19,9 +19,11 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QRect, Qt
 from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
+from paperdesk.core.api import PAPERS
 from paperdesk.gui.context import Feature
 
 if TYPE_CHECKING:
+    from paperdesk.core.api import Changes
     from paperdesk.gui.context import Context
 
 PAPER_IDS_MIME = "application/x-paperdesk-paper-ids"
@@ -170,3 +172,12 @@ class Queue(Feature):
         context.menus.separator("paper")
         for name, text, keys, slot in entries:
             context.menus.add("paper", name, text, slot, keys, table_only=True)
+
+    def accepts_drop(self, data: QMimeData) -> bool | None:
+        """The table's own rows dropped on the window: nobody takes them (inside the
+        table, in the queue, ``QueueDrops`` moves them)."""
+        return False if own_ids(self.context, data) is not None else None
+
+    def lists_again(self, changes: Changes) -> bool:
+        """In the queue, a change to papers may change its order or its members."""
+        return PAPERS in changes.kinds and in_queue(self.context)

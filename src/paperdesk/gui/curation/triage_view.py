@@ -17,7 +17,7 @@ import hashlib
 import html
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from paperdesk.core.api import author_line
 from paperdesk.gui.common import settings
 from paperdesk.gui.common.geometry import fit_to_screen
-from paperdesk.gui.context import context_of
+from paperdesk.gui.context import Feature, context_of
 from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from paperdesk.gui.table.paper_model import STATUS_LABELS
 from paperdesk.gui.table.stars import StarRating
@@ -342,3 +342,26 @@ def triage_link(context: Context, digest_ids: list[int]) -> None:
 
     button.clicked.connect(go)
     report.layout().insertWidget(1, button)
+
+
+class Triage(Feature):
+    """Triage a digest: from the sidebar's digests, after an import, by Ctrl+Shift+T."""
+
+    name = "triage"
+    keys = ("Triage", KEYS)
+
+    def install(self, context: Context) -> None:
+        super().install(context)
+        self.view: TriageView | None = None  # the last one opened
+        context.sidebar.triage.connect(lambda digest: self.open([digest]))
+        context.importer.done.connect(self._imported)
+
+    def open(self, digest_ids: list[int] | None = None) -> TriageView | None:
+        return open_triage(self.context, digest_ids)
+
+    def _imported(self, _reports: list) -> None:
+        """Under the import report (once it is open), a button to triage its digests."""
+        record = self.context.importer.last_import
+        if record is not None and record.digest_ids:
+            digest_ids = list(record.digest_ids)
+            QTimer.singleShot(0, lambda: triage_link(self.context, digest_ids))

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
-from paperdesk.core.api import PAPERS, TABLE_ROWS, Changes, PaperDeskError, QueryError
-from paperdesk.gui.curation import queue_view
+from paperdesk.core.api import TABLE_ROWS, Changes, PaperDeskError, QueryError
 from paperdesk.gui.jobs import reads
 from paperdesk.gui.table.paper_model import COLUMNS, RATING, TITLE, PaperModel
 from paperdesk.gui.table.paper_table import PaperTable
@@ -101,8 +100,8 @@ class TableFeed(QObject):
         """After a write that leaves the set of papers listed as it was (TABLE_SET
         reloads): repaint the rows it changed; the queue lists again (its order)."""
         self._base = None
-        if PAPERS in changes.kinds and queue_view.in_queue(self.context):
-            self.refresh_table()  # the queue's order or members may have changed
+        if self.context.lists_again(changes):
+            self.refresh_table()  # a feature's own order (the queue's) may have changed
         elif TABLE_ROWS in changes.views:
             self.model.refresh_rows(changes.paper_ids)
 
