@@ -10,6 +10,15 @@ import time
 import psutil
 
 
+def hears_ctrl_c() -> dict:
+    """Popen arguments for a child a test sends SIGINT: the default handler, even when
+    the test itself was started with SIGINT ignored (as a shell's background job is),
+    which a child would otherwise inherit."""
+    if not hasattr(signal, "SIGINT") or not hasattr(signal, "pthread_sigmask"):
+        return {}
+    return {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}
+
+
 def descendants(pid: int) -> set[int]:
     try:
         return {p.pid for p in psutil.Process(pid).children(recursive=True)}

@@ -29,6 +29,7 @@ import filelock
 import pytest
 
 from tests.command_line import cli_command, cli_env
+from tests.processes import hears_ctrl_c
 from tests.reliability.helpers import cli
 
 TRIALS = int(os.environ.get("PAPERDESK_SYNC_KILL_TRIALS", "3"))
@@ -159,7 +160,8 @@ def test_sync_now_interrupted_while_it_waits_leaves_the_change_pending(curated, 
         tagging.kill()
         tagging.wait(timeout=30)
         now = subprocess.Popen(cli_command("--library", library, "sync", "now"), env=cli_env(),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               **hears_ctrl_c())
         deadline = time.monotonic() + 60
         while not _sleeping(now.pid):  # waiting for the file's lock
             assert now.poll() is None and time.monotonic() < deadline, now.communicate()
