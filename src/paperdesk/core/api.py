@@ -38,7 +38,7 @@ _DOOR: dict[str, str] = {
     "paperdesk.core.model.errors": "Cancelled DuplicateError NoLibrary NotFound "
                                    "PaperDeskError QueryError",
     "paperdesk.core.model.jobs": "no_progress",
-    "paperdesk.core.model.links": "paper_links",
+    "paperdesk.core.model.links": "naming_papers paper_links",
     "paperdesk.core.model.sources": "describe",
     "paperdesk.core.model.text": "author_line plural",
     "paperdesk.core.search.sorts": "SORTS",

@@ -238,7 +238,7 @@ def _write(lib: Library, items: list[Item]) -> ch.Changes:
         return ch.Changes("Add by identifier", frozenset(), frozenset(), None,
                           AddResult(items))
     label = f"Add {len(new)} paper{'s' * (len(new) != 1)} by identifier"
-    with lib.edit(label, [ch.PAPERS], pids) as e:
+    with lib.edit(label, [ch.PAPER_SET, ch.PAPERS] if new else [ch.PAPERS], pids) as e:
         stamp = now()
         keys = KeyAllocator(lib.db, expected=len(new))
         papers_table.insert_added(lib.db, [_new_row(pid, item, keys, stamp)

@@ -83,6 +83,18 @@ def parse(text: str) -> Link:
     return found
 
 
+def naming_papers(texts: list[str]) -> list[str]:
+    """Those of ``texts`` that name a paper (a paste or a drop holds other text too)."""
+    out = []
+    for text in texts:
+        try:
+            parse(text)
+        except LinkError:
+            continue
+        out.append(text)
+    return out
+
+
 def _parse(value: str) -> Link | None:
     if "://" in value or value.lower().startswith(("arxiv.org/", "www.", "huggingface.co/",
                                                    "doi.org/", "dx.doi.org/", "openreview.net/")):
