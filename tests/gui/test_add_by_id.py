@@ -99,3 +99,13 @@ def test_open_on_arxiv_and_the_hub_opens_the_papers_pages(window, services, qtbo
     assert opened == ["https://arxiv.org/abs/2310.06825",
                       "https://huggingface.co/papers/2310.06825"]
     assert "no code page" in window.statusBar().currentMessage()
+
+
+def test_no_two_actions_of_the_window_share_a_key(window):
+    keys: dict[str, str] = {}
+    for name, action in window.actions_by_name.items():
+        for sequence in action.shortcuts():
+            text = sequence.toString()
+            assert text not in keys, f"{text}: {keys.get(text)} and {name}"
+            keys[text] = name
+    assert keys["Ctrl+Shift+A"] == "add_by_id"
