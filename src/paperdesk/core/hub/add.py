@@ -63,8 +63,9 @@ class Item:
 
 @dataclass
 class AddResult:
+    """What became of each input, in the order given."""
+
     items: list[Item]
-    requests: int = 0
 
     def summary(self) -> str:
         counts: dict[str, int] = {}
