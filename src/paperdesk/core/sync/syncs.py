@@ -86,11 +86,13 @@ class Syncs:
         reads no library, so any thread may ask."""
         return sync_disk.sha256(Path(path))
 
-    def behind(self) -> list[Sync]:
-        """The syncs to write since the library has changes their files lack (or were
-        never written). Not those that failed (the next change tries them again) nor
-        those stopped until the user says: neither claims to be up to date."""
-        return [s for s in self.all() if (s.state == OK and s.behind) or s.state == NEW]
+    def behind(self, among: list[Sync] | None = None) -> list[Sync]:
+        """The syncs (of ``among``, just read; else of all) to write since the library
+        has changes their files lack (or were never written). Not those that failed
+        (the next change tries them again) nor those stopped until the user says:
+        neither claims to be up to date."""
+        return [s for s in (self.all() if among is None else among)
+                if (s.state == OK and s.behind) or s.state == NEW]
 
     def stopped(self) -> list[Sync]:
         """The syncs that failed or stopped and are not resolved yet."""
