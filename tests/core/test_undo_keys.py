@@ -168,8 +168,21 @@ def test_undoing_the_emptied_trash_after_an_import_brings_every_paper_back(lib, 
     assert _holders(lib, key) == []  # the key left PaperDesk: no new paper is given it
     note = lib.curation.add_note(new[0], "a note on a new paper").result["note_id"]
     new_rows = {t: _rows(lib, t, c, new) for t, c in tables}
+    taken = dict(lib.db.execute("SELECT id, uid FROM papers"))
     undone = lib.undo(emptied.undo)
-    assert {t: _rows(lib, t, c, gone) for t, c in tables} == before  # exactly as they were
+    # Exactly as they were, but that a paper whose stable id the new import gave to the
+    # same paper made again takes the next of its ids: two papers never share one.
+    after = {t: _rows(lib, t, c, gone) for t, c in tables}
+    uid = [d[1] for d in lib.db.execute("PRAGMA table_info(papers)")
+           if d[1] != "citekey_frozen"].index("uid")
+    was = {r[0]: r[uid] for r in before["papers"]}
+    now_uids = {r[0]: r[uid] for r in after["papers"]}
+    moved = {pid for pid in gone if now_uids[pid] != was[pid]}
+    assert moved and moved == {pid for pid in gone if was[pid] in set(taken.values())}
+    assert len(set(taken.values()) | set(now_uids.values())) == len(taken) + len(gone)
+    drop = lambda rows: [r[:uid] + r[uid + 1:] for r in rows]  # noqa: E731
+    assert drop(after.pop("papers")) == drop(before["papers"])
+    assert after == {t: v for t, v in before.items() if t != "papers"}
     assert [p["deleted"] for p in lib.papers(gone)] == [True] * 3
     assert all(p["tags"] == ["old"] for p in lib.papers(gone))
     # the key that left PaperDesk means the paper it left as again, frozen

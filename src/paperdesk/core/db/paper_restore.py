@@ -31,6 +31,7 @@ from typing import Any, cast
 
 from paperdesk.core.db import papers_table
 from paperdesk.core.db.database import Database, select_in
+from paperdesk.core.model import uids
 from paperdesk.core.model.clock import now
 
 Row = dict[str, Any]
@@ -67,7 +68,31 @@ def prepare(db: Database, rows: list[Row], present: dict[int, Row], *, adds_rows
         leaving = [p for p in leaving if p not in set(kept)]
     # A fresh key is none of the keys these papers had either (the kept paper's own).
     had = {r["citekey"] for r in rows if r.get("citekey")}
+    free_uids(db, target, leaving)
     return target, kept, free_keys(db, target, present, leaving, new_key, had)
+
+
+def free_uids(db: Database, target: list[Row], leaving: list[int]) -> None:
+    """Two papers never share a stable id: a paper coming back whose id another paper
+    took meanwhile (the same paper made again, an import after the trash was emptied)
+    takes the next of its candidates (``core/model/uids.py``), as one coming back whose
+    key was taken gets a fresh key; the paper already there keeps its id."""
+    coming = [r for r in target if r.get("uid")]
+    if not coming:
+        return
+    ours = {r["id"] for r in target} | set(leaving)
+    holders = dict(select_in(db, "SELECT uid, id FROM papers WHERE uid IN ({marks})",
+                             [r["uid"] for r in coming]))
+    taken = set(holders)
+    for row in coming:
+        holder = holders.get(row["uid"])
+        if holder is None or holder in ours:
+            continue
+        row["uid"] = next(
+            c for c in uids.candidates(row.get("arxiv_id"), row.get("doi"), row.get("title_key"))
+            if c not in taken
+            and db.execute("SELECT 1 FROM papers WHERE uid = ?", [c]).fetchone() is None)
+        taken.add(row["uid"])
 
 
 def keep_frozen_key(row: Row, current: Row | None,
