@@ -26,6 +26,7 @@ from paperdesk.core.db import (
     schema_0018,
     schema_0021,
     schema_0024,
+    schema_0028,
 )
 from paperdesk.core.db.database import Database as schema_db
 
@@ -349,3 +350,12 @@ def _sync_generations(db: Database) -> None:
     db.execute("CREATE TABLE sync_changes (generation INTEGER PRIMARY KEY, paper_ids BLOB)")
     db.execute("ALTER TABLE syncs ADD COLUMN generation INTEGER")
     db.execute("ALTER TABLE syncs ADD COLUMN kept TEXT")
+
+
+@migrations(name="0028_attachments_and_highlights")
+def _attachments_and_highlights(db: Database) -> None:
+    """A paper's PDFs (``attachments``: a copy kept in ``NAME.files/`` or the user's own
+    file linked, with its SHA-256) and the highlights made on them (``highlights``),
+    written by ``attachments_table`` and ``highlights_table`` (``schema_0028``)."""
+    for statement in schema_0028.STATEMENTS:
+        db.execute(statement)
