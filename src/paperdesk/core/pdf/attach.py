@@ -266,6 +266,14 @@ class Pdfs:
             raise PdfError(f"cannot open {file.name} with {argv[0]} "
                            f"({exc.strerror or exc})") from None
 
+    def back_up_files(self, backup: str | os.PathLike[str]) -> Any:
+        """Copy the files folder beside the backup at ``backup`` (``backup --with-files``);
+        what it holds (``files_backup.Held``)."""
+        from paperdesk.core.pdf.files_backup import back_up_files
+
+        with self.lib.write("Back up the PDFs"):  # no sweep or attach meanwhile
+            return back_up_files(self.lib.path, Path(backup))
+
     def sweep(self) -> list[Path]:
         """Remove the stored copies that no attachment names, nor the undo of any merge
         (the trash's emptying does); what went."""
