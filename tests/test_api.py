@@ -130,7 +130,7 @@ def test_the_count_of_writings_sees_each_way_of_naming(tmp_path):
 HELPERS = {"backups_folder", "check_backup", "data_dir", "default_backup_path",
            "demo_library_path", "describe", "library_path", "no_progress", "open_demo",
            "author_line", "naming_papers", "paper_links", "plural", "resource", "restore",
-           "seed_files", "translate"}
+           "seed_files", "translate", "held", "restore_files"}
 MOVED = {"compile_query", "Pending", "catch_up", "AfterCommand", "merged_row", "assemble",
          "foreign_file", "key_status", "hint", "empty_message", "fetch_today",
          "EXPORT_STYLES", "SYNC_STYLES"}
@@ -178,3 +178,11 @@ def test_the_machinery_is_on_the_library(seed_lib, tmp_path):
     assert "something other than BibTeX" in lib.bibtex.foreign(tmp_path / "x.bib", "bibtex")
     assert lib.bibtex.foreign(synced, "csl-json") is None
     assert lib.bibtex.key_status(first)["frozen"]  # exported, so frozen
+
+
+def test_the_pdfs_hang_off_the_library(lib, tmp_path):
+    from paperdesk.core.pdf.attach import Pdfs
+
+    assert isinstance(lib.pdf, Pdfs) and lib.pdf is lib.pdf
+    assert lib.pdf.listing() == [] and lib.pdf.sweep() == []
+    assert api.held(tmp_path / "no-such.sqlite") is None  # a backup without PDFs
