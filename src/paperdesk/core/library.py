@@ -209,11 +209,12 @@ class Library(Areas):
 
     @contextlib.contextmanager
     def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int] = (),
-             scopes: Sequence[ch.Scope] = ()) -> Iterator[Write]:
+             scopes: Sequence[ch.Scope] = (), how: str = ch.DONE) -> Iterator[Write]:
         """An undoable write: the table writers called in the block image the rows
         they write, before and after (``images.recorded``), and the images are the
         edit's undo. ``scopes`` images regions up front, for a block that writes
-        with SQL of its own (none of the features: the writers name their rows).
+        with SQL of its own (none of the features: the writers name their rows);
+        ``how``: ``ch.SHARED`` for what an exchange with another computer applied.
         """
         with self.write(label, kinds, paper_ids) as e:
             with images.recorded(self.db, scopes) as recording:
@@ -224,7 +225,7 @@ class Library(Areas):
                 e.changes = ch.Changes(
                     label, frozenset(e.kinds if changed else ()),
                     frozenset(e.paper_ids if changed else ()),
-                    ch.Undo(label, taken) if changed else None, e.result)
+                    ch.Undo(label, taken) if changed else None, e.result, how=how)
 
     def undo(self, undo: ch.Undo) -> ch.Changes:
         return self._restore(undo, before=True)

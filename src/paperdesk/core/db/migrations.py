@@ -349,3 +349,18 @@ def _sync_generations(db: Database) -> None:
     db.execute("CREATE TABLE sync_changes (generation INTEGER PRIMARY KEY, paper_ids BLOB)")
     db.execute("ALTER TABLE syncs ADD COLUMN generation INTEGER")
     db.execute("ALTER TABLE syncs ADD COLUMN kept TEXT")
+
+
+@migrations(name="0029_share")
+def _share(db: Database) -> None:
+    """Sharing the library with other computers (``core/share/``, ``share_table``).
+
+    ``share_doc``: the shared document as this library last matched it, a compacted
+    snapshot and the updates after it in ``seq`` order, written in the same transaction
+    as what an exchange applied, so the two never part. ``share_state``: the share's
+    few settings and records (its folder, this computer's device id, the person, the
+    update files read). ``share_notes``: the stable id of each note in the document."""
+    db.execute("CREATE TABLE share_doc (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+    db.execute("CREATE TABLE share_state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
+    db.execute("CREATE TABLE share_notes (note_id INTEGER PRIMARY KEY REFERENCES notes(id) "
+               "ON DELETE CASCADE, uid TEXT NOT NULL UNIQUE)")

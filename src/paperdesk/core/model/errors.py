@@ -47,3 +47,7 @@ class DuplicateError(PaperDeskError):
 
 class BibtexError(PaperDeskError):
     """A BibTeX export or import cannot be done (bad style, unreadable file...)."""
+
+
+class ShareError(PaperDeskError):
+    """Sharing the library cannot go on (no share, a library inside the shared folder...)."""

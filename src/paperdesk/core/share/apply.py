@@ -1,0 +1,136 @@
+"""What arrived, written into the library through its table writers, inside the
+exchange's one undoable edit (``pull``): the table, the sidebar, undo, kept-in-sync
+files and the change feed hear it as any other write.
+
+A citation key the document gives a paper while another paper here holds it (both
+keys left PaperDesk on two computers) stays with the paper that has it here, and
+the other paper waits for it: ``Pulled.conflicts`` names it, for the status.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.db import ids, notes_table, papers_table, share_table, tags_table
+from paperdesk.core.db.database import Database
+from paperdesk.core.model.clock import now
+from paperdesk.core.share import fields as f
+from paperdesk.core.share.library_state import State
+from paperdesk.core.share.uids import has_uid_column
+
+
+@dataclass
+class Pulled:
+    added: list[int] = field(default_factory=list)
+    changed: set[int] = field(default_factory=set)
+    removed: list[int] = field(default_factory=list)
+    in_trash: list[int] = field(default_factory=list)  # edits that landed on trashed papers
+    conflicts: dict[str, str] = field(default_factory=dict)  # stable id -> key it waits for
+
+    @property
+    def papers(self) -> set[int]:
+        return {*self.added, *self.changed, *self.removed}
+
+
+_INSERTED = ("title", "abstract", "title_key", "authors", "author_count", "published",
+             "year", "arxiv_id", "doi", "url", "github", "project_page", "hub_upvotes",
+             "upvotes")
+
+
+def pull(db: Database, target: State, local: State) -> Pulled:
+    out = Pulled()
+    stamp = now()
+    taken = {p["citekey"].lower(): uid for uid, p in local.papers.items() if p["citekey"]}
+    fresh = [u for u in target.papers if u not in local.papers]
+    first = ids.first_free(db, "papers")
+    rows = []
+    for n, uid in enumerate(fresh):
+        p = target.papers[uid]
+        rows.append((first + n, *(p[c] for c in _INSERTED), None, p["sources"],
+                     p["added"] or stamp, stamp))
+        local.ids[uid] = first + n
+    if rows:
+        papers_table.insert_added(db, rows)
+        if has_uid_column(db):
+            for uid in fresh:
+                papers_table.set_columns(db, local.ids[uid], {"uid": uid})
+        out.added = [local.ids[u] for u in fresh]
+    for uid, want in target.papers.items():
+        have = local.papers.get(uid)
+        pid = local.ids[uid]
+        base: dict[str, Any] = have or {c: (want[c] if c in _INSERTED else None)
+                                        for c in (*f.COLUMNS, f.FROZEN)}
+        changed = {c: want[c] for c in f.COLUMNS if c != "citekey" and base.get(c) != want[c]}
+        if changed and want["deleted_at"] is not None and "deleted_at" not in changed:
+            out.in_trash.append(pid)
+        if "status" in changed and want["status"] != "to-read":
+            changed["list_position"] = None
+        if changed:
+            papers_table.set_columns(db, pid, {**changed, "modified": stamp})
+            out.changed.add(pid)
+        if (have or {}).get("citekey") != want["citekey"]:
+            _citekey(db, uid, pid, want["citekey"], taken, out)
+        if want[f.FROZEN] and not (have or {}).get(f.FROZEN):
+            papers_table.freeze_listed(db, [pid])
+            out.changed.add(pid)
+        if _tags(db, pid, (have or {}).get(f.TAGS, {}), want[f.TAGS]):
+            out.changed.add(pid)
+        if _notes(db, pid, (have or {}).get(f.NOTES, {}), want[f.NOTES], local, stamp):
+            out.changed.add(pid)
+    gone = [local.ids[u] for u in local.papers.keys() - target.papers.keys()]
+    if gone:
+        papers_table.delete(db, gone)
+        out.removed = gone
+    if target.queue != local.queue:
+        papers_table.set_list_positions(
+            db, [(float(n + 1), local.ids[u]) for n, u in enumerate(target.queue)])
+        out.changed.update(local.ids[u] for u in target.queue)
+    out.changed -= set(out.removed)
+    return out
+
+
+def _citekey(db: Database, uid: str, pid: int, key: str | None, taken: dict[str, str],
+             out: Pulled) -> None:
+    holder = taken.get(key.lower()) if key else None
+    if key and holder is not None and holder != uid:
+        out.conflicts[uid] = key
+        return
+    try:
+        papers_table.set_columns(db, pid, {"citekey": key})
+    except sqlite3.IntegrityError:  # held by a paper the document no longer names
+        out.conflicts[uid] = key or ""
+        return
+    if key:
+        taken[key.lower()] = uid
+    out.changed.add(pid)
+
+
+def _tags(db: Database, pid: int, have: dict[str, str], want: dict[str, str]) -> bool:
+    new = [(name, key) for key, name in want.items() if key not in have]
+    gone = [key for key in have if key not in want]
+    if new:
+        tags_table.add_tags(db, new)
+        tags_table.tag(db, [pid], [key for _, key in new])
+    if gone:
+        tags_table.untag(db, [pid], gone)
+        tags_table.drop_unused(db, gone)
+    return bool(new or gone)
+
+
+def _notes(db: Database, pid: int, have: dict[str, str], want: dict[str, str],
+           local: State, stamp: str) -> bool:
+    changed = False
+    for nuid, text in want.items():
+        if nuid not in have:
+            nid = notes_table.add(db, pid, text, stamp)
+            share_table.set_note_uids(db, [(nid, nuid)])
+            changed = True
+        elif have[nuid] != text:
+            notes_table.set_text_of(db, pid, local.note_ids[nuid], text, stamp)
+            changed = True
+    for nuid in have.keys() - want.keys():
+        notes_table.delete_of(db, pid, local.note_ids[nuid])
+        changed = True
+    return changed
