@@ -18,7 +18,6 @@ from paperdesk.core.db.database import Database
 from paperdesk.core.model.clock import now
 from paperdesk.core.share import fields as f
 from paperdesk.core.share.library_state import State
-from paperdesk.core.share.uids import has_uid_column
 
 
 @dataclass
@@ -53,9 +52,8 @@ def pull(db: Database, target: State, local: State) -> Pulled:
         local.ids[uid] = first + n
     if rows:
         papers_table.insert_added(db, rows)
-        if has_uid_column(db):
-            for uid in fresh:
-                papers_table.set_columns(db, local.ids[uid], {"uid": uid})
+        for uid in fresh:  # the document's id, whatever this library would have derived
+            papers_table.set_columns(db, local.ids[uid], {"uid": uid})
         out.added = [local.ids[u] for u in fresh]
     for uid, want in target.papers.items():
         have = local.papers.get(uid)
