@@ -353,7 +353,20 @@ def _sync_generations(db: Database) -> None:
     db.execute("ALTER TABLE syncs ADD COLUMN kept TEXT")
 
 
-<<<<<<< HEAD
+@migrations(name="0027_paper_uids")
+def _paper_uids(db: Database) -> None:
+    """``papers.uid``: each paper's stable id, the same on every computer for the same
+    arXiv id, DOI or digest entry (``core/model/uids.py``), unique in the library
+    (``schema_0027``)."""
+    db.execute(schema_0027.ADD)
+    taken: set[str] = set()
+    rows = db.execute(schema_0027.ROWS).fetchall()
+    db.conn.executemany(schema_0027.SET, [
+        (uids.choose(arxiv_id, doi, title_key, taken), pid)
+        for pid, arxiv_id, doi, title_key in rows])
+    db.execute(schema_0027.INDEX)
+
+
 @migrations(name="0029_share")
 def _share(db: Database) -> None:
     """Sharing the library with other computers (``core/share/``, ``share_table``).
@@ -367,17 +380,3 @@ def _share(db: Database) -> None:
     db.execute("CREATE TABLE share_state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
     db.execute("CREATE TABLE share_notes (note_id INTEGER PRIMARY KEY REFERENCES notes(id) "
                "ON DELETE CASCADE, uid TEXT NOT NULL UNIQUE)")
-=======
-@migrations(name="0027_paper_uids")
-def _paper_uids(db: Database) -> None:
-    """``papers.uid``: each paper's stable id, the same on every computer for the same
-    arXiv id, DOI or digest entry (``core/model/uids.py``), unique in the library
-    (``schema_0027``)."""
-    db.execute(schema_0027.ADD)
-    taken: set[str] = set()
-    rows = db.execute(schema_0027.ROWS).fetchall()
-    db.conn.executemany(schema_0027.SET, [
-        (uids.choose(arxiv_id, doi, title_key, taken), pid)
-        for pid, arxiv_id, doi, title_key in rows])
-    db.execute(schema_0027.INDEX)
->>>>>>> main
