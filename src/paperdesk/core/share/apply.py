@@ -2,14 +2,13 @@
 exchange's one undoable edit (``pull``): the table, the sidebar, undo, kept-in-sync
 files and the change feed hear it as any other write.
 
-A citation key the document gives a paper while another paper here holds it (both
-keys left PaperDesk on two computers) stays with the paper that has it here, and
-the other paper waits for it: ``Pulled.conflicts`` names it, for the status.
+Citation keys change in two steps (those that change are cleared, then set), so
+two papers trading keys never hold one key at once; the document gives each key to
+one paper (``document.state``).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,9 +38,9 @@ _INSERTED = ("title", "abstract", "title_key", "authors", "author_count", "publi
 
 
 def pull(db: Database, target: State, local: State) -> Pulled:
-    out = Pulled()
+    out = Pulled(conflicts=dict(target.conflicts))
     stamp = now()
-    taken = {p["citekey"].lower(): uid for uid, p in local.papers.items() if p["citekey"]}
+    rekeyed: dict[int, str | None] = {}
     fresh = [u for u in target.papers if u not in local.papers]
     first = ids.first_free(db, "papers")
     rows = []
@@ -69,7 +68,7 @@ def pull(db: Database, target: State, local: State) -> Pulled:
             papers_table.set_columns(db, pid, {**changed, "modified": stamp})
             out.changed.add(pid)
         if (have or {}).get("citekey") != want["citekey"]:
-            _citekey(db, uid, pid, want["citekey"], taken, out)
+            rekeyed[pid] = want["citekey"]
         if want[f.FROZEN] and not (have or {}).get(f.FROZEN):
             papers_table.freeze_listed(db, [pid])
             out.changed.add(pid)
@@ -77,6 +76,12 @@ def pull(db: Database, target: State, local: State) -> Pulled:
             out.changed.add(pid)
         if _notes(db, pid, (have or {}).get(f.NOTES, {}), want[f.NOTES], local, stamp):
             out.changed.add(pid)
+    for pid in rekeyed:
+        papers_table.set_columns(db, pid, {"citekey": None})
+    for pid, key in rekeyed.items():
+        if key is not None:
+            papers_table.set_columns(db, pid, {"citekey": key})
+    out.changed.update(rekeyed)
     gone = [local.ids[u] for u in local.papers.keys() - target.papers.keys()]
     if gone:
         papers_table.delete(db, gone)
@@ -85,24 +90,8 @@ def pull(db: Database, target: State, local: State) -> Pulled:
         papers_table.set_list_positions(
             db, [(float(n + 1), local.ids[u]) for n, u in enumerate(target.queue)])
         out.changed.update(local.ids[u] for u in target.queue)
-    out.changed -= set(out.removed)
+    out.changed -= {*out.removed, *out.added}
     return out
-
-
-def _citekey(db: Database, uid: str, pid: int, key: str | None, taken: dict[str, str],
-             out: Pulled) -> None:
-    holder = taken.get(key.lower()) if key else None
-    if key and holder is not None and holder != uid:
-        out.conflicts[uid] = key
-        return
-    try:
-        papers_table.set_columns(db, pid, {"citekey": key})
-    except sqlite3.IntegrityError:  # held by a paper the document no longer names
-        out.conflicts[uid] = key or ""
-        return
-    if key:
-        taken[key.lower()] = uid
-    out.changed.add(pid)
 
 
 def _tags(db: Database, pid: int, have: dict[str, str], want: dict[str, str]) -> bool:

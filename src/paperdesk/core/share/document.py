@@ -50,7 +50,29 @@ def state(doc: loro.LoroDoc, person: str | None = None) -> State:
             out.papers[target][f.NOTES] = {**(value.get(f.NOTE_MAP + uid) or {}),
                                            **out.papers[target][f.NOTES]}
     out.queue = queued(out.papers, [str(u) for u in value.get(_queue_name(person)) or []])
+    _one_paper_a_key(out)
     return out
+
+
+def _one_paper_a_key(out: State) -> None:
+    """Two computers gave two papers one citation key: a library holds a key once, so
+    the paper whose key left PaperDesk keeps it (then the lowest stable id) and the
+    others show it with their id's first letters; when the keys of both had left
+    PaperDesk, ``conflicts`` names the other, for the user to be told (a document
+    may cite either)."""
+    holders: dict[str, list[str]] = {}
+    for uid, paper in out.papers.items():
+        if paper["citekey"]:
+            holders.setdefault(paper["citekey"].lower(), []).append(uid)
+    for uids in holders.values():
+        if len(uids) < 2:
+            continue
+        uids.sort(key=lambda u: (not out.papers[u][f.FROZEN], u))
+        for uid in uids[1:]:
+            paper = out.papers[uid]
+            if paper[f.FROZEN] and out.papers[uids[0]][f.FROZEN]:
+                out.conflicts[uid] = paper["citekey"]
+            paper["citekey"] = f"{paper['citekey']}-{uid[:4]}"
 
 
 def kept_paper(uid: str, merged: dict[str, str]) -> str:

@@ -20,6 +20,8 @@ class State:
     queue: list[str] = field(default_factory=list)
     ids: dict[str, int] = field(default_factory=dict)  # stable id -> local id
     note_ids: dict[str, int] = field(default_factory=dict)  # note's stable id -> local id
+    # stable id -> the frozen key it shares with another paper (``document.state``)
+    conflicts: dict[str, str] = field(default_factory=dict)
 
 
 def read(db: Database) -> State:

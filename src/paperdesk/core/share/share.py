@@ -141,10 +141,6 @@ class Share:
         saved = doc.oplog_vv
         base = document.state(doc, person)
         local = library_state.read(db)
-        waits: dict[str, str] = share_table.get(db, "conflicts", {})
-        for uid, key in waits.items():  # a key waiting for its holder here: not changed here
-            if uid in local.papers and uid in base.papers:
-                local.papers[uid]["citekey"] = base.papers[uid]["citekey"]
         sent = document.push(doc, base, local, person)
         counter = share_table.get(db, "counter", 0)
         read: dict[str, str] = share_table.get(db, "read", {})
@@ -174,9 +170,9 @@ class Share:
         share_table.put(db, "last_exchange", stamp)
         share_table.put(db, "waiting", [*got.skipped, *(f"{n}: waits for the updates it "
                                                         "follows" for n in got.waiting)])
-        share_table.put(db, "conflicts", pulled.conflicts)
         share_table.put(db, "conflicted", [
-            f"citation key {key!r} is kept by another paper here; paper {uid} waits for it"
+            f"citation key {key!r} left PaperDesk for two papers; paper {uid} shows it as "
+            f"{key}-{uid[:4]} here (a document may cite either)"
             for uid, key in pulled.conflicts.items()])
         share_table.put(db, "in_trash", len(pulled.in_trash))
         self._touched = pulled.papers
