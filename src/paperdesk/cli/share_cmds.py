@@ -43,7 +43,7 @@ def cmd_share(args: argparse.Namespace, lib: Library) -> int:
     return _status(lib, args.json)
 
 
-def _said(result) -> None:  # noqa: ANN001 - the exchange's result (Exchanged)
+def _said(result) -> None:
     for line in result.skipped:
         fail(escaped(line))
     said = (f"exchanged: sent {plural(result.sent, 'change')}, read "
