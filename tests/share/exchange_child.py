@@ -18,7 +18,7 @@ def main() -> None:
     library, marker = Path(sys.argv[1]), Path(sys.argv[2])
     real = folder.read_new
 
-    def stalled(*args, **kwargs):  # noqa: ANN002, ANN003 - folder.read_new's own
+    def stalled(*args, **kwargs):
         got = real(*args, **kwargs)  # everything read, nothing applied nor committed
         marker.write_text("reading done")
         time.sleep(120)

@@ -66,7 +66,7 @@ class Sharing(RuleBasedStateMachine):
     def _pid(self, n: int, p: int) -> int:
         return uid_ids(self.libs[n])[self.uids[p]]
 
-    def _wrote(self, p: int, name: str, value) -> None:  # noqa: ANN001 - any field's value
+    def _wrote(self, p: int, name: str, value) -> None:
         self.written.setdefault((self.uids[p], name), []).append(value)
 
     @rule(n=libs_, p=papers_, rating=st.integers(0, 5))
@@ -133,7 +133,7 @@ class Sharing(RuleBasedStateMachine):
             if how in ("plain", "both"):
                 shutil.copyfile(self.folders[src] / name, target / name)
             if how in ("conflict", "both"):
-                stem, dot, ext = name.rpartition(".")
+                stem, _, ext = name.rpartition(".")
                 shutil.copyfile(self.folders[src] / name,
                                 target / f"{stem}.sync-conflict-20260101-000000-X{dst}.{ext}")
 
@@ -184,7 +184,7 @@ class Sharing(RuleBasedStateMachine):
         for (uid, name), values in self.written.items():
             paper = lib.paper(uid_ids(lib)[uid])
             assert paper[name] in values, (uid, name, paper[name], values)
-        for (uid, tag), added in self.tags_added.items():
+        for uid, tag in self.tags_added:
             tags = lib.paper(uid_ids(lib)[uid])["tags"]
             if not self.tags_removed.get((uid, tag)):
                 assert tag in tags, (uid, tag)
