@@ -91,11 +91,14 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
     since, into which kept paper. How many registers, tags and notes were written."""
     written = 0
     merged = merged or {}
+    marks = doc.get_map(f.MERGED)
     for uid, paper in local.papers.items():
         before = base.papers.get(uid)
         node = doc.get_map(f.PAPER + uid)
         if before is None and node.get(f.GONE) is not None:
             node.insert(f.GONE, None)  # made again after the trash was emptied of it
+        if before is None and marks.get(uid) is not None:
+            marks.delete(uid)  # unmerged here: a paper of its own again
         own = doc.get_map(f"{f.OWN}{person}:{uid}") if person is not None else node
         for c in (*f.SHARED, f.FROZEN):
             if before is None or before.get(c) != paper.get(c):
@@ -108,7 +111,6 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
         written += _push_tags(doc, uid, (before or {}).get(f.TAGS, {}), paper[f.TAGS])
         written += _push_notes(doc.get_map(f.NOTE_MAP + uid),
                                (before or {}).get(f.NOTES, {}), paper[f.NOTES])
-    marks = doc.get_map(f.MERGED)
     for uid in base.papers.keys() - local.papers.keys():
         if uid in merged:
             marks.insert(uid, merged[uid])  # its own maps stay: late tags still fold in

@@ -73,3 +73,40 @@ def queued(papers: dict[str, Paper], order: list[str]) -> list[str]:
             out.append(uid)
     out.extend(sorted(wanted - seen))
     return out
+
+
+def merged_away(db: Database, gone: set[str], state: State) -> dict[str, str]:
+    """Of the papers ``gone`` from the library since the last exchange, those a merge
+    of duplicates took: their stable id -> the kept paper's (read from the merges'
+    undo records, which hold the merged papers' rows)."""
+    import json
+
+    if not gone:
+        return {}
+    by_pid = {pid: uid for uid, pid in state.ids.items()}
+    out: dict[str, str] = {}
+    for kept_id, undo in db.execute("SELECT kept_id, undo FROM merges WHERE undone_at IS NULL "
+                                    "ORDER BY id DESC"):
+        kept = by_pid.get(kept_id)
+        if kept is None:
+            continue
+        for uid in _uids_in(json.loads(undo)) & (gone - out.keys()):
+            out[uid] = kept
+        if out.keys() >= gone:
+            break
+    return out
+
+
+def _uids_in(value: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            uid = item.get("uid")
+            if isinstance(uid, str) and "title_key" in item:  # a paper's row
+                found.add(uid)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found

@@ -141,7 +141,8 @@ class Share:
         saved = doc.oplog_vv
         base = document.state(doc, person)
         local = library_state.read(db)
-        sent = document.push(doc, base, local, person)
+        merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
+        sent = document.push(doc, base, local, person, merged)
         counter = share_table.get(db, "counter", 0)
         read: dict[str, str] = share_table.get(db, "read", {})
         if sent:
