@@ -79,3 +79,31 @@ def test_a_labs_people_keep_their_own_queues_statuses_and_ratings(tmp_path):
     assert bob.share.status().person == "bob"
     ada.close()
     bob.close()
+
+
+def test_two_clones_of_a_bare_git_repository_converge(tmp_path):
+    import subprocess
+
+    bare = tmp_path / "library.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(bare)], check=True)
+    a = library(tmp_path / "a" / "a.sqlite")
+    b = library(tmp_path / "b" / "b.sqlite")
+    a.import_paths([digest(tmp_path / "d")])
+    a.share.start(bare)
+    b.share.start(bare)
+    assert b.stats()["papers"] == 8
+    uids = sorted(uid_ids(a))
+    a.curation.add_tags([uid_ids(a)[uids[0]]], "from-a")
+    b.curation.add_tags([uid_ids(b)[uids[0]]], "from-b")
+    b.curation.set_rating([uid_ids(b)[uids[1]]], 3)
+    a.share.now()
+    b.share.now()  # its push is refused first (a pushed), then merged and pushed
+    a.share.now()
+    assert view(a) == view(b)
+    assert a.paper(uid_ids(a)[uids[0]])["tags"] == ["from-a", "from-b"]
+    log = subprocess.run(["git", "-C", str(bare), "log", "--oneline", "main"],
+                         capture_output=True, text=True, check=True).stdout
+    assert len(log.splitlines()) >= 3
+    assert not (tmp_path / "a" / "a.sqlite.share" / "a.sqlite").exists()
+    a.close()
+    b.close()

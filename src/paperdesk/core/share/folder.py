@@ -1,7 +1,8 @@
 """A share's folder: this computer's updates written into it, everyone's read out of it.
 
 Each exchange that changed something writes one update file named by this computer's
-device id and a counter (``DEVICE-000042-SHA.pdshare``). Every file not read yet is
+device id, a counter and a few random letters (``DEVICE-000042-1f2e3d4c.pdshare``):
+an exchange killed before its commit never has its file overwritten by the next one. Every file not read yet is
 imported; what is torn, still arriving, or from a newer PaperDesk is skipped with one
 line and read at a later exchange. When many files are there, a compacted snapshot of
 the whole document is written (``DEVICE-000042.pdsnap``, naming the files it holds):
@@ -39,7 +40,7 @@ def names(folder: Path) -> list[str]:
 
 
 def write_update(folder: Path, device: str, counter: int, data: bytes) -> str:
-    name = f"{device}-{counter:06d}{files.UPDATE_SUFFIX}"
+    name = f"{device}-{counter:06d}-{os.urandom(4).hex()}{files.UPDATE_SUFFIX}"
     files.write(folder / name, data, kind="update", device=device)
     return name
 

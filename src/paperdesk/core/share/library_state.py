@@ -24,7 +24,7 @@ class State:
     conflicts: dict[str, str] = field(default_factory=dict)
 
 
-def read(db: Database) -> State:
+def read(db: Database, device: str) -> State:
     """The library now; notes without a stable id get one (written in the open
     transaction: the caller's exchange)."""
     uids = paper_uids(db)
@@ -48,7 +48,7 @@ def read(db: Database) -> State:
     for nid, pid, text in db.execute("SELECT id, paper_id, text FROM notes"):
         nuid = known.get(nid)
         if nuid is None:
-            nuid = new_note_uid()
+            nuid = new_note_uid(device, nid)
             fresh.append((nid, nuid))
         state.papers[by_pid[pid]][f.NOTES][nuid] = text
         state.note_ids[nuid] = nid

@@ -28,7 +28,7 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import share_table
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import ShareError
-from paperdesk.core.share import apply, document, folder, library_state
+from paperdesk.core.share import apply, document, folder, git_remote, library_state
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -79,7 +79,10 @@ class Share:
         return share_table.get(self.lib.db, "where")
 
     def start(self, where: str | os.PathLike[str], person: str | None = None) -> ch.Changes:
-        """Share the library through the folder ``where``, then exchange once."""
+        """Share the library through the folder (or git repository) ``where``, then
+        exchange once."""
+        if git_remote.is_git(str(where)):
+            return self._start_git(str(where), person)
         target = Path(where).expanduser().absolute()
         if not target.is_dir():
             raise ShareError(f"{target}: no such folder (make it, or point your sync tool's "
@@ -87,17 +90,27 @@ class Share:
         if _inside(self.lib.path, target):
             raise ShareError(f"{self.lib.path}: the library is inside the shared folder "
                              f"{target}; keep it outside (the folder holds only updates)")
+        self._record(str(target), person)
+        return self.now()
+
+    def _start_git(self, url: str, person: str | None) -> ch.Changes:
+        if not url.startswith(("git@", "ssh://", "https://", "http://", "git://", "file://")):
+            url = str(Path(url).expanduser().absolute())
+        self._record(url, person, git=True)
+        return self.now()
+
+    def _record(self, where: str, person: str | None, *, git: bool = False) -> None:
         current = self.where
-        if current is not None and current != str(target):
+        if current is not None and current != where:
             raise ShareError(f"this library is shared through {current} already "
                              "(paperdesk share --stop first)")
         with self.lib.write("Start sharing", [ch.SYNCS]):
             db = self.lib.db
-            share_table.put(db, "where", str(target))
+            share_table.put(db, "where", where)
+            share_table.put(db, "git", git)
             if share_table.get(db, "device") is None:
                 share_table.put(db, "device", uuid.uuid4().hex[:12])
             share_table.put(db, "person", person)
-        return self.now()
 
     def stop(self) -> bool:
         """Stop sharing: the library keeps everything; the folder is left as it is."""
@@ -123,12 +136,24 @@ class Share:
         where = self.where
         if where is None:
             raise ShareError("this library is not shared (paperdesk share FOLDER)")
-        place = Path(where)
+        git = bool(share_table.get(self.lib.db, "git"))
+        if git:
+            place = git_remote.clone_path(self.lib.path)
+            git_remote.prepare(where, place, share_table.get(self.lib.db, "device"))
+            git_remote.pull(place)
+        else:
+            place = Path(where)
         if not place.is_dir():
             raise ShareError(f"{place}: the shared folder is missing; nothing was exchanged")
         with self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
             e.result = self._exchange(place)
             e.paper_ids |= set(self._touched)
+        if git and not git_remote.push(place):
+            with self.lib.write("Share waits", [ch.SYNCS]):
+                waiting = share_table.get(self.lib.db, "waiting", [])
+                share_table.put(self.lib.db, "waiting", [
+                    *waiting, f"{where}: not reached; this computer's changes are pushed "
+                              "at the next exchange"])
         return e.changes
 
     def _exchange(self, place: Path) -> Exchanged:
@@ -140,7 +165,7 @@ class Share:
             doc.import_batch(parts)
         saved = doc.oplog_vv
         base = document.state(doc, person)
-        local = library_state.read(db)
+        local = library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
         sent = document.push(doc, base, local, person, merged)
         counter = share_table.get(db, "counter", 0)

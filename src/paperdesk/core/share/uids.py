@@ -2,8 +2,10 @@
 
 A paper's is ``papers.uid`` (migration 0027, ``model/uids.py``): the same on every
 computer for the same arXiv id, DOI or digest entry, so the same digest imported on
-two computers is one paper of the document. A note's id is random, kept in
-``share_notes`` once given.
+two computers is one paper of the document. A note's id is made from this
+computer's device id and the note's local id (a note id is never given twice), so an
+exchange killed before its commit gives the note the same id when it runs again; it
+is kept in ``share_notes`` once given.
 """
 
 from __future__ import annotations
@@ -24,5 +26,8 @@ def paper_uids(db: Database) -> dict[int, str]:
     return found
 
 
-def new_note_uid() -> str:
-    return str(uuid.uuid4())
+_NOTES = uuid.UUID("0b7c5f3e-9d2a-4e0f-8c61-5a3b2e1d4f07")
+
+
+def new_note_uid(device: str, note_id: int) -> str:
+    return str(uuid.uuid5(_NOTES, f"{device}:{note_id}"))
