@@ -38,7 +38,7 @@ def _git(clone: Path | None, *args: str, check: bool = True) -> subprocess.Compl
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     except FileNotFoundError:
-        raise ShareError("git is not installed: sharing through a git repository needs it") from None
+        raise ShareError("git is not installed: sharing through git needs it") from None
     except subprocess.TimeoutExpired:
         raise ShareError(f"git {args[0]} took more than 5 minutes; nothing was exchanged") from None
     if check and done.returncode != 0:
