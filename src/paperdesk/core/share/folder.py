@@ -4,7 +4,8 @@ Each exchange that changed something writes one update file named by this comput
 device id, a counter and a few random letters (``DEVICE-000042-1f2e3d4c.pdshare``):
 an exchange killed before its commit never has its file overwritten by the next one.
 Every file not read yet is imported; what is torn, still arriving, or from a newer
-PaperDesk is skipped with one line and read at a later exchange. When many files are there, a compacted snapshot of
+PaperDesk is skipped with one line and read at a later exchange. When many files are
+there, a compacted snapshot of
 the whole document is written (``DEVICE-000042.pdsnap``, naming the files it holds):
 a new computer reads the newest snapshot and only the files it does not hold.
 """
