@@ -44,7 +44,10 @@ def pull(db: Database, target: State, local: State) -> Pulled:
     first = ids.first_free(db, "papers")
     for n, uid in enumerate(fresh):
         local.ids[uid] = first + n
-    touched = {local.ids[u] for u in target.papers} | set(plan.gone)
+    written = {u for uids in plan.columns.values() for u in uids} | {
+        *plan.rekeyed, *plan.notes, *fresh,
+        *(u for uids in (*plan.tagged.values(), *plan.untagged.values()) for u in uids)}
+    touched = {local.ids[u] for u in written} | set(plan.gone)
     with store.papers_in_bulk(db, touched), in_bulk(db, touched):
         _write(db, plan, target, local, fresh, stamp, out)
     return out
