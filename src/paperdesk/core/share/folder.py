@@ -40,10 +40,10 @@ def names(folder: Path) -> list[str]:
         return []
 
 
-def write_update(folder: Path, device: str, counter: int, data: bytes) -> str:
+def write_update(folder: Path, device: str, counter: int, data: bytes) -> tuple[str, str]:
+    """Write one update file whole; its name and the SHA-256 of its bytes."""
     name = f"{device}-{counter:06d}-{os.urandom(4).hex()}{files.UPDATE_SUFFIX}"
-    files.write(folder / name, data, kind="update", device=device)
-    return name
+    return name, files.write(folder / name, data, kind="update", device=device)
 
 
 def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:

@@ -172,12 +172,13 @@ class Share:
         read: dict[str, str] = share_table.get(db, "read", {})
         if sent:
             counter += 1
-            name = folder.write_update(place, device, counter,
-                                       doc.export(loro.ExportMode.Updates(saved)))
-            read[name] = ""  # ours: held already; its digest is taken when listed again
+            name, digest = folder.write_update(place, device, counter,
+                                               doc.export(loro.ExportMode.Updates(saved)))
+            read[name] = digest  # ours: held already
         got = folder.read_new(place, doc, read)
-        target = document.state(doc, person)
-        pulled = apply.pull(db, target, local)
+        # Nothing came in: the document says what the library says (a first share).
+        pulled = (apply.pull(db, document.state(doc, person), local)
+                  if got.imported or got.waiting else apply.Pulled())
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
@@ -196,11 +197,12 @@ class Share:
         share_table.put(db, "last_exchange", stamp)
         share_table.put(db, "waiting", [*got.skipped, *(f"{n}: waits for the updates it "
                                                         "follows" for n in got.waiting)])
-        share_table.put(db, "conflicted", [
-            f"citation key {key!r} left PaperDesk for two papers; paper {uid} shows it as "
-            f"{key}-{uid[:4]} here (a document may cite either)"
-            for uid, key in pulled.conflicts.items()])
-        share_table.put(db, "in_trash", len(pulled.in_trash))
+        if got.imported or got.waiting:  # otherwise what the last one found still holds
+            share_table.put(db, "conflicted", [
+                f"citation key {key!r} left PaperDesk for two papers; paper {uid} shows it "
+                f"as {key}-{uid[:4]} here (a document may cite either)"
+                for uid, key in pulled.conflicts.items()])
+            share_table.put(db, "in_trash", len(pulled.in_trash))
         self._touched = pulled.papers
         return Exchanged(sent, len(got.imported), len(pulled.added), len(pulled.changed),
                          len(pulled.removed), tuple(got.skipped), len(pulled.in_trash),
