@@ -13,11 +13,13 @@ def register(sub: Commands) -> None:
     p = sub.add_parser(
         "share", help="share this library with other computers through a folder",
         description="Share this library through FOLDER, a folder your own sync tool keeps "
-                    "in step on every computer (Syncthing, Dropbox, a NAS): each computer "
-                    "keeps its own library and exchanges changes there. With no FOLDER "
+                    "in step on every computer (Syncthing, Dropbox, a NAS), or a git "
+                    "repository: each computer keeps its own library and exchanges changes "
+                    "there. With no FOLDER "
                     "and no option, show the share's status.")
     p.add_argument("where", nargs="?", metavar="FOLDER",
-                   help="the shared folder (never the folder the library is in)")
+                   help="the shared folder (never the folder the library is in), or a "
+                        "git repository: a bare repository's path or URL")
     p.add_argument("--person", metavar="NAME",
                    help="in a lab's shared folder: your name; your reading status, rating "
                         "and reading queue stay your own")
