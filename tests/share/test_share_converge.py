@@ -42,20 +42,30 @@ def printed(path: Path) -> tuple:
 
 
 class Sharing(RuleBasedStateMachine):
+    git = False  # through one bare git repository instead of folders
+
     @initialize()
     def start(self) -> None:
+        import subprocess
         import tempfile
 
         self.root = Path(tempfile.mkdtemp(prefix="share-converge-"))
         self.paths = [self.root / f"c{n}" / "lib.sqlite" for n in range(N)]
         self.folders = [self.root / f"sync{n}" for n in range(N)]
+        bare = self.root / "library.git"
+        if self.git:
+            subprocess.run(["git", "init", "--quiet", "--bare", str(bare)], check=True)
+            self.folders = [p.with_name(p.name + ".share") for p in self.paths]
         self.libs: list[Library] = []
         source = digest(self.root / "digests", papers=range(1, PAPERS + 1))
         for path, folder in zip(self.paths, self.folders, strict=True):
-            folder.mkdir()
             lib = library(path)
             lib.import_paths([source])  # the same digest on each: the same papers
-            lib.share.start(folder)
+            if self.git:
+                lib.share.start(bare)
+            else:
+                folder.mkdir()
+                lib.share.start(folder)
             self.libs.append(lib)
         self.uids = sorted(uid_ids(self.libs[0]))
         self.written: dict[tuple[str, str], list] = {}  # (paper, field) -> values edited
@@ -121,7 +131,7 @@ class Sharing(RuleBasedStateMachine):
     def deliver(self, src: int, dst: int, data: st.DataObject) -> None:
         """The sync tool brings some of one folder's files to another, in any order,
         some as conflict copies, some twice."""
-        if src == dst:
+        if src == dst or self.git:  # git brings everything at each pull
             return
         names = sorted(os.listdir(self.folders[src]))
         if not names:
@@ -167,7 +177,7 @@ class Sharing(RuleBasedStateMachine):
             for n in range(N):
                 self.libs[n].share.now()
                 for m in range(N):  # the sync tool catches up
-                    if m != n:
+                    if m != n and not self.git:
                         for name in os.listdir(self.folders[n]):
                             if not (self.folders[m] / name).exists():
                                 shutil.copyfile(self.folders[n] / name, self.folders[m] / name)
@@ -198,5 +208,18 @@ def test_three_libraries_converge_whatever_the_folder_does(_isolated_data):
     run = Sharing.TestCase
     run.settings = settings(max_examples=int(os.environ.get("SHARE_EXAMPLES", "6")),
                             stateful_step_count=25, deadline=None,
+                            suppress_health_check=list(HealthCheck))
+    run().runTest()
+
+
+class SharingThroughGit(Sharing):
+    git = True
+
+
+@pytest.mark.slow
+def test_three_clones_of_one_bare_repository_converge(_isolated_data):
+    run = SharingThroughGit.TestCase
+    run.settings = settings(max_examples=int(os.environ.get("SHARE_EXAMPLES", "4")),
+                            stateful_step_count=20, deadline=None,
                             suppress_health_check=list(HealthCheck))
     run().runTest()
