@@ -42,6 +42,9 @@ OWNERS = {
     "not_duplicates": "core/db/merges_table.py",
     "saved_searches": "core/db/searches_table.py",
     "sync_changes": "core/db/sync_changes.py",
+    "share_doc": "core/db/share_table.py",
+    "share_state": "core/db/share_table.py",
+    "share_notes": "core/db/share_table.py",
     "bib_files": "core/importing/bibtex_import.py",
     # the search index, written by triggers and, around bulk writes, by these two
     "papers_fts": "core/db/store.py",

@@ -32,6 +32,8 @@ NOT_IMAGED = {
 NOT_UNDOABLE = {
     "core/db/syncs_table.py": "a kept-in-sync file's record follows the file on disk, "
                               "which no undo takes back",
+    "core/db/share_table.py": "the shared document and its records: undoing what an exchange "
+                              "applied writes the library back, which the next exchange shares",
     "core/db/follows_table.py": "following a category or an author is a plain write "
                                 "(lib.write), not an undoable edit",
 }

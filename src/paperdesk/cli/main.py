@@ -39,6 +39,7 @@ COMMAND_GROUPS = {
     "paperdesk.cli.backup_cmds": ("backup", "restore"),
     "paperdesk.cli.bibtex_cmds": ("export", "citekey"),
     "paperdesk.cli.sync_cmds": ("sync",),
+    "paperdesk.cli.share_cmds": ("share",),
     "paperdesk.cli.curation_cmds": ("tag", "tags", "note", "rate", "status", "year",
                                     "reading-list", "search"),
     "paperdesk.cli.duplicate_cmds": ("duplicates", "merge", "unmerge", "not-duplicate"),

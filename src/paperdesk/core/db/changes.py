@@ -75,6 +75,7 @@ DONE = "done"
 UNDONE = "undone"
 REDONE = "redone"
 OUTSIDE = "outside"  # committed by another program (Library.external_changes)
+SHARED = "shared"  # what another computer changed, applied by an exchange (core/share/)
 
 
 @dataclass
@@ -160,7 +161,7 @@ class Changes:
     undo: Undo | None = None
     # The operation's own result (new ids, counts) for the caller.
     result: Result = field(default_factory=NoResult)
-    how: str = DONE  # DONE, UNDONE, REDONE or OUTSIDE
+    how: str = DONE  # DONE, UNDONE, REDONE, OUTSIDE or SHARED
 
     def __bool__(self) -> bool:
         return bool(self.kinds)

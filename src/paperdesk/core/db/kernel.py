@@ -131,11 +131,12 @@ class Kernel:
 
     @contextlib.contextmanager
     def edit(self, label: str, kinds: Iterable[str], paper_ids: Iterable[int] = (),
-             scopes: Sequence[ch.Scope] = ()) -> Iterator[Write]:
+             scopes: Sequence[ch.Scope] = (), how: str = ch.DONE) -> Iterator[Write]:
         """An undoable write: the table writers called in the block image the rows
         they write, before and after (``images.recorded``), and the images are the
         edit's undo. ``scopes`` images regions up front, for a block that writes
-        with SQL of its own (none of the features: the writers name their rows).
+        with SQL of its own (none of the features: the writers name their rows);
+        ``how``: ``ch.SHARED`` for what an exchange with another computer applied.
         """
         with self.write(label, kinds, paper_ids) as e:
             with images.recorded(self.db, scopes) as recording:
@@ -146,7 +147,7 @@ class Kernel:
                 e.changes = ch.Changes(
                     label, frozenset(e.kinds if changed else ()),
                     frozenset(e.paper_ids if changed else ()),
-                    ch.Undo(label, taken) if changed else None, e.result)
+                    ch.Undo(label, taken) if changed else None, e.result, how=how)
 
     def require(self, paper_ids: Iterable[int]) -> list[int]:
         """The ids, checked to exist; NotFound names the first missing one."""

@@ -375,3 +375,16 @@ def _attachments_and_highlights(db: Database) -> None:
     written by ``attachments_table`` and ``highlights_table`` (``schema_0028``)."""
     for statement in schema_0028.STATEMENTS:
         db.execute(statement)
+@migrations(name="0029_share")
+def _share(db: Database) -> None:
+    """Sharing the library with other computers (``core/share/``, ``share_table``).
+
+    ``share_doc``: the shared document as this library last matched it, a compacted
+    snapshot and the updates after it in ``seq`` order, written in the same transaction
+    as what an exchange applied, so the two never part. ``share_state``: the share's
+    few settings and records (its folder, this computer's device id, the person, the
+    update files read). ``share_notes``: the stable id of each note in the document."""
+    db.execute("CREATE TABLE share_doc (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+    db.execute("CREATE TABLE share_state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
+    db.execute("CREATE TABLE share_notes (note_id INTEGER PRIMARY KEY REFERENCES notes(id) "
+               "ON DELETE CASCADE, uid TEXT NOT NULL UNIQUE)")

@@ -37,3 +37,16 @@ def move_notes(db: Database, keep: int, others: Sequence[int]) -> None:
     cover(db, "notes", "paper_id", [keep, *others])
     db.execute(f"UPDATE notes SET paper_id = ? WHERE paper_id IN "
                f"({','.join('?' * len(others))})", [keep, *others])
+
+
+def set_text_of(db: Database, pid: int, note_id: int, text: str, stamp: str) -> None:
+    """``set_text`` imaged by its paper: for an edit that also adds notes (an exchange
+    with another computer), whose images of notes are all by paper."""
+    cover(db, "notes", "paper_id", [pid])
+    db.execute("UPDATE notes SET text = ?, updated = ? WHERE id = ?", [text, stamp, note_id])
+
+
+def delete_of(db: Database, pid: int, note_id: int) -> None:
+    """``delete`` imaged by its paper (as ``set_text_of``)."""
+    cover(db, "notes", "paper_id", [pid])
+    db.execute("DELETE FROM notes WHERE id = ?", [note_id])

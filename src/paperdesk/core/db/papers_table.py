@@ -118,6 +118,18 @@ def insert_added(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     ids.mark_used(db, "papers")
 
 
+def insert_shared(db: Database, names: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Papers another computer made, arriving through a shared library: (id, value of
+    each of ``names``...) each, ``uid`` among the names (the document's id, never one
+    derived here); their ids from ``ids.first_free``."""
+    if recording(db) is not None:
+        cover_added(db, "papers", "id", [row[0] for row in rows])
+    columns = ", ".join(f"[{n}]" for n in ("id", *names))
+    db.conn.executemany(f"INSERT INTO papers ({columns}) VALUES "
+                        f"({', '.join('?' * (len(names) + 1))})", rows)
+    ids.mark_used(db, "papers")
+
+
 def ensure_uids(db: Database, paper_ids: Sequence[int]) -> dict[int, str]:
     """The papers' stable ids, giving one to any paper that lacks it (a row written
     by another program straight into the file); by id."""
@@ -142,6 +154,16 @@ def set_columns(db: Database, pid: int, values: Mapping[str, Any]) -> None:
     _cover(db, [pid], tuple(values))
     db.execute(f"UPDATE papers SET {', '.join(f'[{n}] = ?' for n in values)} WHERE id = ?",
                [*values.values(), pid])
+
+
+def set_many(db: Database, names: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Set the same named columns of many papers in one ``executemany``: ``rows`` are
+    (value of each of ``names``..., id) (names come from the code, never the user)."""
+    if not rows:
+        return
+    _cover(db, [row[-1] for row in rows], tuple(names))
+    db.conn.executemany(f"UPDATE papers SET {', '.join(f'[{n}] = ?' for n in names)} "
+                        "WHERE id = ?", rows)
 
 
 def set_citekey(db: Database, pid: int, key: str, sources: str, stamp: str) -> None:

@@ -82,6 +82,7 @@ MIGRATIONS = (
     "0026_sync_generations",
     "0027_paper_uids",
     "0028_attachments_and_highlights",
+    "0029_share",
 )
 _TABLE = "_sqlite_migrations"
 

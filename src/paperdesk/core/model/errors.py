@@ -52,3 +52,7 @@ class BibtexError(PaperDeskError):
 class PdfError(PaperDeskError):
     """A PDF cannot be read: not a PDF, damaged, encrypted, or past the time or memory
     its reading may take (the message names the file)."""
+
+
+class ShareError(PaperDeskError):
+    """Sharing the library cannot go on (no share, a library inside the shared folder...)."""

@@ -1,0 +1,162 @@
+"""What arrived, written into the library through its table writers, inside the
+exchange's one undoable edit (``pull``): the table, the sidebar, undo, kept-in-sync
+files and the change feed hear it as any other write.
+
+Citation keys change in two steps (those that change are cleared, then set), so
+two papers trading keys never hold one key at once; the document gives each key to
+one paper (``document.state``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.db import ids, notes_table, papers_table, share_table, store, tags_table
+from paperdesk.core.db.annotations import in_bulk
+from paperdesk.core.db.database import Database
+from paperdesk.core.model.clock import now
+from paperdesk.core.share import fields as f
+from paperdesk.core.share.library_state import State
+
+
+@dataclass
+class Pulled:
+    added: list[int] = field(default_factory=list)
+    changed: set[int] = field(default_factory=set)
+    removed: list[int] = field(default_factory=list)
+    in_trash: list[int] = field(default_factory=list)  # edits that landed on trashed papers
+    conflicts: dict[str, str] = field(default_factory=dict)  # stable id -> key it waits for
+
+    @property
+    def papers(self) -> set[int]:
+        return {*self.added, *self.changed, *self.removed}
+
+
+def pull(db: Database, target: State, local: State) -> Pulled:
+    """Make the library what ``target`` says; ``local`` is the library now. Set-based:
+    the papers' columns by the set of columns they change, tags by tag, the search
+    index's rows after the block when many papers change."""
+    out = Pulled(conflicts=dict(target.conflicts))
+    stamp = now()
+    fresh = [u for u in target.papers if u not in local.papers]
+    plan = _plan(target, local, out)
+    first = ids.first_free(db, "papers")
+    for n, uid in enumerate(fresh):
+        local.ids[uid] = first + n
+    written = {u for uids in plan.columns.values() for u in uids} | {
+        *plan.rekeyed, *plan.notes, *fresh,
+        *(u for uids in (*plan.tagged.values(), *plan.untagged.values()) for u in uids)}
+    touched = {local.ids[u] for u in written} | set(plan.gone)
+    with store.papers_in_bulk(db, touched), in_bulk(db, touched):
+        _write(db, plan, target, local, fresh, stamp, out)
+    return out
+
+
+@dataclass
+class _Plan:
+    columns: dict[tuple[str, ...], list[str]] = field(default_factory=dict)  # names -> uids
+    rekeyed: list[str] = field(default_factory=list)
+    frozen: list[str] = field(default_factory=list)
+    tagged: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (key, name)
+    untagged: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    gone: list[int] = field(default_factory=list)
+
+
+def _plan(target: State, local: State, out: Pulled) -> _Plan:
+    plan = _Plan()
+    for uid, want in target.papers.items():
+        have = local.papers.get(uid)
+        changed = () if have is None else tuple(  # a new paper is inserted whole
+            c for c in f.COLUMNS if c != "citekey" and have.get(c) != want[c])
+        if changed:
+            plan.columns.setdefault(changed, []).append(uid)
+            if want["deleted_at"] is not None and "deleted_at" not in changed and have:
+                out.in_trash.append(local.ids[uid])
+        if (have or {}).get("citekey") != want["citekey"]:
+            plan.rekeyed.append(uid)
+        if want[f.FROZEN] and not (have or {}).get(f.FROZEN):
+            plan.frozen.append(uid)
+        had = (have or {}).get(f.TAGS, {})
+        for key, name in want[f.TAGS].items():
+            if key not in had:
+                plan.tagged.setdefault((key, name), []).append(uid)
+        for key in had.keys() - want[f.TAGS].keys():
+            plan.untagged.setdefault(key, []).append(uid)
+        if (have or {}).get(f.NOTES, {}) != want[f.NOTES]:
+            plan.notes.append(uid)
+    plan.gone = [local.ids[u] for u in local.papers.keys() - target.papers.keys()]
+    return plan
+
+
+def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[str],
+           stamp: str, out: Pulled) -> None:
+    pid = local.ids.__getitem__
+    if fresh:
+        fields = [c for c in f.COLUMNS if c != "citekey"]
+        papers_table.insert_shared(db, ["uid", *fields, "modified"], [
+            (pid(u), u, *(target.papers[u][c] or (stamp if c == "added" else
+                                                  target.papers[u][c]) for c in fields), stamp)
+            for u in fresh])
+        out.added = [pid(u) for u in fresh]
+    for names, uids in plan.columns.items():
+        # a status changed leaves the queue: its place is written with the queue's
+        extra = ("list_position",) if "status" in names else ()
+        papers_table.set_many(db, [*names, *extra, "modified"], [
+            (*(target.papers[u][c] for c in names), *(None for _ in extra), stamp, pid(u))
+            for u in uids])
+        out.changed.update(pid(u) for u in uids)
+    if plan.rekeyed:  # cleared first: two papers trading keys never hold one at once
+        papers_table.set_many(db, ["citekey"], [(None, pid(u)) for u in plan.rekeyed
+                                                if u in local.papers])
+        papers_table.set_many(db, ["citekey"], [(target.papers[u]["citekey"], pid(u))
+                                                for u in plan.rekeyed
+                                                if target.papers[u]["citekey"]])
+        out.changed.update(pid(u) for u in plan.rekeyed)
+    if plan.frozen:
+        papers_table.freeze_listed(db, [pid(u) for u in plan.frozen])
+        out.changed.update(pid(u) for u in plan.frozen)
+    _write_tags(db, plan, pid, out)
+    for u in plan.notes:
+        if _notes(db, pid(u), (local.papers.get(u) or {}).get(f.NOTES, {}),
+                  target.papers[u][f.NOTES], local, stamp):
+            out.changed.add(pid(u))
+    if plan.gone:
+        papers_table.delete(db, plan.gone)
+        out.removed = plan.gone
+    if target.queue != local.queue or any("status" in n for n in plan.columns):
+        papers_table.set_list_positions(
+            db, [(float(n + 1), pid(u)) for n, u in enumerate(target.queue)])
+        out.changed.update(pid(u) for u in target.queue)
+    out.changed -= {*out.removed, *out.added}
+
+
+def _write_tags(db: Database, plan: _Plan, pid: Any, out: Pulled) -> None:
+    if plan.tagged:
+        tags_table.add_tags(db, [(name, key) for key, name in plan.tagged])
+        for (key, _), uids in plan.tagged.items():
+            tags_table.tag(db, [pid(u) for u in uids], [key])
+            out.changed.update(pid(u) for u in uids)
+    for key, uids in plan.untagged.items():
+        tags_table.untag(db, [pid(u) for u in uids], [key])
+        out.changed.update(pid(u) for u in uids)
+    if plan.untagged:
+        tags_table.drop_unused(db, sorted(plan.untagged))
+
+
+def _notes(db: Database, pid: int, have: dict[str, str], want: dict[str, str],
+           local: State, stamp: str) -> bool:
+    changed = False
+    for nuid, text in want.items():
+        if nuid not in have:
+            nid = notes_table.add(db, pid, text, stamp)
+            share_table.set_note_uids(db, [(nid, nuid)])
+            changed = True
+        elif have[nuid] != text:
+            notes_table.set_text_of(db, pid, local.note_ids[nuid], text, stamp)
+            changed = True
+    for nuid in have.keys() - want.keys():
+        notes_table.delete_of(db, pid, local.note_ids[nuid])
+        changed = True
+    return changed

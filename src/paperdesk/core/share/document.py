@@ -1,0 +1,183 @@
+"""The shared Loro document: read as the library would hold it (``state``), and
+written with what the library changed since it last matched it (``push``).
+
+Every merge is the engine's: a register per field, a map used as a set for tags,
+text for notes, a movable list for the queue. PaperDesk's own rules here: a paper
+merged into another on some computer (``MERGED``) is not a paper of its own, and
+its tags and notes count as the kept paper's, so a tag given to it on a computer
+that had not seen the merge stays on the kept paper.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import loro
+
+from paperdesk.core.share import fields as f
+from paperdesk.core.share.library_state import Paper, State, queued
+
+
+def _queue_name(person: str | None) -> str:
+    return f.QUEUE if person is None else f"{f.QUEUE}:{person}"
+
+
+def state(doc: loro.LoroDoc, person: str | None = None) -> State:
+    """The library the document describes, for ``person`` (None: one person's library)."""
+    value = cast(dict[str, Any], doc.get_deep_value())
+    merged: dict[str, str] = value.get(f.MERGED) or {}
+    own_prefix = f"{f.OWN}{person}:"
+    out = State()
+    for root, fields in value.items():
+        if not root.startswith(f.PAPER):
+            continue
+        uid = root[len(f.PAPER):]
+        if uid in merged or fields.get(f.GONE):
+            continue
+        paper: Paper = {c: f.value(fields, c) for c in f.SHARED}
+        registers = value.get(own_prefix + uid) or {} if person is not None else fields
+        for c in f.PERSONAL:
+            paper[c] = f.value(registers, c)
+        paper[f.FROZEN] = f.value(fields, f.FROZEN)
+        paper[f.TAGS] = dict(value.get(f.TAG_SET + uid) or {})
+        paper[f.NOTES] = dict(value.get(f.NOTE_MAP + uid) or {})
+        out.papers[uid] = paper
+    for uid, kept in merged.items():
+        target = kept_paper(kept, merged)
+        if target in out.papers:
+            out.papers[target][f.TAGS] = {**(value.get(f.TAG_SET + uid) or {}),
+                                          **out.papers[target][f.TAGS]}
+            out.papers[target][f.NOTES] = {**(value.get(f.NOTE_MAP + uid) or {}),
+                                           **out.papers[target][f.NOTES]}
+    out.queue = queued(out.papers, [str(u) for u in value.get(_queue_name(person)) or []])
+    _one_paper_a_key(out)
+    return out
+
+
+def _one_paper_a_key(out: State) -> None:
+    """Two computers gave two papers one citation key: a library holds a key once, so
+    the paper whose key left PaperDesk keeps it (then the lowest stable id) and the
+    others show it with their id's first letters; when the keys of both had left
+    PaperDesk, ``conflicts`` names the other, for the user to be told (a document
+    may cite either)."""
+    holders: dict[str, list[str]] = {}
+    for uid, paper in out.papers.items():
+        if paper["citekey"]:
+            holders.setdefault(paper["citekey"].lower(), []).append(uid)
+    for uids in holders.values():
+        if len(uids) < 2:
+            continue
+        uids.sort(key=lambda u: (not out.papers[u][f.FROZEN], u))
+        for uid in uids[1:]:
+            paper = out.papers[uid]
+            if paper[f.FROZEN] and out.papers[uids[0]][f.FROZEN]:
+                out.conflicts[uid] = paper["citekey"]
+            paper["citekey"] = f"{paper['citekey']}-{uid[:4]}"
+
+
+def kept_paper(uid: str, merged: dict[str, str]) -> str:
+    """The paper ``uid`` ended in, following merges of merged papers (never a cycle)."""
+    seen = {uid}
+    while uid in merged and merged[uid] not in seen:
+        uid = merged[uid]
+        seen.add(uid)
+    return uid
+
+
+def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None,
+         merged: dict[str, str] | None = None) -> int:
+    """Write into ``doc`` what ``local`` (the library now) changed since ``base`` (the
+    document as the library last matched it); ``merged``: papers merged away here
+    since, into which kept paper. How many registers, tags and notes were written."""
+    written = 0
+    merged = merged or {}
+    marks = doc.get_map(f.MERGED)
+    for uid, paper in local.papers.items():
+        before = base.papers.get(uid)
+        node = doc.get_map(f.PAPER + uid)
+        if before is None and node.get(f.GONE) is not None:
+            node.insert(f.GONE, None)  # made again after the trash was emptied of it
+        if before is None and marks.get(uid) is not None:
+            marks.delete(uid)  # unmerged here: a paper of its own again
+        own = doc.get_map(f"{f.OWN}{person}:{uid}") if person is not None else node
+        for c in (*f.SHARED, f.FROZEN):
+            if before is None or before.get(c) != paper.get(c):
+                node.insert(c, paper.get(c))
+                written += 1
+        for c in f.PERSONAL:
+            if before is None or before.get(c) != paper.get(c):
+                own.insert(c, paper.get(c))
+                written += 1
+        written += _push_tags(doc, uid, (before or {}).get(f.TAGS, {}), paper[f.TAGS])
+        written += _push_notes(doc.get_map(f.NOTE_MAP + uid),
+                               (before or {}).get(f.NOTES, {}), paper[f.NOTES])
+    for uid in base.papers.keys() - local.papers.keys():
+        if uid in merged:
+            marks.insert(uid, merged[uid])  # its own maps stay: late tags still fold in
+        else:
+            doc.get_map(f.PAPER + uid).insert(f.GONE, 1)
+        written += 1
+    if local.queue != base.queue:
+        rewrite_queue(doc.get_movable_list(_queue_name(person)), local.queue)
+        written += 1
+    if written:
+        doc.commit()
+    return written
+
+
+def _push_tags(doc: loro.LoroDoc, uid: str, before: dict[str, str],
+               after: dict[str, str]) -> int:
+    tags = doc.get_map(f.TAG_SET + uid)
+    n = 0
+    for key, name in after.items():
+        if before.get(key) != name:
+            tags.insert(key, name)
+            n += 1
+    gone = before.keys() - after.keys()
+    if gone:
+        # a tag taken off a kept paper goes from the papers merged into it too
+        merged = cast(dict[str, str], doc.get_map(f.MERGED).get_value() or {})
+        for m, kept in merged.items():
+            if kept_paper(str(kept), merged) == uid:
+                other = doc.get_map(f.TAG_SET + m)
+                for key in gone:
+                    other.delete(key)
+        for key in gone:
+            tags.delete(key)
+            n += 1
+    return n
+
+
+def _push_notes(notes: loro.LoroMap, before: dict[str, str], after: dict[str, str]) -> int:
+    n = 0
+    for nuid, text in after.items():
+        if before.get(nuid) != text:
+            cast(loro.LoroText, notes.get_or_create_container(nuid, loro.LoroText())).update(text)
+            n += 1
+    for nuid in before.keys() - after.keys():
+        notes.delete(nuid)
+        n += 1
+    return n
+
+
+def rewrite_queue(q: loro.LoroMovableList, target: list[str]) -> None:
+    """Make the list ``target`` by moves: an entry stays where it is unless the order
+    around it changed, so moves made elsewhere meanwhile merge with these."""
+    cur = [str(v) for v in cast(list[Any], q.get_value())]
+    wanted = set(target)
+    for i in reversed(range(len(cur))):
+        if cur[i] not in wanted or cur.index(cur[i]) != i:
+            q.delete(i, 1)
+            cur.pop(i)
+    seen = set(cur)
+    for i, uid in enumerate(target):
+        if i < len(cur) and cur[i] == uid:
+            continue
+        if uid in seen:
+            j = cur.index(uid)
+            q.mov(j, i)
+            cur.insert(i, cur.pop(j))
+        else:
+            q.insert(i, uid)
+            cur.insert(i, uid)
+            seen.add(uid)

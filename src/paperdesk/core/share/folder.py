@@ -1,0 +1,128 @@
+"""A share's folder: this computer's updates written into it, everyone's read out of it.
+
+Each exchange that changed something writes one update file named by this computer's
+device id, a counter and a few random letters (``DEVICE-000042-1f2e3d4c.pdshare``):
+an exchange killed before its commit never has its file overwritten by the next one.
+Every file not read yet is imported; what is torn, still arriving, or from a newer
+PaperDesk is skipped with one line and read at a later exchange. When many files are
+there, a compacted snapshot of
+the whole document is written (``DEVICE-000042.pdsnap``, naming the files it holds):
+a new computer reads the newest snapshot and only the files it does not hold.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import loro
+
+from paperdesk.core.share import files
+
+# Update files beyond the newest snapshot before an exchange writes a new snapshot.
+SNAPSHOT_EVERY = 200
+
+
+@dataclass
+class Read:
+    imported: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # one line each: name and why
+    waiting: list[str] = field(default_factory=list)  # imported, missing what came before
+    devices: dict[str, Any] = field(default_factory=dict)  # device -> its newest file
+
+
+def names(folder: Path) -> list[str]:
+    try:
+        return sorted(n for n in os.listdir(folder) if files.is_ours(n))
+    except FileNotFoundError:
+        return []
+
+
+def write_update(folder: Path, device: str, counter: int, data: bytes) -> tuple[str, str]:
+    """Write one update file whole; its name and the SHA-256 of its bytes."""
+    name = f"{device}-{counter:06d}-{os.urandom(4).hex()}{files.UPDATE_SUFFIX}"
+    return name, files.write(folder / name, data, kind="update", device=device)
+
+
+def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:
+    """Import every file of ``folder`` not in ``read`` (name -> SHA-256 of its bytes,
+    updated with those fully imported)."""
+    import hashlib
+
+    out = Read()
+    listed = names(folder)
+    if not read:  # a new computer: the newest snapshot first, then what it lacks
+        _from_snapshot(folder, listed, doc, read, out)
+    for name in listed:
+        path = folder / name
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            out.skipped.append(f"{name}: cannot be read ({exc.strerror}); tried again later")
+            continue
+        digest = hashlib.sha256(raw).hexdigest()
+        if read.get(name) == digest or (name in read and name.endswith(files.SNAPSHOT_SUFFIX)):
+            continue
+        try:
+            head, data = files.unpack(raw)
+        except files.Torn as exc:
+            out.skipped.append(f"{name}: skipped, {exc}; read again when whole")
+            continue
+        except files.Newer as exc:
+            out.skipped.append(f"{name}: refused, {exc}")
+            continue
+        try:
+            status = doc.import_(data)
+        except Exception as exc:
+            out.skipped.append(f"{name}: skipped, its contents are damaged ({exc})")
+            continue
+        device = head.get("device")
+        if device:
+            out.devices[device] = name
+        if status.pending is not None:
+            out.waiting.append(name)  # held by the engine until what it follows arrives
+            continue
+        read[name] = digest
+        out.imported.append(name)
+    return out
+
+
+def _from_snapshot(folder: Path, listed: list[str], doc: loro.LoroDoc,
+                   read: dict[str, str], out: Read) -> None:
+    import hashlib
+
+    for name in reversed([n for n in listed if n.endswith(files.SNAPSHOT_SUFFIX)]):
+        try:
+            raw = (folder / name).read_bytes()
+            head, data = files.unpack(raw)
+            doc.import_(data)
+        except Exception:  # unreadable, torn, newer or damaged: an older one will do
+            continue
+        read.update(head.get("holds") or {})
+        read[name] = hashlib.sha256(raw).hexdigest()
+        out.imported.append(name)
+        return
+
+
+def maybe_snapshot(folder: Path, doc: loro.LoroDoc, device: str, counter: int,
+                   read: dict[str, str]) -> str | None:
+    """A compacted snapshot when enough update files came since the newest one."""
+    listed = names(folder)
+    snaps = [n for n in listed if n.endswith(files.SNAPSHOT_SUFFIX)]
+    since = len(listed) - len(snaps)
+    if snaps:
+        try:
+            head, _ = files.unpack((folder / snaps[-1]).read_bytes())
+            since = sum(1 for n in listed if n not in (head.get("holds") or {})
+                        and not n.endswith(files.SNAPSHOT_SUFFIX))
+        except (OSError, files.Torn, files.Newer):
+            pass
+    if since < SNAPSHOT_EVERY:
+        return None
+    name = f"{device}-{counter:06d}{files.SNAPSHOT_SUFFIX}"
+    holds = {n: d for n, d in read.items() if not n.endswith(files.SNAPSHOT_SUFFIX)}
+    files.write(folder / name, doc.export(loro.ExportMode.Snapshot()), kind="snapshot",
+                device=device, holds=holds)
+    return name

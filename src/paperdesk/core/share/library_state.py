@@ -1,0 +1,112 @@
+"""The library as the shared document sees it: each paper by its stable id, with its
+registers, tags and notes, and the reading queue in order (``read``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.db import share_table
+from paperdesk.core.db.database import Database
+from paperdesk.core.share import fields as f
+from paperdesk.core.share.uids import new_note_uid, paper_uids
+
+Paper = dict[str, Any]  # registers by name, plus f.TAGS {key: name} and f.NOTES {uid: text}
+
+
+@dataclass
+class State:
+    papers: dict[str, Paper] = field(default_factory=dict)
+    queue: list[str] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)  # stable id -> local id
+    note_ids: dict[str, int] = field(default_factory=dict)  # note's stable id -> local id
+    # stable id -> the frozen key it shares with another paper (``document.state``)
+    conflicts: dict[str, str] = field(default_factory=dict)
+
+
+def read(db: Database, device: str) -> State:
+    """The library now; notes without a stable id get one (written in the open
+    transaction: the caller's exchange)."""
+    uids = paper_uids(db)
+    state = State()
+    columns = ", ".join(f"[{c}]" for c in f.COLUMNS)
+    frozen = {r[0] for r in db.execute("SELECT paper_id FROM frozen_keys")}
+    for row in db.execute(f"SELECT id, {columns} FROM papers"):
+        pid, values = row[0], row[1:]
+        uid = uids[pid]
+        paper = {c: f.value({c: v}, c) for c, v in zip(f.COLUMNS, values, strict=True)}
+        paper[f.FROZEN] = int(pid in frozen)
+        paper[f.TAGS], paper[f.NOTES] = {}, {}
+        state.papers[uid] = paper
+        state.ids[uid] = pid
+    by_pid = {pid: uid for uid, pid in state.ids.items()}
+    for pid, key, name in db.execute("SELECT pt.paper_id, t.name_key, t.name FROM paper_tags "
+                                     "pt JOIN tags t ON t.id = pt.tag_id"):
+        state.papers[by_pid[pid]][f.TAGS][key] = name
+    known = share_table.note_uids(db)
+    fresh = []
+    for nid, pid, text in db.execute("SELECT id, paper_id, text FROM notes"):
+        nuid = known.get(nid)
+        if nuid is None:
+            nuid = new_note_uid(device, nid)
+            fresh.append((nid, nuid))
+        state.papers[by_pid[pid]][f.NOTES][nuid] = text
+        state.note_ids[nuid] = nid
+    if fresh:
+        share_table.set_note_uids(db, fresh)
+    state.queue = [by_pid[r[0]] for r in db.execute(
+        "SELECT id FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
+        "ORDER BY list_position IS NULL, list_position, id")]
+    return state
+
+
+def queued(papers: dict[str, Paper], order: list[str]) -> list[str]:
+    """The reading queue ``papers`` make with a shared ``order``: the to-read papers
+    out of the trash in that order, then those it lacks by stable id."""
+    wanted = {u for u, p in papers.items()
+              if p.get("status") == "to-read" and p.get("deleted_at") is None}
+    seen: set[str] = set()
+    out = []
+    for uid in order:
+        if uid in wanted and uid not in seen:
+            seen.add(uid)
+            out.append(uid)
+    out.extend(sorted(wanted - seen))
+    return out
+
+
+def merged_away(db: Database, gone: set[str], state: State) -> dict[str, str]:
+    """Of the papers ``gone`` from the library since the last exchange, those a merge
+    of duplicates took: their stable id -> the kept paper's (read from the merges'
+    undo records, which hold the merged papers' rows)."""
+    import json
+
+    if not gone:
+        return {}
+    by_pid = {pid: uid for uid, pid in state.ids.items()}
+    out: dict[str, str] = {}
+    for kept_id, undo in db.execute("SELECT kept_id, undo FROM merges WHERE undone_at IS NULL "
+                                    "ORDER BY id DESC"):
+        kept = by_pid.get(kept_id)
+        if kept is None:
+            continue
+        for uid in _uids_in(json.loads(undo)) & (gone - out.keys()):
+            out[uid] = kept
+        if out.keys() >= gone:
+            break
+    return out
+
+
+def _uids_in(value: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            uid = item.get("uid")
+            if isinstance(uid, str) and "title_key" in item:  # a paper's row
+                found.add(uid)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found

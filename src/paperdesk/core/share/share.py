@@ -1,0 +1,209 @@
+"""``lib.share``: start, exchange, report and stop sharing the library through a folder.
+
+One exchange (``now``) is one undoable edit of the library (``how`` is ``SHARED``):
+
+1. the shared document as the library last matched it is loaded from the library;
+2. what the library changed since is written into it (``document.push``), and those
+   changes into the folder as one update file, written whole;
+3. every file in the folder not read yet is imported (the engine merges);
+4. the library is made what the document now says (``apply.pull``), through the table
+   writers, and the document is stored back beside it, in the same transaction.
+
+Killed anywhere before the commit, the library and its stored document are as they
+were; an update file already written holds changes the next exchange makes again, so
+reading it twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import loro
+
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db import share_table
+from paperdesk.core.model.clock import now
+from paperdesk.core.model.errors import ShareError
+from paperdesk.core.share import apply, document, folder, git_remote, library_state
+
+if TYPE_CHECKING:
+    from paperdesk.core.library import Library
+
+KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES)
+# Stored parts of the document before they are compacted into one snapshot.
+MOST_PARTS = 32
+
+
+@dataclass(frozen=True)
+class Exchanged(ch.Result):
+    sent: int  # registers, tags and notes written into the document here
+    read: int  # update files imported
+    added: int
+    changed: int
+    removed: int
+    skipped: tuple[str, ...] = ()
+    in_trash: int = 0
+    conflicts: tuple[str, ...] = ()
+
+
+@dataclass
+class Status:
+    where: str | None
+    device: str | None = None
+    person: str | None = None
+    last_exchange: str | None = None
+    devices: dict[str, str] = field(default_factory=dict)
+    waiting: list[str] = field(default_factory=list)
+    conflicted: list[str] = field(default_factory=list)
+    in_trash: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    path, folder = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
+    return path == folder or folder in path.parents
+
+
+class Share:
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+
+    @property
+    def where(self) -> str | None:
+        return share_table.get(self.lib.db, "where")
+
+    def start(self, where: str | os.PathLike[str], person: str | None = None) -> ch.Changes:
+        """Share the library through the folder (or git repository) ``where``, then
+        exchange once."""
+        if git_remote.is_git(str(where)):
+            return self._start_git(str(where), person)
+        target = Path(where).expanduser().absolute()
+        if not target.is_dir():
+            raise ShareError(f"{target}: no such folder (make it, or point your sync tool's "
+                             "folder here)")
+        if _inside(self.lib.path, target):
+            raise ShareError(f"{self.lib.path}: the library is inside the shared folder "
+                             f"{target}; keep it outside (the folder holds only updates)")
+        self._record(str(target), person)
+        return self.now()
+
+    def _start_git(self, url: str, person: str | None) -> ch.Changes:
+        if not url.startswith(("git@", "ssh://", "https://", "http://", "git://", "file://")):
+            url = str(Path(url).expanduser().absolute())
+        self._record(url, person, git=True)
+        return self.now()
+
+    def _record(self, where: str, person: str | None, *, git: bool = False) -> None:
+        current = self.where
+        if current is not None and current != where:
+            raise ShareError(f"this library is shared through {current} already "
+                             "(paperdesk share --stop first)")
+        with self.lib.write("Start sharing", [ch.SYNCS]):
+            db = self.lib.db
+            share_table.put(db, "where", where)
+            share_table.put(db, "git", git)
+            if share_table.get(db, "device") is None:
+                share_table.put(db, "device", uuid.uuid4().hex[:12])
+            share_table.put(db, "person", person)
+
+    def stop(self) -> bool:
+        """Stop sharing: the library keeps everything; the folder is left as it is."""
+        if self.where is None:
+            return False
+        with self.lib.write("Stop sharing", [ch.SYNCS]):
+            share_table.clear(self.lib.db)
+        return True
+
+    def status(self) -> Status:
+        db = self.lib.db
+        return Status(
+            where=self.where, device=share_table.get(db, "device"),
+            person=share_table.get(db, "person"),
+            last_exchange=share_table.get(db, "last_exchange"),
+            devices=share_table.get(db, "devices", {}),
+            waiting=share_table.get(db, "waiting", []),
+            conflicted=share_table.get(db, "conflicted", []),
+            in_trash=share_table.get(db, "in_trash", 0))
+
+    def now(self) -> ch.Changes:
+        """One exchange with the folder (see the module's notes)."""
+        where = self.where
+        if where is None:
+            raise ShareError("this library is not shared (paperdesk share FOLDER)")
+        git = bool(share_table.get(self.lib.db, "git"))
+        if git:
+            place = git_remote.clone_path(self.lib.path)
+            git_remote.prepare(where, place, share_table.get(self.lib.db, "device"))
+            git_remote.pull(place)
+        else:
+            place = Path(where)
+        if not place.is_dir():
+            raise ShareError(f"{place}: the shared folder is missing; nothing was exchanged")
+        with self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
+            e.result = self._exchange(place)
+            e.paper_ids |= set(self._touched)
+        if git and not git_remote.push(place):
+            with self.lib.write("Share waits", [ch.SYNCS]):
+                waiting = share_table.get(self.lib.db, "waiting", [])
+                share_table.put(self.lib.db, "waiting", [
+                    *waiting, f"{where}: not reached; this computer's changes are pushed "
+                              "at the next exchange"])
+        return e.changes
+
+    def _exchange(self, place: Path) -> Exchanged:
+        db = self.lib.db
+        device, person = share_table.get(db, "device"), share_table.get(db, "person")
+        doc = loro.LoroDoc()
+        parts = share_table.doc_parts(db)
+        if parts:
+            doc.import_batch(parts)
+        saved = doc.oplog_vv
+        base = document.state(doc, person)
+        local = library_state.read(db, device)
+        merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
+        sent = document.push(doc, base, local, person, merged)
+        counter = share_table.get(db, "counter", 0)
+        read: dict[str, str] = share_table.get(db, "read", {})
+        if sent:
+            counter += 1
+            name, digest = folder.write_update(place, device, counter,
+                                               doc.export(loro.ExportMode.Updates(saved)))
+            read[name] = digest  # ours: held already
+        got = folder.read_new(place, doc, read)
+        # Nothing came in: the document says what the library says (a first share).
+        pulled = (apply.pull(db, document.state(doc, person), local)
+                  if got.imported or got.waiting else apply.Pulled())
+        snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
+        if snap:
+            counter += 1
+        if len(parts) >= MOST_PARTS:
+            share_table.replace_doc(db, doc.export(loro.ExportMode.Snapshot()))
+        elif doc.oplog_vv != saved:
+            share_table.append_doc(db, doc.export(loro.ExportMode.Updates(saved)))
+        devices = share_table.get(db, "devices", {})
+        stamp = now()
+        for other in got.devices:
+            devices[other] = stamp
+        devices[device] = stamp
+        share_table.put(db, "counter", counter)
+        share_table.put(db, "read", read)
+        share_table.put(db, "devices", devices)
+        share_table.put(db, "last_exchange", stamp)
+        share_table.put(db, "waiting", [*got.skipped, *(f"{n}: waits for the updates it "
+                                                        "follows" for n in got.waiting)])
+        if got.imported or got.waiting:  # otherwise what the last one found still holds
+            share_table.put(db, "conflicted", [
+                f"citation key {key!r} left PaperDesk for two papers; paper {uid} shows it "
+                f"as {key}-{uid[:4]} here (a document may cite either)"
+                for uid, key in pulled.conflicts.items()])
+            share_table.put(db, "in_trash", len(pulled.in_trash))
+        self._touched = pulled.papers
+        return Exchanged(sent, len(got.imported), len(pulled.added), len(pulled.changed),
+                         len(pulled.removed), tuple(got.skipped), len(pulled.in_trash),
+                         tuple(pulled.conflicts))

@@ -1,0 +1,38 @@
+"""Helpers for the sharing tests: libraries, their shared view, edits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from paperdesk.core.library import Library
+from tests.digest_files import write_digest
+
+
+def digest(folder: Path, name: str = "daily.txt", papers: range = range(1, 9)) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return write_digest(folder, name, 3, 4, {n: 10 + n for n in papers})
+
+
+def view(lib: Library) -> dict[str, Any]:
+    """What must be the same on every computer: papers by stable id (no local id,
+    no local stamp), the reading queue, the tags."""
+    papers = {}
+    for p in lib.papers(lib.search("", include_deleted=True).ids, with_notes=True):
+        p = dict(p)
+        p.pop("id")
+        p.pop("modified")
+        p.pop("digests")  # sightings stay with the computer that imported them
+        p["notes"] = sorted(n["text"] for n in p["notes"])
+        papers[p["uid"]] = p
+    queue = [lib.paper(i)["uid"] for i in lib.curation.reading_list()]
+    return {"papers": papers, "queue": queue, "tags": lib.curation.tags()}
+
+
+def library(path: Path) -> Library:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return Library.open(path)
+
+
+def uid_ids(lib: Library) -> dict[str, int]:
+    return {lib.paper(i)["uid"]: i for i in lib.search("", include_deleted=True).ids}

@@ -1,0 +1,109 @@
+"""PaperDesk's own rules on top of the engine's merges: duplicate merges against tags
+given elsewhere, unmerges, and a lab's people keeping their own queues."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperdesk.core.library import Library
+from tests.share.sharing import digest, library, uid_ids, view
+
+
+@pytest.fixture
+def two(tmp_path):
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a = library(tmp_path / "a" / "a.sqlite")
+    b = library(tmp_path / "b" / "b.sqlite")
+    a.import_paths([digest(tmp_path / "d")])
+    a.share.start(folder)
+    b.share.start(folder)
+    yield a, b, folder
+    a.close()
+    b.close()
+
+
+def exchange(*libs: Library) -> None:
+    for lib in (*libs, *libs):
+        lib.share.now()
+
+
+def test_a_tag_on_a_paper_merged_elsewhere_stays_on_the_kept_paper(two):
+    a, b, _ = two
+    keep, gone = sorted(uid_ids(a))[:2]
+    a.duplicates.merge(uid_ids(a)[keep], [uid_ids(a)[gone]])
+    b.curation.add_tags([uid_ids(b)[gone]], "late")  # b has not seen the merge
+    b.curation.add_note(uid_ids(b)[gone], "a note on the merged one")
+    exchange(a, b)
+    assert view(a) == view(b)
+    assert gone not in uid_ids(a) and gone not in uid_ids(b)
+    kept = b.paper(uid_ids(b)[keep], with_notes=True)
+    assert kept["tags"] == ["late"]
+    assert [n["text"] for n in kept["notes"]] == ["a note on the merged one"]
+
+
+def test_an_unmerge_brings_the_paper_back_everywhere(two):
+    a, b, _ = two
+    keep, gone = sorted(uid_ids(a))[:2]
+    merged = a.duplicates.merge(uid_ids(a)[keep], [uid_ids(a)[gone]])
+    exchange(a, b)
+    assert gone not in uid_ids(b)
+    a.duplicates.unmerge(merged.result.merge_id)
+    exchange(a, b)
+    assert gone in uid_ids(a) and gone in uid_ids(b)
+    assert view(a) == view(b)
+
+
+def test_a_labs_people_keep_their_own_queues_statuses_and_ratings(tmp_path):
+    folder = tmp_path / "Lab"
+    folder.mkdir()
+    ada = library(tmp_path / "ada" / "lib.sqlite")
+    bob = library(tmp_path / "bob" / "lib.sqlite")
+    ada.import_paths([digest(tmp_path / "d")])
+    ada.share.start(folder, person="ada")
+    bob.share.start(folder, person="bob")
+    uids = sorted(uid_ids(ada))
+    ada.curation.set_status([uid_ids(ada)[u] for u in uids[:3]], "to-read")
+    ada.curation.set_rating([uid_ids(ada)[uids[0]]], 5)
+    ada.curation.add_tags([uid_ids(ada)[uids[0]]], "group")
+    bob.curation.set_status([uid_ids(bob)[uids[5]]], "to-read")
+    bob.curation.add_note(uid_ids(bob)[uids[0]], "bob's note")
+    exchange(ada, bob)
+    assert view(ada)["queue"] == uids[:3]
+    assert view(bob)["queue"] == [uids[5]]
+    assert bob.paper(uid_ids(bob)[uids[0]])["rating"] == 0
+    assert ada.paper(uid_ids(ada)[uids[0]])["rating"] == 5
+    shared = {u: (p["tags"], p["notes"]) for u, p in view(ada)["papers"].items()}
+    assert shared == {u: (p["tags"], p["notes"]) for u, p in view(bob)["papers"].items()}
+    assert bob.paper(uid_ids(bob)[uids[0]])["tags"] == ["group"]
+    assert bob.share.status().person == "bob"
+    ada.close()
+    bob.close()
+
+
+def test_two_clones_of_a_bare_git_repository_converge(tmp_path):
+    import subprocess
+
+    bare = tmp_path / "library.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(bare)], check=True)
+    a = library(tmp_path / "a" / "a.sqlite")
+    b = library(tmp_path / "b" / "b.sqlite")
+    a.import_paths([digest(tmp_path / "d")])
+    a.share.start(bare)
+    b.share.start(bare)
+    assert b.stats()["papers"] == 8
+    uids = sorted(uid_ids(a))
+    a.curation.add_tags([uid_ids(a)[uids[0]]], "from-a")
+    b.curation.add_tags([uid_ids(b)[uids[0]]], "from-b")
+    b.curation.set_rating([uid_ids(b)[uids[1]]], 3)
+    a.share.now()
+    b.share.now()  # its push is refused first (a pushed), then merged and pushed
+    a.share.now()
+    assert view(a) == view(b)
+    assert a.paper(uid_ids(a)[uids[0]])["tags"] == ["from-a", "from-b"]
+    log = subprocess.run(["git", "-C", str(bare), "log", "--oneline", "main"],
+                         capture_output=True, text=True, check=True).stdout
+    assert len(log.splitlines()) >= 3
+    assert not (tmp_path / "a" / "a.sqlite.share" / "a.sqlite").exists()
+    a.close()
+    b.close()
