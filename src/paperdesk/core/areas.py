@@ -112,6 +112,8 @@ class Areas:
         from paperdesk.core.pdf.attach import Pdfs
 
         return Pdfs(self)
+
+    @functools.cached_property
     def share(self: Library) -> Share:
         from paperdesk.core.share.share import Share
 

@@ -375,6 +375,8 @@ def _attachments_and_highlights(db: Database) -> None:
     written by ``attachments_table`` and ``highlights_table`` (``schema_0028``)."""
     for statement in schema_0028.STATEMENTS:
         db.execute(statement)
+
+
 @migrations(name="0029_share")
 def _share(db: Database) -> None:
     """Sharing the library with other computers (``core/share/``, ``share_table``).
