@@ -1,0 +1,132 @@
+"""The indexer: each attachment's pages into the full-text file, resumably.
+
+A job like the others (``progress(fraction, message)``, a cancel flag), driven by
+``paperdesk pdf index``, the window's background indexer and the tests alike. It
+works from the attachments the library holds (read by the caller, so the job needs
+no connection to the library) and the states the full-text file keeps:
+
+- an attachment no longer in the library is forgotten;
+- one already read from a file with the same SHA-256 by the same extractor
+  (``page_text.extractor()``) is left as it is;
+- any other is read whole in the PDF sandbox (a child process with a deadline and a
+  memory cap), its pages normalised (``page_text.normalise``) and written with its
+  state in one transaction (``fulltext_db.Fulltext.put``): a run killed at any moment
+  leaves each attachment whole or absent, and the next run goes on from there.
+
+A file that cannot be read (encrypted, damaged, hostile) is kept with its one-line
+reason and no pages, so it is not read again until it or the extractor changes; a
+file that is missing is only reported (a linked file may come back). A cancelled run
+keeps what it wrote: that is indexing done. Attachments are read in the order of
+their ids, and nothing written depends on the order or on the clock: deleting the
+file and indexing again makes the same rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paperdesk.core.db.fulltext_db import Fulltext
+from paperdesk.core.model.errors import PdfError
+from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
+from paperdesk.core.pdf.page_text import extractor, normalise
+from paperdesk.core.pdf.sandbox import PdfSandbox, shown_name
+
+_HASH_CHUNK = 1 << 20
+
+
+@dataclass
+class IndexReport:
+    """What a run did: attachments in the library, read now (and their pages),
+    already current, forgotten; one line per file unreadable or missing."""
+
+    attachments: int = 0
+    indexed: int = 0
+    pages: int = 0
+    current: int = 0
+    removed: int = 0
+    failed: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    cancelled: bool = False
+
+
+def files_folder(library: Path) -> Path:
+    """``NAME.files/`` beside the library ``NAME.sqlite``: where stored copies live."""
+    return library.with_name(library.stem + ".files")
+
+
+def attachment_file(library: Path, row: Mapping[str, Any]) -> Path:
+    """The file of an attachment row: a stored copy's path is relative to the files
+    folder, a linked file's absolute."""
+    if row["kind"] == "stored":
+        return files_folder(library) / row["path"]
+    return Path(row["path"])
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:  # a PDF, never a database file
+        while chunk := f.read(_HASH_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def pending(attachments: Iterable[Mapping[str, Any]], states: Mapping[int, tuple[str, str]],
+            ) -> list[Mapping[str, Any]]:
+    """The attachments whose text is not in the file as this extractor reads it."""
+    version = extractor()
+    return [row for row in sorted(attachments, key=lambda r: r["id"])
+            if states.get(row["id"]) != (row["sha256"], version)]
+
+
+def index(library: Path, attachments: list[Mapping[str, Any]], *, rebuild: bool = False,
+          progress: Progress = no_progress, cancel: CancelFlag | None = None,
+          sandbox: PdfSandbox | None = None) -> IndexReport:
+    """Bring the full-text file of the library at ``library`` up to ``attachments``
+    (the rows of its ``attachments`` table); ``rebuild``: empty it first."""
+    report = IndexReport(attachments=len(attachments))
+    own = sandbox is None
+    pdf = PdfSandbox(name="paperdesk-pdf-index") if sandbox is None else sandbox
+    try:
+        with Fulltext.open(library) as ft:
+            if rebuild:
+                ft.clear()
+            states = ft.states()
+            alive = {row["id"] for row in attachments}
+            report.removed = ft.drop(sorted(set(states) - alive))
+            todo = pending(attachments, states)
+            report.current = len(attachments) - len(todo)
+            _work(ft, pdf, library, todo, report, progress, cancel)
+    finally:
+        if own:
+            pdf.close()
+    return report
+
+
+def _work(ft: Fulltext, pdf: PdfSandbox, library: Path, todo: list[Mapping[str, Any]],
+          report: IndexReport, progress: Progress, cancel: CancelFlag | None) -> None:
+    version = extractor()
+    for done, row in enumerate(todo):
+        progress(done / len(todo), f"Indexing the text of PDFs: {done:,} of {len(todo):,}")
+        if cancel is not None and cancel.is_set():
+            report.cancelled = True
+            return
+        path = attachment_file(library, row)
+        try:
+            digest = sha256_of(path)
+        except OSError as exc:
+            report.missing.append(f"{shown_name(path)} is missing ({exc.strerror})")
+            continue
+        try:
+            pages = [normalise(text) for text in pdf.text(path)]
+            error = None
+        except PdfError as exc:
+            pages, error = [], str(exc)
+            report.failed.append(error)
+        ft.put(row["id"], digest, version, pages, error)
+        report.indexed += 1
+        report.pages += len(pages)
+    progress(1.0, f"Indexed the text of {len(todo):,} PDFs")
