@@ -56,6 +56,7 @@ MIGRATIONS = {
     "core/db/schema_0014.py": "migration 0014: the annotations index and its triggers",
     "core/db/schema_0018.py": "migration 0018: the retired keys' first triggers",
     "core/db/schema_0024.py": "migration 0024: the statistics triggers with the Hub's count",
+    "core/db/schema_0027.py": "migration 0027: every paper's stable id",
 }
 
 # Modules that write rows of a table named at run time (``{table}``), never one

@@ -80,6 +80,7 @@ MIGRATIONS = (
     "0024_hub_upvotes_and_seen",
     "0025_imports_and_follows",
     "0026_sync_generations",
+    "0027_paper_uids",
 )
 _TABLE = "_sqlite_migrations"
 
