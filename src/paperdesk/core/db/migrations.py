@@ -27,6 +27,7 @@ from paperdesk.core.db import (
     schema_0021,
     schema_0024,
     schema_0027,
+    schema_0028,
 )
 from paperdesk.core.db.database import Database as schema_db
 from paperdesk.core.model import uids
@@ -365,3 +366,12 @@ def _paper_uids(db: Database) -> None:
         (uids.choose(arxiv_id, doi, title_key, taken), pid)
         for pid, arxiv_id, doi, title_key in rows])
     db.execute(schema_0027.INDEX)
+
+
+@migrations(name="0028_attachments_and_highlights")
+def _attachments_and_highlights(db: Database) -> None:
+    """A paper's PDFs (``attachments``: a copy kept in ``NAME.files/`` or the user's own
+    file linked, with its SHA-256) and the highlights made on them (``highlights``),
+    written by ``attachments_table`` and ``highlights_table`` (``schema_0028``)."""
+    for statement in schema_0028.STATEMENTS:
+        db.execute(statement)

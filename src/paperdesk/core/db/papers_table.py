@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from paperdesk.core.db import ids
+from paperdesk.core.db import attachments_table, ids
 from paperdesk.core.db.database import Database, execute_in, load_ids, select_in
 from paperdesk.core.db.images import cover, cover_added, recording
 from paperdesk.core.model import uids
@@ -362,11 +362,12 @@ def trash(db: Database, paper_ids: Sequence[int], stamp: str) -> None:
 
 
 def delete(db: Database, paper_ids: Sequence[int]) -> int:
-    """Delete ``paper_ids`` for good (their sightings, tags and notes go with them, and
-    are imaged with them); how many went."""
+    """Delete ``paper_ids`` for good (their sightings, tags, notes and attachments, with
+    the attachments' highlights, go with them, and are imaged with them); how many went."""
     _cover(db, paper_ids)
     for child in _CHILDREN:
         cover(db, child, "paper_id", paper_ids)
+    attachments_table.cover_papers(db, paper_ids)
     table = load_ids(db, paper_ids)
     return db.execute(f"DELETE FROM papers WHERE id IN (SELECT id FROM {table})").rowcount
 

@@ -81,6 +81,7 @@ MIGRATIONS = (
     "0025_imports_and_follows",
     "0026_sync_generations",
     "0027_paper_uids",
+    "0028_attachments_and_highlights",
 )
 _TABLE = "_sqlite_migrations"
 
