@@ -52,7 +52,7 @@ class Reader(Feature):
         self.windows: dict[int, ReaderWindow] = {}
         self.openers: list[Opener] = []
         self._sandbox: Any = None
-        context.menus.add("paper", "read_pdf", "&Read PDF", self.read_current, "Ctrl+Shift+R",
+        context.menus.add("paper", "read_pdf", "&Read PDF", self.read_current, "Ctrl+Shift+P",
                           table_only=False)
 
     @property

@@ -127,13 +127,13 @@ class ReaderWindow(QMainWindow):
                  "undo": self.context.undo_stack.undo, "redo": self.context.undo_stack.redo,
                  "system_viewer": self.open_in_system_viewer, "close": self.close}
         for name in HIGHLIGHT_COLOURS:
-            slots[f"highlight_{name}"] = lambda n=name: self.highlight(n)
+            slots[f"highlight_{name}"] = lambda _checked=False, n=name: self.highlight(n)
         shown = {"previous_page", "next_page", "zoom_out", "zoom_in", "fit_width",
                  "find_previous", "find_next", "highlight", "comment", "system_viewer"}
         for name, text, keys in ACTIONS:
             action = QAction(text, self)
             action.setShortcuts([QKeySequence(k) for k in keys])
-            action.triggered.connect(slots[name])
+            action.triggered.connect(lambda _checked=False, slot=slots[name]: slot())
             self.addAction(action)
             self.actions_by_name[name] = action
             if name == "next_page":
