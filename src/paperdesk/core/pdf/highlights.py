@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
 # The colours offered, by name (Zotero's first four); a highlight keeps its colour's name.
-HIGHLIGHT_COLOURS = COLOURS = {"yellow": "#ffd400", "green": "#5fb236", "blue": "#2ea8e5", "pink": "#e56eee"}
+COLOURS = {"yellow": "#ffd400", "green": "#5fb236", "blue": "#2ea8e5", "pink": "#e56eee"}
+HIGHLIGHT_COLOURS = COLOURS  # the name the front ends know them by
 MAX_TEXT = 100_000     # characters of a highlight's passage or comment
 MAX_QUADS = 10_000     # a passage of a whole page has a few hundred lines at most
 _KINDS = (ch.HIGHLIGHTS, ch.PAPERS)

@@ -18,6 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QAbstractScrollArea
 
+from paperdesk.core.api import HIGHLIGHT_COLOURS
 from paperdesk.gui.pdf.layout import Layout
 from paperdesk.gui.pdf.renderer import RENDER, TEXT, Renderer
 
@@ -211,7 +212,7 @@ class PageView(QAbstractScrollArea):
     def _paint_marks(self, painter: QPainter, page: int) -> None:
         for h in self.highlights:
             if h["page"] == page:
-                self._fill_quads(painter, page, quad_boxes(h["quads"]), colour(h["colour"]))
+                self._fill_quads(painter, page, quad_boxes(h["quads"]), colour(HIGHLIGHT_COLOURS.get(h["colour"], "#ffd400")))
         text = self.texts.get(page)
         if text is None:
             return

@@ -15,6 +15,7 @@ window closes.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer, QUrl, Signal
@@ -206,8 +207,8 @@ class ReaderWindow(QMainWindow):
         self.view.hits = hits
         if current in hits:
             self.view.current_hit = hits.index(current)
-        elif hits and len(self.view.texts) == self.view.page_count or any(
-                h[0] >= self._start_page for h in hits):
+        elif hits and (len(self.view.texts) == self.view.page_count
+                       or any(h[0] >= self._start_page for h in hits)):
             first = next((n for n, h in enumerate(hits) if h[0] >= self._start_page), 0)
             self.view.current_hit = first
             self._show_hit()
@@ -314,10 +315,8 @@ class ReaderWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self._keep.stop()
         self.keep_page()
-        try:
+        with contextlib.suppress(RuntimeError, TypeError):  # already let go
             self.context.changed.disconnect(self._changes)
-        except (RuntimeError, TypeError):
-            pass
         self.renderer.stop()
         self.closed.emit(self.attachment_id)
         super().closeEvent(event)
