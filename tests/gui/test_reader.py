@@ -128,3 +128,34 @@ def test_a_hostile_file_is_one_line_and_the_window_lives(qtbot, window, tmp_path
     # The window still answers: the next reader opens.
     select_row(window, 1)
     assert window.selected_ids()
+
+
+def test_the_detail_pane_shows_highlights_and_reads_one_at_its_page(qtbot, window, pdf):
+    lib = window.context.lib
+    pid = select_row(window, 0)
+    aid = attach(lib, pid, pdf)
+    quads = [[72.0, 700.0, 300.0, 700.0, 72.0, 688.0, 300.0, 688.0]]
+    window.context.ops.edit(lib.highlights.add, aid, 6, quads, "A lone zebra", "pink",
+                            "the odd one out")
+    qtbot.waitUntil(lambda: window.detail.marks.isVisible())
+    shown = window.detail.marks.text()
+    assert "p. 7" in shown and "A lone zebra" in shown and "the odd one out" in shown
+    window.detail.marks.linkActivated.emit(f"highlight:{aid}:6")
+    reader = window.context.features["reader"]
+    qtbot.waitUntil(lambda: reader.opened_window(aid) is not None)
+    opened_at = reader.opened_window(aid)
+    assert opened_at.view.current_page() == 6
+    assert [h["text"] for h in opened_at.view.highlights] == ["A lone zebra"]
+    opened_at.close()
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: not window.detail.marks.isVisible())
+
+
+def test_the_reader_keys_are_the_guide_s_and_none_is_taken_twice():
+    from paperdesk.gui.pdf.reader_window import ACTIONS
+    from tests.gui.test_guide_keys import keys_in, section
+
+    named = keys_in(section("## Reading and highlighting PDFs"))
+    keys = [k for _name, _text, ks in ACTIONS for k in ks]
+    assert len(keys) == len(set(keys))
+    assert sorted(set(keys) - named) == []

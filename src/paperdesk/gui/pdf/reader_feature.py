@@ -52,8 +52,10 @@ class Reader(Feature):
         self.windows: dict[int, ReaderWindow] = {}
         self.openers: list[Opener] = []
         self._sandbox: Any = None
-        context.menus.add("paper", "read_pdf", "&Read PDF", self.read_current, "Ctrl+Shift+P",
-                          table_only=False)
+        context.menus.add("paper", "read_pdf", "&Read PDF", self.read_current, "Ctrl+Shift+P")
+        detail = getattr(context.widget, "detail", None)
+        if detail is not None:  # a highlight's page in the detail pane reads it there
+            detail.highlight_opened.connect(lambda aid, page: self.open_reader(aid, page))
 
     @property
     def sandbox(self) -> Any:
