@@ -40,7 +40,7 @@ def test_a_passage_over_two_lines_is_two_quads_and_its_text_reads_on():
     end = p.text.index("second") + len("second")
     quads = p.quads(start, end)
     assert len(quads) == 2
-    left, bottom, right, top = quad_box(quads[0])
+    left, bottom, _right, top = quad_box(quads[0])
     assert (bottom, top) == (700.0, 710.0) and left == 72.0 + 6 * 6
     assert p.text_of(start, end) == "line here second"
 

@@ -212,7 +212,8 @@ class PageView(QAbstractScrollArea):
     def _paint_marks(self, painter: QPainter, page: int) -> None:
         for h in self.highlights:
             if h["page"] == page:
-                self._fill_quads(painter, page, quad_boxes(h["quads"]), colour(HIGHLIGHT_COLOURS.get(h["colour"], "#ffd400")))
+                fill = colour(HIGHLIGHT_COLOURS.get(h["colour"], "#ffd400"))
+                self._fill_quads(painter, page, quad_boxes(h["quads"]), fill)
         text = self.texts.get(page)
         if text is None:
             return
