@@ -12,7 +12,7 @@ import pytest
 
 from paperdesk.core.db import fulltext_db
 from paperdesk.core.model.errors import QueryError
-from paperdesk.core.pdf import page_text
+from paperdesk.core.pdf import normalise
 from tests.pdf_files import encrypted_pdf
 from tests.pdf_library import attach_bytes, attach_pdf, paper_ids
 
@@ -71,11 +71,11 @@ def test_ligatures_and_hyphenation(pdf_lib) -> None:
 
 
 def test_normalise_splits_ligatures_and_joins_line_end_hyphens() -> None:
-    assert page_text.normalise("e\ufb03cient \ufb01ne \ufb00 \ufb06") == "efficient fine ff st"
-    assert page_text.normalise("hyphen-\r\nated and con\u00ad\nsider") == "hyphenated and consider"
-    assert page_text.normalise("PDFium's hyphen\ufffeated") == "PDFium's hyphenated"
-    assert page_text.normalise("Self-\nAttention, 2020-\n2021") == "Self-Attention, 2020- 2021"
-    assert page_text.normalise("a\x00b\r\n\tc  d") == "a b c d"
+    assert normalise.normalise("e\ufb03cient \ufb01ne \ufb00 \ufb06") == "efficient fine ff st"
+    assert normalise.normalise("hyphen-\r\nated and con\u00ad\nsider") == "hyphenated and consider"
+    assert normalise.normalise("PDFium's hyphen\ufffeated") == "PDFium's hyphenated"
+    assert normalise.normalise("Self-\nAttention, 2020-\n2021") == "Self-Attention, 2020- 2021"
+    assert normalise.normalise("a\x00b\r\n\tc  d") == "a b c d"
 
 
 def test_has_pdf_and_queries_combined(pdf_lib) -> None:
@@ -139,13 +139,13 @@ def test_rebuild_and_delete_make_the_same_rows(pdf_lib) -> None:
 def test_a_new_extractor_reads_everything_again(pdf_lib, monkeypatch) -> None:
     assert pdf_lib.fulltext.index().indexed == 2
     assert pdf_lib.fulltext.index().indexed == 0
-    monkeypatch.setattr(page_text, "VERSION", page_text.VERSION + 1)
-    page_text.extractor.cache_clear()
+    monkeypatch.setattr(normalise, "VERSION", normalise.VERSION + 1)
+    normalise.extractor.cache_clear()
     try:
         assert pdf_lib.fulltext.status()["waiting"] == 2
         assert pdf_lib.fulltext.index().indexed == 2
     finally:
-        page_text.extractor.cache_clear()
+        normalise.extractor.cache_clear()
 
 
 def test_a_removed_attachment_is_forgotten(pdf_lib) -> None:

@@ -2,7 +2,8 @@
 used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
 ``lib.bibtex``, ``lib.citations``, ``lib.syncs``, ``lib.sync_feed`` (when they are
-written), ``lib.follows`` (the arXiv categories and authors Today brings) and
+written), ``lib.follows`` (the arXiv categories and authors Today brings), ``lib.reading`` (what
+the PDF reader reads and keeps), ``lib.highlights`` (passages marked in a PDF) and
 ``lib.fulltext`` (the text of the PDFs). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
     from paperdesk.core.pdf.fulltext import PdfText
+    from paperdesk.core.pdf.highlights import Highlights
+    from paperdesk.core.pdf.reading import Reading
     from paperdesk.core.sync.sync_feed import SyncFeed
     from paperdesk.core.sync.syncs import Syncs
 
@@ -110,3 +113,15 @@ class Areas:
         from paperdesk.core.pdf.fulltext import PdfText
 
         return PdfText(self)
+
+    @functools.cached_property
+    def reading(self: Library) -> Reading:
+        from paperdesk.core.pdf.reading import Reading
+
+        return Reading(self)
+
+    @functools.cached_property
+    def highlights(self: Library) -> Highlights:
+        from paperdesk.core.pdf.highlights import Highlights
+
+        return Highlights(self)

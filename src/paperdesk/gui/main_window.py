@@ -184,6 +184,7 @@ class MainWindow(QMainWindow):
         ids = self._shown = self.selected_ids()
         if len(ids) == 1:
             paper = self.lib.paper(ids[0])
+            paper["highlights"] = self.lib.highlights.of_paper(ids[0])
             self.detail.show_papers([paper], self.lib.sightings(ids[0]))
         elif not ids:
             self.detail.show_papers([])

@@ -11,7 +11,7 @@ its tables:
   ``unicode61 remove_diacritics 2`` like the library's ``papers_fts``), kept in step
   by triggers;
 - ``extractions``: one row per attachment indexed: the SHA-256 of the bytes read, the
-  extractor that read them (``core/pdf/page_text.EXTRACTOR``), its page count, and the
+  extractor that read them (``core/pdf/normalise.extractor()``), its page count, and the
   one-line reason when the file could not be read. An attachment's pages and its row
   are written in one transaction, so a run killed at any moment leaves every
   attachment either whole or absent, and the next run goes on from there.

@@ -7,9 +7,9 @@ no connection to the library) and the states the full-text file keeps:
 
 - an attachment no longer in the library is forgotten;
 - one already read from a file with the same SHA-256 by the same extractor
-  (``page_text.extractor()``) is left as it is;
+  (``normalise.extractor()``) is left as it is;
 - any other is read whole in the PDF sandbox (a child process with a deadline and a
-  memory cap), its pages normalised (``page_text.normalise``) and written with its
+  memory cap), its pages normalised (``normalise.normalise``) and written with its
   state in one transaction (``fulltext_db.Fulltext.put``): a run killed at any moment
   leaves each attachment whole or absent, and the next run goes on from there.
 
@@ -32,7 +32,7 @@ from typing import Any
 from paperdesk.core.db.fulltext_db import Fulltext
 from paperdesk.core.model.errors import PdfError
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
-from paperdesk.core.pdf.page_text import extractor, normalise
+from paperdesk.core.pdf.normalise import extractor, normalise
 from paperdesk.core.pdf.sandbox import PdfSandbox, shown_name
 
 _HASH_CHUNK = 1 << 20

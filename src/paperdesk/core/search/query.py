@@ -6,7 +6,8 @@
     status:to-read                  unread, to-read, reading, read
     rating>=4  year:2024  year>=2023  year:2020..2022  upvotes>10   (: = > >= < <=)
     digest:oct  digest:2024-10-30   a digest's file name (part of it) or its date
-    has:notes  has:tags  has:rating  has:upvotes  has:date  has:abstract  has:pdf
+    has:notes  has:highlights  has:tags  has:rating  has:upvotes  has:date  has:abstract
+    has:pdf
     pdf:word  pdf:"a phrase"  pdf:transfor*   words in the text of a paper's PDFs
     is:duplicate-candidate  is:year-inferred
     title:word  abstract:word  note:word   a word in one field only
@@ -242,6 +243,8 @@ _COMPARE = {":": "=", "=": "=", ">": ">", ">=": ">=", "<": "<", "<=": "<="}
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 _HAS = {
     "notes": "p.id IN (SELECT paper_id FROM notes)",
+    "highlights": "p.id IN (SELECT a.paper_id FROM attachments a WHERE EXISTS "
+                  "(SELECT 1 FROM highlights h WHERE h.attachment_id = a.id))",
     "tags": "p.id IN (SELECT paper_id FROM paper_tags)",
     "rating": "p.rating > 0",
     "upvotes": "p.upvotes > 0",

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.api import author_line, describe
+from paperdesk.core.api import HIGHLIGHT_COLOURS, author_line, describe
 from paperdesk.gui.panes.note_edit import NoteEdit
 from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from paperdesk.gui.table.paper_model import STATUS_LABELS
@@ -58,6 +58,20 @@ class TagCompleter(QCompleter):
         return f"{before}, {name}" if before else name
 
 
+def _highlights_html(marks: list[dict[str, Any]]) -> str:
+    """The highlights under the notes: page (a link that reads it there), passage, comment."""
+    if not marks:
+        return ""
+    rows = []
+    for h in marks:
+        comment = f"<br>&nbsp;&nbsp;— {html.escape(h['comment'])}" if h["comment"] else ""
+        passage = h["text"] if len(h["text"]) <= 300 else h["text"][:299] + "…"
+        rows.append(f'<span style="background:{HIGHLIGHT_COLOURS.get(h["colour"], "#ffd400")}">'
+                    f'&nbsp;&nbsp;</span> <a href="highlight:{h["attachment_id"]}:{h["page"]}">'
+                    f'p. {h["page"] + 1}</a> “{html.escape(passage)}”{comment}')
+    return f"<b>Highlights</b> ({len(marks)})<br>" + "<br>".join(rows)
+
+
 class DetailPane(QScrollArea):
     rate = Signal(list, int)              # paper ids, rating
     status_chosen = Signal(list, str)     # paper ids, status
@@ -65,6 +79,7 @@ class DetailPane(QScrollArea):
     tag_removed = Signal(list, str)       # paper ids, name
     note_saved = Signal(int, object, str)  # paper id, note id or None, text
     year_correction = Signal(int)         # paper id
+    highlight_opened = Signal(int, int)   # attachment id, page (0-based): read it there
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -114,12 +129,14 @@ class DetailPane(QScrollArea):
         self.note.textChanged.connect(self._note_changed)
         self._note_timer = QTimer(self, singleShot=True, interval=NOTE_DELAY_MS)
         self._note_timer.timeout.connect(self._save_note)
+        self.marks = _label(links=True)  # the highlights of the paper's PDFs
+        self.marks.linkActivated.connect(self._open_highlight)
         self.provenance = _label()
         for widget in (self.title, self.meta, self.provenance):
             layout.addWidget(widget)
         layout.addLayout(form)
         for widget in (self.sources, self.chart, self.abstract, self.notes_label,
-                       self.older_notes, self.note):
+                       self.older_notes, self.note, self.marks):
             layout.addWidget(widget)
         layout.addStretch(1)
         self.ids: list[int] = []
@@ -146,6 +163,7 @@ class DetailPane(QScrollArea):
         for widget in (self.sources, self.chart, self.abstract, self.notes_label,
                        self.older_notes, self.note):
             widget.setVisible(single)
+        self.marks.setVisible(single and bool(papers[0].get("highlights")))
         if not papers:
             self.title.setText("No paper selected")
             self.provenance.hide()
@@ -237,6 +255,7 @@ class DetailPane(QScrollArea):
                              f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then){seen}")
         self.chart.set_sightings(sightings)
         self.abstract.setText(f"<b>Abstract</b><br>{html.escape(p['abstract'] or 'none')}")
+        self.marks.setText(_highlights_html(p.get("highlights") or []))
         notes = p.get("notes") or []
         self.older_notes.setText("<br>".join(
             f"<i>{html.escape(n['updated'][:16])}</i> {html.escape(n['text'])}"
@@ -274,6 +293,10 @@ class DetailPane(QScrollArea):
         if len(self.ids) == 1:
             self.note.checkpoint()
             self.note_saved.emit(self.ids[0], self.note_id, self.note.toPlainText())
+
+    def _open_highlight(self, href: str) -> None:
+        _, attachment_id, page = href.split(":")
+        self.highlight_opened.emit(int(attachment_id), int(page))
 
     def _link(self, href: str) -> None:
         if href.startswith("year:"):

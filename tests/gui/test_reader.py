@@ -1,0 +1,161 @@
+"""The built-in reader, offscreen, on a PDF pdflatex made with known phrases on known pages:
+open it (to-read becomes reading), find on page 3, copy, highlight, undo, redo, merge,
+keep the page; a hostile file is one line and the window lives."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from paperdesk.gui.pdf.reader_feature import open_reader
+from tests.gui.conftest import select_row
+from tests.reader_pdf import PAGE3_PHRASE, ZEBRA, ZEBRA_HITS, attach, reader_pdf
+
+
+@pytest.fixture(scope="module")
+def pdf(tmp_path_factory):
+    return reader_pdf(tmp_path_factory.mktemp("pdf"))
+
+
+def opened(qtbot, window, aid, page=None, words=None):
+    reader = window.context.features["reader"]
+    open_reader(window.context, aid, page, words)
+    qtbot.waitUntil(lambda: reader.opened_window(aid) is not None)
+    shown = reader.opened_window(aid)
+    qtbot.waitExposed(shown)
+    return shown
+
+
+def test_read_a_to_read_paper_find_copy_highlight_undo_redo(qtbot, window, pdf):
+    lib = window.context.lib
+    pid = select_row(window, 0)
+    lib.curation.set_status([pid], "to-read")
+    aid = attach(lib, pid, pdf)
+    qtbot.keyClick(window.table, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    reader = window.context.features["reader"]
+    qtbot.waitUntil(lambda: reader.opened_window(aid) is not None)
+    shown = reader.opened_window(aid)
+    assert lib.paper(pid)["status"] == "reading"
+    qtbot.waitUntil(lambda: shown.view.has_page_image(0))
+    assert shown.view.page_count == 30
+    # Find: every hit on every page, the first one on page 3.
+    shown.find(ZEBRA)
+    qtbot.waitUntil(lambda: len(shown.view.texts) == 30)
+    by_page = {}
+    for page, _s, _e in shown.view.hits:
+        by_page[page] = by_page.get(page, 0) + 1
+    assert by_page == ZEBRA_HITS
+    shown.find(PAGE3_PHRASE)
+    assert [h[0] for h in shown.view.hits] == [2, 2]
+    assert shown.view.current_page() == 2
+    assert shown.hits_label.text().strip() == "1 of 2"
+    qtbot.keyClick(shown.view, Qt.Key.Key_F3)
+    assert shown.view.current_hit == 1
+    qtbot.keyClick(shown.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == PAGE3_PHRASE
+    # Highlight the find hit by keyboard, then comment on it.
+    qtbot.keyClick(shown.view, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    (made,) = lib.highlights.of_attachment(aid)
+    assert (made["page"], made["text"], made["colour"]) == (2, PAGE3_PHRASE, "green")
+    assert len(made["quads"]) == 1 and len(made["quads"][0]) == 8
+    assert shown.view.highlights and shown.view.highlights[0]["id"] == made["id"]
+    shown.comment("horses, really")
+    assert lib.highlights.get(made["id"])["comment"] == "horses, really"
+    # Undo twice (comment, highlight) in the reader, redo once.
+    qtbot.keyClick(shown.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert lib.highlights.get(made["id"])["comment"] == ""
+    qtbot.keyClick(shown.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: lib.highlights.of_attachment(aid) == [])
+    assert shown.view.highlights == []
+    qtbot.keyClick(shown.view, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: len(lib.highlights.of_attachment(aid)) == 1)
+    assert [h["id"] for h in shown.view.highlights] == [made["id"]]
+    # The page in view is kept when the reader closes; opening again goes back there.
+    shown.view.go_to(11)
+    shown.close()
+    assert lib.reading.attachment(aid)["last_page"] == 11
+    again = opened(qtbot, window, aid)
+    assert again.view.current_page() == 11
+    # The status change is undone by the window's undo like any other.
+    again.close()
+
+
+def test_a_selection_by_drag_highlights_and_a_merge_keeps_it(qtbot, window, pdf):
+    lib = window.context.lib
+    pid, other = lib.search("").ids[:2]
+    aid = attach(lib, other, pdf)
+    shown = opened(qtbot, window, aid, page=2)
+    qtbot.waitUntil(lambda: 2 in shown.view.texts)
+    text = shown.view.texts[2]
+    start, end = text.find(PAGE3_PHRASE)[0]
+    shown.view.set_selection((2, start, end))
+    assert shown.view.selected_text() == PAGE3_PHRASE
+    hid = shown.highlight("blue")
+    assert lib.highlights.get(hid)["text"] == PAGE3_PHRASE
+    shown.close()
+    lib.duplicates.merge(pid, [other])
+    assert [h["id"] for h in lib.highlights.of_paper(pid)] == [hid]
+    assert lib.search("has:highlights").ids == [pid]
+
+
+def test_open_reader_on_a_page_with_words_marked(qtbot, window, pdf):
+    lib = window.context.lib
+    pid = lib.search("").ids[0]
+    aid = attach(lib, pid, pdf)
+    shown = opened(qtbot, window, aid, page=6, words=["lone", ZEBRA])
+    qtbot.waitUntil(lambda: len(shown.view.texts) == 30)
+    pages = {h[0] for h in shown.view.hits}
+    assert pages == {2, 6}
+    assert shown.view.hits[shown.view.current_hit][0] == 6
+    assert shown.view.current_page() == 6
+    shown.close()
+
+
+def test_a_hostile_file_is_one_line_and_the_window_lives(qtbot, window, tmp_path):
+    lib = window.context.lib
+    pid = lib.search("").ids[0]
+    bad = tmp_path / "not-a.pdf"
+    bad.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 500)
+    aid = attach(lib, pid, bad)
+    open_reader(window.context, aid)
+    bar = window.statusBar()
+    qtbot.waitUntil(lambda: "not-a.pdf" in bar.currentMessage())
+    assert "\n" not in bar.currentMessage()
+    assert window.context.features["reader"].opened_window(aid) is None
+    assert window.isVisible()
+    # The window still answers: the next reader opens.
+    select_row(window, 1)
+    assert window.selected_ids()
+
+
+def test_the_detail_pane_shows_highlights_and_reads_one_at_its_page(qtbot, window, pdf):
+    lib = window.context.lib
+    pid = select_row(window, 0)
+    aid = attach(lib, pid, pdf)
+    quads = [[72.0, 700.0, 300.0, 700.0, 72.0, 688.0, 300.0, 688.0]]
+    window.context.ops.edit(lib.highlights.add, aid, 6, quads, "A lone zebra", "pink",
+                            "the odd one out")
+    qtbot.waitUntil(lambda: window.detail.marks.isVisible())
+    shown = window.detail.marks.text()
+    assert "p. 7" in shown and "A lone zebra" in shown and "the odd one out" in shown
+    window.detail.marks.linkActivated.emit(f"highlight:{aid}:6")
+    reader = window.context.features["reader"]
+    qtbot.waitUntil(lambda: reader.opened_window(aid) is not None)
+    opened_at = reader.opened_window(aid)
+    assert opened_at.view.current_page() == 6
+    assert [h["text"] for h in opened_at.view.highlights] == ["A lone zebra"]
+    opened_at.close()
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: not window.detail.marks.isVisible())
+
+
+def test_the_reader_keys_are_the_guide_s_and_none_is_taken_twice():
+    from paperdesk.gui.pdf.reader_window import ACTIONS
+    from tests.gui.test_guide_keys import keys_in, section
+
+    named = keys_in(section("## Reading and highlighting PDFs"))
+    keys = [k for _name, _text, ks in ACTIONS for k in ks]
+    assert len(keys) == len(set(keys))
+    assert sorted(set(keys) - named) == []
