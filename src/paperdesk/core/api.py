@@ -20,7 +20,7 @@ _DOOR: dict[str, str] = {
     "paperdesk.core.bibtex.formats": "FORMATS Format",
     "paperdesk.core.curation.curation": "MAX_YEAR MIN_YEAR",
     "paperdesk.core.db.backup": "backups_folder check_backup default_backup_path",
-    "paperdesk.core.db.changes": "DETAIL DUPLICATE_GROUPS PAPERS SIDEBAR_COUNTS SYNCS "
+    "paperdesk.core.db.changes": "ATTACHMENTS DETAIL DUPLICATE_GROUPS PAPERS SIDEBAR_COUNTS SYNCS "
                                  "TABLE_ROWS TABLE_SET Changes Undo",
     "paperdesk.core.db.paths": "APP_NAME ENV_DATA ENV_LIBRARY data_dir demo_library_path "
                                "library_path resource seed_files",

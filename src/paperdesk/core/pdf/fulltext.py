@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.db import attachments_table, fulltext_db
 from paperdesk.core.db.fulltext_db import Fulltext
+from paperdesk.core.model.errors import QueryError
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 from paperdesk.core.pdf import indexer
 from paperdesk.core.pdf.indexer import IndexReport
-from paperdesk.core.search.query import pdf_words
+from paperdesk.core.search.query import pdf_fields, pdf_words
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -64,14 +65,22 @@ class PdfText:
 
     def asks(self, query: str) -> bool:
         """Whether ``query`` asks for words of the PDFs (``pdf:``)."""
-        return pdf_words(query) is not None
+        return _fts(query) is not None
+
+    def words(self, query: str) -> list[str]:
+        """The words and phrases of the ``pdf:`` fields of ``query`` (what the reader
+        marks on a hit's page); none for a query that cannot be read."""
+        try:
+            return list(dict.fromkeys(f.value for f in pdf_fields(query)))
+        except QueryError:
+            return []
 
     def hits(self, paper_ids: Sequence[int], query: str,
              per_attachment: int = 3) -> dict[int, list[dict[str, Any]]]:
         """{paper id: its pages matching the ``pdf:`` words of ``query``}: for each,
         ``attachment_id``, ``name`` (the file's), ``page`` (0-based) and ``snippet``
         (the words in [brackets]); papers without such a page are left out."""
-        fts = pdf_words(query)
+        fts = _fts(query)
         if fts is None or not paper_ids:
             return {}
         rows = attachments_table.of_papers(self.lib.db, list(paper_ids))
@@ -81,3 +90,12 @@ class PdfText:
             row = by_id[hit["attachment_id"]]
             out.setdefault(row["paper_id"], []).append({**hit, "name": row["name"]})
         return out
+
+
+def _fts(query: str) -> str | None:
+    """The FTS5 expression of the query's ``pdf:`` words; None for none, or for a query
+    that cannot be read (its search says why)."""
+    try:
+        return pdf_words(query)
+    except QueryError:
+        return None

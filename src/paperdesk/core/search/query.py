@@ -273,14 +273,13 @@ def pdf_expression(f: Field) -> str:
     return _phrase(f.value) + (" *" if f.prefix else "")
 
 
-def pdf_words(text: str) -> str | None:
-    """The ``pdf:`` fields a result may match, OR'd as one FTS5 expression (what a
-    hit's snippet shows), or None when the query has none."""
-    found: list[str] = []
+def pdf_fields(text: str) -> list[Field]:
+    """The ``pdf:`` fields of the query a result may match (not those negated)."""
+    found: list[Field] = []
 
     def walk(node: Node | None, negated: bool) -> None:
         if isinstance(node, Field) and node.name == "pdf" and not negated:
-            found.append(pdf_expression(node))
+            found.append(node)
         elif isinstance(node, Not):
             walk(node.child, not negated)
         elif isinstance(node, Group):
@@ -288,7 +287,14 @@ def pdf_words(text: str) -> str | None:
                 walk(child, negated)
 
     walk(parse(text), False)
-    return " OR ".join(dict.fromkeys(found)) or None
+    return found
+
+
+def pdf_words(text: str) -> str | None:
+    """The ``pdf:`` fields a result may match, OR'd as one FTS5 expression (what a
+    hit's snippet shows), or None when the query has none."""
+    found = dict.fromkeys(pdf_expression(f) for f in pdf_fields(text))
+    return " OR ".join(found) or None
 
 
 def _number(f: Field, text: str) -> int:

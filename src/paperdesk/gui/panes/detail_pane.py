@@ -41,6 +41,13 @@ def _label(text: str = "", *, wrap: bool = True, links: bool = False) -> QLabel:
     return label
 
 
+def _linked(slot) -> QLabel:
+    """A label of links, each activated link given to ``slot``."""
+    label = _label(links=True)
+    label.linkActivated.connect(slot)
+    return label
+
+
 def _anchor(url: str, text: str) -> str:
     safe = url if url.startswith(("https://", "http://")) else "#"
     return f'<a href="{html.escape(safe, quote=True)}">{html.escape(text)}</a>'
@@ -72,6 +79,19 @@ def _highlights_html(marks: list[dict[str, Any]]) -> str:
     return f"<b>Highlights</b> ({len(marks)})<br>" + "<br>".join(rows)
 
 
+def _pdf_hits_html(hits: list[dict[str, Any]]) -> str:
+    """The pages of the paper's PDFs the search's pdf: words are on, each a link that
+    reads it there, with a snippet (the words matched in bold)."""
+    if not hits:
+        return ""
+    rows = []
+    for h in hits:
+        snippet = html.escape(h["snippet"]).replace("[", "<b>").replace("]", "</b>")
+        rows.append(f'<a href="pdfhit:{h["attachment_id"]}:{h["page"]}">'
+                    f'p. {h["page"] + 1}</a> of {html.escape(h["name"])}: {snippet}')
+    return "<b>In the PDF</b><br>" + "<br>".join(rows)
+
+
 class DetailPane(QScrollArea):
     rate = Signal(list, int)              # paper ids, rating
     status_chosen = Signal(list, str)     # paper ids, status
@@ -80,6 +100,7 @@ class DetailPane(QScrollArea):
     note_saved = Signal(int, object, str)  # paper id, note id or None, text
     year_correction = Signal(int)         # paper id
     highlight_opened = Signal(int, int)   # attachment id, page (0-based): read it there
+    pdf_hit_opened = Signal(int, int)     # attachment id, page (0-based) of a search hit
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -129,10 +150,10 @@ class DetailPane(QScrollArea):
         self.note.textChanged.connect(self._note_changed)
         self._note_timer = QTimer(self, singleShot=True, interval=NOTE_DELAY_MS)
         self._note_timer.timeout.connect(self._save_note)
-        self.marks = _label(links=True)  # the highlights of the paper's PDFs
-        self.marks.linkActivated.connect(self._open_highlight)
+        self.marks = _linked(self._open_highlight)  # the highlights of the paper's PDFs
+        self.pdf_hits = _linked(self._open_pdf_hit)  # where the search's pdf: words are
         self.provenance = _label()
-        for widget in (self.title, self.meta, self.provenance):
+        for widget in (self.title, self.meta, self.pdf_hits, self.provenance):
             layout.addWidget(widget)
         layout.addLayout(form)
         for widget in (self.sources, self.chart, self.abstract, self.notes_label,
@@ -164,6 +185,7 @@ class DetailPane(QScrollArea):
                        self.older_notes, self.note):
             widget.setVisible(single)
         self.marks.setVisible(single and bool(papers[0].get("highlights")))
+        self.pdf_hits.setVisible(single and bool(papers[0].get("pdf_hits")))
         if not papers:
             self.title.setText("No paper selected")
             self.provenance.hide()
@@ -256,6 +278,7 @@ class DetailPane(QScrollArea):
         self.chart.set_sightings(sightings)
         self.abstract.setText(f"<b>Abstract</b><br>{html.escape(p['abstract'] or 'none')}")
         self.marks.setText(_highlights_html(p.get("highlights") or []))
+        self.pdf_hits.setText(_pdf_hits_html(p.get("pdf_hits") or []))
         notes = p.get("notes") or []
         self.older_notes.setText("<br>".join(
             f"<i>{html.escape(n['updated'][:16])}</i> {html.escape(n['text'])}"
@@ -297,6 +320,10 @@ class DetailPane(QScrollArea):
     def _open_highlight(self, href: str) -> None:
         _, attachment_id, page = href.split(":")
         self.highlight_opened.emit(int(attachment_id), int(page))
+
+    def _open_pdf_hit(self, href: str) -> None:
+        _, attachment_id, page = href.split(":")
+        self.pdf_hit_opened.emit(int(attachment_id), int(page))
 
     def _link(self, href: str) -> None:
         if href.startswith("year:"):
