@@ -103,6 +103,23 @@ def test_missing_file(sandbox: PdfSandbox, tmp_path: Path) -> None:
         sandbox.info(tmp_path / "gone.pdf")
 
 
+def test_texts_read_ahead_and_say_each_file(sandbox: PdfSandbox, paper: Path) -> None:
+    """One answer per file, in order, a hostile one among them, then a file read again."""
+    bad = paper.with_name("bad.pdf")
+    bad.write_bytes(b"not a pdf at all" * 10)
+    got = list(sandbox.texts([paper, bad, paper]))
+    assert [p.name for p, _ in got] == ["paper.pdf", "bad.pdf", "paper.pdf"]
+    assert got[0][1] == got[2][1] == sandbox.text(paper)
+    assert isinstance(got[1][1], PdfError)
+    assert str(got[1][1]) == "bad.pdf is not a PDF, or is damaged"
+    # Stopped early, with the next file being read: the child is still in step.
+    texts = sandbox.texts([paper, paper, paper])
+    next(texts)
+    texts.close()
+    assert sandbox.info(paper)["pages"] == 3
+    assert list(sandbox.texts([])) == []
+
+
 def test_deadline_kills_and_restarts(paper: Path) -> None:
     with PdfSandbox() as pdf:
         pdf.info(paper)

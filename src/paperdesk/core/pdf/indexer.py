@@ -23,6 +23,7 @@ file and indexing again makes the same rows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -108,25 +109,33 @@ def index(library: Path, attachments: list[Mapping[str, Any]], *, rebuild: bool 
 
 def _work(ft: Fulltext, pdf: PdfSandbox, library: Path, todo: list[Mapping[str, Any]],
           report: IndexReport, progress: Progress, cancel: CancelFlag | None) -> None:
+    """Read the files of ``todo`` in the sandbox, the next one while this one is
+    normalised and written (``PdfSandbox.texts``)."""
     version = extractor()
-    for done, row in enumerate(todo):
-        progress(done / len(todo), f"Indexing the text of PDFs: {done:,} of {len(todo):,}")
-        if cancel is not None and cancel.is_set():
-            report.cancelled = True
-            return
+    files = []
+    for row in todo:
         path = attachment_file(library, row)
-        try:
-            digest = sha256_of(path)
-        except OSError as exc:
-            report.missing.append(f"{shown_name(path)} is missing ({exc.strerror})")
-            continue
-        try:
-            pages = [normalise(text) for text in pdf.text(path)]
-            error = None
-        except PdfError as exc:
-            pages, error = [], str(exc)
-            report.failed.append(error)
-        ft.put(row["id"], digest, version, pages, error)
-        report.indexed += 1
-        report.pages += len(pages)
-    progress(1.0, f"Indexed the text of {len(todo):,} PDFs")
+        if path.is_file():
+            files.append((row, path))
+        else:
+            report.missing.append(f"{shown_name(path)} is missing")
+    progress(0.0, f"Indexing the text of PDFs: 0 of {len(files):,}")
+    with contextlib.closing(pdf.texts([path for _, path in files])) as texts:
+        for done, ((row, path), (_, text)) in enumerate(zip(files, texts, strict=True), 1):
+            try:
+                digest = sha256_of(path)
+            except OSError as exc:
+                report.missing.append(f"{shown_name(path)} is missing ({exc.strerror})")
+                continue
+            if isinstance(text, PdfError):
+                pages, error = [], str(text)
+                report.failed.append(error)
+            else:
+                pages, error = [normalise(t) for t in text], None
+            ft.put(row["id"], digest, version, pages, error)
+            report.indexed += 1
+            report.pages += len(pages)
+            progress(done / len(files), f"Indexing the text of PDFs: {done:,} of {len(files):,}")
+            if cancel is not None and cancel.is_set() and done < len(files):
+                report.cancelled = True
+                return
