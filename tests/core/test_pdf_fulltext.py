@@ -136,6 +136,14 @@ def test_rebuild_and_delete_make_the_same_rows(pdf_lib) -> None:
     assert pdf_lib.search("pdf:zebra").ids == [pdf_lib.test_papers[0]]  # found again
 
 
+def test_normalised_in_the_sandbox_the_same_rows(pdf_lib) -> None:
+    """The window's way (the pages normalised in the sandbox) makes the same rows."""
+    pdf_lib.fulltext.index()
+    here = rows(pdf_lib.fulltext.path)
+    assert pdf_lib.fulltext.index(rebuild=True, normalise_here=False).indexed == 2
+    assert rows(pdf_lib.fulltext.path) == here
+
+
 def test_a_new_extractor_reads_everything_again(pdf_lib, monkeypatch) -> None:
     assert pdf_lib.fulltext.index().indexed == 2
     assert pdf_lib.fulltext.index().indexed == 0

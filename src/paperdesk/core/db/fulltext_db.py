@@ -102,6 +102,9 @@ class Fulltext:
         ft = cls(conn, path)
         try:
             conn.execute("PRAGMA journal_mode = WAL")
+            # A derived file: a commit waits for no fsync (a power cut may take the last
+            # attachments written, which the next run writes again; a kill takes none).
+            conn.execute("PRAGMA synchronous = NORMAL")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version != FORMAT:
                 ft.clear()

@@ -9,9 +9,10 @@ no connection to the library) and the states the full-text file keeps:
 - one already read from a file with the same SHA-256 by the same extractor
   (``normalise.extractor()``) is left as it is;
 - any other is read whole in the PDF sandbox (a child process with a deadline and a
-  memory cap), its pages normalised (``normalise.normalise``) and written with its
-  state in one transaction (``fulltext_db.Fulltext.put``): a run killed at any moment
-  leaves each attachment whole or absent, and the next run goes on from there.
+  memory cap), its pages normalised (``normalise.normalise``: here or there) and
+  written with its state in one transaction (``fulltext_db.Fulltext.put``): a run
+  killed at any moment leaves each attachment whole or absent, and the next run goes
+  on from there.
 
 A file that cannot be read (encrypted, damaged, hostile) is kept with its one-line
 reason and no pages, so it is not read again until it or the extractor changes; a
@@ -85,9 +86,13 @@ def pending(attachments: Iterable[Mapping[str, Any]], states: Mapping[int, tuple
 
 def index(library: Path, attachments: list[Mapping[str, Any]], *, rebuild: bool = False,
           progress: Progress = no_progress, cancel: CancelFlag | None = None,
-          sandbox: PdfSandbox | None = None) -> IndexReport:
+          sandbox: PdfSandbox | None = None, normalise_here: bool = True) -> IndexReport:
     """Bring the full-text file of the library at ``library`` up to ``attachments``
-    (the rows of its ``attachments`` table); ``rebuild``: empty it first."""
+    (the rows of its ``attachments`` table); ``rebuild``: empty it first.
+
+    ``normalise_here``: the pages are normalised in this process, while the sandbox
+    reads the next file (the quickest on two cores); else in the sandbox, which keeps
+    this process's interpreter free for a window's UI thread."""
     report = IndexReport(attachments=len(attachments))
     own = sandbox is None
     pdf = PdfSandbox(name="paperdesk-pdf-index") if sandbox is None else sandbox
@@ -100,7 +105,7 @@ def index(library: Path, attachments: list[Mapping[str, Any]], *, rebuild: bool 
             report.removed = ft.drop(sorted(set(states) - alive))
             todo = pending(attachments, states)
             report.current = len(attachments) - len(todo)
-            _work(ft, pdf, library, todo, report, progress, cancel)
+            _work(ft, pdf, library, todo, report, progress, cancel, normalise_here)
     finally:
         if own:
             pdf.close()
@@ -108,9 +113,10 @@ def index(library: Path, attachments: list[Mapping[str, Any]], *, rebuild: bool 
 
 
 def _work(ft: Fulltext, pdf: PdfSandbox, library: Path, todo: list[Mapping[str, Any]],
-          report: IndexReport, progress: Progress, cancel: CancelFlag | None) -> None:
+          report: IndexReport, progress: Progress, cancel: CancelFlag | None,
+          here: bool) -> None:
     """Read the files of ``todo`` in the sandbox, the next one while this one is
-    normalised and written (``PdfSandbox.texts``)."""
+    normalised (``here``; else in the sandbox) and written (``PdfSandbox.texts``)."""
     version = extractor()
     files = []
     for row in todo:
@@ -120,7 +126,8 @@ def _work(ft: Fulltext, pdf: PdfSandbox, library: Path, todo: list[Mapping[str, 
         else:
             report.missing.append(f"{shown_name(path)} is missing")
     progress(0.0, f"Indexing the text of PDFs: 0 of {len(files):,}")
-    with contextlib.closing(pdf.texts([path for _, path in files])) as texts:
+    with contextlib.closing(pdf.texts([path for _, path in files],
+                                      normalised=not here)) as texts:
         for done, ((row, path), (_, text)) in enumerate(zip(files, texts, strict=True), 1):
             try:
                 digest = sha256_of(path)
@@ -131,7 +138,7 @@ def _work(ft: Fulltext, pdf: PdfSandbox, library: Path, todo: list[Mapping[str, 
                 pages, error = [], str(text)
                 report.failed.append(error)
             else:
-                pages, error = [normalise(t) for t in text], None
+                pages, error = (text if not here else [normalise(t) for t in text]), None
             ft.put(row["id"], digest, version, pages, error)
             report.indexed += 1
             report.pages += len(pages)

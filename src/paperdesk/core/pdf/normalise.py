@@ -22,9 +22,10 @@ from importlib import metadata
 
 VERSION = 1  # of this module's normalisation: one more whenever its output changes
 
-_JOIN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010][ \t]*\n\s*(?=[^\W\d_])")
+# A hyphen ending a line: the pattern opens with the hyphen, so the scan is quick; the
+# letters around it are looked at in ``_joined``.
+_JOIN = re.compile(r"[-\u00ad\u2010][ \t]*\n\s*")
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
-_SPACES = re.compile(r"\s+")
 
 
 @functools.cache
@@ -38,8 +39,13 @@ def extractor() -> str:
 
 
 def _joined(m: re.Match[str]) -> str:
-    """Nothing (the word joined) before a lowercase letter; else the hyphen, kept."""
-    after = m.string[m.end()]
+    """Between a letter and a lowercase letter, nothing (the word joined); between a
+    letter and another letter, the hyphen alone (the lines joined); else as it was."""
+    text, start, end = m.string, m.start(), m.end()
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if not (before.isalpha() and after.isalpha()):
+        return m.group(0)
     return "" if after.islower() else m.group(0)[0]
 
 
@@ -52,4 +58,4 @@ def normalise(raw: str) -> str:
     text = _JOIN.sub(_joined, text)
     text = text.replace("\u00ad", "")
     text = _CONTROLS.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
+    return " ".join(text.split())

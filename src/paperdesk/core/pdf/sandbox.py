@@ -177,17 +177,19 @@ class PdfSandbox:
             answer = self._receive(limit, name)
         return _result(answer, name)
 
-    def texts(self, paths: Iterable[str | Path], *,
+    def texts(self, paths: Iterable[str | Path], *, normalised: bool = False,
               deadline: float | None = None) -> Iterator[tuple[Path, list[str] | PdfError]]:
-        """Each file's text (a list of pages), or the PdfError that says why it has
-        none, in order. The child reads the next file while the caller works on the
-        one it was given: extracting, normalising and writing overlap. The sandbox is
-        held until the iteration ends (or is closed)."""
+        """Each file's text (a list of pages; ``normalised``: as ``normalise`` makes
+        it, in the child), or the PdfError that says why it has none, in order. The
+        child reads the next file while the caller works on the one it was given:
+        extracting and writing overlap. The sandbox is held until the iteration ends
+        (or is closed)."""
         limit = self.deadline if deadline is None else deadline
         queue = [Path(p) for p in paths]
+        task = "pages" if normalised else "text"
         with self.lock:
             if queue:
-                self._send(("text", str(queue[0]), (None,)), shown_name(queue[0]))
+                self._send((task, str(queue[0]), (None,)), shown_name(queue[0]))
             for i, path in enumerate(queue):
                 name = shown_name(path)
                 try:
@@ -195,7 +197,7 @@ class PdfSandbox:
                 except PdfError as exc:  # the child was stopped: the next starts anew
                     result = exc
                 if i + 1 < len(queue):
-                    self._send(("text", str(queue[i + 1]), (None,)), shown_name(queue[i + 1]))
+                    self._send((task, str(queue[i + 1]), (None,)), shown_name(queue[i + 1]))
                     try:
                         yield path, result
                     except GeneratorExit:  # stopped early: the file being read is let go

@@ -50,7 +50,10 @@ class IndexThread(QThread):
     def run(self) -> None:
         try:
             with Library.open(self.path, create=False) as lib:
-                report = lib.fulltext.index(progress=self.progressed.emit, cancel=self.cancel)
+                # The pages normalised in the sandbox: no Python work here for the UI
+                # thread to wait on.
+                report = lib.fulltext.index(progress=self.progressed.emit, cancel=self.cancel,
+                                            normalise_here=False)
         except PaperDeskError as exc:
             self.failed.emit(str(exc))
             self.done.emit(None)
