@@ -178,3 +178,11 @@ def test_the_machinery_is_on_the_library(seed_lib, tmp_path):
     assert "something other than BibTeX" in lib.bibtex.foreign(tmp_path / "x.bib", "bibtex")
     assert lib.bibtex.foreign(synced, "csl-json") is None
     assert lib.bibtex.key_status(first)["frozen"]  # exported, so frozen
+
+
+def test_the_pdfs_hang_off_the_library(lib, tmp_path):
+    from paperdesk.core.pdf.attach import Pdfs
+
+    assert isinstance(lib.pdf, Pdfs) and lib.pdf is lib.pdf
+    assert lib.pdf.listing() == [] and lib.pdf.sweep() == []
+    assert api.held(tmp_path / "no-such.sqlite") is None  # a backup without PDFs
