@@ -159,3 +159,23 @@ def test_the_reader_keys_are_the_guide_s_and_none_is_taken_twice():
     keys = [k for _name, _text, ks in ACTIONS for k in ks]
     assert len(keys) == len(set(keys))
     assert sorted(set(keys) - named) == []
+
+
+def test_the_readers_process_starts_ahead_so_opening_starts_none(qtbot, make_window,
+                                                                   seed_lib, pdf):
+    pid = seed_lib.search("").ids[0]
+    aid = attach(seed_lib, pid, pdf)
+    window = make_window(seed_lib)  # a library with a PDF: the process starts soon after
+    reader = window.context.features["reader"]
+    qtbot.waitUntil(lambda: reader.warmed is not None and not reader.warmed.is_alive())
+    assert reader.sandbox.started == 1
+    shown = opened(qtbot, window, aid)
+    qtbot.waitUntil(lambda: shown.view.has_page_image(0))
+    assert reader.sandbox.started == 1  # the open and the render went to that process
+    shown.close()
+
+
+def test_a_library_without_pdfs_starts_no_reader_process(qtbot, window):
+    reader = window.context.features["reader"]
+    qtbot.wait(2500)
+    assert reader.warmed is None and reader._sandbox is None

@@ -22,6 +22,7 @@ from paperdesk.core.pdf.page_text import PageText
 
 OPEN_DEADLINE_S = 10.0   # opening a file: its page count and first page's text
 PAGE_DEADLINE_S = 10.0   # one page, rendered or read
+NO_FILE = Path("/nonexistent/paperdesk-warm-up.pdf")  # what a warm-up asks about
 
 
 class ReaderPages:
