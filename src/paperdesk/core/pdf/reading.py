@@ -10,6 +10,7 @@ edit), and moves a paper from to-read to reading when one of its PDFs is opened
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,10 +81,8 @@ class Reading:
         about a file that is not there, which loads the engine and fails at once."""
         from paperdesk.core.pdf.reader_pages import NO_FILE
 
-        try:
+        with contextlib.suppress(PdfError):  # the answer expected: the process is up
             sandbox.info(NO_FILE, deadline=30.0)
-        except PdfError:
-            pass  # the answer expected: the process is up
 
     @staticmethod
     def sandbox() -> Any:
