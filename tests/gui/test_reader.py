@@ -179,3 +179,24 @@ def test_a_library_without_pdfs_starts_no_reader_process(qtbot, window):
     reader = window.context.features["reader"]
     qtbot.wait(2500)
     assert reader.warmed is None and reader._sandbox is None
+
+
+def test_pages_are_rendered_a_few_ahead_and_no_further(qtbot, window, pdf):
+    from paperdesk.gui.pdf.page_view import AHEAD
+
+    lib = window.context.lib
+    aid = attach(lib, lib.search("").ids[0], pdf)
+    shown = opened(qtbot, window, aid, page=0)
+    view = shown.view
+    on_screen = list(view.layout_.visible(0, view.viewport().height()))
+    last = on_screen[-1] + AHEAD
+    qtbot.waitUntil(lambda: all(view.has_page_image(p) for p in range(last + 1)))
+    qtbot.wait(300)  # nothing more comes when nothing more was asked
+    rendered = sorted({p for p, _s in view.images})
+    assert rendered == list(range(last + 1))
+    assert shown.renderer.calls == 2 * (last + 1)  # an image and a text a page, once each
+    # A zoom renders again, at the new zoom; the old images stand in meanwhile.
+    qtbot.keyClick(view, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: view.has_page_image(0))
+    assert view.zoom == pytest.approx(1.2)
+    shown.close()

@@ -142,14 +142,18 @@ class PageView(QAbstractScrollArea):
         return [*shown, *after, *before]
 
     def _ask(self) -> None:
-        # Asked in reverse: the renderer takes the newest first, the page in view.
+        """Ask for what the view lacks, most wanted first: the images of the pages on
+        screen, their texts, then the pages ahead (image, text)."""
         scale = round(self.zoom, 4)
-        for page in reversed(self.wanted_pages()):
-            key = (RENDER, page, scale)
-            if (page, scale) not in self.images and key not in self.asked:
-                self.asked.add(key)
-                self.renderer.want(RENDER, page, scale)
-            self.want_text(page)
+        asks = []
+        for page in self.wanted_pages():
+            for key in ((RENDER, page, scale), (TEXT, page, 0.0)):
+                have = (page, scale) in self.images if key[0] == RENDER else page in self.texts
+                if not have and key not in self.asked:
+                    self.asked.add(key)
+                    asks.append(key)
+        if asks:
+            self.renderer.want_all(asks)
 
     def want_text(self, page: int) -> None:
         key = (TEXT, page, 0.0)
