@@ -48,6 +48,7 @@ class PageView(QAbstractScrollArea):
     page_changed = Signal(int)        # the page in view (0-based)
     selection_changed = Signal()
     text_arrived = Signal(int)        # a page's text came (find waits for it)
+    highlight_clicked = Signal(int)   # a highlight's id: a click on it
 
     def __init__(self, renderer: Renderer, sizes: list[tuple[float, float]],
                  parent=None) -> None:
@@ -155,6 +156,14 @@ class PageView(QAbstractScrollArea):
         if asks:
             self.renderer.want_all(asks)
 
+    def want_texts(self, pages: list[int]) -> None:
+        """Ask for the texts of ``pages``, in that order (find reads them all)."""
+        asks = [(TEXT, p, 0.0) for p in pages
+                if p not in self.texts and (TEXT, p, 0.0) not in self.asked]
+        self.asked.update(asks)
+        if asks:
+            self.renderer.want_all(asks)
+
     def want_text(self, page: int) -> None:
         key = (TEXT, page, 0.0)
         if page not in self.texts and key not in self.asked:
@@ -243,9 +252,24 @@ class PageView(QAbstractScrollArea):
     def mousePressEvent(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
+        hit = self.highlight_at(event.position())
+        if hit is not None:
+            self.highlight_clicked.emit(hit)
         page, char = self._char_at(event.position())
         self._anchor = (page, char) if char is not None else None
         self.set_selection(None)
+
+    def highlight_at(self, pos: QPointF) -> int | None:
+        """The id of the highlight under a point of the view, or None."""
+        vx = pos.x() + self.horizontalScrollBar().value()
+        vy = pos.y() + self.verticalScrollBar().value()
+        page = self.layout_.page_at(vy)
+        x, y = self.layout_.to_page(page, vx, vy)
+        for h in self.highlights:
+            if h["page"] == page and any(left <= x <= right and bottom <= y <= top for
+                                         left, bottom, right, top in quad_boxes(h["quads"])):
+                return int(h["id"])
+        return None
 
     def mouseMoveEvent(self, event) -> None:
         if self._anchor is None:
