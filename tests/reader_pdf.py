@@ -54,18 +54,5 @@ def reader_pdf(folder: Path, pages: int = PAGES) -> Path:
 
 
 def attach(lib, paper_id: int, pdf: Path) -> int:
-    """Attach ``pdf`` to a paper, linked (``lib.pdf.attach`` once it is in; until then
-    its row, as the attachments' writer makes it)."""
-    pdf_area = getattr(type(lib), "pdf", None)
-    if pdf_area is not None:
-        return lib.pdf.attach(paper_id, pdf, link=True).result.attachment_id
-    import hashlib
-
-    from paperdesk.core.db import attachments_table
-
-    data = pdf.read_bytes()
-    with lib.write("Attach", ["attachments"], [paper_id]):
-        return attachments_table.insert(lib.db, {
-            "paper_id": paper_id, "kind": "linked", "path": str(pdf.resolve()),
-            "name": pdf.name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data),
-            "pages": None, "added_at": "2026-12-02T00:00:00Z"})
+    """Attach ``pdf`` to a paper as the user would (``lib.pdf.attach``), linked."""
+    return lib.pdf.attach(paper_id, pdf, link=True).result.attachment_id

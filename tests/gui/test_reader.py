@@ -113,12 +113,13 @@ def test_open_reader_on_a_page_with_words_marked(qtbot, window, pdf):
     shown.close()
 
 
-def test_a_hostile_file_is_one_line_and_the_window_lives(qtbot, window, tmp_path):
+def test_a_hostile_file_is_one_line_and_the_window_lives(qtbot, window, tmp_path, pdf):
     lib = window.context.lib
     pid = lib.search("").ids[0]
     bad = tmp_path / "not-a.pdf"
+    bad.write_bytes(pdf.read_bytes())
+    aid = attach(lib, pid, bad)  # a linked file, changed under the library after
     bad.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 500)
-    aid = attach(lib, pid, bad)
     open_reader(window.context, aid)
     bar = window.statusBar()
     qtbot.waitUntil(lambda: "not-a.pdf" in bar.currentMessage())

@@ -2,7 +2,8 @@
 used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
 ``lib.bibtex``, ``lib.citations``, ``lib.syncs``, ``lib.sync_feed`` (when they are
-written) ``lib.follows`` (the arXiv categories and authors Today brings), ``lib.reading`` (what
+written), ``lib.follows`` (the arXiv categories and authors Today brings),
+``lib.pdf`` (a paper's PDFs: attached, listed, removed, opened), ``lib.reading`` (what
 the PDF reader reads and keeps) and ``lib.highlights`` (passages marked in a PDF). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from paperdesk.core.hub.follow import Follows
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
+    from paperdesk.core.pdf.attach import Pdfs
     from paperdesk.core.pdf.highlights import Highlights
     from paperdesk.core.pdf.reading import Reading
     from paperdesk.core.sync.sync_feed import SyncFeed
@@ -105,6 +107,12 @@ class Areas:
         from paperdesk.core.hub.follow import Follows
 
         return Follows(self)
+
+    @functools.cached_property
+    def pdf(self: Library) -> Pdfs:
+        from paperdesk.core.pdf.attach import Pdfs
+
+        return Pdfs(self)
 
     @functools.cached_property
     def reading(self: Library) -> Reading:

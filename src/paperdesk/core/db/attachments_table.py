@@ -11,6 +11,7 @@ an attach, a removal, a merge and the trash's emptying can share one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from paperdesk.core.db import highlights_table, ids
@@ -115,6 +116,18 @@ def move_attachments(db: Database, keep: int, others: Sequence[int]) -> None:
 
 # -- reads -----------------------------------------------------------------------------
 
+def files_folder(library: Path) -> Path:
+    """``NAME.files`` beside the library ``NAME.sqlite``: the stored copies' folder."""
+    return library.with_name(library.stem + ".files")
+
+
+def file_path(library: Path, row: Mapping[str, Any]) -> Path:
+    """Where an attachment's PDF is: in the files folder (stored) or the user's path."""
+    if row["kind"] == "stored":
+        return files_folder(library) / row["path"]
+    return Path(row["path"])
+
+
 def _rows(db: Database, where: str, args: Iterable[Any]) -> list[dict[str, Any]]:
     cursor = db.execute(f"SELECT {', '.join(COLUMNS)} FROM attachments WHERE {where} "
                         "ORDER BY paper_id, id", list(args))
@@ -139,3 +152,13 @@ def by_sha256(db: Database, sha256: str) -> list[dict[str, Any]]:
 
 def every(db: Database) -> list[dict[str, Any]]:
     return _rows(db, "1", [])
+
+
+def paths_in_merges(db: Database) -> set[str]:
+    """The stored files the undo of a merge would give an attachment back (an identical
+    file a merge kept once): the files folder keeps them."""
+    return {r[0] for r in db.execute(
+        """SELECT json_extract(r.value, '$.path') FROM merges m,
+               json_each(m.undo, '$.images') i, json_each(i.value, '$.before') r
+           WHERE json_extract(i.value, '$.table') = 'attachments'
+             AND json_extract(r.value, '$.kind') = 'stored'""")}

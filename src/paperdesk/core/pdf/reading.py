@@ -39,15 +39,9 @@ class Reading:
 
     def file_of(self, row: dict[str, Any]) -> Path:
         """Where an attachment's PDF is: beside the library (stored) or the user's path."""
-        try:  # the files folder's own rule, once it is in (pdf-store's ``store``)
-            from paperdesk.core.pdf import store
-        except ImportError:
-            store = None
-        if store is not None:
-            return store.file_path(self.lib.path, row)
-        if row["kind"] == "stored":
-            return self.lib.path.with_name(self.lib.path.stem + ".files") / row["path"]
-        return Path(row["path"])
+        from paperdesk.core.pdf import store
+
+        return store.file_path(self.lib.path, row)
 
     def attachments(self, paper_id: int) -> list[dict[str, Any]]:
         """A paper's attachments, oldest first, each with ``file`` and ``missing``."""
