@@ -78,8 +78,64 @@ def test_read_a_to_read_paper_find_copy_highlight_undo_redo(qtbot, window, pdf):
     assert lib.reading.attachment(aid)["last_page"] == 11
     again = opened(qtbot, window, aid)
     assert again.view.current_page() == 11
-    # The status change is undone by the window's undo like any other.
     again.close()
+
+
+def test_reading_a_to_read_paper_makes_it_reading_and_undo_takes_it_back(qtbot, window,
+                                                                         pdf):
+    lib = window.context.lib
+    pid = select_row(window, 0)
+    lib.curation.set_status([pid], "to-read")
+    aid = attach(lib, pid, pdf)
+    shown = opened(qtbot, window, aid)
+    assert lib.paper(pid)["status"] == "reading"
+    assert window.undo_stack.undoText() == "Mark 1 paper reading"
+    shown.close()
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: lib.paper(pid)["status"] == "to-read")
+    shown = opened(qtbot, window, aid)  # again: reading again
+    assert lib.paper(pid)["status"] == "reading"
+    shown.close()
+    lib.curation.set_status([pid], "read")
+    count = window.undo_stack.count()
+    shown = opened(qtbot, window, aid)  # a paper read stays read, and nothing is recorded
+    assert lib.paper(pid)["status"] == "read" and window.undo_stack.count() == count
+    shown.close()
+
+
+def test_a_mouse_drag_over_the_text_selects_it_and_copies(qtbot, window, pdf):
+    from PySide6.QtCore import QPoint
+
+    lib = window.context.lib
+    aid = attach(lib, lib.search("").ids[0], pdf)
+    shown = opened(qtbot, window, aid, page=2)
+    view = shown.view
+    qtbot.waitUntil(lambda: 2 in view.texts)
+    text = view.texts[2]
+    start, end = text.find(PAGE3_PHRASE)[0]
+
+    def at(index: int) -> QPoint:
+        x, y, w, h = view.layout_.box_to_view(2, text.boxes[index])
+        return QPoint(int(x + w / 2 - view.horizontalScrollBar().value()),
+                      int(y + h / 2 - view.verticalScrollBar().value()))
+
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=at(start))
+    qtbot.mouseMove(view.viewport(), at((start + end) // 2))
+    qtbot.mouseMove(view.viewport(), at(end - 1))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=at(end - 1))
+    assert view.selected_text() == PAGE3_PHRASE
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == PAGE3_PHRASE
+    qtbot.keyClick(view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    (made,) = lib.highlights.of_attachment(aid)
+    assert made["text"] == PAGE3_PHRASE and made["colour"] == "yellow"
+    # A click on the highlight makes it the one Comment and Delete act on.
+    shown.set_current_highlight(None)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=at(start + 3))
+    assert shown.current_highlight == made["id"]
+    qtbot.keyClick(view, Qt.Key.Key_Delete, Qt.KeyboardModifier.ControlModifier)
+    assert lib.highlights.of_attachment(aid) == []
+    shown.close()
 
 
 def test_a_selection_by_drag_highlights_and_a_merge_keeps_it(qtbot, window, pdf):
