@@ -70,7 +70,7 @@ def test_reader_screenshots(qtbot, make_window, seed_lib, tmp_path, monkeypatch)
     pdf = reader_pdf(tmp_path / "pdf")
     window = make_window(seed_lib)
     window.resize(1400, 900)
-    lib, pid, aid, shown = _reader_with_marks(qtbot, window, pdf)
+    lib, _pid, aid, shown = _reader_with_marks(qtbot, window, pdf)
     shown.resize(900, 1000)
     qtbot.waitUntil(lambda: shown.view.has_page_image(2))
     shown.view.viewport().repaint()
@@ -94,7 +94,7 @@ def test_reader_screenshots(qtbot, make_window, seed_lib, tmp_path, monkeypatch)
     out = subprocess.run([sys.executable, "-c", SCALED, str(lib.path), str(target), str(ROOT),
                           str(aid)], env=env, capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr[-2000:]
-    width, height, ratio, view_ratio = out.stdout.split()[-4:]
+    width, _height, ratio, view_ratio = out.stdout.split()[-4:]
     assert (float(ratio), float(view_ratio)) == (2.0, 2.0)
     image = QImage(str(target))
     assert image.width() == int(width) and image.width() >= 1400
