@@ -58,11 +58,12 @@ class Reading:
         return self.pages(found["file"], sandbox)
 
     @staticmethod
-    def pages(path: Path, sandbox: Any = None) -> ReaderPages:
-        """The pages of the PDF at ``path`` (no library read: any thread may call it)."""
+    def pages(path: Path, sandbox: Any = None, first_scale: float | None = None) -> ReaderPages:
+        """The pages of the PDF at ``path`` (no library read: any thread may call it);
+        ``first_scale``: the first page rendered at that scale on the way."""
         from paperdesk.core.pdf.reader_pages import ReaderPages
 
-        return ReaderPages(path, sandbox)
+        return ReaderPages(path, sandbox, first_scale)
 
     def any_pdf(self) -> bool:
         """Whether the library has a PDF at all (one row read, on an index)."""

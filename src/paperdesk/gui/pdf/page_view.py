@@ -170,6 +170,10 @@ class PageView(QAbstractScrollArea):
             self.asked.add(key)
             self.renderer.want(TEXT, page)
 
+    def take_image(self, page: int, image: QImage) -> None:
+        """An image of ``page`` at the zoom in use, made before the view asked."""
+        self._rendered(page, round(self.zoom, 4), image)
+
     def _rendered(self, page: int, scale: float, image: QImage) -> None:
         self.asked.discard((RENDER, page, scale))
         self.images[(page, scale)] = image
@@ -213,7 +217,10 @@ class PageView(QAbstractScrollArea):
             image = self.image_for(page)
             if image is None:
                 painter.fillRect(target, Qt.GlobalColor.white)
-            else:
+            elif self.has_page_image(page):
+                # At its own size, on whole pixels: a copy, never a resampling.
+                painter.drawImage(QPointF(round(target.x()), round(target.y())), image)
+            else:  # another zoom's image stretched, until this zoom's comes
                 painter.drawImage(target, image)
             self._paint_marks(painter, page)
         painter.end()

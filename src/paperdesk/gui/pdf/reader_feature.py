@@ -19,6 +19,7 @@ from PySide6.QtCore import QThread, QTimer, Signal
 
 from paperdesk.core.api import PaperDeskError
 from paperdesk.gui.context import Feature
+from paperdesk.gui.pdf.layout import START_ZOOM
 from paperdesk.gui.pdf.reader_window import KEYS, ReaderWindow
 
 if TYPE_CHECKING:
@@ -33,13 +34,14 @@ class Opener(QThread):
     opened = Signal(object)  # ReaderPages
     failed = Signal(str)
 
-    def __init__(self, reading: Any, path: Any, sandbox: Any, parent=None) -> None:
+    def __init__(self, reading: Any, path: Any, sandbox: Any, scale: float,
+                 parent=None) -> None:
         super().__init__(parent)
-        self.reading, self.path, self.sandbox = reading, path, sandbox
+        self.reading, self.path, self.sandbox, self.scale = reading, path, sandbox, scale
 
     def run(self) -> None:
-        try:
-            self.opened.emit(self.reading.pages(self.path, self.sandbox))
+        try:  # the first page comes rendered at the zoom the reader opens at
+            self.opened.emit(self.reading.pages(self.path, self.sandbox, self.scale))
         except PaperDeskError as exc:
             self.failed.emit(str(exc))
         except Exception as exc:  # never a traceback for a file: one line
@@ -115,8 +117,9 @@ class Reader(Feature):
             self.context.notify(f"{attachment['name']} is missing "
                                 f"(it was at {attachment['file']})")
             return None
+        dpr = self.context.widget.devicePixelRatioF() or 1.0
         opener = Opener(self.context.lib.reading, attachment["file"], self.sandbox,
-                        self.context.widget)
+                        START_ZOOM * dpr, self.context.widget)
         opener.opened.connect(lambda pages: self._opened(attachment, pages, page, words))
         opener.failed.connect(self.context.notify)
         opener.finished.connect(lambda: self.openers.remove(opener))

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from paperdesk.core.api import HIGHLIGHT_COLOURS
 from paperdesk.gui.pdf.layout import ZOOM_STEP
 from paperdesk.gui.pdf.page_view import PageView
-from paperdesk.gui.pdf.renderer import Renderer
+from paperdesk.gui.pdf.renderer import Renderer, as_image
 
 if TYPE_CHECKING:
     from paperdesk.core.api import Changes
@@ -89,6 +89,9 @@ class ReaderWindow(QMainWindow):
         self.renderer = Renderer(pages, dpr, self)
         self.renderer.failed.connect(self.context.notify)
         self.view = PageView(self.renderer, pages.sizes, self)
+        first = getattr(pages, "first", None)
+        if first is not None and first[0] == round(self.view.zoom * dpr, 4):
+            self.view.take_image(0, as_image(first[1], dpr))  # rendered while opening
         self.setCentralWidget(self.view)
         self.actions_by_name: dict[str, QAction] = {}
         self._tool_bar()

@@ -29,7 +29,12 @@ RENDER, TEXT = "render", "text"
 
 def page_image(doc: Any, page: int, scale: float, dpr: float) -> QImage:
     """Page ``page`` rendered at ``scale`` pixels a point on a screen of ratio ``dpr``."""
-    data, width, height, stride = doc.render(page, scale * dpr)
+    return as_image(doc.render(page, scale * dpr), dpr)
+
+
+def as_image(rendered: tuple[bytes, int, int, int], dpr: float) -> QImage:
+    """The sandbox's BGRA bytes (data, width, height, bytes a row) as a QImage."""
+    data, width, height, stride = rendered
     image = QImage(data, width, height, stride, QImage.Format.Format_ARGB32).copy()
     image.setDevicePixelRatio(dpr)
     return image
