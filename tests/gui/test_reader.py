@@ -13,9 +13,10 @@ from tests.gui.conftest import select_row
 from tests.reader_pdf import PAGE3_PHRASE, ZEBRA, ZEBRA_HITS, attach, reader_pdf
 
 
-@pytest.fixture(scope="module")
-def pdf(tmp_path_factory):
-    return reader_pdf(tmp_path_factory.mktemp("pdf"))
+@pytest.fixture(scope="module", params=["bytes", pytest.param("pdflatex", marks=pytest.mark.tex)])
+def pdf(request, tmp_path_factory):
+    """The 30 pages written byte by byte (the fast tier), and as pdflatex typesets them."""
+    return reader_pdf(tmp_path_factory.mktemp("pdf"), tex=request.param == "pdflatex")
 
 
 def opened(qtbot, window, aid, page=None, words=None):

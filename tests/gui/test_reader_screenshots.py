@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QImage
 
 from tests.gui.conftest import select_row
@@ -17,6 +18,7 @@ from tests.gui.screenshots import DOCS, save_screenshot
 from tests.reader_pdf import PAGE3_PHRASE, ZEBRA, attach, reader_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.tex  # the pictures are of a PDF pdflatex typeset
 
 SCALED = r"""
 import os, sys, time
