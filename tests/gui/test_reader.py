@@ -259,3 +259,21 @@ def test_pages_are_rendered_a_few_ahead_and_no_further(qtbot, window, pdf):
     qtbot.waitUntil(lambda: view.has_page_image(0))
     assert view.zoom == pytest.approx(1.2)
     shown.close()
+
+
+def test_open_in_the_system_viewer_runs_the_viewer_on_the_file(qtbot, window, pdf, tmp_path,
+                                                              monkeypatch):
+    import sys
+
+    said = tmp_path / "viewer-was-given.txt"
+    viewer = tmp_path / "viewer.py"
+    viewer.write_text(f"import sys\nopen({str(said)!r}, 'w').write(sys.argv[1])\n")
+    monkeypatch.setenv("PAPERDESK_PDF_OPENER", f"{sys.executable} {viewer}")
+    lib = window.context.lib
+    aid = attach(lib, lib.search("").ids[0], pdf)
+    shown = opened(qtbot, window, aid)
+    qtbot.keyClick(shown.view, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: said.exists() and said.read_text() != "")
+    assert said.read_text() == str(pdf.resolve())
+    shown.close()

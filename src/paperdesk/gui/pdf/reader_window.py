@@ -18,8 +18,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QToolBar,
 )
 
-from paperdesk.core.api import HIGHLIGHT_COLOURS
+from paperdesk.core.api import HIGHLIGHT_COLOURS, PaperDeskError
 from paperdesk.gui.pdf.layout import ZOOM_STEP
 from paperdesk.gui.pdf.page_view import PageView
 from paperdesk.gui.pdf.renderer import Renderer, as_image
@@ -184,7 +184,11 @@ class ReaderWindow(QMainWindow):
             self.context.show_message(f"the reading position was not kept: {exc}")
 
     def open_in_system_viewer(self) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.attachment["file"])))
+        """The PDF in the system's viewer (``lib.pdf.open``: the one way PaperDesk does it)."""
+        try:
+            self.context.lib.pdf.open(self.attachment_id)
+        except PaperDeskError as exc:
+            self.context.notify(str(exc))
 
     # -- find -----------------------------------------------------------------------------
 
