@@ -277,3 +277,14 @@ def test_open_in_the_system_viewer_runs_the_viewer_on_the_file(qtbot, window, pd
     qtbot.waitUntil(lambda: said.exists() and said.read_text() != "")
     assert said.read_text() == str(pdf.resolve())
     shown.close()
+
+
+def test_the_f1_sheet_lists_the_reader_s_keys(qtbot, window):
+    from paperdesk.gui import keyboard
+
+    sheet = keyboard.show_sheet(window)
+    rows = set(sheet.entries)
+    assert ("Reader", "Ctrl+H", "Highlight the selection (or the find hit)") in rows
+    assert ("Reader", "PgDown", "Next page") in rows
+    assert ("Window", "Ctrl+Shift+P", "Read PDF") in rows
+    sheet.close()
