@@ -1,9 +1,10 @@
-"""A PDF made with pdflatex for the reader's tests and bench: known phrases on known pages.
+"""A PDF for the reader's tests and bench: known phrases on known pages.
 
 Page n (1-based) says "This is page n of the reader test." Page 3 also holds
-PAGE3_PHRASE twice; ZEBRA is on pages 3 and 7 (three times in all). Built once
-per folder and kept there (``reader_pdf(folder)``: the same bytes every time the
-same TeX makes them, so a cached one is as good).
+PAGE3_PHRASE twice; ZEBRA is on pages 3 and 7 (three times in all). Made by pdflatex
+(``tex=True``: the tex tier and the bench; built once per folder and kept there) or
+written byte by byte with the same lines (``tests/pdf_files.py``: the fast tier,
+which runs no TeX).
 """
 
 from __future__ import annotations
@@ -12,11 +13,27 @@ import shutil
 from pathlib import Path
 
 from tests.latex_build import latex, require_tools
+from tests.pdf_files import write_pdf
 
 PAGES = 30
 PAGE3_PHRASE = "striped horses graze quietly"
 ZEBRA = "zebra"
 ZEBRA_HITS = {2: 2, 6: 1}  # 0-based page -> hits of ZEBRA
+
+
+FILLER = "Filler text so that the page holds a paragraph of ordinary words."
+
+
+def page_lines(n: int) -> list[str]:
+    """Page ``n``'s text, a paragraph a line (its filler in lines of one sentence)."""
+    lines = [f"This is page {n} of the reader test."]
+    if n == 3:
+        lines += [f"Here the {ZEBRA} herd: {PAGE3_PHRASE}.",
+                  "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.",
+                  f"Again, {PAGE3_PHRASE}; and one more {ZEBRA} at the end."]
+    if n == 7:
+        lines.append(f"A lone {ZEBRA} on page seven.")
+    return lines + [FILLER] * 6
 
 
 def _page(n: int) -> str:
@@ -27,7 +44,7 @@ def _page(n: int) -> str:
                  f"Again, {PAGE3_PHRASE}; and one more {ZEBRA} at the end."]
     if n == 7:
         body.append(f"A lone {ZEBRA} on page seven.")
-    body.append("Filler text so that the page holds a paragraph of ordinary words. " * 6)
+    body.append(" ".join([FILLER] * 6))
     return "\n\n".join(body)
 
 
@@ -38,13 +55,18 @@ def tex_source(pages: int = PAGES) -> str:
             + "\n\\clearpage\n".join(parts) + "\n\\end{document}\n")
 
 
-def reader_pdf(folder: Path, pages: int = PAGES) -> Path:
-    """The test PDF of ``pages`` pages in ``folder`` (made there the first time)."""
+def reader_pdf(folder: Path, pages: int = PAGES, *, tex: bool = True) -> Path:
+    """The test PDF of ``pages`` pages in ``folder`` (made there the first time): by
+    pdflatex, or (``tex=False``) byte by byte."""
     folder.mkdir(parents=True, exist_ok=True)
+    if not tex:
+        return write_pdf(folder / f"reader-{pages}-bytes.pdf",
+                         [page_lines(n) for n in range(1, pages + 1)])
     pdf = folder / f"reader-{pages}.pdf"
     if pdf.exists():
         return pdf
-    require_tools() if shutil.which("pdflatex") is None else None
+    if shutil.which("pdflatex") is None:
+        require_tools()
     build = folder / f"build-{pages}"
     build.mkdir(exist_ok=True)
     (build / "reader.tex").write_text(tex_source(pages), encoding="utf-8")
@@ -54,18 +76,5 @@ def reader_pdf(folder: Path, pages: int = PAGES) -> Path:
 
 
 def attach(lib, paper_id: int, pdf: Path) -> int:
-    """Attach ``pdf`` to a paper, linked (``lib.pdf.attach`` once it is in; until then
-    its row, as the attachments' writer makes it)."""
-    pdf_area = getattr(type(lib), "pdf", None)
-    if pdf_area is not None:
-        return lib.pdf.attach(paper_id, pdf, link=True).result.attachment_id
-    import hashlib
-
-    from paperdesk.core.db import attachments_table
-
-    data = pdf.read_bytes()
-    with lib.write("Attach", ["attachments"], [paper_id]):
-        return attachments_table.insert(lib.db, {
-            "paper_id": paper_id, "kind": "linked", "path": str(pdf.resolve()),
-            "name": pdf.name, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data),
-            "pages": None, "added_at": "2026-12-02T00:00:00Z"})
+    """Attach ``pdf`` to a paper as the user would (``lib.pdf.attach``), linked."""
+    return lib.pdf.attach(paper_id, pdf, link=True).result.attachment_id

@@ -15,7 +15,7 @@ QUAD = [[72.0, 700.0, 300.0, 700.0, 72.0, 688.0, 300.0, 688.0]]
 
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory):
-    return reader_pdf(tmp_path_factory.mktemp("pdf"), pages=8)
+    return reader_pdf(tmp_path_factory.mktemp("pdf"), pages=8, tex=False)
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_a_highlight_is_a_row_its_undo_and_redo_take_away_and_bring_back(marked)
     assert lib.highlights.of_attachment(aid) == []
     lib.redo(changes.undo)
     assert [h["id"] for h in lib.highlights.of_attachment(aid)] == [hid]
-    assert lib.highlights.of_paper(pid)[0]["name"] == "reader-8.pdf"
+    assert lib.highlights.of_paper(pid)[0]["name"] == "reader-8-bytes.pdf"
 
 
 def test_comment_and_colour_are_undoable_edits(marked):

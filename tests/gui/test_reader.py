@@ -13,9 +13,10 @@ from tests.gui.conftest import select_row
 from tests.reader_pdf import PAGE3_PHRASE, ZEBRA, ZEBRA_HITS, attach, reader_pdf
 
 
-@pytest.fixture(scope="module")
-def pdf(tmp_path_factory):
-    return reader_pdf(tmp_path_factory.mktemp("pdf"))
+@pytest.fixture(scope="module", params=["bytes", pytest.param("pdflatex", marks=pytest.mark.tex)])
+def pdf(request, tmp_path_factory):
+    """The 30 pages written byte by byte (the fast tier), and as pdflatex typesets them."""
+    return reader_pdf(tmp_path_factory.mktemp("pdf"), tex=request.param == "pdflatex")
 
 
 def opened(qtbot, window, aid, page=None, words=None):
@@ -78,8 +79,64 @@ def test_read_a_to_read_paper_find_copy_highlight_undo_redo(qtbot, window, pdf):
     assert lib.reading.attachment(aid)["last_page"] == 11
     again = opened(qtbot, window, aid)
     assert again.view.current_page() == 11
-    # The status change is undone by the window's undo like any other.
     again.close()
+
+
+def test_reading_a_to_read_paper_makes_it_reading_and_undo_takes_it_back(qtbot, window,
+                                                                         pdf):
+    lib = window.context.lib
+    pid = select_row(window, 0)
+    lib.curation.set_status([pid], "to-read")
+    aid = attach(lib, pid, pdf)
+    shown = opened(qtbot, window, aid)
+    assert lib.paper(pid)["status"] == "reading"
+    assert window.undo_stack.undoText() == "Mark 1 paper reading"
+    shown.close()
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: lib.paper(pid)["status"] == "to-read")
+    shown = opened(qtbot, window, aid)  # again: reading again
+    assert lib.paper(pid)["status"] == "reading"
+    shown.close()
+    lib.curation.set_status([pid], "read")
+    count = window.undo_stack.count()
+    shown = opened(qtbot, window, aid)  # a paper read stays read, and nothing is recorded
+    assert lib.paper(pid)["status"] == "read" and window.undo_stack.count() == count
+    shown.close()
+
+
+def test_a_mouse_drag_over_the_text_selects_it_and_copies(qtbot, window, pdf):
+    from PySide6.QtCore import QPoint
+
+    lib = window.context.lib
+    aid = attach(lib, lib.search("").ids[0], pdf)
+    shown = opened(qtbot, window, aid, page=2)
+    view = shown.view
+    qtbot.waitUntil(lambda: 2 in view.texts)
+    text = view.texts[2]
+    start, end = text.find(PAGE3_PHRASE)[0]
+
+    def at(index: int) -> QPoint:
+        x, y, w, h = view.layout_.box_to_view(2, text.boxes[index])
+        return QPoint(int(x + w / 2 - view.horizontalScrollBar().value()),
+                      int(y + h / 2 - view.verticalScrollBar().value()))
+
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=at(start))
+    qtbot.mouseMove(view.viewport(), at((start + end) // 2))
+    qtbot.mouseMove(view.viewport(), at(end - 1))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=at(end - 1))
+    assert view.selected_text() == PAGE3_PHRASE
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == PAGE3_PHRASE
+    qtbot.keyClick(view, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    (made,) = lib.highlights.of_attachment(aid)
+    assert made["text"] == PAGE3_PHRASE and made["colour"] == "yellow"
+    # A click on the highlight makes it the one Comment and Delete act on.
+    shown.set_current_highlight(None)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=at(start + 3))
+    assert shown.current_highlight == made["id"]
+    qtbot.keyClick(view, Qt.Key.Key_Delete, Qt.KeyboardModifier.ControlModifier)
+    assert lib.highlights.of_attachment(aid) == []
+    shown.close()
 
 
 def test_a_selection_by_drag_highlights_and_a_merge_keeps_it(qtbot, window, pdf):
@@ -113,12 +170,13 @@ def test_open_reader_on_a_page_with_words_marked(qtbot, window, pdf):
     shown.close()
 
 
-def test_a_hostile_file_is_one_line_and_the_window_lives(qtbot, window, tmp_path):
+def test_a_hostile_file_is_one_line_and_the_window_lives(qtbot, window, tmp_path, pdf):
     lib = window.context.lib
     pid = lib.search("").ids[0]
     bad = tmp_path / "not-a.pdf"
+    bad.write_bytes(pdf.read_bytes())
+    aid = attach(lib, pid, bad)  # a linked file, changed under the library after
     bad.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 500)
-    aid = attach(lib, pid, bad)
     open_reader(window.context, aid)
     bar = window.statusBar()
     qtbot.waitUntil(lambda: "not-a.pdf" in bar.currentMessage())
@@ -159,3 +217,74 @@ def test_the_reader_keys_are_the_guide_s_and_none_is_taken_twice():
     keys = [k for _name, _text, ks in ACTIONS for k in ks]
     assert len(keys) == len(set(keys))
     assert sorted(set(keys) - named) == []
+
+
+def test_the_readers_process_starts_ahead_so_opening_starts_none(qtbot, make_window,
+                                                                   seed_lib, pdf):
+    pid = seed_lib.search("").ids[0]
+    aid = attach(seed_lib, pid, pdf)
+    window = make_window(seed_lib)  # a library with a PDF: the process starts soon after
+    reader = window.context.features["reader"]
+    qtbot.waitUntil(lambda: reader.warmed is not None and not reader.warmed.is_alive())
+    assert reader.sandbox.started == 1
+    shown = opened(qtbot, window, aid)
+    qtbot.waitUntil(lambda: shown.view.has_page_image(0))
+    assert reader.sandbox.started == 1  # the open and the render went to that process
+    shown.close()
+
+
+def test_a_library_without_pdfs_starts_no_reader_process(qtbot, window):
+    reader = window.context.features["reader"]
+    qtbot.wait(2500)
+    assert reader.warmed is None and reader._sandbox is None
+
+
+def test_pages_are_rendered_a_few_ahead_and_no_further(qtbot, window, pdf):
+    from paperdesk.gui.pdf.page_view import AHEAD
+
+    lib = window.context.lib
+    aid = attach(lib, lib.search("").ids[0], pdf)
+    shown = opened(qtbot, window, aid, page=0)
+    view = shown.view
+    on_screen = list(view.layout_.visible(0, view.viewport().height()))
+    last = on_screen[-1] + AHEAD
+    qtbot.waitUntil(lambda: all(view.has_page_image(p) for p in range(last + 1)))
+    qtbot.wait(300)  # nothing more comes when nothing more was asked
+    rendered = sorted({p for p, _s in view.images})
+    assert rendered == list(range(last + 1))
+    # An image and a text a page, once each; the first page's image came with the open.
+    assert shown.renderer.calls == 2 * (last + 1) - 1
+    # A zoom renders again, at the new zoom; the old images stand in meanwhile.
+    qtbot.keyClick(view, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: view.has_page_image(0))
+    assert view.zoom == pytest.approx(1.2)
+    shown.close()
+
+
+def test_open_in_the_system_viewer_runs_the_viewer_on_the_file(qtbot, window, pdf, tmp_path,
+                                                              monkeypatch):
+    import sys
+
+    said = tmp_path / "viewer-was-given.txt"
+    viewer = tmp_path / "viewer.py"
+    viewer.write_text(f"import sys\nopen({str(said)!r}, 'w').write(sys.argv[1])\n")
+    monkeypatch.setenv("PAPERDESK_PDF_OPENER", f"{sys.executable} {viewer}")
+    lib = window.context.lib
+    aid = attach(lib, lib.search("").ids[0], pdf)
+    shown = opened(qtbot, window, aid)
+    qtbot.keyClick(shown.view, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: said.exists() and said.read_text() != "")
+    assert said.read_text() == str(pdf.resolve())
+    shown.close()
+
+
+def test_the_f1_sheet_lists_the_reader_s_keys(qtbot, window):
+    from paperdesk.gui import keyboard
+
+    sheet = keyboard.show_sheet(window)
+    rows = set(sheet.entries)
+    assert ("Reader", "Ctrl+H", "Highlight the selection (or the find hit)") in rows
+    assert ("Reader", "PgDown", "Next page") in rows
+    assert ("Window", "Ctrl+Shift+P", "Read PDF") in rows
+    sheet.close()

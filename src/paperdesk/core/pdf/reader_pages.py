@@ -22,23 +22,44 @@ from paperdesk.core.pdf.page_text import PageText
 
 OPEN_DEADLINE_S = 10.0   # opening a file: its page count and first page's text
 PAGE_DEADLINE_S = 10.0   # one page, rendered or read
+NO_FILE = Path("/nonexistent/paperdesk-warm-up.pdf")  # what a warm-up asks about
 
 
 class ReaderPages:
-    def __init__(self, path: str | Path, sandbox: Any = None) -> None:
+    """``first_scale``: render the first page at that scale while opening (the reader's
+    first image, ``first``: one round trip to the sandbox fewer before it shows)."""
+
+    def __init__(self, path: str | Path, sandbox: Any = None,
+                 first_scale: float | None = None) -> None:
         self.path = Path(path)
         self._own = sandbox is None  # a sandbox made here is closed here
         self.sandbox = sandbox if sandbox is not None else new_sandbox()
+        self.first: tuple[float, tuple[bytes, int, int, int]] | None = None
+        self.first_text: PageText | None = None
         try:
             pages = int(self.sandbox.info(self.path, deadline=OPEN_DEADLINE_S)["pages"])
             if pages < 1:
                 raise PdfError(f"{self.path.name} has no pages")
-            first = self.sandbox.boxes(self.path, 0, deadline=OPEN_DEADLINE_S)
+            size = self._first_page(first_scale)
         except BaseException:
             self.close()
             raise
-        self.first_text = _page_text(first)
-        self.sizes: list[tuple[float, float]] = [(first.width, first.height)] * pages
+        self.sizes: list[tuple[float, float]] = [size] * pages
+
+    def _first_page(self, scale: float | None) -> tuple[float, float]:
+        """The first page's size in points: from its image, rendered at ``scale``, or
+        (no scale, or an image too large to make) from its text."""
+        if scale is not None:
+            try:
+                r = self.sandbox.render(self.path, 0, scale, deadline=OPEN_DEADLINE_S)
+            except PdfError:
+                pass  # its text may still be read, and give the size
+            else:
+                self.first = (scale, (r.data, r.width, r.height, r.stride))
+                return (r.width / scale, r.height / scale)
+        self.first_text = _page_text(self.sandbox.boxes(self.path, 0,
+                                                        deadline=OPEN_DEADLINE_S))
+        return (self.first_text.width, self.first_text.height)
 
     @property
     def page_count(self) -> int:
@@ -53,7 +74,7 @@ class ReaderPages:
 
     def page_text(self, page: int) -> PageText:
         self._check(page)
-        if page == 0:
+        if page == 0 and self.first_text is not None:
             return self.first_text
         return _page_text(self.sandbox.boxes(self.path, page, deadline=PAGE_DEADLINE_S))
 

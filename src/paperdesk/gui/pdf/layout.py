@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 GAP = 12          # pixels between pages and around them
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
 ZOOM_STEP = 1.2   # one Zoom in or out
+START_ZOOM = 1.0  # a reader opens at a point a pixel (a pixel of the screen's scale)
 
 
 @dataclass
 class Layout:
     sizes: list[tuple[float, float]]  # each page's (width, height) in points
-    zoom: float = 1.0
+    zoom: float = START_ZOOM
     view_width: int = 800             # the viewport's width, to centre the pages
     _tops: list[float] = field(default_factory=list, init=False, repr=False)
 

@@ -48,6 +48,7 @@ class PageView(QAbstractScrollArea):
     page_changed = Signal(int)        # the page in view (0-based)
     selection_changed = Signal()
     text_arrived = Signal(int)        # a page's text came (find waits for it)
+    highlight_clicked = Signal(int)   # a highlight's id: a click on it
 
     def __init__(self, renderer: Renderer, sizes: list[tuple[float, float]],
                  parent=None) -> None:
@@ -142,20 +143,36 @@ class PageView(QAbstractScrollArea):
         return [*shown, *after, *before]
 
     def _ask(self) -> None:
-        # Asked in reverse: the renderer takes the newest first, the page in view.
+        """Ask for what the view lacks, most wanted first: the images of the pages on
+        screen, their texts, then the pages ahead (image, text)."""
         scale = round(self.zoom, 4)
-        for page in reversed(self.wanted_pages()):
-            key = (RENDER, page, scale)
-            if (page, scale) not in self.images and key not in self.asked:
-                self.asked.add(key)
-                self.renderer.want(RENDER, page, scale)
-            self.want_text(page)
+        asks = []
+        for page in self.wanted_pages():
+            for key in ((RENDER, page, scale), (TEXT, page, 0.0)):
+                have = (page, scale) in self.images if key[0] == RENDER else page in self.texts
+                if not have and key not in self.asked:
+                    self.asked.add(key)
+                    asks.append(key)
+        if asks:
+            self.renderer.want_all(asks)
+
+    def want_texts(self, pages: list[int]) -> None:
+        """Ask for the texts of ``pages``, in that order (find reads them all)."""
+        asks = [(TEXT, p, 0.0) for p in pages
+                if p not in self.texts and (TEXT, p, 0.0) not in self.asked]
+        self.asked.update(asks)
+        if asks:
+            self.renderer.want_all(asks)
 
     def want_text(self, page: int) -> None:
         key = (TEXT, page, 0.0)
         if page not in self.texts and key not in self.asked:
             self.asked.add(key)
             self.renderer.want(TEXT, page)
+
+    def take_image(self, page: int, image: QImage) -> None:
+        """An image of ``page`` at the zoom in use, made before the view asked."""
+        self._rendered(page, round(self.zoom, 4), image)
 
     def _rendered(self, page: int, scale: float, image: QImage) -> None:
         self.asked.discard((RENDER, page, scale))
@@ -200,7 +217,10 @@ class PageView(QAbstractScrollArea):
             image = self.image_for(page)
             if image is None:
                 painter.fillRect(target, Qt.GlobalColor.white)
-            else:
+            elif self.has_page_image(page):
+                # At its own size, on whole pixels: a copy, never a resampling.
+                painter.drawImage(QPointF(round(target.x()), round(target.y())), image)
+            else:  # another zoom's image stretched, until this zoom's comes
                 painter.drawImage(target, image)
             self._paint_marks(painter, page)
         painter.end()
@@ -239,9 +259,24 @@ class PageView(QAbstractScrollArea):
     def mousePressEvent(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
+        hit = self.highlight_at(event.position())
+        if hit is not None:
+            self.highlight_clicked.emit(hit)
         page, char = self._char_at(event.position())
         self._anchor = (page, char) if char is not None else None
         self.set_selection(None)
+
+    def highlight_at(self, pos: QPointF) -> int | None:
+        """The id of the highlight under a point of the view, or None."""
+        vx = pos.x() + self.horizontalScrollBar().value()
+        vy = pos.y() + self.verticalScrollBar().value()
+        page = self.layout_.page_at(vy)
+        x, y = self.layout_.to_page(page, vx, vy)
+        for h in self.highlights:
+            if h["page"] == page and any(left <= x <= right and bottom <= y <= top for
+                                         left, bottom, right, top in quad_boxes(h["quads"])):
+                return int(h["id"])
+        return None
 
     def mouseMoveEvent(self, event) -> None:
         if self._anchor is None:

@@ -12,16 +12,20 @@ to-read paper makes it reading, an edit the undo stack holds.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QThread, QTimer, Signal
 
 from paperdesk.core.api import PaperDeskError
 from paperdesk.gui.context import Feature
+from paperdesk.gui.pdf.layout import START_ZOOM
 from paperdesk.gui.pdf.reader_window import KEYS, ReaderWindow
 
 if TYPE_CHECKING:
     from paperdesk.gui.context import Context
+
+WARM_MS = 2000  # after the window opens, the readers' process starts (a library with PDFs)
 
 
 class Opener(QThread):
@@ -30,13 +34,14 @@ class Opener(QThread):
     opened = Signal(object)  # ReaderPages
     failed = Signal(str)
 
-    def __init__(self, reading: Any, path: Any, sandbox: Any, parent=None) -> None:
+    def __init__(self, reading: Any, path: Any, sandbox: Any, scale: float,
+                 parent=None) -> None:
         super().__init__(parent)
-        self.reading, self.path, self.sandbox = reading, path, sandbox
+        self.reading, self.path, self.sandbox, self.scale = reading, path, sandbox, scale
 
     def run(self) -> None:
-        try:
-            self.opened.emit(self.reading.pages(self.path, self.sandbox))
+        try:  # the first page comes rendered at the zoom the reader opens at
+            self.opened.emit(self.reading.pages(self.path, self.sandbox, self.scale))
         except PaperDeskError as exc:
             self.failed.emit(str(exc))
         except Exception as exc:  # never a traceback for a file: one line
@@ -53,6 +58,9 @@ class Reader(Feature):
         self.openers: list[Opener] = []
         self._sandbox: Any = None
         context.menus.add("paper", "read_pdf", "&Read PDF", self.read_current, "Ctrl+Shift+P")
+        self._closed = False
+        self.warmed: threading.Thread | None = None  # the warm-up, once started
+        QTimer.singleShot(WARM_MS, context.widget, self.warm)
         detail = getattr(context.widget, "detail", None)
         if detail is not None:  # a highlight's page in the detail pane reads it there
             detail.highlight_opened.connect(lambda aid, page: self.open_reader(aid, page))
@@ -62,6 +70,21 @@ class Reader(Feature):
         if self._sandbox is None:
             self._sandbox = self.context.lib.reading.sandbox()
         return self._sandbox
+
+    def warm(self) -> None:
+        """Start the readers' sandbox in the background when the library has PDFs, so that
+        the first Read PDF opens without starting a process."""
+        if self._closed:
+            return
+        try:
+            wanted = self._sandbox is None and self.context.lib.reading.any_pdf()
+        except Exception:  # a library gone under the window: nothing to warm for
+            return
+        if wanted:
+            self.warmed = threading.Thread(target=self.context.lib.reading.warm,
+                                           args=(self.sandbox,), name="paperdesk-reader-warm",
+                                           daemon=True)
+            self.warmed.start()
 
     def read_current(self) -> None:
         """Read the first PDF of the paper in the table's focus."""
@@ -94,8 +117,9 @@ class Reader(Feature):
             self.context.notify(f"{attachment['name']} is missing "
                                 f"(it was at {attachment['file']})")
             return None
+        dpr = self.context.widget.devicePixelRatioF() or 1.0
         opener = Opener(self.context.lib.reading, attachment["file"], self.sandbox,
-                        self.context.widget)
+                        START_ZOOM * dpr, self.context.widget)
         opener.opened.connect(lambda pages: self._opened(attachment, pages, page, words))
         opener.failed.connect(self.context.notify)
         opener.finished.connect(lambda: self.openers.remove(opener))
@@ -128,6 +152,7 @@ class Reader(Feature):
             window.close()
 
     def close(self) -> None:
+        self._closed = True
         for window in list(self.windows.values()):
             window.close()
         for opener in list(self.openers):

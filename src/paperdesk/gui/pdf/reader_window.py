@@ -18,8 +18,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
     QToolBar,
 )
 
-from paperdesk.core.api import HIGHLIGHT_COLOURS
+from paperdesk.core.api import HIGHLIGHT_COLOURS, PaperDeskError
 from paperdesk.gui.pdf.layout import ZOOM_STEP
 from paperdesk.gui.pdf.page_view import PageView
-from paperdesk.gui.pdf.renderer import Renderer
+from paperdesk.gui.pdf.renderer import Renderer, as_image
 
 if TYPE_CHECKING:
     from paperdesk.core.api import Changes
@@ -65,6 +65,10 @@ ACTIONS = [
     ("system_viewer", "Open in the system viewer", ["Ctrl+Shift+O"]),
     ("close", "Close the reader", ["Ctrl+W", "Esc"]),
 ]
+# What the tool bar's buttons say (the menu text is the action's).
+SHORT = {"previous_page": "◀", "next_page": "▶", "zoom_out": "−", "zoom_in": "+",
+         "find_previous": "↑", "find_next": "↓", "highlight": "Highlight",
+         "comment": "Comment", "system_viewer": "System viewer"}
 KEYS = [(" / ".join(keys), text) for _name, text, keys in ACTIONS] + [
     ("↑ / ↓", "Scroll"), ("Enter (find box)", "Find next")]
 
@@ -85,16 +89,21 @@ class ReaderWindow(QMainWindow):
         self.renderer = Renderer(pages, dpr, self)
         self.renderer.failed.connect(self.context.notify)
         self.view = PageView(self.renderer, pages.sizes, self)
+        first = getattr(pages, "first", None)
+        if first is not None and first[0] == round(self.view.zoom * dpr, 4):
+            self.view.take_image(0, as_image(first[1], dpr))  # rendered while opening
         self.setCentralWidget(self.view)
         self.actions_by_name: dict[str, QAction] = {}
         self._tool_bar()
         self.view.page_changed.connect(self._page_changed)
+        self.view.highlight_clicked.connect(self.set_current_highlight)
         self.view.text_arrived.connect(lambda _p: self._find_more())
         self._keep = QTimer(self, singleShot=True, interval=KEEP_MS)
         self._keep.timeout.connect(self.keep_page)
         self.find_query = ""
         self._words: list[str] = []
         context.changed.connect(self._changes)
+        self.statusBar().showMessage("Drag over the text to select it; Ctrl+H highlights it")
         self.resize(900, 1000)
         self.renderer.start()
         self.reload_highlights()
@@ -133,6 +142,8 @@ class ReaderWindow(QMainWindow):
                  "find_previous", "find_next", "highlight", "comment", "system_viewer"}
         for name, text, keys in ACTIONS:
             action = QAction(text, self)
+            action.setIconText(SHORT.get(name, text))
+            action.setToolTip(f"{text} ({' / '.join(keys)})")
             action.setShortcuts([QKeySequence(k) for k in keys])
             action.triggered.connect(lambda _checked=False, slot=slots[name]: slot())
             self.addAction(action)
@@ -140,7 +151,7 @@ class ReaderWindow(QMainWindow):
             if name == "next_page":
                 bar.addWidget(self.page_box)
                 bar.addWidget(self.page_label)
-            if name == "find_previous":
+            if name == "find_next":
                 bar.addWidget(self.find_box)
                 bar.addWidget(self.hits_label)
             if name in shown:
@@ -173,7 +184,11 @@ class ReaderWindow(QMainWindow):
             self.context.show_message(f"the reading position was not kept: {exc}")
 
     def open_in_system_viewer(self) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.attachment["file"])))
+        """The PDF in the system's viewer (``lib.pdf.open``: the one way PaperDesk does it)."""
+        try:
+            self.context.lib.pdf.open(self.attachment_id)
+        except PaperDeskError as exc:
+            self.context.notify(str(exc))
 
     # -- find -----------------------------------------------------------------------------
 
@@ -187,11 +202,13 @@ class ReaderWindow(QMainWindow):
         """Mark every hit of ``query`` (or of each of ``words``) on every page; the first
         on or after the page in view becomes the current one."""
         self.find_query = query
+        if self.find_box.text() != query:
+            self.find_box.setText(query)
         self._words = words if words is not None else ([query] if query.strip() else [])
         self._start_page = self.view.current_page()
         self.view.hits, self.view.current_hit = [], -1
-        for page in range(self.view.page_count):
-            self.view.want_text(page)
+        count = self.view.page_count  # the texts from the page in view on, then from the top
+        self.view.want_texts([*range(self._start_page, count), *range(self._start_page)])
         self._find_more()
 
     def _find_more(self) -> None:
@@ -205,18 +222,28 @@ class ReaderWindow(QMainWindow):
             hits += [(page, s, e) for s, e in self.view.texts[page].find_words(self._words)]
         current = self.view.hits[self.view.current_hit] if self.view.current_hit >= 0 else None
         self.view.hits = hits
+        waiting = len(self.view.texts) < self.view.page_count
         if current in hits:
             self.view.current_hit = hits.index(current)
-        elif hits and (len(self.view.texts) == self.view.page_count
-                       or any(h[0] >= self._start_page for h in hits)):
-            first = next((n for n, h in enumerate(hits) if h[0] >= self._start_page), 0)
-            self.view.current_hit = first
-            self._show_hit()
-        waiting = len(self.view.texts) < self.view.page_count
+        elif hits:
+            first = self._first_hit(hits, waiting)
+            if first is not None:
+                self.view.current_hit = first
+                self._show_hit()
         self.hits_label.setText(
             f" {self.view.current_hit + 1 if hits else 0} of {len(hits)}"
             f"{'…' if waiting else ''} ")
         self.view.viewport().update()
+
+    def _first_hit(self, hits: list[tuple[int, int, int]], waiting: bool) -> int | None:
+        """The hit to show first: the first on or after the page find started from, once
+        every page up to it has been read (else None: not known yet); none after it,
+        when all are read, the first of all."""
+        texts, start = self.view.texts, self._start_page
+        for n, (page, _s, _e) in enumerate(hits):
+            if page >= start and all(p in texts for p in range(start, page + 1)):
+                return n
+        return None if waiting else 0
 
     def step_hit(self, by: int) -> None:
         hits = self.view.hits
@@ -264,9 +291,19 @@ class ReaderWindow(QMainWindow):
             text.quads(start, end), text.text_of(start, end), colour)
         if changes is None:
             return None
-        self.current_highlight = changes.result.highlight_id
         self.view.set_selection(None)
+        self.set_current_highlight(changes.result.highlight_id)
         return self.current_highlight
+
+    def set_current_highlight(self, highlight_id: int | None) -> None:
+        """The highlight Comment and Delete act on; its comment shows in the status bar."""
+        self.current_highlight = highlight_id
+        found = next((h for h in self.view.highlights if h["id"] == highlight_id), None)
+        if found is None:
+            self.statusBar().clearMessage()
+            return
+        said = found["comment"] or "no comment yet (Ctrl+M writes one)"
+        self.statusBar().showMessage(f"Highlight, page {found['page'] + 1}: {said}")
 
     def ask_comment(self) -> None:
         if self.current_highlight is None:
@@ -293,7 +330,7 @@ class ReaderWindow(QMainWindow):
         ids = [h["id"] for h in marks]
         n = (ids.index(self.current_highlight) + 1) % len(ids) \
             if self.current_highlight in ids else 0
-        self.current_highlight = ids[n]
+        self.set_current_highlight(ids[n])
         quads = marks[n]["quads"]
         self.view.go_to(marks[n]["page"], max(q[1] for q in quads))
 
@@ -305,6 +342,8 @@ class ReaderWindow(QMainWindow):
     def reload_highlights(self) -> None:
         self.view.highlights = self.context.lib.highlights.of_attachment(self.attachment_id)
         self.view.viewport().update()
+        if self.current_highlight is not None:
+            self.set_current_highlight(self.current_highlight)
 
     def _changes(self, changes: Changes, _initiator: object) -> None:
         if "highlights" in changes.kinds or "attachments" in changes.kinds:

@@ -2,8 +2,9 @@
 
 The thread owns the reader's ``Document`` (the core's, which asks the sandbox
 process for everything; PDFium is not thread-safe, and a hostile file's time and
-memory stay bounded there). The UI asks for pages with ``want``; the newest asks
-go first (the page on screen before the ones ahead), one ask is never queued twice,
+memory stay bounded there). The UI asks for pages with ``want`` and ``want_all``; the
+newest asks go first, in the order given (the page on screen before the ones ahead),
+one ask is never queued twice,
 and ``forget`` drops what waits when the zoom changes. What comes back comes
 through signals, to the UI thread: ``rendered(page, scale, image)``,
 ``text_ready(page, PageText)``, ``failed(message)`` as one line.
@@ -28,7 +29,12 @@ RENDER, TEXT = "render", "text"
 
 def page_image(doc: Any, page: int, scale: float, dpr: float) -> QImage:
     """Page ``page`` rendered at ``scale`` pixels a point on a screen of ratio ``dpr``."""
-    data, width, height, stride = doc.render(page, scale * dpr)
+    return as_image(doc.render(page, scale * dpr), dpr)
+
+
+def as_image(rendered: tuple[bytes, int, int, int], dpr: float) -> QImage:
+    """The sandbox's BGRA bytes (data, width, height, bytes a row) as a QImage."""
+    data, width, height, stride = rendered
     image = QImage(data, width, height, stride, QImage.Format.Format_ARGB32).copy()
     image.setDevicePixelRatio(dpr)
     return image
@@ -51,10 +57,16 @@ class Renderer(QThread):
 
     def want(self, kind: str, page: int, scale: float = 0.0) -> None:
         """Ask for a page's image at ``scale`` (RENDER) or its text (TEXT)."""
-        key = (kind, page, round(scale, 4))
+        self.want_all([(kind, page, scale)])
+
+    def want_all(self, asks: list[tuple[str, int, float]]) -> None:
+        """Ask for several, the most wanted first: they go before everything that waits,
+        in that order, all at once (the thread never takes a later one first)."""
         with self._wake:
-            self._asks.pop(key, None)
-            self._asks[key] = None  # the newest last: taken first
+            for kind, page, scale in reversed(asks):
+                key = (kind, page, round(scale, 4))
+                self._asks.pop(key, None)
+                self._asks[key] = None  # the newest last: taken first
             self._wake.notify()
 
     def forget(self, kind: str = RENDER) -> None:
