@@ -27,7 +27,7 @@ def rows(path) -> dict[str, list]:
     """The full-text file's content, as a rebuild must make it again."""
     conn = sqlite3.connect(path)
     try:
-        return {"pages": conn.execute("SELECT attachment_id, page, text FROM page_texts "
+        return {"pages": conn.execute("SELECT id, attachment_id, page, text FROM page_texts "
                                       "ORDER BY attachment_id, page").fetchall(),
                 "states": conn.execute("SELECT * FROM extractions ORDER BY 1").fetchall(),
                 "integrity": conn.execute("INSERT INTO page_texts_fts (page_texts_fts) "

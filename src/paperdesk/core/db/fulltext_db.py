@@ -7,9 +7,9 @@ order of the work). This module is the one place that opens it, and the one writ
 its tables:
 
 - ``page_texts``: one row per page of an attachment (``page`` 0-based), its normalised
-  text; behind ``page_texts_fts`` (FTS5 over it as external content,
-  ``unicode61 remove_diacritics 2`` like the library's ``papers_fts``), kept in step
-  by triggers;
+  text, its id ``attachment_id * PAGE_SPAN + page``; behind ``page_texts_fts`` (FTS5
+  over it as external content, ``unicode61 remove_diacritics 2`` like the library's
+  ``papers_fts``), kept in step by triggers;
 - ``extractions``: one row per attachment indexed: the SHA-256 of the bytes read, the
   extractor that read them (``core/pdf/normalise.extractor()``), its page count, and the
   one-line reason when the file could not be read. An attachment's pages and its row
@@ -37,7 +37,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-FORMAT = 1  # PRAGMA user_version of the file; another value: the file is made again
+FORMAT = 2  # PRAGMA user_version of the file; another value: the file is made again
+# A page's row id is its attachment's id times this, plus the page (0-based): the
+# attachments a MATCH finds are read off the index's row ids alone, and a rebuild
+# gives every row the id it had. At most this many pages a PDF are indexed.
+PAGE_SPAN = 1 << 20
 SUFFIX = ".fulltext.sqlite"
 BUSY_TIMEOUT_MS = 5000
 FUNCTION = "paperdesk_pdf"
@@ -152,11 +156,13 @@ class Fulltext:
         transaction."""
         with self.transaction() as c:
             c.execute("DELETE FROM page_texts WHERE attachment_id = ?", [attachment_id])
-            c.executemany("INSERT INTO page_texts (attachment_id, page, text) VALUES (?, ?, ?)",
-                          [(attachment_id, i, text) for i, text in enumerate(pages)])
+            c.executemany("INSERT INTO page_texts (id, attachment_id, page, text) "
+                          "VALUES (?, ?, ?, ?)",
+                          [(attachment_id * PAGE_SPAN + i, attachment_id, i, text)
+                           for i, text in enumerate(pages[:PAGE_SPAN])])
             c.execute("INSERT OR REPLACE INTO extractions (attachment_id, sha256, extractor, "
                       "pages, error) VALUES (?, ?, ?, ?, ?)",
-                      [attachment_id, sha256, extractor, len(pages), error])
+                      [attachment_id, sha256, extractor, min(len(pages), PAGE_SPAN), error])
 
     def drop(self, attachment_ids: Iterable[int]) -> int:
         """Forget attachments the library no longer has; how many."""
@@ -241,8 +247,8 @@ class _Matcher:
                 if conn is None:
                     return "[]"
                 ids = [r[0] for r in conn.execute(
-                    "SELECT DISTINCT attachment_id FROM page_texts WHERE id IN "
-                    "(SELECT rowid FROM page_texts_fts WHERE page_texts_fts MATCH ?)", [fts])]
+                    f"SELECT DISTINCT rowid / {PAGE_SPAN} FROM page_texts_fts "
+                    "WHERE page_texts_fts MATCH ?", [fts])]
             except sqlite3.Error:  # not made yet, being made, or unreadable: no pages
                 return "[]"
         return json.dumps(ids)
