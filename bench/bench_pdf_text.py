@@ -16,6 +16,7 @@ linked to a paper of a 1,000-paper library:
    (target 50 ms); the raw FTS5 query is noted.
 
     .venv/bin/python bench/bench_pdf_text.py [--files 1000] [--pages 16] [--runs 1]
+        [--only extraction|queries|keys]
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--pages", type=int, default=16)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--only", choices=("extraction", "queries", "keys"))
     args = parser.parse_args(argv)
     paths = corpus(OUT / "pdf-corpus", args.files, args.pages)
     path = OUT / f"pdf-bench-{args.files}" / "library.sqlite"
@@ -165,10 +167,17 @@ def main(argv: list[str] | None = None) -> int:
     for old in path.parent.glob("library*"):
         old.unlink()
     lib = library_with(path, paths)
-    results = [bench_extraction(lib, paths, args.runs)]
-    results += bench_queries(lib, args.files, args.pages, args.runs)
+    results = []
+    if args.only in (None, "extraction", "queries"):
+        if args.only == "queries":
+            lib.fulltext.index()
+        else:
+            results.append(bench_extraction(lib, paths, args.runs))
+        if args.only != "extraction":
+            results += bench_queries(lib, args.files, args.pages, args.runs)
     lib.close()
-    results.append(bench_keystrokes(path, args.runs))
+    if args.only in (None, "keys"):
+        results.append(bench_keystrokes(path, args.runs))
     return 0 if all(results) else 1
 
 

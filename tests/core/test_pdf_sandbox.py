@@ -153,6 +153,15 @@ def test_a_child_killed_between_tasks_is_replaced(paper: Path) -> None:
         assert pdf.started == 2
 
 
+def test_a_background_sandbox_runs_below_normal_priority(paper: Path) -> None:
+    with PdfSandbox(background=True) as low, PdfSandbox() as normal:
+        low.info(paper)
+        normal.info(paper)
+        mine = psutil.Process().nice()
+        assert psutil.Process(normal.process.pid).nice() == mine
+        assert psutil.Process(low.process.pid).nice() != mine
+
+
 def test_several_sandboxes_and_threads_at_once(paper: Path) -> None:
     """Two sandboxes, two threads each: every answer right, two children in all."""
     results: list[str] = []

@@ -95,7 +95,8 @@ def index(library: Path, attachments: list[Mapping[str, Any]], *, rebuild: bool 
     this process's interpreter free for a window's UI thread."""
     report = IndexReport(attachments=len(attachments))
     own = sandbox is None
-    pdf = PdfSandbox(name="paperdesk-pdf-index") if sandbox is None else sandbox
+    pdf = PdfSandbox(name="paperdesk-pdf-index", background=True) if sandbox is None \
+        else sandbox
     try:
         with Fulltext.open(library) as ft:
             if rebuild:

@@ -45,6 +45,8 @@ from paperdesk.core.pdf import pdf_worker
 DEADLINE_S = 30.0  # a task's time, by default
 MEMORY_MB = 1024  # the child's resident memory at most, by default
 _WATCH_S = 0.01  # seconds between looks at the child while a task runs
+# A background child's priority: Windows' class below normal, elsewhere nice 10.
+BELOW_NORMAL = getattr(psutil, "BELOW_NORMAL_PRIORITY_CLASS", 10)
 
 
 @dataclass(frozen=True)
@@ -85,11 +87,13 @@ def shown_name(path: str | Path) -> str:
 
 class PdfSandbox:
     """One child process reading PDFs; ``deadline`` seconds a task and ``memory_mb``
-    of resident memory at most, by default (a task may give its own deadline)."""
+    of resident memory at most, by default (a task may give its own deadline);
+    ``background``: the child runs below normal priority (an indexer's)."""
 
     def __init__(self, *, deadline: float = DEADLINE_S, memory_mb: int = MEMORY_MB,
-                 name: str = "paperdesk-pdf") -> None:
+                 name: str = "paperdesk-pdf", background: bool = False) -> None:
         self.deadline = deadline
+        self.background = background  # the child runs below normal priority
         self.memory_mb = memory_mb
         self.name = name
         self.lock = threading.Lock()
@@ -146,6 +150,9 @@ class PdfSandbox:
             theirs.close()  # only the child holds its end
         self.process, self.conn = process, ours
         self.watched = psutil.Process(process.pid)
+        if self.background:  # an indexer's: the window's threads come first
+            with contextlib.suppress(psutil.Error, OSError):
+                self.watched.nice(BELOW_NORMAL)
         self.started += 1
 
     def _kill(self) -> None:
