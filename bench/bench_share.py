@@ -33,7 +33,7 @@ from paperdesk.core.library import Library
 from paperdesk.core.share import fields
 
 
-def timed(fn) -> float:  # noqa: ANN001 - any callable
+def timed(fn) -> float:
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start

@@ -49,6 +49,10 @@ OWNERS = {
     # the search index, written by triggers and, around bulk writes, by these two
     "papers_fts": "core/db/store.py",
     "annotations_fts": "core/db/annotations.py",
+    # not the library's: the full-text file beside it (NAME.fulltext.sqlite), derived
+    "extractions": "core/db/fulltext_db.py",
+    "page_texts": "core/db/fulltext_db.py",
+    "page_texts_fts": "core/db/fulltext_db.py",
 }
 
 # Frozen history: each step writes the schema and data of its day (triggers

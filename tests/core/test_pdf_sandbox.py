@@ -103,6 +103,23 @@ def test_missing_file(sandbox: PdfSandbox, tmp_path: Path) -> None:
         sandbox.info(tmp_path / "gone.pdf")
 
 
+def test_texts_read_ahead_and_say_each_file(sandbox: PdfSandbox, paper: Path) -> None:
+    """One answer per file, in order, a hostile one among them, then a file read again."""
+    bad = paper.with_name("bad.pdf")
+    bad.write_bytes(b"not a pdf at all" * 10)
+    got = list(sandbox.texts([paper, bad, paper]))
+    assert [p.name for p, _ in got] == ["paper.pdf", "bad.pdf", "paper.pdf"]
+    assert got[0][1] == got[2][1] == sandbox.text(paper)
+    assert isinstance(got[1][1], PdfError)
+    assert str(got[1][1]) == "bad.pdf is not a PDF, or is damaged"
+    # Stopped early, with the next file being read: the child is still in step.
+    texts = sandbox.texts([paper, paper, paper])
+    next(texts)
+    texts.close()
+    assert sandbox.info(paper)["pages"] == 3
+    assert list(sandbox.texts([])) == []
+
+
 def test_deadline_kills_and_restarts(paper: Path) -> None:
     with PdfSandbox() as pdf:
         pdf.info(paper)
@@ -134,6 +151,15 @@ def test_a_child_killed_between_tasks_is_replaced(paper: Path) -> None:
         pdf.process.join()
         assert pdf.info(paper)["pages"] == 3
         assert pdf.started == 2
+
+
+def test_a_background_sandbox_runs_below_normal_priority(paper: Path) -> None:
+    with PdfSandbox(background=True) as low, PdfSandbox() as normal:
+        low.info(paper)
+        normal.info(paper)
+        mine = psutil.Process().nice()
+        assert psutil.Process(normal.process.pid).nice() == mine
+        assert psutil.Process(low.process.pid).nice() != mine
 
 
 def test_several_sandboxes_and_threads_at_once(paper: Path) -> None:

@@ -268,7 +268,7 @@ def test_trashed_papers_are_left_out_unless_asked(curated):
     ("()", "empty parentheses at position 1"),
     ("tag>2", "tag: takes a value, not a comparison"),
     ("tag:", "tag: needs a value"),
-    ("has:pdf", "unknown has:pdf"),
+    ("has:video", "unknown has:video"),
     ("is:great", "unknown is:great"),
     ("NOT OR b", "'NOT' at position 1 needs a word, field or group after it"),
     ("video -)", "'-' at position 7 needs a word"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from paperdesk.cli import Commands, ids
+from paperdesk.cli import Commands, ids, pdf_text_cmds
 from paperdesk.cli.output import emit_json, emit_json_list, escaped, say, short
 from paperdesk.core.api import SORTS, Library, author_line, describe, paper_links, plural
 
@@ -27,7 +27,9 @@ def register(sub: Commands) -> None:
                        description="List papers, optionally filtered by a search query: "
                                    "words, \"phrases\", tag:x, -tag:x, status:to-read, "
                                    "rating>=4, year:2024, year>=2023, upvotes>10, digest:NAME, "
-                                   "has:notes, is:duplicate-candidate, OR, (...), -word. "
+                                   "has:notes, has:pdf, pdf:word, pdf:\"a phrase\" (the text "
+                                   "`pdf index` extracted; a hit's page and snippet are "
+                                   "shown), is:duplicate-candidate, OR, (...), -word. "
                                    "Put -- before a query that starts with '-'.")
     p.add_argument("query", nargs="*", help="search query (see above)")
     p.add_argument("--json", action="store_true", help="print full records as JSON")
@@ -98,14 +100,17 @@ def _undo_import(args: argparse.Namespace, lib: Library) -> int:
 def cmd_list(args: argparse.Namespace, lib: Library) -> int:
     query = " ".join(args.query)
     ids = lib.search(query, sort=args.sort, descending=args.desc, limit=args.limit).ids
+    hits = pdf_text_cmds.hits_of(lib, ids, query)  # the pages of pdf: words, if any
     if args.json:
-        emit_json_list(lib.iter_papers(ids, with_notes=True))
+        emit_json_list(({**p, "pdf_hits": hits.get(p["id"], [])} if hits is not None else p)
+                       for p in lib.iter_papers(ids, with_notes=True))
         return 0
     for paper in lib.iter_papers(ids):
         year = paper["year"] or "    "
         mark = "?" if paper["year_inferred"] else " "
         print(f"{paper['id']:>6}  {year}{mark} {paper['upvotes'] or '':>4}  "
               f"{short(paper['title'], 90)}")
+        pdf_text_cmds.print_hits((hits or {}).get(paper["id"], []))
     say(plural(len(ids), "paper"))
     return 0
 

@@ -20,7 +20,7 @@ _DOOR: dict[str, str] = {
     "paperdesk.core.bibtex.formats": "FORMATS Format",
     "paperdesk.core.curation.curation": "MAX_YEAR MIN_YEAR",
     "paperdesk.core.db.backup": "backups_folder check_backup default_backup_path",
-    "paperdesk.core.db.changes": "DETAIL DUPLICATE_GROUPS PAPERS SIDEBAR_COUNTS SYNCS "
+    "paperdesk.core.db.changes": "ATTACHMENTS DETAIL DUPLICATE_GROUPS PAPERS SIDEBAR_COUNTS SYNCS "
                                  "TABLE_ROWS TABLE_SET Changes Undo",
     "paperdesk.core.db.paths": "APP_NAME ENV_DATA ENV_LIBRARY data_dir demo_library_path "
                                "library_path resource seed_files",
@@ -36,12 +36,15 @@ _DOOR: dict[str, str] = {
     "paperdesk.core.importing.import_undo": "ImportRecord",
     "paperdesk.core.library": "Library Listener",
     "paperdesk.core.model.errors": "Cancelled DuplicateError NoLibrary NotFound "
-                                   "PaperDeskError QueryError",
+                                   "PaperDeskError PdfError QueryError",
     "paperdesk.core.model.jobs": "no_progress",
     "paperdesk.core.model.links": "naming_papers paper_links",
     "paperdesk.core.model.sources": "describe",
     "paperdesk.core.model.text": "author_line plural",
     "paperdesk.core.pdf.files_backup": "held restore_files",
+    "paperdesk.core.pdf.highlights": "HIGHLIGHT_COLOURS",
+    "paperdesk.core.pdf.indexer": "IndexReport",
+    "paperdesk.core.pdf.sandbox": "PageBoxes PdfSandbox Rendered",
     "paperdesk.core.search.sorts": "SORTS",
     "paperdesk.core.sync.sync_states": "CHANGED CONFLICT FAILED OK PENDING WRITING",
     "paperdesk.core.sync.sync_write": "Outcome",

@@ -3,8 +3,10 @@ used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.tri
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
 ``lib.bibtex``, ``lib.citations``, ``lib.syncs``, ``lib.sync_feed`` (when they are
 written), ``lib.follows`` (the arXiv categories and authors Today brings),
-``lib.pdf`` (a paper's PDFs: attached, listed, removed, opened) and ``lib.share`` (one
-library on several computers). The GUI
+``lib.pdf`` (a paper's PDFs: attached, listed, removed, opened), ``lib.reading`` (what
+the PDF reader reads and keeps), ``lib.highlights`` (passages marked in a PDF),
+``lib.fulltext`` (the text of the PDFs) and ``lib.share`` (one library on several
+computers). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
@@ -27,6 +29,9 @@ if TYPE_CHECKING:
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
     from paperdesk.core.pdf.attach import Pdfs
+    from paperdesk.core.pdf.fulltext import PdfText
+    from paperdesk.core.pdf.highlights import Highlights
+    from paperdesk.core.pdf.reading import Reading
     from paperdesk.core.share.share import Share
     from paperdesk.core.sync.sync_feed import SyncFeed
     from paperdesk.core.sync.syncs import Syncs
@@ -112,6 +117,24 @@ class Areas:
         from paperdesk.core.pdf.attach import Pdfs
 
         return Pdfs(self)
+
+    @functools.cached_property
+    def fulltext(self: Library) -> PdfText:
+        from paperdesk.core.pdf.fulltext import PdfText
+
+        return PdfText(self)
+
+    @functools.cached_property
+    def reading(self: Library) -> Reading:
+        from paperdesk.core.pdf.reading import Reading
+
+        return Reading(self)
+
+    @functools.cached_property
+    def highlights(self: Library) -> Highlights:
+        from paperdesk.core.pdf.highlights import Highlights
+
+        return Highlights(self)
 
     @functools.cached_property
     def share(self: Library) -> Share:

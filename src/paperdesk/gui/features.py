@@ -24,9 +24,11 @@ from paperdesk.gui.hub.enrich_action import Hub
 from paperdesk.gui.hub.today import Today
 from paperdesk.gui.importing.file_drops import Imports
 from paperdesk.gui.jobs.outside_feed import OutsideWrites
+from paperdesk.gui.pdf.fulltext_feature import FullText
+from paperdesk.gui.pdf.reader_feature import Reader
 from paperdesk.gui.sharing import Share
 from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 KeyCheck, Today, Queue, AddByIdentifier, OutsideWrites,
-                                 Imports, Share]
+                                 KeyCheck, Today, Queue, AddByIdentifier, Reader, FullText,
+                                 OutsideWrites, Imports, Share]

@@ -184,6 +184,9 @@ class MainWindow(QMainWindow):
         ids = self._shown = self.selected_ids()
         if len(ids) == 1:
             paper = self.lib.paper(ids[0])
+            paper["highlights"] = self.lib.highlights.of_paper(ids[0])
+            query = self.context.selection.query if self.context.selection else ""
+            paper["pdf_hits"] = self.lib.fulltext.hits(ids[0:1], query).get(ids[0], [])
             self.detail.show_papers([paper], self.lib.sightings(ids[0]))
         elif not ids:
             self.detail.show_papers([])

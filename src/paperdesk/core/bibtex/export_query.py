@@ -113,6 +113,9 @@ def rows_of(db: Database, ids: list[int], notes: bool) -> list[Row]:
     texts = _grouped(db, """SELECT x.paper_id, x.text FROM notes x
                             WHERE x.paper_id IN (SELECT value FROM json_each(?1))
                             ORDER BY x.paper_id, x.created, x.id""", wanted) if notes else {}
+    if notes:  # the highlights go out after the notes, one text each, page by page
+        for pid, marked in _grouped(db, _HIGHLIGHTS, wanted).items():
+            texts.setdefault(pid, []).extend(marked)
     empty: list[str] = []
     tag_of, text_of = tags.get, texts.get
     # Put in order here: an ORDER BY would sort the rows, abstracts and all, in SQLite.
@@ -120,6 +123,14 @@ def rows_of(db: Database, ids: list[int], notes: bool) -> list[Row]:
         f"SELECT {COLUMNS} FROM json_each(?1) j JOIN papers p ON p.id = j.value", [wanted])}
     return [(row, tag_of(pid, empty), text_of(pid, empty))
             for pid in ids if (row := found.get(pid)) is not None]
+
+
+# A highlight as an exported note: 'Highlight, page 3: "the passage" (the comment)'.
+_HIGHLIGHTS = """SELECT a.paper_id, 'Highlight, page ' || (h.page + 1) || ': "' || h.text || '"'
+                        || CASE WHEN h.comment != '' THEN ' (' || h.comment || ')' ELSE '' END
+                 FROM highlights h JOIN attachments a ON a.id = h.attachment_id
+                 WHERE a.paper_id IN (SELECT value FROM json_each(?1))
+                 ORDER BY a.paper_id, a.id, h.page, h.id"""
 
 
 def _grouped(db: Database, sql: str, wanted: str) -> dict[int, list[str]]:

@@ -32,7 +32,7 @@ import threading
 from pathlib import Path
 from urllib.parse import quote
 
-from paperdesk.core.db import files, foreign_wal, sessions
+from paperdesk.core.db import files, foreign_wal, fulltext_db, sessions
 from paperdesk.core.model.errors import LibraryError
 
 BUSY_TIMEOUT_S = 5.0
@@ -116,6 +116,7 @@ def connect(path: Path, *, mode: str = "rwc", immutable: bool = False,
             conn.library, conn.identity = path, ident
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+    fulltext_db.register(conn, path)  # pdf: in a query reads the PDFs' text
     return conn
 
 

@@ -7,8 +7,11 @@ kills. Tasks come in over one pipe as ``(name, path, args)`` and each gets one a
 keys. The last document opened stays open while the same file (same size and time of
 change) is asked for again, so a reader turning pages opens its file once.
 
-Nothing here imports PaperDesk beyond this module: the child starts quickly, and the
-answers are plain tuples, lists, strings and bytes.
+Nothing here imports PaperDesk beyond this module and, for the indexer's task
+("pages": the text normalised as the full-text index keeps it), ``normalise``: the
+child starts quickly, and the answers are plain tuples, lists, strings and bytes.
+Normalising here keeps that Python work off the process that asked (the window's, whose
+UI thread would otherwise wait for the interpreter's lock while it runs).
 """
 
 from __future__ import annotations
@@ -148,6 +151,10 @@ def run(opened: _Open, name: str, path: str, args: tuple) -> Any:
         return info(doc)
     if name == "text":
         return text(doc, args[0])
+    if name == "pages":
+        from paperdesk.core.pdf.normalise import normalise
+
+        return [normalise(t) for t in text(doc, args[0])]
     if name == "boxes":
         return boxes(doc, args[0])
     if name == "render":

@@ -14,6 +14,7 @@ file, and the next task starts a new child.
         pdf.text(path)            # every page's text; pdf.text(path, [0, 2]) some
         pdf.boxes(path, 2)        # PageBoxes: page 3's text and a box per character
         pdf.render(path, 0, 2.0)  # Rendered: page 1 as BGRA bytes at scale 2
+        for path, pages in pdf.texts(paths): ...  # the next file read meanwhile
 
 Pages are 0-based. One sandbox runs one task at a time (a lock: threads may share
 it, they take turns); several sandboxes run at once, each with its own child (the
@@ -24,9 +25,11 @@ and exits.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -42,6 +45,8 @@ from paperdesk.core.pdf import pdf_worker
 DEADLINE_S = 30.0  # a task's time, by default
 MEMORY_MB = 1024  # the child's resident memory at most, by default
 _WATCH_S = 0.01  # seconds between looks at the child while a task runs
+# A background child's priority: Windows' class below normal, elsewhere nice 10.
+BELOW_NORMAL = getattr(psutil, "BELOW_NORMAL_PRIORITY_CLASS", 10)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,16 @@ class Rendered:
     data: bytes
 
 
+def _result(answer: tuple, name: str) -> Any:
+    """A task's result, or the PdfError its answer names."""
+    if answer[0] == "ok":
+        return answer[1]
+    _, kind, detail = answer
+    said = pdf_worker.ERRORS.get(kind, pdf_worker.ERRORS["other"])
+    extra = f" ({detail})" if detail and kind in ("page", "size", "other") else ""
+    raise PdfError(f"{name} {said}{extra}")
+
+
 def shown_name(path: str | Path) -> str:
     """The file's name as a message shows it: one line, no control characters."""
     return " ".join(printable(Path(path).name).split()) or str(path)
@@ -72,11 +87,13 @@ def shown_name(path: str | Path) -> str:
 
 class PdfSandbox:
     """One child process reading PDFs; ``deadline`` seconds a task and ``memory_mb``
-    of resident memory at most, by default (a task may give its own deadline)."""
+    of resident memory at most, by default (a task may give its own deadline);
+    ``background``: the child runs below normal priority (an indexer's)."""
 
     def __init__(self, *, deadline: float = DEADLINE_S, memory_mb: int = MEMORY_MB,
-                 name: str = "paperdesk-pdf") -> None:
+                 name: str = "paperdesk-pdf", background: bool = False) -> None:
         self.deadline = deadline
+        self.background = background  # the child runs below normal priority
         self.memory_mb = memory_mb
         self.name = name
         self.lock = threading.Lock()
@@ -133,6 +150,9 @@ class PdfSandbox:
             theirs.close()  # only the child holds its end
         self.process, self.conn = process, ours
         self.watched = psutil.Process(process.pid)
+        if self.background:  # an indexer's: the window's threads come first
+            with contextlib.suppress(psutil.Error, OSError):
+                self.watched.nice(BELOW_NORMAL)
         self.started += 1
 
     def _kill(self) -> None:
@@ -160,16 +180,42 @@ class PdfSandbox:
         limit = self.deadline if deadline is None else deadline
         name = shown_name(path)
         with self.lock:
-            answer = self._exchange((task, str(path), args), limit, name)
-        if answer[0] == "ok":
-            return answer[1]
-        _, kind, detail = answer
-        said = pdf_worker.ERRORS.get(kind, pdf_worker.ERRORS["other"])
-        extra = f" ({detail})" if detail and kind in ("page", "size", "other") else ""
-        raise PdfError(f"{name} {said}{extra}")
+            self._send((task, str(path), args), name)
+            answer = self._receive(limit, name)
+        return _result(answer, name)
 
-    def _exchange(self, message: tuple, limit: float, name: str) -> tuple:
-        """Send one task and wait for its answer, watching time, memory and the child."""
+    def texts(self, paths: Iterable[str | Path], *, normalised: bool = False,
+              deadline: float | None = None) -> Iterator[tuple[Path, list[str] | PdfError]]:
+        """Each file's text (a list of pages; ``normalised``: as ``normalise`` makes
+        it, in the child), or the PdfError that says why it has none, in order. The
+        child reads the next file while the caller works on the one it was given:
+        extracting and writing overlap. The sandbox is held until the iteration ends
+        (or is closed)."""
+        limit = self.deadline if deadline is None else deadline
+        queue = [Path(p) for p in paths]
+        task = "pages" if normalised else "text"
+        with self.lock:
+            if queue:
+                self._send((task, str(queue[0]), (None,)), shown_name(queue[0]))
+            for i, path in enumerate(queue):
+                name = shown_name(path)
+                try:
+                    result: list[str] | PdfError = _result(self._receive(limit, name), name)
+                except PdfError as exc:  # the child was stopped: the next starts anew
+                    result = exc
+                if i + 1 < len(queue):
+                    self._send((task, str(queue[i + 1]), (None,)), shown_name(queue[i + 1]))
+                    try:
+                        yield path, result
+                    except GeneratorExit:  # stopped early: the file being read is let go
+                        with contextlib.suppress(PdfError):
+                            self._receive(limit, shown_name(queue[i + 1]))
+                        raise
+                else:
+                    yield path, result
+
+    def _send(self, message: tuple, name: str) -> None:
+        """Send one task to the child (started if there is none, or it died)."""
         for attempt in (1, 2):
             if self.process is None or not self.process.is_alive():
                 self._kill()
@@ -177,11 +223,15 @@ class PdfSandbox:
             assert self.conn is not None
             try:
                 self.conn.send(message)
-                break
+                return
             except (OSError, ValueError):  # the child died between tasks: a new one
                 self._kill()
                 if attempt == 2:
                     raise PdfError(f"{name}: the PDF reader process cannot be reached") from None
+
+    def _receive(self, limit: float, name: str) -> tuple:
+        """The answer to the task sent, watching time, memory and the child."""
+        assert self.conn is not None
         end = time.monotonic() + limit
         while True:
             try:

@@ -6,7 +6,9 @@
     status:to-read                  unread, to-read, reading, read
     rating>=4  year:2024  year>=2023  year:2020..2022  upvotes>10   (: = > >= < <=)
     digest:oct  digest:2024-10-30   a digest's file name (part of it) or its date
-    has:notes  has:tags  has:rating  has:upvotes  has:date  has:abstract
+    has:notes  has:highlights  has:tags  has:rating  has:upvotes  has:date  has:abstract
+    has:pdf
+    pdf:word  pdf:"a phrase"  pdf:transfor*   words in the text of a paper's PDFs
     is:duplicate-candidate  is:year-inferred
     title:word  abstract:word  note:word   a word in one field only
     org:deepseek                    the organisation (part of its name or handle)
@@ -24,6 +26,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from paperdesk.core.db.fulltext_db import FUNCTION as PDF_FUNCTION
 from paperdesk.core.db.schema import STATUSES
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.model.text import tag_key
@@ -240,12 +243,19 @@ _COMPARE = {":": "=", "=": "=", ">": ">", ">=": ">=", "<": "<", "<=": "<="}
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 _HAS = {
     "notes": "p.id IN (SELECT paper_id FROM notes)",
+    "highlights": "p.id IN (SELECT a.paper_id FROM attachments a WHERE EXISTS "
+                  "(SELECT 1 FROM highlights h WHERE h.attachment_id = a.id))",
     "tags": "p.id IN (SELECT paper_id FROM paper_tags)",
     "rating": "p.rating > 0",
     "upvotes": "p.upvotes > 0",
     "date": "p.published IS NOT NULL",
     "abstract": "p.abstract != ''",
+    "pdf": "p.id IN (SELECT paper_id FROM attachments)",
 }
+# The papers with an attachment whose pages match an FTS5 expression: the attachments
+# come from the full-text file (``core/db/fulltext_db.py``: the function's notes).
+PDF_SQL = ("p.id IN (SELECT a.paper_id FROM attachments a WHERE a.id IN "
+           f"(SELECT value FROM json_each({PDF_FUNCTION}(?))))")
 _IS = {
     "duplicate-candidate": f"p.id IN (SELECT paper_id FROM {DUPLICATE_TABLE})",
     "year-inferred": "p.year_inferred = 1",
@@ -256,6 +266,35 @@ _STATUS_ALIASES = {"toread": "to-read", "to_read": "to-read", "new": "unread", "
 MAX_INTEGER = 2**63 - 1  # SQLite's largest integer
 _NUMBERS = {"rating": ("p.rating", 0, 5), "year": ("p.year", 0, 9999),
             "upvotes": ("p.upvotes", 0, MAX_INTEGER)}
+
+
+def pdf_expression(f: Field) -> str:
+    """The FTS5 expression of a ``pdf:`` field: its words as a phrase, or a prefix."""
+    return _phrase(f.value) + (" *" if f.prefix else "")
+
+
+def pdf_fields(text: str) -> list[Field]:
+    """The ``pdf:`` fields of the query a result may match (not those negated)."""
+    found: list[Field] = []
+
+    def walk(node: Node | None, negated: bool) -> None:
+        if isinstance(node, Field) and node.name == "pdf" and not negated:
+            found.append(node)
+        elif isinstance(node, Not):
+            walk(node.child, not negated)
+        elif isinstance(node, Group):
+            for child in node.children:
+                walk(child, negated)
+
+    walk(parse(text), False)
+    return found
+
+
+def pdf_words(text: str) -> str | None:
+    """The ``pdf:`` fields a result may match, OR'd as one FTS5 expression (what a
+    hit's snippet shows), or None when the query has none."""
+    found = dict.fromkeys(pdf_expression(f) for f in pdf_fields(text))
+    return " OR ".join(found) or None
 
 
 def _number(f: Field, text: str) -> int:
@@ -294,6 +333,8 @@ def field_sql(f: Field, tables: frozenset[str] | None) -> tuple[str, list[object
             return f"{column} BETWEEN ? AND ?", [_number(f, low), _number(f, high)]
         return f"{column} {_COMPARE[f.op]} ?", [_number(f, value)]
     _needs_colon(f)
+    if f.name == "pdf":
+        return PDF_SQL, [pdf_expression(f)]
     if f.name == "tag":
         key = tag_key(value)
         if f.prefix:

@@ -25,7 +25,7 @@ from paperdesk.core.model.errors import QueryError
 
 # Fields that hold words searched in one column of the full-text index.
 WORD_COLUMNS = {"title": "title", "abstract": "abstract", "note": "notes", "notes": "notes"}
-VALUE_FIELDS = ("tag", "status", "rating", "year", "upvotes", "digest", "has", "is", "org")
+VALUE_FIELDS = ("tag", "status", "rating", "year", "upvotes", "digest", "has", "is", "org", "pdf")
 _FIELD = re.compile(r"([A-Za-z]+)(>=|<=|:|=|>|<)")
 _STOP = set('()"')
 
@@ -271,8 +271,11 @@ class _Parser:
         value, prefix = tok.value, False
         if not tok.quoted and len(value) > 1 and value.endswith("*"):
             value, prefix = value[:-1], True
-        if prefix and _meaningful(value) and (tok.name is None or tok.name in WORD_COLUMNS):
+        if prefix and _meaningful(value) and (tok.name is None or tok.name in WORD_COLUMNS
+                                              or tok.name == "pdf"):
             self.bounded_prefix(value, tok)
+        if tok.name == "pdf" and not _meaningful(value):
+            raise QueryError(f"pdf: needs a word (position {tok.pos})")
         if tok.name is None:
             return Word(value, prefix, None, tok.pos) if _meaningful(value) else None
         if tok.name in WORD_COLUMNS:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.api import author_line, describe
+from paperdesk.core.api import HIGHLIGHT_COLOURS, author_line, describe
 from paperdesk.gui.panes.note_edit import NoteEdit
 from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from paperdesk.gui.table.paper_model import STATUS_LABELS
@@ -38,6 +38,13 @@ def _label(text: str = "", *, wrap: bool = True, links: bool = False) -> QLabel:
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction if links
                                   else Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setOpenExternalLinks(False)
+    return label
+
+
+def _linked(slot) -> QLabel:
+    """A label of links, each activated link given to ``slot``."""
+    label = _label(links=True)
+    label.linkActivated.connect(slot)
     return label
 
 
@@ -58,6 +65,33 @@ class TagCompleter(QCompleter):
         return f"{before}, {name}" if before else name
 
 
+def _highlights_html(marks: list[dict[str, Any]]) -> str:
+    """The highlights under the notes: page (a link that reads it there), passage, comment."""
+    if not marks:
+        return ""
+    rows = []
+    for h in marks:
+        comment = f"<br>&nbsp;&nbsp;— {html.escape(h['comment'])}" if h["comment"] else ""
+        passage = h["text"] if len(h["text"]) <= 300 else h["text"][:299] + "…"
+        rows.append(f'<span style="background:{HIGHLIGHT_COLOURS.get(h["colour"], "#ffd400")}">'
+                    f'&nbsp;&nbsp;</span> <a href="highlight:{h["attachment_id"]}:{h["page"]}">'
+                    f'p. {h["page"] + 1}</a> “{html.escape(passage)}”{comment}')
+    return f"<b>Highlights</b> ({len(marks)})<br>" + "<br>".join(rows)
+
+
+def _pdf_hits_html(hits: list[dict[str, Any]]) -> str:
+    """The pages of the paper's PDFs the search's pdf: words are on, each a link that
+    reads it there, with a snippet (the words matched in bold)."""
+    if not hits:
+        return ""
+    rows = []
+    for h in hits:
+        snippet = html.escape(h["snippet"]).replace("[", "<b>").replace("]", "</b>")
+        rows.append(f'<a href="pdfhit:{h["attachment_id"]}:{h["page"]}">'
+                    f'p. {h["page"] + 1}</a> of {html.escape(h["name"])}: {snippet}')
+    return "<b>In the PDF</b><br>" + "<br>".join(rows)
+
+
 class DetailPane(QScrollArea):
     rate = Signal(list, int)              # paper ids, rating
     status_chosen = Signal(list, str)     # paper ids, status
@@ -65,6 +99,8 @@ class DetailPane(QScrollArea):
     tag_removed = Signal(list, str)       # paper ids, name
     note_saved = Signal(int, object, str)  # paper id, note id or None, text
     year_correction = Signal(int)         # paper id
+    highlight_opened = Signal(int, int)   # attachment id, page (0-based): read it there
+    pdf_hit_opened = Signal(int, int)     # attachment id, page (0-based) of a search hit
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -114,12 +150,14 @@ class DetailPane(QScrollArea):
         self.note.textChanged.connect(self._note_changed)
         self._note_timer = QTimer(self, singleShot=True, interval=NOTE_DELAY_MS)
         self._note_timer.timeout.connect(self._save_note)
+        self.marks = _linked(self._open_highlight)  # the highlights of the paper's PDFs
+        self.pdf_hits = _linked(self._open_pdf_hit)  # where the search's pdf: words are
         self.provenance = _label()
-        for widget in (self.title, self.meta, self.provenance):
+        for widget in (self.title, self.meta, self.pdf_hits, self.provenance):
             layout.addWidget(widget)
         layout.addLayout(form)
         for widget in (self.sources, self.chart, self.abstract, self.notes_label,
-                       self.older_notes, self.note):
+                       self.older_notes, self.note, self.marks):
             layout.addWidget(widget)
         layout.addStretch(1)
         self.ids: list[int] = []
@@ -146,6 +184,8 @@ class DetailPane(QScrollArea):
         for widget in (self.sources, self.chart, self.abstract, self.notes_label,
                        self.older_notes, self.note):
             widget.setVisible(single)
+        self.marks.setVisible(single and bool(papers[0].get("highlights")))
+        self.pdf_hits.setVisible(single and bool(papers[0].get("pdf_hits")))
         if not papers:
             self.title.setText("No paper selected")
             self.provenance.hide()
@@ -237,6 +277,8 @@ class DetailPane(QScrollArea):
                              f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then){seen}")
         self.chart.set_sightings(sightings)
         self.abstract.setText(f"<b>Abstract</b><br>{html.escape(p['abstract'] or 'none')}")
+        self.marks.setText(_highlights_html(p.get("highlights") or []))
+        self.pdf_hits.setText(_pdf_hits_html(p.get("pdf_hits") or []))
         notes = p.get("notes") or []
         self.older_notes.setText("<br>".join(
             f"<i>{html.escape(n['updated'][:16])}</i> {html.escape(n['text'])}"
@@ -274,6 +316,14 @@ class DetailPane(QScrollArea):
         if len(self.ids) == 1:
             self.note.checkpoint()
             self.note_saved.emit(self.ids[0], self.note_id, self.note.toPlainText())
+
+    def _open_highlight(self, href: str) -> None:
+        _, attachment_id, page = href.split(":")
+        self.highlight_opened.emit(int(attachment_id), int(page))
+
+    def _open_pdf_hit(self, href: str) -> None:
+        _, attachment_id, page = href.split(":")
+        self.pdf_hit_opened.emit(int(attachment_id), int(page))
 
     def _link(self, href: str) -> None:
         if href.startswith("year:"):

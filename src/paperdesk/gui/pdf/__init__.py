@@ -1,0 +1,1 @@
+"""The built-in PDF reader: its window, pages, rendering thread and layout."""
