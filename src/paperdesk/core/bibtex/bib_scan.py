@@ -104,9 +104,13 @@ class Scan:
     failures: list[Failure] = field(default_factory=list)
     slow_entries: dict[int, list[RawEntry]] = field(default_factory=dict)
     string_keys: set[str] = field(default_factory=set)  # macro names, lower case
-    # (line, name) of each @string that defines a name again (in any case): BibTeX
-    # and biber use the last definition, and so does the import.
+    string_at: list[int] = field(default_factory=list)  # the segment of each of ``strings``
+    # (line, name) of each @string that defines a name again (in any case): BibTeX and
+    # biber expand a macro with the definition in force where the entry stands.
     redefined: list[tuple[int, str]] = field(default_factory=list)
+    # segment -> {macro (lower case): its value there}, for the entries read while a
+    # definition stood that a later one replaced (``core/bibtex/bib_macros.py``)
+    earlier: dict[int, dict[str, str]] = field(default_factory=dict)
     comments: list[tuple[int, str]] = field(default_factory=list)  # (line, @comment as written)
 
     @property
@@ -304,21 +308,24 @@ def entry_keys(text: str, found: Scan) -> Iterator[str]:
             yield from (entry.key for entry in found.slow_entries.get(index, ()))
 
 
-def iter_entries(text: str, found: Scan) -> Iterator[RawEntry | Failure]:
-    """Every entry in file order, read here or taken from the slow segments; a
-    segment the fast reader turns down is read by bibtexparser after all."""
+def iter_entries(text: str, found: Scan) -> Iterator[tuple[int, RawEntry | Failure]]:
+    """Every entry in file order with its segment, read here or taken from the slow
+    segments; a segment the fast reader turns down is read by bibtexparser after all."""
     for index, seg in enumerate(found.segments):
         if not seg.fast:
-            yield from found.slow_entries.pop(index, ())
+            for item in found.slow_entries.pop(index, ()):
+                yield index, item
             continue
         entry = read_fast(text, seg)
         if entry is not None:
-            yield entry
+            yield index, entry
             continue
         alone = Scan(found.segments, string_keys=found.string_keys)
         read_slow(text, alone, index)
-        yield from alone.failures
-        yield from alone.slow_entries.get(index, ())
+        for failure in alone.failures:
+            yield index, failure
+        for item in alone.slow_entries.get(index, ()):
+            yield index, item
 
 
 # A name BibTeX accepts for a @string macro: no leading digit, no space or special.
@@ -362,6 +369,7 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
                 out.redefined.append((line, block.key))
             out.strings.append((block.key, str(block.value),
                                 written.group(1) if written else "string"))
+            out.string_at.append(index)
         out.string_keys.add(block.key.lower())
     elif isinstance(block, model.ExplicitComment):
         out.comments.append((line, (block.raw or "").strip()))

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from paperdesk.core.bibtex.bib_macros import as_read_there, in_force
 from paperdesk.core.bibtex.bib_read import read_item
 from paperdesk.core.bibtex.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
 from paperdesk.core.bibtex.bibtex_fields import BibPaper, value_reader
@@ -64,6 +65,8 @@ class Chunk:
     segments: list[Segment]
     count: int  # segments of this chunk (a further one is only the next block start)
     slow: dict[int, list[RawEntry]] = field(default_factory=dict)
+    # by position in ``segments``: the earlier @string values in force there (bib_macros)
+    earlier: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -86,7 +89,9 @@ def make_chunk(piece: str | bytes, found: Scan, first: int, last: int) -> Chunk:
     segs = found.segments
     slow = {i - first: found.slow_entries.pop(i) for i in range(first, last)
             if i in found.slow_entries}
-    return Chunk(piece, segs[first].start, segs[first:last + 1], last - first, slow)
+    earlier = {i - first: there for i in range(first, last)
+               if (there := in_force(found.earlier, i))} if found.earlier else {}
+    return Chunk(piece, segs[first].start, segs[first:last + 1], last - first, slow, earlier)
 
 
 def chunk_reader(strings: dict[str, str], string_keys: set[str], name: str,
@@ -120,7 +125,10 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
                 read_slow(text, alone, index)
                 out.failures.extend(alone.failures)
                 raws = alone.slow_entries.get(index, ())
+        earlier = chunk.earlier.get(index)
         for raw in raws:
+            if earlier:
+                raw = as_read_there(raw, earlier, strings)
             paper = _paper(raw, strings, name, out, read_value)
             if paper is not None:
                 out.entries.append(_entry(paper, shas))
