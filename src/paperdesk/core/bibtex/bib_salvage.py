@@ -71,6 +71,36 @@ def salvage(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
     """(type as written, key, the fields read before the damage, what the damage is)
     of a block BibTeX reads as an entry, or None when its head is not an entry's or a
     value never closes (BibTeX would take the next entries into it)."""
+    found = _read(raw)
+    if found is None:
+        return None
+    head, fields, rest = found
+    if not fields and rest.startswith("%"):  # its lines are commented out: not an entry
+        return None
+    why = "it is not closed"
+    if fields and _RUN_ON.search(fields[-1][1]):
+        why = f"a brace in {fields[-1][0]} is not closed: it takes in the fields after it"
+    elif rest:
+        why = f"BibTeX stops reading it at {rest.splitlines()[0][:30]!r}"
+    return head.group(1), head.group(2), fields, why
+
+
+def as_bibtex_reads(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
+    """An entry read by BibTeX's grammar, every brace counted (a backslash does not hide
+    one from BibTeX: ``\\{`` opens a group as ``{`` does), as ``salvage`` gives it, with
+    no damage ("") when it closes where it should and nothing but white space follows."""
+    found = _read(raw)
+    if found is None:
+        return None
+    head, fields, rest = found
+    if rest.startswith("}") and not rest[1:].strip():
+        return head.group(1), head.group(2), fields, ""
+    return salvage(raw)
+
+
+def _read(raw: str) -> tuple[re.Match[str], list[tuple[str, str]], str] | None:
+    """The head, the fields read in order up to the first thing that is not one, and
+    the stripped text after them; None when it is no entry or a value never closes."""
     head = _HEAD.match(raw)
     if head is None or head.group(1).lower() in ("comment", "string", "preamble"):
         return None
@@ -88,12 +118,4 @@ def salvage(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
         if not raw.startswith(",", at):
             break
         at += 1
-    rest = raw[at:].strip()
-    if not fields and rest.startswith("%"):  # its lines are commented out: not an entry
-        return None
-    why = "it is not closed"
-    if fields and _RUN_ON.search(fields[-1][1]):
-        why = f"a brace in {fields[-1][0]} is not closed: it takes in the fields after it"
-    elif rest:
-        why = f"BibTeX stops reading it at {rest.splitlines()[0][:30]!r}"
-    return head.group(1), head.group(2), fields, why
+    return head, fields, raw[at:].strip()

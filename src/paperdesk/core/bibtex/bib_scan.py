@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from paperdesk.core.bibtex.bib_salvage import salvage
+from paperdesk.core.bibtex.bib_salvage import as_bibtex_reads, salvage
 
 # bibtexparser logs each broken block on several lines; the import reports
 # them itself, one line each with its line number, so its log stays quiet.
@@ -282,7 +282,43 @@ def read_fast(text: str, seg: Segment) -> RawEntry | None:
     if "@" in rest:
         return None
     raw_type = head.group(1)
+    if ("\\{" in part or "\\}" in part) and not counted_alike(fields):
+        return _every_brace(part, seg.line)
     return RawEntry(raw_type.lower(), head.group(2).strip(), raw_type, fields, seg.line)
+
+
+def counted_alike(fields: list[tuple[str, str]]) -> bool:
+    """Whether every value read with a backslash hiding the brace after it (as the
+    expressions above and bibtexparser read) pairs its braces as BibTeX counts them too,
+    every brace counted: then BibTeX reads the same fields."""
+    for _name, value in fields:
+        if "\\{" in value or "\\}" in value:
+            inner = value[1:-1]
+            depth = 0
+            for m in _BRACE.finditer(inner):
+                depth += 1 if m.group() == "{" else -1
+                if depth < 0:
+                    return False
+            if depth:
+                return False
+    return True
+
+
+_BRACE = re.compile("[{}]")
+
+
+def _every_brace(part: str, line: int) -> RawEntry | None:
+    """An entry with a ``\\{`` or ``\\}``, its braces counted as BibTeX and biber count
+    them (the expressions above, like bibtexparser, take a backslash to hide a brace):
+    ``{\\{x}`` leaves a group open, which takes in what follows, as in BibTeX."""
+    found = as_bibtex_reads(part)
+    if found is None:
+        return None
+    raw_type, key, fields, why = found
+    if why and fields and ("\\{" in fields[-1][1] or "\\}" in fields[-1][1]):
+        why = (f"BibTeX counts the brace after a backslash in {fields[-1][0]} as a brace, so "
+               f"{fields[-1][0]} takes in what follows it; {why}")
+    return RawEntry(raw_type.lower(), key, raw_type, fields, line, why)
 
 
 def scan(text: str) -> Scan:
@@ -375,6 +411,11 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
         out.comments.append((line, (block.raw or "").strip()))
     elif isinstance(block, model.Preamble):
         out.preambles.append(str(block.value))
+    elif isinstance(block, model.Entry) and (
+            ("\\{" in (block.raw or "") or "\\}" in (block.raw or ""))
+            and not counted_alike([(f.key, str(f.value)) for f in block.fields])
+            and (entry := _every_brace(block.raw, line)) is not None):
+        out.slow_entries.setdefault(index, []).append(entry)
     elif isinstance(block, model.Entry):
         written = _TYPE.match(block.raw or "")
         raw_type = written.group(1) if written else block.entry_type
