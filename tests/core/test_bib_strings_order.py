@@ -6,7 +6,7 @@ and the export builds the same bibliography (checked with bibtex and biber)."""
 from __future__ import annotations
 
 from tests.latex_build import require_tools
-from tests.realbib import bbl_both
+from tests.realbib import bbl_both, tools_missing
 
 BIB = """@string{jn = "J. Neurosci."}
 @string{vol = "12"}
@@ -41,3 +41,24 @@ def test_the_export_builds_the_original_bibliography(lib, tmp_path):
     _import(lib, tmp_path)
     exported = lib.bibtex.export()
     assert bbl_both(BIB, exported, tmp_path / "tex") == {"bibtex": True, "biber": True}
+
+
+ABOVE = """@article{early, author = {A. Author}, title = {Early}, journal = jn, month = jan,
+  year = 2001}
+@string{jn = "J. Neurosci."}
+@article{late, author = {B. Author}, title = {Late}, journal = jn, month = jan, year = 2002}
+"""
+
+
+def test_a_macro_used_above_its_definition_reads_as_empty(lib, tmp_path):
+    path = tmp_path / "above.bib"
+    path.write_text(ABOVE, encoding="utf-8")
+    report = lib.import_paths([path])[0]
+    said = [w for w in report.warnings if "above its definition" in w]
+    assert said == ["above.bib: line 1: entry 'early' uses @string 'jn' above its definition: "
+                    "read as empty, as BibTeX and biber read it"]
+    exported = lib.bibtex.export()
+    assert "journal = {},\n\tmonth = jan," in exported  # jan: the style's month
+    assert "journal = jn,\n\tmonth = jan," in exported
+    if not tools_missing():
+        assert bbl_both(ABOVE, exported, tmp_path / "tex") == {"bibtex": True, "biber": True}

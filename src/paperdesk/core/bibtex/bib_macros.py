@@ -3,32 +3,66 @@
 BibTeX and biber read a file from top to bottom and expand a macro in an entry's
 field with the definition in force where the entry stands: when a name is defined
 twice, the entries between the two definitions get the first text, the entries
-after the second get the second. The import reads every entry with the file's last
-definitions (``BibReader._macros``), which is right after the last one; for the
-entries that stood under an earlier definition, each field using such a macro is
-kept as the value BibTeX computed there, written out in braces, so that the export
-(which writes each macro once, with its last definition) builds the same
-bibliography. Files that define no name twice pay nothing.
+after the second get the second; a macro used above its first definition is not
+defined there, and reads as empty. The import reads every entry with the file's
+last definitions (``BibReader._macros``), which is right after the last one; for
+the entries above it, each field using a macro that stood for another text there
+(or for none) is kept as the value BibTeX computed there, written out in braces,
+so that the export (which writes each macro once, with its last definition)
+builds the same bibliography. Entries after the last definition pay nothing.
 """
 
 from __future__ import annotations
 
 import bisect
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from paperdesk.core.bibtex.bib_names import split_top
 from paperdesk.core.bibtex.bib_scan import RawEntry
-from paperdesk.core.bibtex.bibtex_fields import TooLong, resolve
+from paperdesk.core.bibtex.bibtex_fields import MONTHS, TooLong, resolve
 
 # (first segment, segment after the last, {macro (lower case): its value there})
 Window = tuple[int, int, dict[str, str]]
 
 
+@dataclass
+class MacroOrder:
+    """Where a file's macros are defined, for the entries above a definition: the
+    segment of each name's first definition, the runs of segments in which a name
+    defined again stands for an earlier text, and the last definition's segment (the
+    entries after it are read with the last definitions, as they are)."""
+    first: dict[str, int]
+    windows: list[Window]
+    last: int
+
+    def earlier(self, segment: int) -> dict[str, str] | None:
+        """The earlier values in force at ``segment``, or None (the last definitions)."""
+        return in_force(self.windows, segment)
+
+    def undefined(self, name: str, segment: int) -> bool:
+        """Whether the name (lower case) is not defined yet at ``segment``."""
+        return self.first.get(name, -1) > segment and name not in MONTHS
+
+
+def macro_order(definitions: list[tuple[int, str, str]], final: dict[str, str],
+                segment_count: int) -> MacroOrder | None:
+    """How the entries above the last definition read their macros, or None when no
+    entry stands above a definition that changes what it reads. ``definitions``:
+    (segment, name in lower case, value resolved where it stands) in file order;
+    ``final``: every name's last value."""
+    if not definitions:
+        return None
+    first: dict[str, int] = {}
+    for seg, name, _value in definitions:
+        first.setdefault(name, seg)
+    return MacroOrder(first, earlier_windows(definitions, final, segment_count),
+                      definitions[-1][0])
+
+
 def earlier_windows(definitions: list[tuple[int, str, str]], final: dict[str, str],
                     segment_count: int) -> list[Window]:
     """The runs of segments in which a macro defined more than once stands for another
-    text than its last definition. ``definitions``: (segment, name in lower case, value
-    resolved where it stands) in file order; ``final``: every name's last value."""
+    text than its last definition."""
     counts: dict[str, int] = {}
     for _seg, name, _value in definitions:
         counts[name] = counts.get(name, 0) + 1
@@ -58,19 +92,40 @@ def in_force(windows: list[Window], segment: int) -> dict[str, str] | None:
     return windows[at][2]
 
 
-def _uses(raw: str, names: dict[str, str]) -> bool:
+def _parts(raw: str) -> list[str]:
     whole = raw.strip()
-    parts = [p.strip() for p in split_top(whole, "#")] if "#" in whole else [whole]
-    return any(p and p[0] not in '{"' and p.lower() in names for p in parts)
+    return [p.strip() for p in split_top(whole, "#")] if "#" in whole else [whole]
 
 
-def as_read_there(entry: RawEntry, earlier: dict[str, str],
-                  strings: dict[str, str]) -> RawEntry:
-    """The entry with each field that uses one of the ``earlier`` macros written as the
-    value BibTeX computes where the entry stands (``{...}``); other fields as written."""
-    if not any(_uses(raw, earlier) for _name, raw in entry.fields):
-        return entry
-    there = {**strings, **earlier}
-    fields = [(name, "{" + resolve(raw, there)[0] + "}" if _uses(raw, earlier) else raw)
-              for name, raw in entry.fields]
-    return replace(entry, fields=fields)
+def as_read_there(entry: RawEntry, segment: int, order: MacroOrder,
+                  strings: dict[str, str]) -> tuple[RawEntry, list[str]]:
+    """The entry with each field that uses a macro not yet defined at ``segment``, or
+    defined there with an earlier text, written as the value BibTeX computes there
+    (``{...}``; a macro not yet defined reads as empty); other fields as written. With
+    the names used before their definition."""
+    if segment >= order.last:
+        return entry, []
+    earlier = order.earlier(segment) or {}
+    fields: list[tuple[str, str]] = []
+    early: list[str] = []
+    for name, raw in entry.fields:
+        bare = [p for p in _parts(raw) if p and p[0] not in '{"'] if raw[:1] not in '{"' or (
+            "#" in raw) else []
+        missing = [p for p in bare if order.undefined(p.lower(), segment)]
+        if missing or any(p.lower() in earlier for p in bare):
+            there = {**strings, **earlier}
+            for p in missing:
+                there.pop(p.lower(), None)
+            early += missing
+            raw = "{" + resolve(raw, there)[0] + "}"
+        fields.append((name, raw))
+    if fields == entry.fields:
+        return entry, []
+    return replace(entry, fields=fields), list(dict.fromkeys(early))
+
+
+def early_text(file: str, entry: RawEntry, names: list[str]) -> str:
+    """What the import report says of an entry using macros above their definition."""
+    return (f"{file}: line {entry.line}: entry {entry.key[:40]!r} uses @string "
+            f"{', '.join(map(repr, names))} above its definition: read as empty, as BibTeX "
+            "and biber read it")

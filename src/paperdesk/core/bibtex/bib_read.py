@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperdesk.core.bibtex.bib_macros import as_read_there, earlier_windows, in_force
+from paperdesk.core.bibtex.bib_macros import as_read_there, early_text, macro_order
 from paperdesk.core.bibtex.bib_scan import Failure, RawEntry, iter_entries, loosen, scan
 from paperdesk.core.bibtex.bibtex_fields import (
     BibPaper,
@@ -71,8 +71,7 @@ class BibReader:
                         f"{self.name}: " + exc.why(f"@string {key!r}") + "; the entries "
                         "using it are skipped")
             definitions.append((seg, key.lower(), strings[key.lower()]))
-        if self.found.redefined:
-            self.found.earlier = earlier_windows(definitions, strings, len(self.found.segments))
+        self.found.order = macro_order(definitions, strings, len(self.found.segments))
         return strings
 
     @property
@@ -81,13 +80,15 @@ class BibReader:
         return self.found.candidates
 
     def papers(self) -> Iterator[BibPaper]:
-        windows = self.found.earlier
+        order = self.found.order
         for index, item in iter_entries(self.text, self.found):
             if isinstance(item, Failure):
                 self.failures.append(item)
                 continue
-            if windows and (earlier := in_force(windows, index)):
-                item = as_read_there(item, earlier, self.strings)
+            if order is not None and index < order.last:
+                item, early = as_read_there(item, index, order, self.strings)
+                if early:
+                    self.entry_warnings.append(early_text(self.name, item, early))
             paper = self._paper(item)
             if paper is not None:
                 self.read += 1

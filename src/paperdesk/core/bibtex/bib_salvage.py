@@ -67,14 +67,23 @@ def _value_end(text: str, at: int) -> int:
         at = after + 1
 
 
-def salvage(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
+def salvage(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, str]], str] | None:
     """(type as written, key, the fields read before the damage, what the damage is)
     of a block BibTeX reads as an entry, or None when its head is not an entry's or a
-    value never closes (BibTeX would take the next entries into it)."""
+    value never closes (BibTeX would take the next entries into it). ``line``: the
+    block's, for the line of a missing comma."""
     found = _read(raw)
     if found is None:
         return None
     head, fields, rest = found
+    missing = _NAME.match(rest) if fields else None
+    if missing is not None:  # "title = {A}  journal = {B}": no comma between
+        names = list(dict.fromkeys(m.group(1) for m in _NAMES.finditer(rest)))
+        at = len(raw) - len(raw.lstrip()) + raw.strip().rfind(rest) if line else 0
+        where = f" on line {line + raw.count(chr(10), 0, at)}" if line else ""
+        return head.group(1), head.group(2), fields, (
+            f"a comma is missing between {fields[-1][0]} and {missing.group(1)}{where}: "
+            f"BibTeX stops reading the entry there and does not read {', '.join(names)}")
     if not fields and rest.startswith("%"):  # its lines are commented out: not an entry
         return None
     why = "it is not closed"
@@ -85,7 +94,11 @@ def salvage(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
     return head.group(1), head.group(2), fields, why
 
 
-def as_bibtex_reads(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
+# The names of the fields in the text BibTeX does not read (after a missing comma).
+_NAMES = re.compile(r"(?:\A|,)\s*([^\s\"#%'(),={}]+)\s*=")
+
+
+def as_bibtex_reads(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, str]], str] | None:
     """An entry read by BibTeX's grammar, every brace counted (a backslash does not hide
     one from BibTeX: ``\\{`` opens a group as ``{`` does), as ``salvage`` gives it, with
     no damage ("") when it closes where it should and nothing but white space follows."""
@@ -95,7 +108,7 @@ def as_bibtex_reads(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | N
     head, fields, rest = found
     if rest.startswith("}") and not rest[1:].strip():
         return head.group(1), head.group(2), fields, ""
-    return salvage(raw)
+    return salvage(raw, line)
 
 
 def _read(raw: str) -> tuple[re.Match[str], list[tuple[str, str]], str] | None:

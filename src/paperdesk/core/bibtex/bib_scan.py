@@ -108,9 +108,9 @@ class Scan:
     # (line, name) of each @string that defines a name again (in any case): BibTeX and
     # biber expand a macro with the definition in force where the entry stands.
     redefined: list[tuple[int, str]] = field(default_factory=list)
-    # segment -> {macro (lower case): its value there}, for the entries read while a
-    # definition stood that a later one replaced (``core/bibtex/bib_macros.py``)
-    earlier: dict[int, dict[str, str]] = field(default_factory=dict)
+    # where the macros are defined, for the entries above a definition (a
+    # ``bib_macros.MacroOrder``, set once the definitions are resolved)
+    order: Any = None
     comments: list[tuple[int, str]] = field(default_factory=list)  # (line, @comment as written)
 
     @property
@@ -282,8 +282,9 @@ def read_fast(text: str, seg: Segment) -> RawEntry | None:
     if "@" in rest:
         return None
     raw_type = head.group(1)
-    if ("\\{" in part or "\\}" in part) and not counted_alike(fields):
-        return _every_brace(part, seg.line)
+    if (("\\{" in part or "\\}" in part) and not counted_alike(fields)) or (
+            "=" in part and run_on(fields)):
+        return _as_bibtex(part, seg.line)
     return RawEntry(raw_type.lower(), head.group(2).strip(), raw_type, fields, seg.line)
 
 
@@ -305,13 +306,21 @@ def counted_alike(fields: list[tuple[str, str]]) -> bool:
 
 
 _BRACE = re.compile("[{}]")
+_DELIMITED = re.compile(_braced(8) + "|" + _QUOTED)
 
 
-def _every_brace(part: str, line: int) -> RawEntry | None:
+def run_on(fields: list[tuple[str, str]]) -> bool:
+    """Whether a value holds an ``=`` outside its braces and quotes: the next field's,
+    after a missing comma (``title = {A}  journal = {B}``), where BibTeX stops reading
+    the entry; the expressions above read the two as one value."""
+    return any("=" in value and "=" in _DELIMITED.sub("", value) for _name, value in fields)
+
+
+def _as_bibtex(part: str, line: int) -> RawEntry | None:
     """An entry with a ``\\{`` or ``\\}``, its braces counted as BibTeX and biber count
     them (the expressions above, like bibtexparser, take a backslash to hide a brace):
     ``{\\{x}`` leaves a group open, which takes in what follows, as in BibTeX."""
-    found = as_bibtex_reads(part)
+    found = as_bibtex_reads(part, line)
     if found is None:
         return None
     raw_type, key, fields, why = found
@@ -411,10 +420,8 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
         out.comments.append((line, (block.raw or "").strip()))
     elif isinstance(block, model.Preamble):
         out.preambles.append(str(block.value))
-    elif isinstance(block, model.Entry) and (
-            ("\\{" in (block.raw or "") or "\\}" in (block.raw or ""))
-            and not counted_alike([(f.key, str(f.value)) for f in block.fields])
-            and (entry := _every_brace(block.raw, line)) is not None):
+    elif isinstance(block, model.Entry) and _differs(block) and (
+            entry := _as_bibtex(block.raw, line)) is not None:
         out.slow_entries.setdefault(index, []).append(entry)
     elif isinstance(block, model.Entry):
         written = _TYPE.match(block.raw or "")
@@ -431,6 +438,15 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
                                     f"cannot be read ({_first_line(getattr(block, 'error', ''))})"))
 
 
+def _differs(block: Any) -> bool:
+    """Whether BibTeX reads the entry bibtexparser read otherwise (``_as_bibtex``)."""
+    raw = block.raw or ""
+    if not ("\\{" in raw or "\\}" in raw or "=" in raw):
+        return False
+    fields = [(f.key, str(f.value)) for f in block.fields]
+    return (("\\{" in raw or "\\}" in raw) and not counted_alike(fields)) or run_on(fields)
+
+
 def _salvaged(block: Any, line: int, out: Scan, index: int, part: str) -> bool:
     """A damaged entry (not closed, braces that do not balance) read as BibTeX reads
     it, its fields up to the damage; False when BibTeX would not read it either, or
@@ -439,7 +455,7 @@ def _salvaged(block: Any, line: int, out: Scan, index: int, part: str) -> bool:
     at = part.find(raw) if raw else -1
     if at > 0 and "%" in part[part.rfind("\n", 0, at) + 1:at]:
         return False
-    found = salvage(raw)
+    found = salvage(raw, line)
     if found is None:
         return False
     raw_type, key, fields, why = found
