@@ -60,7 +60,7 @@ __all__ = ["Parsed", "bib_key_ok", "import_bib", "parse", "parse_file", "readabl
            "strip_entry_comments"]
 
 # "@article{key," or "@string{": a Java "@Override" or "@Test(" is not BibTeX.
-_ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\n,={}()\"#%']+"
+_ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\n,={}()\"#%]+"
                           r"\s*,|(?:string|preamble|comment)[ \t]*[{(])")
 
 
