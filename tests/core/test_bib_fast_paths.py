@@ -204,8 +204,10 @@ def reference_read(text: str, seg: bib_scan.Segment) -> bib_scan.RawEntry | None
     fields = []
     if m.group(3) is not None:
         fields = [(n.strip(), v.strip()) for n, v in _FIELD.findall(part, m.start(3), m.end(3))]
-    if ("\\{" in part or "\\}" in part) and not bib_scan.counted_alike(fields):
-        # BibTeX counts every brace: such an entry is read by its grammar (bib_salvage)
+    if (("\\{" in part or "\\}" in part) and not bib_scan.counted_alike(fields)) or (
+            bib_scan.run_on(fields)):
+        # BibTeX counts every brace, and stops at a missing comma: such an entry is read
+        # by its grammar (bib_salvage)
         found = as_bibtex_reads(part)
         return None if found is None else bib_scan.RawEntry(
             found[0].lower(), found[1], found[0], found[2], seg.line, found[3] and _Damage())

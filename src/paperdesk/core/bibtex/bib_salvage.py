@@ -67,6 +67,37 @@ def _value_end(text: str, at: int) -> int:
         at = after + 1
 
 
+def counted_alike(fields: list[tuple[str, str]]) -> bool:
+    """Whether every value read with a backslash hiding the brace after it (as
+    ``bib_scan``'s expressions and bibtexparser read) pairs its braces as BibTeX counts them too,
+    every brace counted: then BibTeX reads the same fields."""
+    for _name, value in fields:
+        if "\\{" in value or "\\}" in value:
+            inner = value[1:-1]
+            depth = 0
+            for m in _BRACE.finditer(inner):
+                depth += 1 if m.group() == "{" else -1
+                if depth < 0:
+                    return False
+            if depth:
+                return False
+    return True
+
+
+_BRACE = re.compile("[{}]")
+# A brace group (three deep) or a quoted string: taken out of a value, what is left is
+# at its top level (a group nested deeper leaves an "=" seen: then the value is only
+# read again, by BibTeX's grammar, to the same fields).
+_DELIMITED = re.compile(r'\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|"[^"]*"')
+
+
+def run_on(fields: list[tuple[str, str]]) -> bool:
+    """Whether a value holds an ``=`` outside its braces and quotes: the next field's,
+    after a missing comma (``title = {A}  journal = {B}``), where BibTeX stops reading
+    the entry; ``bib_scan``'s expressions read the two as one value."""
+    return any("=" in value and "=" in _DELIMITED.sub("", value) for _name, value in fields)
+
+
 def salvage(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, str]], str] | None:
     """(type as written, key, the fields read before the damage, what the damage is)
     of a block BibTeX reads as an entry, or None when its head is not an entry's or a

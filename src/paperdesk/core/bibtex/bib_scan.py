@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from paperdesk.core.bibtex.bib_salvage import as_bibtex_reads, salvage
+from paperdesk.core.bibtex.bib_salvage import as_bibtex_reads, counted_alike, run_on, salvage
 
 # bibtexparser logs each broken block on several lines; the import reports
 # them itself, one line each with its line number, so its log stays quiet.
@@ -286,34 +286,6 @@ def read_fast(text: str, seg: Segment) -> RawEntry | None:
             "=" in part and run_on(fields)):
         return _as_bibtex(part, seg.line)
     return RawEntry(raw_type.lower(), head.group(2).strip(), raw_type, fields, seg.line)
-
-
-def counted_alike(fields: list[tuple[str, str]]) -> bool:
-    """Whether every value read with a backslash hiding the brace after it (as the
-    expressions above and bibtexparser read) pairs its braces as BibTeX counts them too,
-    every brace counted: then BibTeX reads the same fields."""
-    for _name, value in fields:
-        if "\\{" in value or "\\}" in value:
-            inner = value[1:-1]
-            depth = 0
-            for m in _BRACE.finditer(inner):
-                depth += 1 if m.group() == "{" else -1
-                if depth < 0:
-                    return False
-            if depth:
-                return False
-    return True
-
-
-_BRACE = re.compile("[{}]")
-_DELIMITED = re.compile(_braced(8) + "|" + _QUOTED)
-
-
-def run_on(fields: list[tuple[str, str]]) -> bool:
-    """Whether a value holds an ``=`` outside its braces and quotes: the next field's,
-    after a missing comma (``title = {A}  journal = {B}``), where BibTeX stops reading
-    the entry; the expressions above read the two as one value."""
-    return any("=" in value and "=" in _DELIMITED.sub("", value) for _name, value in fields)
 
 
 def _as_bibtex(part: str, line: int) -> RawEntry | None:
