@@ -14,28 +14,24 @@ from __future__ import annotations
 import re
 
 _C1 = re.compile("[\x80-\x9f]")
-CP1252 = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0)
+CP1252 = {chr(b): bytes([b]).decode("cp1252") for b in range(0x80, 0xA0)
           if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
-_TABLE = CP1252  # str.translate: code point -> text (U+0080 is byte 0x80)
 
 
 def cp1252_punctuation(text: str, name: str) -> tuple[str, list[str]]:
     """The text with its C1 controls read as cp1252 (same length, same lines), and the
     warning saying how many and where the first stands; the text itself when it has
-    none (one search)."""
-    first = _C1.search(text)
-    if first is None:
+    none. One search of the text, and a step per control found (a large file may
+    hold a few: each is replaced where it stands, never the whole text walked in
+    Python)."""
+    found = [m for m in _C1.finditer(text) if m.group() in CP1252]
+    if not found:
         return text, []
-    fixed = text.translate(_TABLE)
-    count = sum(1 for _ in _C1.finditer(text)) - sum(1 for _ in _C1.finditer(fixed))
-    if not count:
-        return text, []
-    line = text.count("\n", 0, first.start()) + 1
-    shown = "".join(dict.fromkeys(ch for ch in fixed if ch in _SHOWN))[:8]
+    fixed = _C1.sub(lambda m: CP1252.get(m.group(), m.group()), text)
+    line = text.count("\n", 0, found[0].start()) + 1
+    shown = list(dict.fromkeys(CP1252[m.group()] for m in found))[:8]
+    count = len(found)
     return fixed, [f"{name}: {count} C1 control character{'s' if count > 1 else ''} "
                    f"(U+0080-U+009F, first on line {line}) read as the cp1252 punctuation "
                    f"they stand for ({' '.join(shown)}): the file was decoded wrongly "
                    "once before"]
-
-
-_SHOWN = frozenset(CP1252.values())
