@@ -69,3 +69,22 @@ def test_the_export_builds_the_original_bibliography(tmp_path):
     require_tools()
     _report, first, _second = _round_trip(BIB, tmp_path)
     assert bbl_both(BIB, first, tmp_path / "tex") == {"bibtex": True, "biber": True}
+
+
+THIEBAUX = Path(__file__).parents[1] / "data" / "bibshapes" / "bbt-873-thiebaux-escaped-brace.bib"
+
+
+def test_a_real_entry_whose_escaped_brace_nothing_closes_keeps_its_fields(tmp_path):
+    """``AUTHOR = {Sylvie Thi\\{'ebaux and ...}``: BibTeX reads the rest of the file
+    into the value; the import reads it as written and says so, and its export (whose
+    brace closes) reads back with all six fields, where it used to lose five."""
+    report, first, second = _round_trip(THIEBAUX.read_text(encoding="utf-8"), tmp_path)
+    assert first == second
+    said = [w for w in report.warnings if "'Thiebaux:93'" in w]
+    assert said == ["in.bib: line 1: entry 'Thiebaux:93': BibTeX counts the brace after a "
+                    "backslash in AUTHOR as a brace, which nothing closes: BibTeX reads the "
+                    "rest of the file into that value and loses every entry after it; read "
+                    "as written, the backslash taking the brace"]
+    entry = first[first.index("@TECHREPORT{Thiebaux:93"):first.index("@ARTICLE{Wellman")]
+    for name in ("AUTHOR", "TITLE", "INSTITUTION", "YEAR", "NUMBER", "MONTH"):
+        assert f"\t{name} = " in entry

@@ -140,6 +140,7 @@ def read_item(item: RawEntry, strings: dict[str, str], name: str,
             f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: {reason}"]
     damage = [f"entry {item.key[:40]!r} is damaged ({item.damage}); read as BibTeX reads "
               "it: its fields up to the damage"] if item.damage else []
+    damage += [f"entry {item.key[:40]!r}: {item.note}"] if item.note else []
     return paper, None, [f"{name}: line {item.line}: {w}" for w in damage + paper.warnings]
 
 

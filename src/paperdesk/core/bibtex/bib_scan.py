@@ -75,6 +75,7 @@ class RawEntry:
     fields: list[tuple[str, str]]
     line: int
     damage: str = ""  # a damaged entry read as BibTeX reads it: what was wrong
+    note: str = ""  # an entry BibTeX reads otherwise, read as written: how BibTeX reads it
 
 
 @dataclass
@@ -398,9 +399,15 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
     elif isinstance(block, model.Entry):
         written = _TYPE.match(block.raw or "")
         raw_type = written.group(1) if written else block.entry_type
+        fields = [(f.key, str(f.value)) for f in block.fields]
+        odd = [n for n, v in fields if not counted_alike([(n, v)])] if _differs(block) else []
+        note = "" if not odd else (  # (else _as_bibtex would have read it above)
+            f"BibTeX counts the brace after a backslash in {odd[0]} as a brace, which "
+            "nothing closes: BibTeX reads the rest of the file into that value and loses "
+            "every entry after it; read as written, the backslash taking the brace")
         out.slow_entries.setdefault(index, []).append(RawEntry(
             block.entry_type.removeprefix(MASK), block.key, raw_type.removeprefix(MASK),
-            [(f.key, str(f.value)) for f in block.fields], line))
+            fields, line, note=note))
     elif isinstance(block, model.ParsingFailedBlock) and _salvaged(block, line, out, index,
                                                                    part):
         pass
