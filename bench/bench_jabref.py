@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
