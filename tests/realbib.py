@@ -32,7 +32,7 @@ from paperdesk.core.model.decode import decode_text
 
 CORPUS = Path(__file__).parent / "data" / "realbib"
 TOOLS = ("pdflatex", "bibtex", "biber")
-_ENTRY = re.compile(r"(?m)^[ \t]*@[ \t]*([A-Za-z-]+)[ \t]*[{(]\s*([^,\s{}()\"#%'=]+)\s*,")
+_ENTRY = re.compile(r"(?m)^[ \t]*@[ \t]*([A-Za-z-]+)[ \t]*[{(]\s*([^,\s{}()\"#%=]+)\s*,")
 _NOT_ENTRIES = {"string", "preamble", "comment"}
 
 

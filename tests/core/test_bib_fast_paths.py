@@ -17,6 +17,7 @@ import pytest
 
 from paperdesk.core.bibtex import bib_scan, latex_read
 from paperdesk.core.bibtex.bib_read import BibReader
+from paperdesk.core.bibtex.bib_salvage import as_bibtex_reads
 from paperdesk.core.bibtex.bib_scan import iter_entries, scan, segments, strip_entry_comments
 from paperdesk.core.bibtex.bibtex_fields import resolve, value_reader
 from tests import realbib
@@ -203,7 +204,23 @@ def reference_read(text: str, seg: bib_scan.Segment) -> bib_scan.RawEntry | None
     fields = []
     if m.group(3) is not None:
         fields = [(n.strip(), v.strip()) for n, v in _FIELD.findall(part, m.start(3), m.end(3))]
+    if (("\\{" in part or "\\}" in part) and not bib_scan.counted_alike(fields)) or (
+            bib_scan.run_on(fields)):
+        # BibTeX counts every brace, and stops at a missing comma: such an entry is read
+        # by its grammar (bib_salvage)
+        found = as_bibtex_reads(part)
+        return None if found is None else bib_scan.RawEntry(
+            found[0].lower(), found[1], found[0], found[2], seg.line, found[3] and _Damage())
     return bib_scan.RawEntry(m.group(1).lower(), m.group(2).strip(), m.group(1), fields, seg.line)
+
+
+class _Damage(str):
+    """Equal to any damage said (the words are bib_salvage's, tested there)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and bool(other)
+
+    __hash__ = str.__hash__
 
 
 def entry_texts() -> list[str]:

@@ -78,7 +78,7 @@ def reference(text: str, prepared: str | None = None) -> dict:
 def _as_bibtexparser(monkeypatch):
     """The reader against bibtexparser: an entry bibtexparser cannot read stays unread
     here, not read as BibTeX reads it (that is tests/core/test_bib_damaged.py)."""
-    monkeypatch.setattr(bib_scan, "salvage", lambda raw: None)
+    monkeypatch.setattr(bib_scan, "salvage", lambda raw, line=0: None)
 
 
 def fast(text: str) -> dict:
@@ -98,6 +98,14 @@ def _same(text: str) -> None:
     got, want = fast(text), reference(text)
     if got != want and per_block(text) != bib_scan.readable(bib_scan.loosen(text)):
         want = reference(text, per_block(text))  # the one difference on purpose
+    # The other: an entry bibtexparser reads with a backslash hiding a brace, or with a
+    # missing comma folded into a value, is read as BibTeX reads it (test_bib_damaged,
+    # test_bib_escaped_braces, test_bib_missing_comma): left out of the comparison here.
+    differs = {e[3] for e in want["entries"] if bib_scan.run_on(e[4])
+               or not bib_scan.counted_alike(e[4])}
+    if differs:
+        got = {**got, "entries": [e for e in got["entries"] if e[3] not in differs]}
+        want = {**want, "entries": [e for e in want["entries"] if e[3] not in differs]}
     assert got["entries"] == want["entries"]
     assert got["strings"] == want["strings"]
     assert got["preambles"] == want["preambles"]

@@ -1,6 +1,8 @@
-"""``@string``: as BibTeX and biber read a file, a macro name ignores case and its
-last definition is the one used; every redefinition is reported with its line, and
-the export writes the definition the entries were read with."""
+"""``@string``: as BibTeX and biber read a file, a macro name ignores case and the
+definition in force where an entry stands is the one used (here the last before
+the entry; ``test_bib_strings_order.py`` has entries between two definitions);
+every redefinition is reported with its line, and the export writes the
+definition the entries were read with."""
 
 from __future__ import annotations
 

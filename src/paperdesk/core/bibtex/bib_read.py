@@ -1,7 +1,8 @@
 """A .bib file's entries read into BibPapers one at a time (pure, no database).
 
 ``core/bibtex/bib_scan.py`` finds the blocks; this resolves the file's ``@string``
-definitions (all of them, wherever they stand, as before) and reads each entry's
+definitions in file order (an entry under a definition a later one replaces is
+read with it: ``core/bibtex/bib_macros.py``) and reads each entry's
 fields (``core/bibtex/bibtex_fields.py``). Only one entry is held at a time; the
 reader counts what it skipped and why.
 """
@@ -12,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperdesk.core.bibtex.bib_macros import as_read_there, early_text, macro_order
 from paperdesk.core.bibtex.bib_scan import Failure, RawEntry, iter_entries, loosen, scan
 from paperdesk.core.bibtex.bibtex_fields import (
     BibPaper,
@@ -54,7 +56,9 @@ class BibReader:
         """The @string macros resolved, by lower-case name; one too long to expand (or
         using one) stands as ``TooLong``: the entries using it are skipped, and said so."""
         strings: dict[str, str] = {}
-        for key, value, _word in self.found.strings:
+        definitions: list[tuple[int, str, str]] = []
+        for (key, value, _word), seg in zip(self.found.strings, self.found.string_at,
+                                            strict=True):
             if undefined := undefined_macros(value, strings):
                 self.entry_warnings.append(f"{self.name}: @string {key!r} "
                                            + undefined_text(undefined))
@@ -66,6 +70,8 @@ class BibReader:
                     self.entry_warnings.append(
                         f"{self.name}: " + exc.why(f"@string {key!r}") + "; the entries "
                         "using it are skipped")
+            definitions.append((seg, key.lower(), strings[key.lower()]))
+        self.found.order = macro_order(definitions, strings, len(self.found.segments))
         return strings
 
     @property
@@ -74,10 +80,15 @@ class BibReader:
         return self.found.candidates
 
     def papers(self) -> Iterator[BibPaper]:
-        for item in iter_entries(self.text, self.found):
+        order = self.found.order
+        for index, item in iter_entries(self.text, self.found):
             if isinstance(item, Failure):
                 self.failures.append(item)
                 continue
+            if order is not None and index < order.last:
+                item, early = as_read_there(item, index, order, self.strings)
+                if early:
+                    self.entry_warnings.append(early_text(self.name, item, early))
             paper = self._paper(item)
             if paper is not None:
                 self.read += 1
@@ -105,7 +116,8 @@ class BibReader:
         return [f"{self.name}: line {f.line}: skipped {f.what} that {f.reason}"
                 for f in self.failures] + [
             f"{self.name}: line {line}: @string {name!r} defines a macro name again "
-            "(names ignore case); its last definition is used, as BibTeX and biber use it"
+            "(names ignore case); the entries above it keep the earlier text, as BibTeX "
+            "and biber read them, and are exported with that text in full"
             for line, name in self.found.redefined] + self.entry_warnings
 
 
@@ -128,6 +140,7 @@ def read_item(item: RawEntry, strings: dict[str, str], name: str,
             f"{name}: line {item.line}: skipped entry {item.key[:40]!r}: {reason}"]
     damage = [f"entry {item.key[:40]!r} is damaged ({item.damage}); read as BibTeX reads "
               "it: its fields up to the damage"] if item.damage else []
+    damage += [f"entry {item.key[:40]!r}: {item.note}"] if item.note else []
     return paper, None, [f"{name}: line {item.line}: {w}" for w in damage + paper.warnings]
 
 

@@ -67,10 +67,84 @@ def _value_end(text: str, at: int) -> int:
         at = after + 1
 
 
-def salvage(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
+def counted_alike(fields: list[tuple[str, str]]) -> bool:
+    """Whether every value read with a backslash hiding the brace after it (as
+    ``bib_scan``'s expressions and bibtexparser read) pairs its braces as BibTeX counts them too,
+    every brace counted: then BibTeX reads the same fields."""
+    for _name, value in fields:
+        if "\\{" in value or "\\}" in value:
+            inner = value[1:-1]
+            depth = 0
+            for m in _BRACE.finditer(inner):
+                depth += 1 if m.group() == "{" else -1
+                if depth < 0:
+                    return False
+            if depth:
+                return False
+    return True
+
+
+_BRACE = re.compile("[{}]")
+# A brace group (three deep) or a quoted string: taken out of a value, what is left is
+# at its top level (a group nested deeper leaves an "=" seen: then the value is only
+# read again, by BibTeX's grammar, to the same fields).
+_DELIMITED = re.compile(r'\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|"[^"]*"')
+
+
+def run_on(fields: list[tuple[str, str]]) -> bool:
+    """Whether a value holds an ``=`` outside its braces and quotes: the next field's,
+    after a missing comma (``title = {A}  journal = {B}``), where BibTeX stops reading
+    the entry; ``bib_scan``'s expressions read the two as one value."""
+    return any("=" in value and "=" in _DELIMITED.sub("", value) for _name, value in fields)
+
+
+def salvage(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, str]], str] | None:
     """(type as written, key, the fields read before the damage, what the damage is)
     of a block BibTeX reads as an entry, or None when its head is not an entry's or a
-    value never closes (BibTeX would take the next entries into it)."""
+    value never closes (BibTeX would take the next entries into it). ``line``: the
+    block's, for the line of a missing comma."""
+    found = _read(raw)
+    if found is None:
+        return None
+    head, fields, rest = found
+    missing = _NAME.match(rest) if fields else None
+    if missing is not None:  # "title = {A}  journal = {B}": no comma between
+        names = list(dict.fromkeys(m.group(1) for m in _NAMES.finditer(rest)))
+        at = len(raw) - len(raw.lstrip()) + raw.strip().rfind(rest) if line else 0
+        where = f" on line {line + raw.count(chr(10), 0, at)}" if line else ""
+        return head.group(1), head.group(2), fields, (
+            f"a comma is missing between {fields[-1][0]} and {missing.group(1)}{where}: "
+            f"BibTeX stops reading the entry there and does not read {', '.join(names)}")
+    if not fields and rest.startswith("%"):  # its lines are commented out: not an entry
+        return None
+    why = "it is not closed"
+    if fields and _RUN_ON.search(fields[-1][1]):
+        why = f"a brace in {fields[-1][0]} is not closed: it takes in the fields after it"
+    elif rest:
+        why = f"BibTeX stops reading it at {rest.splitlines()[0][:30]!r}"
+    return head.group(1), head.group(2), fields, why
+
+
+# The names of the fields in the text BibTeX does not read (after a missing comma).
+_NAMES = re.compile(r"(?:\A|,)\s*([^\s\"#%'(),={}]+)\s*=")
+
+
+def as_bibtex_reads(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, str]], str] | None:
+    """An entry read by BibTeX's grammar, every brace counted (a backslash does not hide
+    one from BibTeX: ``\\{`` opens a group as ``{`` does), as ``salvage`` gives it, with
+    no damage ("") when it closes where it should and nothing but white space follows."""
+    found = _read(raw)
+    if found is None:
+        return None
+    head, fields, rest = found
+    if rest.startswith("}") and not rest[1:].strip():
+        return head.group(1), head.group(2), fields, ""
+    return salvage(raw, line)
+
+
+def _read(raw: str) -> tuple[re.Match[str], list[tuple[str, str]], str] | None:
+    """The head, the fields read in order up to the first thing that is not one, and
+    the stripped text after them; None when it is no entry or a value never closes."""
     head = _HEAD.match(raw)
     if head is None or head.group(1).lower() in ("comment", "string", "preamble"):
         return None
@@ -88,12 +162,4 @@ def salvage(raw: str) -> tuple[str, str, list[tuple[str, str]], str] | None:
         if not raw.startswith(",", at):
             break
         at += 1
-    rest = raw[at:].strip()
-    if not fields and rest.startswith("%"):  # its lines are commented out: not an entry
-        return None
-    why = "it is not closed"
-    if fields and _RUN_ON.search(fields[-1][1]):
-        why = f"a brace in {fields[-1][0]} is not closed: it takes in the fields after it"
-    elif rest:
-        why = f"BibTeX stops reading it at {rest.splitlines()[0][:30]!r}"
-    return head.group(1), head.group(2), fields, why
+    return head, fields, raw[at:].strip()

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from paperdesk.core.bibtex.bib_salvage import salvage
+from paperdesk.core.bibtex.bib_salvage import as_bibtex_reads, counted_alike, run_on, salvage
 
 # bibtexparser logs each broken block on several lines; the import reports
 # them itself, one line each with its line number, so its log stays quiet.
@@ -75,6 +75,7 @@ class RawEntry:
     fields: list[tuple[str, str]]
     line: int
     damage: str = ""  # a damaged entry read as BibTeX reads it: what was wrong
+    note: str = ""  # an entry BibTeX reads otherwise, read as written: how BibTeX reads it
 
 
 @dataclass
@@ -104,9 +105,13 @@ class Scan:
     failures: list[Failure] = field(default_factory=list)
     slow_entries: dict[int, list[RawEntry]] = field(default_factory=dict)
     string_keys: set[str] = field(default_factory=set)  # macro names, lower case
-    # (line, name) of each @string that defines a name again (in any case): BibTeX
-    # and biber use the last definition, and so does the import.
+    string_at: list[int] = field(default_factory=list)  # the segment of each of ``strings``
+    # (line, name) of each @string that defines a name again (in any case): BibTeX and
+    # biber expand a macro with the definition in force where the entry stands.
     redefined: list[tuple[int, str]] = field(default_factory=list)
+    # where the macros are defined, for the entries above a definition (a
+    # ``bib_macros.MacroOrder``, set once the definitions are resolved)
+    order: Any = None
     comments: list[tuple[int, str]] = field(default_factory=list)  # (line, @comment as written)
 
     @property
@@ -278,7 +283,24 @@ def read_fast(text: str, seg: Segment) -> RawEntry | None:
     if "@" in rest:
         return None
     raw_type = head.group(1)
+    if (("\\{" in part or "\\}" in part) and not counted_alike(fields)) or (
+            "=" in part and run_on(fields)):
+        return _as_bibtex(part, seg.line)
     return RawEntry(raw_type.lower(), head.group(2).strip(), raw_type, fields, seg.line)
+
+
+def _as_bibtex(part: str, line: int) -> RawEntry | None:
+    """An entry with a ``\\{`` or ``\\}``, its braces counted as BibTeX and biber count
+    them (the expressions above, like bibtexparser, take a backslash to hide a brace):
+    ``{\\{x}`` leaves a group open, which takes in what follows, as in BibTeX."""
+    found = as_bibtex_reads(part, line)
+    if found is None:
+        return None
+    raw_type, key, fields, why = found
+    if why and fields and ("\\{" in fields[-1][1] or "\\}" in fields[-1][1]):
+        why = (f"BibTeX counts the brace after a backslash in {fields[-1][0]} as a brace, so "
+               f"{fields[-1][0]} takes in what follows it; {why}")
+    return RawEntry(raw_type.lower(), key, raw_type, fields, line, why)
 
 
 def scan(text: str) -> Scan:
@@ -304,21 +326,24 @@ def entry_keys(text: str, found: Scan) -> Iterator[str]:
             yield from (entry.key for entry in found.slow_entries.get(index, ()))
 
 
-def iter_entries(text: str, found: Scan) -> Iterator[RawEntry | Failure]:
-    """Every entry in file order, read here or taken from the slow segments; a
-    segment the fast reader turns down is read by bibtexparser after all."""
+def iter_entries(text: str, found: Scan) -> Iterator[tuple[int, RawEntry | Failure]]:
+    """Every entry in file order with its segment, read here or taken from the slow
+    segments; a segment the fast reader turns down is read by bibtexparser after all."""
     for index, seg in enumerate(found.segments):
         if not seg.fast:
-            yield from found.slow_entries.pop(index, ())
+            for item in found.slow_entries.pop(index, ()):
+                yield index, item
             continue
         entry = read_fast(text, seg)
         if entry is not None:
-            yield entry
+            yield index, entry
             continue
         alone = Scan(found.segments, string_keys=found.string_keys)
         read_slow(text, alone, index)
-        yield from alone.failures
-        yield from alone.slow_entries.get(index, ())
+        for failure in alone.failures:
+            yield index, failure
+        for item in alone.slow_entries.get(index, ()):
+            yield index, item
 
 
 # A name BibTeX accepts for a @string macro: no leading digit, no space or special.
@@ -362,17 +387,27 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
                 out.redefined.append((line, block.key))
             out.strings.append((block.key, str(block.value),
                                 written.group(1) if written else "string"))
+            out.string_at.append(index)
         out.string_keys.add(block.key.lower())
     elif isinstance(block, model.ExplicitComment):
         out.comments.append((line, (block.raw or "").strip()))
     elif isinstance(block, model.Preamble):
         out.preambles.append(str(block.value))
+    elif isinstance(block, model.Entry) and _differs(block) and (
+            entry := _as_bibtex(block.raw, line)) is not None:
+        out.slow_entries.setdefault(index, []).append(entry)
     elif isinstance(block, model.Entry):
         written = _TYPE.match(block.raw or "")
         raw_type = written.group(1) if written else block.entry_type
+        fields = [(f.key, str(f.value)) for f in block.fields]
+        odd = [n for n, v in fields if not counted_alike([(n, v)])] if _differs(block) else []
+        note = "" if not odd else (  # (else _as_bibtex would have read it above)
+            f"BibTeX counts the brace after a backslash in {odd[0]} as a brace, which "
+            "nothing closes: BibTeX reads the rest of the file into that value and loses "
+            "every entry after it; read as written, the backslash taking the brace")
         out.slow_entries.setdefault(index, []).append(RawEntry(
             block.entry_type.removeprefix(MASK), block.key, raw_type.removeprefix(MASK),
-            [(f.key, str(f.value)) for f in block.fields], line))
+            fields, line, note=note))
     elif isinstance(block, model.ParsingFailedBlock) and _salvaged(block, line, out, index,
                                                                    part):
         pass
@@ -380,6 +415,15 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
         match = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s]*)", block.raw or "")
         out.failures.append(Failure(line, match.group(1) if match else None,
                                     f"cannot be read ({_first_line(getattr(block, 'error', ''))})"))
+
+
+def _differs(block: Any) -> bool:
+    """Whether BibTeX reads the entry bibtexparser read otherwise (``_as_bibtex``)."""
+    raw = block.raw or ""
+    if not ("\\{" in raw or "\\}" in raw or "=" in raw):
+        return False
+    fields = [(f.key, str(f.value)) for f in block.fields]
+    return (("\\{" in raw or "\\}" in raw) and not counted_alike(fields)) or run_on(fields)
 
 
 def _salvaged(block: Any, line: int, out: Scan, index: int, part: str) -> bool:
@@ -390,7 +434,7 @@ def _salvaged(block: Any, line: int, out: Scan, index: int, part: str) -> bool:
     at = part.find(raw) if raw else -1
     if at > 0 and "%" in part[part.rfind("\n", 0, at) + 1:at]:
         return False
-    found = salvage(raw)
+    found = salvage(raw, line)
     if found is None:
         return False
     raw_type, key, fields, why = found

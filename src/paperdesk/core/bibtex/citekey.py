@@ -145,6 +145,7 @@ class KeyAllocator:
 
     def __init__(self, db: Database, *, expected: int = 0) -> None:
         """``expected``: how many keys the caller is about to take, if known."""
+        self.cased = False  # the last key claimed has a twin in another case (``claim``)
         self._db = db
         self._taken: set[str] = set()  # every key known, folded
         self._exact: set[str] = set()  # the keys papers have, as written
@@ -216,16 +217,21 @@ class KeyAllocator:
         now on equals one of them, even in case."""
         self._taken.update(fold(key) for key in keys)
 
-    def claim(self, key: str, own: str | None = None) -> str | None:
+    def claim(self, key: str, own: str | None = None, cased: bool = False) -> str | None:
         """Claim a key chosen elsewhere (a .bib file), exactly as written, for a paper
         whose key is ``own``: None when claimed, else why not: a paper has that very key
         (``HELD``) or another has it in another case (``CASE``: BibTeX reads
         ``Smith2020`` and ``smith2020`` as one key), or it is retired (``RETIRED``:
-        ``\\cite{K}`` would print another work)."""
+        ``\\cite{K}`` would print another work). ``cased``: a key another paper has in
+        another case is claimed all the same (biber tells them apart; a .bib file's
+        keys), and ``self.cased`` says whether it was."""
         folded = fold(key)
         self._read(folded)
+        other_case = folded in self._held and not (own and fold(own) == folded)
         why = (HELD if key in self._exact else None if own and fold(own) == folded
-               else CASE if folded in self._held else RETIRED if folded in self._gone else None)
+               else CASE if other_case and not cased
+               else RETIRED if folded in self._gone else None)
+        self.cased = other_case and why is None
         if why is None:
             self._add((key,))
         return why

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from paperdesk.core.bibtex.bib_macros import MacroOrder, as_read_there, early_text
 from paperdesk.core.bibtex.bib_read import read_item
 from paperdesk.core.bibtex.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
 from paperdesk.core.bibtex.bibtex_fields import BibPaper, value_reader
@@ -64,6 +65,8 @@ class Chunk:
     segments: list[Segment]
     count: int  # segments of this chunk (a further one is only the next block start)
     slow: dict[int, list[RawEntry]] = field(default_factory=dict)
+    first: int = 0  # the index of its first segment in the file
+    order: MacroOrder | None = None  # the file's, when an entry stands above a @string
 
 
 @dataclass
@@ -86,7 +89,9 @@ def make_chunk(piece: str | bytes, found: Scan, first: int, last: int) -> Chunk:
     segs = found.segments
     slow = {i - first: found.slow_entries.pop(i) for i in range(first, last)
             if i in found.slow_entries}
-    return Chunk(piece, segs[first].start, segs[first:last + 1], last - first, slow)
+    order = found.order if found.order is not None and first < found.order.last else None
+    return Chunk(piece, segs[first].start, segs[first:last + 1], last - first, slow, first,
+                 order)
 
 
 def chunk_reader(strings: dict[str, str], string_keys: set[str], name: str,
@@ -120,7 +125,12 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
                 read_slow(text, alone, index)
                 out.failures.extend(alone.failures)
                 raws = alone.slow_entries.get(index, ())
+        order, at = chunk.order, chunk.first + index
         for raw in raws:
+            if order is not None and at < order.last:
+                raw, early = as_read_there(raw, at, order, strings)
+                if early:
+                    out.warnings.append(early_text(name, raw, early))
             paper = _paper(raw, strings, name, out, read_value)
             if paper is not None:
                 out.entries.append(_entry(paper, shas))

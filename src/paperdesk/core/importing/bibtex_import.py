@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from paperdesk.core.bibtex.bib_c1 import cp1252_punctuation
 from paperdesk.core.bibtex.bib_read import BibReader, Parsed, parse_file
 from paperdesk.core.bibtex.bib_scan import Scan, entry_keys, readable, strip_entry_comments
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
@@ -60,7 +61,7 @@ __all__ = ["Parsed", "bib_key_ok", "import_bib", "parse", "parse_file", "readabl
            "strip_entry_comments"]
 
 # "@article{key," or "@string{": a Java "@Override" or "@Test(" is not BibTeX.
-_ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\n,={}()\"#%']+"
+_ENTRY_START = re.compile(r"(?mi)^[ \t]*@[ \t]*(?:[a-z]+[ \t]*[{(][ \t]*[^\n,={}()\"#%]+"
                           r"\s*,|(?:string|preamble|comment)[ \t]*[{(])")
 
 
@@ -142,6 +143,9 @@ def _scanned(data: bytes, name: str, readers: int
     starts), the reader, the entries' keys, the chunks to read (as UTF-8 bytes when
     ``readers`` decode them: the text is then let go), the decoding's warnings."""
     text, encoding, decode_warnings = decode_text(data, name)
+    fixed, said = cp1252_punctuation(text, name) if encoding.startswith("utf") else (text, [])
+    if fixed is not text:  # C1 controls read as cp1252: the readers decode these bytes
+        text, data, decode_warnings = fixed, fixed.encode("utf-8"), decode_warnings + said
     reader = BibReader(text, name)
     if reader.text is not text:  # loose block starts moved (ASCII, same length)
         text, data = reader.text, reader.text.encode("utf-8")

@@ -196,9 +196,20 @@ class BibWriter:
 
     def _new_row(self, pid: int, paper: Entry) -> list[Any]:
         citekey, frozen = None, 0
-        why = self.allocator.claim(paper.key) if bib_key_ok(paper.key) else "is not a usable key"
+        key = paper.key
+        why = self.allocator.claim(key, cased=True) if bib_key_ok(key) else "is not a usable key"
         if why is None:
-            citekey, frozen = paper.key, 1  # already in the user's files: frozen
+            citekey, frozen = key, 1  # already in the user's files: frozen
+            if self.allocator.cased:  # kept beside a key that differs only in case
+                self.report.warnings.append(
+                    f"{self.report.name}: line {paper.line}: key {key!r} is kept beside "
+                    "a key that differs from it only in case: biber cites both, but BibTeX "
+                    "takes them for one key and cites only the first (\"Repeated entry\")")
+            if "'" in key:
+                self.report.warnings.append(
+                    f"{self.report.name}: line {paper.line}: key {key!r} is kept, as BibTeX "
+                    "cites it, but biber refuses a key with an apostrophe (and reads no "
+                    "entry after it): biblatex documents need another key for this paper")
         else:
             fields = {"title": paper.title, "authors": authors_of(paper), "year": paper.year,
                       "organization": paper.organization}
@@ -239,12 +250,14 @@ def _surname(name: str) -> str:
 
 
 # BibTeX and biber read a key up to the first comma or white space; braces, quotes
-# and these few would break the entry or the \cite.
-_BAD_KEY = re.compile(r"[\s,{}()\"#%'=\\~]")
+# and these few would break the entry or the \cite. An apostrophe is BibTeX's
+# (O'Hara_1999), not biber's: such a key is kept, and the import says biber refuses it.
+_BAD_KEY = re.compile(r"[\s,{}()\"#%=\\~]")
 
 
 def bib_key_ok(key: str) -> bool:
-    """Any key BibTeX and biber accept is kept as it is (``*``, ``?``, long keys...)."""
+    """Any key BibTeX or biber accepts is kept as it is (``*``, ``?``, long keys, an
+    apostrophe...)."""
     return bool(key) and not _BAD_KEY.search(key)
 
 
