@@ -18,7 +18,7 @@ from typing import Any
 from paperdesk.core.bibtex.bibtex_source import source_entry
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.bibtex.key_aliases import ids_line
-from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
+from paperdesk.core.bibtex.latex import escape, protect_title
 from paperdesk.core.bibtex.names import hub_name, label_safe
 from paperdesk.core.model.sources import parse as parse_sources
 
@@ -68,9 +68,11 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         field = "paperdesk-notes" if "annote" in extra else "annote"
         lines.append(f"\t{field} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},")
     if year and year_inferred and "howpublished" not in extra and "addendum" not in extra:
-        # An inferred year is printed with its doubt, never as a definite one.
-        lines.append("\taddendum = {" + INFERRED_NOTE + "}," if style == "biblatex" else
-                     "\thowpublished = {" + INFERRED_NOTE + "},")
+        # An inferred year is printed with its doubt, never as a definite one (in the
+        # note when howpublished holds the arXiv id).
+        field = "addendum" if style == "biblatex" else (
+            "note" if arxiv_id and arxiv_printed(style, bib_type, extra) else "howpublished")
+        lines.append(f"\t{field} = {{{INFERRED_NOTE}}},")
     for name, value in extra.items():
         if name not in _WRITTEN:
             lines.append(f"\t{name} = {balanced(value)},")
@@ -98,9 +100,9 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
                  ascii: bool) -> None:
     """``_groups``' lines, each added to ``want(group)`` (no group when None); ``full``:
     the whole entry, which adds a sort key and an arXiv URL where they are missing."""
-    (_pid, _key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
-     _bib_type, _bib_fields, _year_inferred, sources) = row[:15]
-    protected = None  # the title's text, when escaped with the key's
+    (pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
+     bib_type, _bib_fields, _year_inferred, sources) = row[:15]
+    key = key or f"paper{pid}"
     if (add := want("people")) is not None:
         # BibTeX styles make labels of names (biber makes its own, and mangles an escape
         # in braces): label_safe
@@ -113,11 +115,14 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
                 for n in json.loads(authors)) + "},")
         elif organization:
             add.append("\tauthor = {{" + safe(escape(organization, ascii=ascii)) + "}},")
-        elif style == "bibtex" and full and title:
-            protected, plain = title_texts(title, ascii=ascii)
-            add.append("\tkey = {" + label_safe(plain) + "},")  # plain styles sort on it
+        elif full and title:
+            # No name to sort on or to make a label of: the citation key stands in, short
+            # (the title there was printed twice by plainnat and was its \citep label).
+            short = escape(key, ascii=True)
+            add.append("\tkey = {" + label_safe(short) + "}," if style == "bibtex" else
+                       "\tlabel = {" + short + "},")  # biblatex's stand-in label
     if (add := want("title")) is not None and (title or full):
-        add.append("\ttitle = {" + (protected or protect_title(title, ascii=ascii)) + "},")
+        add.append("\ttitle = {" + protect_title(title, ascii=ascii) + "},")
     if (add := want("date")) is not None:
         month = int(published[5:7]) if published and len(published) >= 7 else None
         if style == "biblatex":
@@ -140,6 +145,8 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
         add.append(f"\teprint = {{{arxiv_id}}},\n\tarchivePrefix = {{arXiv}},")
         if "primaryclass" in extra:
             add.append(f"\tprimaryClass = {extra['primaryclass']},")
+        if full and arxiv_printed(style, bib_type, extra):
+            add.append(f"\thowpublished = {{arXiv:{arxiv_id}}},")  # plain, alpha print it
     if (add := want("doi")) is not None and doi:
         add.append(f"\tdoi = {{{doi}}},")
     if (add := want("url")) is not None and (url or (arxiv_id and full)):
@@ -151,6 +158,14 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
 
 
 INFERRED_NOTE = "year inferred from a digest, not confirmed"
+
+
+def arxiv_printed(style: str, bib_type: str | None, extra: dict[str, str]) -> bool:
+    """Whether a preprint's arXiv id also goes into ``howpublished``, which every BibTeX
+    style prints (plain, alpha and unsrt print neither ``eprint`` nor ``url``);
+    biblatex prints ``eprint`` itself."""
+    return (style == "bibtex" and (not bib_type or bib_type in PREPRINT_TYPES)
+            and "howpublished" not in extra)
 
 
 def from_hub(sources: str | None, name: str) -> bool:
