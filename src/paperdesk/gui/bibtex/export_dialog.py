@@ -195,7 +195,7 @@ class ExportDialog(QDialog):
         if ids is None:
             export()
             return
-        ready = keys_ready(self.context, ids, export)
+        ready = keys_ready(self.context, ids, export, "Export", self._failed)
         if ready is None:
             self.buttons.setEnabled(True)
         elif ready is False:
