@@ -2,7 +2,8 @@
 used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
 ``lib.bibtex``, ``lib.citations``, ``lib.syncs``, ``lib.sync_feed`` (when they are
-written) and ``lib.follows`` (the arXiv categories and authors Today brings). The GUI
+written), ``lib.follows`` (the arXiv categories and authors Today brings) and
+``lib.published`` (the venues preprints appeared at). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from paperdesk.core.curation.triage import Triage
     from paperdesk.core.duplicates.duplicates import Duplicates
     from paperdesk.core.hub.follow import Follows
+    from paperdesk.core.hub.published_versions import Published
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
     from paperdesk.core.sync.sync_feed import SyncFeed
@@ -96,6 +98,12 @@ class Areas:
         from paperdesk.core.duplicates.duplicates import Duplicates
 
         return Duplicates(self)
+
+    @functools.cached_property
+    def published(self: Library) -> Published:
+        from paperdesk.core.hub.published_versions import Published
+
+        return Published(self)
 
     @functools.cached_property
     def follows(self: Library) -> Follows:

@@ -12,6 +12,7 @@ Its output is byte for byte what bibtexparser v2's writer produces for the same 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -55,6 +56,10 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
             lambda name: [f"\t{name} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},"],
             ascii=ascii, field=field_writer(key, as_written, report), ids=ids)
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
+    version = json.loads(row[17]) if len(row) > 17 and row[17] else None
+    if version:  # the published version the user accepted: its venue entry
+        mine = _as_published(mine, version)
+        bib_type = version["entry_type"]
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
     else:
@@ -64,6 +69,8 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         lines.append(ids_line(ids))
     # every group's lines go straight to the entry's, in the order of _GROUPS
     _group_lines(dict.fromkeys(_GROUPS, lines).get, True, mine, tags, extra, {}, style, ascii)
+    if version:
+        lines[2:2] = venue_lines(version, ascii=ascii)  # after the names and the title
     if notes:  # the user's own notes: never in a note field, which is the entry's
         field = "paperdesk-notes" if "annote" in extra else "annote"
         lines.append(f"\t{field} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},")
@@ -158,6 +165,30 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
 
 
 INFERRED_NOTE = "year inferred from a digest, not confirmed"
+
+
+def _as_published(row: Sequence[Any], version: dict[str, Any]) -> list[Any]:
+    """The export row as the published version has it: its year (not the preprint's
+    date), its DOI where it has one, its kind of entry."""
+    out = list(row)
+    if version.get("year"):
+        out[6], out[7], out[13] = None, version["year"], 0  # published, year, inferred
+    out[9] = version.get("doi") or out[9]
+    out[11] = version["entry_type"]
+    return out
+
+
+def venue_lines(version: dict[str, Any], *, ascii: bool) -> list[str]:
+    """``booktitle`` (proceedings) or ``journal``, ``volume`` and ``pages`` (a range with
+    BibTeX's en dash), each escaped as text."""
+    where = "booktitle" if version["entry_type"] == "inproceedings" else "journal"
+    lines = [f"\t{where} = {{" + escape(version["venue"], ascii=ascii) + "},"]
+    if version.get("volume"):
+        lines.append("\tvolume = {" + escape(str(version["volume"]), ascii=ascii) + "},")
+    if version.get("pages"):
+        pages = re.sub(r"(?<=\d)\s*[-\u2013]+\s*(?=\d)", "--", str(version["pages"]))
+        lines.append("\tpages = {" + escape(pages, ascii=ascii) + "},")
+    return lines
 
 
 def arxiv_printed(style: str, bib_type: str | None, extra: dict[str, str]) -> bool:

@@ -81,6 +81,7 @@ MIGRATIONS = (
     "0025_imports_and_follows",
     "0026_sync_generations",
     "0027_paper_uids",
+    "0030_published_versions",
 )
 _TABLE = "_sqlite_migrations"
 
