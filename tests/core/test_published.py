@@ -215,3 +215,39 @@ def test_unreachable_services_say_so_in_one_line(preprints, monkeypatch):
     [line] = done.stderr.splitlines()
     assert "could not reach" in line and "nothing changed" in line
     assert _recorded(path) == []
+
+
+def test_a_service_that_rate_limits_is_not_asked_again_in_the_run(scholarly):
+    """429 with a Retry-After beyond what PaperDesk waits: that service rests for the
+    rest of the run (each later paper says so in one line); the other is still asked."""
+    path, papers, fake = scholarly
+    fake.answer("/graph/v1/paper/", 429, b"{}", times=10, headers={"Retry-After": "3600"})
+    ids = ",".join(str(p[0]) for p in papers.values())
+    done = paperdesk("--library", path, "published", "--ids", ids, check_rc=0)
+    assert sum(p.startswith("/graph/v1/paper/") for p in fake.log) == 1  # not waited for
+    assert sum(p.startswith("/search/publ/api") for p in fake.log) == 4
+    assert done.stdout.count("not asked: Semantic Scholar asked PaperDesk to wait") == 3
+    assert _recorded(path) == []
+
+
+@pytest.mark.tex
+@pytest.mark.parametrize(("backend", "style"), [("bibtex", "plain"), ("bibtex", "plainnat"),
+                                                 ("biber", "numeric")])
+def test_the_accepted_venue_builds_and_prints(scholarly, tmp_path, backend, style):
+    from tests import latex_build as tex
+
+    tex.require_tools()
+    path, papers, _fake = scholarly
+    one_id, one_arxiv, _t = papers["one"]
+    paperdesk("--library", path, "published", "--ids", str(one_id), "--accept", check_rc=0)
+    folder = tmp_path / style
+    folder.mkdir()
+    paperdesk("--library", path, "export", "--ids", str(one_id), "-o", folder / "refs.bib",
+              "--style", "biblatex" if backend == "biber" else "bibtex", check_rc=0)
+    done = tex.build(folder, backend, style=style,
+                     packages="natbib" if style == "plainnat" else "")
+    assert not tex.complaints(done.backend), tex.complaints(done.backend)
+    assert "Neural Information Processing Systems" in done.bbl
+    assert "5998" in done.bbl and "6008" in done.bbl
+    # plain prints no eprint of an @inproceedings: the venue is the citation there
+    assert one_arxiv in done.bbl or (backend == "bibtex" and style == "plain")

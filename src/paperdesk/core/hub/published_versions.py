@@ -74,6 +74,7 @@ class Published:
         an arXiv id; (findings, why it stopped early: the services unreachable)."""
         rows = self._papers(ids, query)
         out: list[Finding] = []
+        resting: dict[str, str] = {}  # a service that rate-limited us: not asked again
         for n, (pid, key, title, arxiv_id, bib_source) in enumerate(rows):
             progress(n / max(1, len(rows)), f"Asking about {arxiv_id}")
             finding = Finding(pid, key or "", title, arxiv_id,
@@ -86,8 +87,12 @@ class Published:
             found: list[published.Venue] = []
             unreachable = 0
             what = f"arXiv:{arxiv_id}"
-            for ask, asked in ((published.dblp, title), (published.semantic_scholar,
-                                                         arxiv_id)):
+            for name, ask, asked in (("DBLP", published.dblp, title),
+                                     ("Semantic Scholar", published.semantic_scholar,
+                                      arxiv_id)):
+                if name in resting:
+                    finding.problems.append(f"{what}: not asked: {resting[name]}")
+                    continue
                 try:
                     found += ask(asked, what, finding.problems, cancel)
                 except HubUnavailable as exc:
@@ -95,6 +100,8 @@ class Published:
                     finding.problems.append(str(exc))
                 except HubError as exc:
                     finding.problems.append(str(exc))
+                    if "(HTTP 429)" in str(exc) or "(HTTP 503)" in str(exc):
+                        resting[name] = f"{name} asked PaperDesk to wait"
             finding.candidates = published.merged(found)
             if unreachable == 2:
                 return out, finding.problems[-1]
