@@ -251,3 +251,16 @@ def test_the_accepted_venue_builds_and_prints(scholarly, tmp_path, backend, styl
     assert "5998" in done.bbl and "6008" in done.bbl
     # plain prints no eprint of an @inproceedings: the venue is the citation there
     assert one_arxiv in done.bbl or (backend == "bibtex" and style == "plain")
+
+
+def test_csl_json_gives_the_accepted_venue_too(scholarly, tmp_path):
+    path, papers, _fake = scholarly
+    one_id = papers["one"][0]
+    paperdesk("--library", path, "published", "--ids", str(one_id), "--accept", check_rc=0)
+    out = paperdesk("--library", path, "export", "--ids", str(one_id), "--format", "csl-json",
+                    check_rc=0)
+    [item] = json.loads(out.stdout)
+    assert item["type"] == "paper-conference"
+    assert item["container-title"] == "Neural Information Processing Systems"
+    assert item["issued"] == {"date-parts": [[2024]]} and item["page"] == "5998-6008"
+    assert item["DOI"] == "10.5555/nips.2024.1" and item["archive"] == "arXiv"
