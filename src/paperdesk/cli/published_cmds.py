@@ -18,11 +18,12 @@ from paperdesk.core.api import Library, PaperDeskError
 
 
 def _pick(text: str) -> tuple[int, int]:
-    paper, _, number = text.partition(":")
-    if not (paper.isdigit() and number.isdigit() and int(number) >= 1):
+    """"ID:N": a paper id and a candidate number, each checked (``cli/ids.py``)."""
+    paper, colon, number = text.partition(":")
+    if not colon:
         raise argparse.ArgumentTypeError(f"not ID:N (a paper id and a candidate number "
-                                         f"from 1): {text!r}")
-    return int(paper), int(number)
+                                         f"from 1): {text[:40]!r}")
+    return ids.paper_id(paper), ids.number(number, "a candidate number", 1, 1000)
 
 
 def register(sub: Commands) -> None:
