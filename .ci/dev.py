@@ -40,7 +40,9 @@ X11_LIBS = {
 }
 # Programs some tests run, with their packages (installed in CI, skipped elsewhere).
 TEST_TOOLS = {
-    "bibtex": ["texlive-latex-base", "texlive-latex-recommended", "texlive-bibtex-extra"],
+    # texlive-publishers: IEEEtran.bst, one of the styles the export is built under
+    "bibtex": ["texlive-latex-base", "texlive-latex-recommended", "texlive-bibtex-extra",
+               "texlive-publishers"],
     "biber": ["biber"],
     "desktop-file-validate": ["desktop-file-utils"],
     "appstreamcli": ["appstream"],

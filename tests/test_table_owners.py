@@ -22,6 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "paperdesk"
 OWNERS = {
     "papers": "core/db/papers_table.py",
     "follows": "core/db/follows_table.py",
+    "published_versions": "core/db/published_table.py",
     "imports": "core/db/imports_table.py",
     "frozen_keys": "core/db/papers_table.py",
     "carried_keys": "core/db/papers_table.py",

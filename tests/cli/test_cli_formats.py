@@ -70,8 +70,9 @@ def test_each_format_goes_through_export_o(chosen: Format, seed_path, tmp_path):
     assert target.read_bytes() == data
     # ...one of a format that begins otherwise only with --overwrite, and left as it was.
     for other in {f.starts: f for f in FORMATS if f.starts != chosen.starts}.values():
+        # (--any-suffix: past the check of the name, refs.json for BibTeX, to this one)
         refused = paperdesk("--library", seed_path, "export", "--format", other.name,
-                            "-o", target, check_rc=1)
+                            "-o", target, "--any-suffix", check_rc=1)
         assert f"holds something other than {other.kind}" in refused.stderr
         assert "--overwrite" in refused.stderr and target.read_bytes() == data
     # It reads back as what it is: one entry a paper, each paper's title.
@@ -79,3 +80,26 @@ def test_each_format_goes_through_export_o(chosen: Format, seed_path, tmp_path):
                                    check_rc=0).stdout)
     assert len(library) == SEED_PAPERS
     assert READ_BACK[chosen.kind](target, tmp_path) == sorted(p["title"] for p in library)
+
+
+@pytest.mark.parametrize("chosen", FORMATS, ids=[f.name for f in FORMATS])
+def test_a_file_named_for_another_format_is_refused_unless_forced(chosen: Format, seed_path,
+                                                                  tmp_path):
+    """CSL-JSON into all.bib, BibTeX into refs.json: one line, exit 1, nothing written;
+    --any-suffix writes it."""
+    for other in {f.suffix: f for f in FORMATS if chosen.suffix not in f.suffixes}.values():
+        target = tmp_path / f"all{other.suffix}"
+        refused = paperdesk("--library", seed_path, "export", "--format", chosen.name,
+                            "-o", target, check_rc=1)
+        assert not target.exists() and refused.stdout == ""
+        [line] = refused.stderr.splitlines()
+        assert f"all{other.suffix} is named as a {other.kind} file" in line, line
+        assert f"this is a {chosen.kind} export" in line and "--any-suffix" in line
+        paperdesk("--library", seed_path, "export", "--format", chosen.name, "-o", target,
+                  "--any-suffix", check_rc=0)
+        assert target.read_text(encoding="utf-8").lstrip().startswith(chosen.starts)
+    # its own suffix, or one no format has, is written unasked
+    for name in (f"own{chosen.suffix}", "refs.txt"):
+        paperdesk("--library", seed_path, "export", "--format", chosen.name, "-o",
+                  tmp_path / name, check_rc=0)
+        assert (tmp_path / name).exists()

@@ -49,6 +49,10 @@ COMMANDS = [
     ("export", "--ids", "1,{}", "-o", "out.bib"),
     ("list", "--limit", "{}"),
     ("search", "run", "mine", "--limit", "{}"),
+    ("published", "--ids", "{}"),
+    ("published", "--forget", "{}"),
+    ("published", "--pick", "{}:1"),
+    ("published", "--pick", "1:{}"),
 ]
 
 
@@ -68,7 +72,8 @@ def _commands(parser: argparse.ArgumentParser, path=()):
 
 
 # Arguments that hold ids among other things, read by the command itself.
-FREE_FORM = {(("tag",), "items"), (("note",), "args"), (("merge",), "take")}
+FREE_FORM = {(("tag",), "items"), (("note",), "args"), (("merge",), "take"),
+             (("published",), "pick")}  # ID:N, each part checked by cli/ids.py
 
 
 def test_every_id_argument_is_checked():

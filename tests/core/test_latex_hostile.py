@@ -135,7 +135,8 @@ def test_hostile_digest_and_hub_export_runs_and_reads_nothing(tmp_path, short_fo
     for entry in entries_out:
         assert set(entry.fields_dict) <= {"author", "title", "year", "month", "date", "eprint",
                                           "archivePrefix", "url", "abstract", "howpublished",
-                                          "addendum", "key", "keywords", "annote"}, (
+                                          "addendum", "key", "label", "note", "keywords",
+                                          "annote"}, (
             entry.fields_dict)
         for field in entry.fields:
             assert_inert(field.value)

@@ -206,3 +206,54 @@ def test_the_dialog_offers_every_format_and_follows_the_one_chosen(window, seed_
         assert dialog.written == 1
         assert out.read_text(encoding="utf-8").lstrip().startswith(chosen.starts)
         out.unlink()
+
+
+@pytest.mark.parametrize(("style", "name", "kind"), [("csl-json", "all.bib", "CSL-JSON"),
+                                                     ("bibtex", "refs.json", "BibTeX")])
+def test_a_file_named_for_the_other_format_is_asked_about_first(
+        window, tmp_path, qtbot, monkeypatch, style, name, kind):
+    """CSL-JSON typed into all.bib (the suffix no longer follows once typed) is asked
+    about before anything is written; a yes writes it there."""
+    from paperdesk.gui.common import dialogs
+
+    asked: list[tuple[str, str]] = []
+    monkeypatch.setattr(dialogs, "confirm", lambda *a: asked.append((a[1], a[2])) or False)
+    dialog = _dialog(window, qtbot)
+    dialog.set_options(style=style)
+    dialog.set_options(path=tmp_path / name)  # typed after choosing the format
+    assert dialog.windowTitle() == f"Export {kind}"
+    dialog.accept()
+    assert not (tmp_path / name).exists() and dialog.written is None
+    assert len(asked) == 1 and asked[0][0] == f"Write {kind} into {name}?", asked
+    assert f"this is a {kind} export" in asked[0][1]
+    monkeypatch.setattr(dialogs, "confirm", lambda *a: True)
+    dialog.accept()
+    assert dialog.written == SEED_PAPERS
+    text = (tmp_path / name).read_text(encoding="utf-8")
+    assert text.startswith("[" if style == "csl-json" else "@")
+
+
+def test_the_question_about_the_name_looks_right(window, tmp_path, qtbot):
+    """The real question, screenshot: its title and its button."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    dialog = _dialog(window, qtbot)
+    dialog.set_options(style="csl-json")
+    dialog.set_options(path=tmp_path / "all.bib")
+    seen: dict = {}
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        seen["title"], seen["buttons"] = box.windowTitle(), [b.text() for b in box.buttons()]
+        box.grab().save(str(tmp_path / "export-misnamed.png"))
+        box.reject()
+
+    QTimer.singleShot(20, answer)
+    dialog.accept()
+    assert seen["title"] == "Write CSL-JSON into all.bib?"
+    assert "Write CSL-JSON" in seen["buttons"] and not (tmp_path / "all.bib").exists()
+    assert (tmp_path / "export-misnamed.png").stat().st_size > 1000

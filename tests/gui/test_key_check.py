@@ -70,3 +70,78 @@ def test_turned_on_it_completes_without_asking(window, server, qtbot, monkeypatc
     key = lib.paper(pid)["citekey"]
     assert key != weak and f"{{{key}," in (tmp_path / "out.bib").read_text()
     assert _frozen(lib, pid)
+
+
+def _closed_port() -> int:
+    """A loopback port no one listens on: the Hub unreachable, as offline."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _copy_cite_completing(window, qtbot, monkeypatch, answer: bool) -> tuple[int, str, list]:
+    """Copy citation of a weak key, answering Complete first; the "anyway" question is
+    answered ``answer``. The paper, its key and what was asked (still weak, why)."""
+    row, weak = _weak_row(window)
+    [pid] = select_rows(window, [row])
+    asked: list = []
+    monkeypatch.setattr(key_check, "ask", lambda _c, ids: key_check.COMPLETE)
+    monkeypatch.setattr(key_check, "anyway",
+                        lambda _c, still, why, action: asked.append((still, why, action))
+                        or answer)
+    QGuiApplication.clipboard().setText("before")
+    clipboard.copy_cite(window)
+    qtbot.waitUntil(lambda: bool(asked) or QGuiApplication.clipboard().text() != "before")
+    qtbot.wait(50)
+    return pid, weak, asked
+
+
+def test_offline_the_copy_stops_and_the_weak_key_stays_unfrozen(window, qtbot, monkeypatch):
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{_closed_port()}")
+    pid, weak, asked = _copy_cite_completing(window, qtbot, monkeypatch, answer=False)
+    assert [(still, action) for still, _why, action in asked] == [([pid], "Copy")]
+    assert "offline" in asked[0][1] or "reach" in asked[0][1], asked
+    assert QGuiApplication.clipboard().text() == "before"  # nothing copied
+    assert not _frozen(window.lib, pid) and window.lib.paper(pid)["citekey"] == weak
+    assert "did not improve" in window.statusBar().currentMessage()
+
+
+def test_not_on_the_hub_copy_anyway_copies_and_freezes(window, server, qtbot, monkeypatch):
+    row, weak = _weak_row(window)
+    title = window.lib.paper(window.model.paper_id(row))["title"]
+    for arxiv_id in [i for i, p in server.papers.items() if p["title"] == title]:
+        del server.papers[arxiv_id]  # the Hub does not know this one
+    pid, weak, asked = _copy_cite_completing(window, qtbot, monkeypatch, answer=True)
+    assert asked and asked[0][0] == [pid] and "not on the Hub" in asked[0][1], asked
+    assert QGuiApplication.clipboard().text() == f"\\cite{{{weak}}}"  # Copy anyway
+    assert _frozen(window.lib, pid)
+
+
+def test_the_question_names_the_keys_and_why(window, qtbot, tmp_path):
+    """The real box: its text, its buttons, and a screenshot of it."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    _row, weak = _weak_row(window)
+    pid = window.model.paper_id(_row)
+    seen: dict = {}
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        seen["text"] = box.text()
+        seen["buttons"] = [b.text() for b in box.buttons()]
+        box.grab().save(str(tmp_path / "keys-did-not-improve.png"))
+        seen["path"] = tmp_path / "keys-did-not-improve.png"
+        box.reject()
+
+    QTimer.singleShot(20, answer)
+    assert key_check.anyway(window.context, [pid], "offline (cannot reach the Hub)",
+                            "Copy") is False
+    assert weak in seen["text"] and "offline" in seen["text"]
+    assert "Copy anyway" in seen["buttons"]
+    assert seen["path"].stat().st_size > 1000

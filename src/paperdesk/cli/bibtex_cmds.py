@@ -10,9 +10,10 @@ import sys
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, escaped, say
-from paperdesk.core.api import FORMATS, ExportReport, Library, plural
+from paperdesk.core.api import FORMATS, ExportReport, Library, PaperDeskError, plural
 
 NAMES = [f.name for f in FORMATS]  # every format (core/bibtex/formats.py)
+formats_by_name = {f.name: f for f in FORMATS}
 STYLES = [f.name for f in FORMATS if f.family == "bibtex"]  # the BibTeX dialects
 
 
@@ -29,6 +30,9 @@ def register(sub: Commands) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help="replace FILE even when it holds something other than BibTeX "
                         "(or CSL-JSON)")
+    p.add_argument("--any-suffix", action="store_true",
+                   help="write FILE whatever its name ends in (without it, CSL-JSON into a "
+                        ".bib name, or BibTeX into a .json name, is refused)")
     p.add_argument("--style", choices=STYLES, default="bibtex",
                    help="bibtex: @misc with year/month; biblatex: @online with date "
                         "(default: bibtex)")
@@ -72,6 +76,12 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
     options = {"query": " ".join(args.query) or None, "style": style, "ascii": args.ascii,
                "notes": args.notes, "as_written": args.as_written, "report": report,
                **({"with_files": True} if args.files else {})}
+    if args.output and not args.any_suffix:
+        wrong = formats_by_name[style].misnamed(args.output)
+        # a file that holds something else is refused by export_to, naming --overwrite
+        if wrong and (args.overwrite or not lib.bibtex.foreign(args.output, style)):
+            raise PaperDeskError(f"{escaped(wrong)}; nothing written (name the file for "
+                                 "its format, or add --any-suffix)")
     if args.output:
         count = lib.bibtex.export_to(args.output, args.ids, overwrite=args.overwrite, **options)
         say(f"exported {plural(count, 'entry', 'entries')} to {escaped(args.output)}")

@@ -45,6 +45,7 @@ COMMAND_GROUPS = {
     "paperdesk.cli.duplicate_cmds": ("duplicates", "merge", "unmerge", "not-duplicate"),
     "paperdesk.cli.hub_cmds": ("add", "enrich", "fetch", "follow", "unfollow"),
     "paperdesk.cli.pdf_cmds": ("pdf",),
+    "paperdesk.cli.published_cmds": ("published",),
 }
 _OPTIONS_WITH_VALUE = ("--library",)
 

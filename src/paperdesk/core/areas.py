@@ -5,8 +5,8 @@ used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.tri
 written), ``lib.follows`` (the arXiv categories and authors Today brings),
 ``lib.pdf`` (a paper's PDFs: attached, listed, removed, opened), ``lib.reading`` (what
 the PDF reader reads and keeps), ``lib.highlights`` (passages marked in a PDF),
-``lib.fulltext`` (the text of the PDFs) and ``lib.share`` (one library on several
-computers). The GUI
+``lib.fulltext`` (the text of the PDFs), ``lib.share`` (one library on several
+computers) and ``lib.published`` (the venues preprints appeared at). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from paperdesk.core.curation.triage import Triage
     from paperdesk.core.duplicates.duplicates import Duplicates
     from paperdesk.core.hub.follow import Follows
+    from paperdesk.core.hub.published_versions import Published
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
     from paperdesk.core.pdf.attach import Pdfs
@@ -105,6 +106,12 @@ class Areas:
         from paperdesk.core.duplicates.duplicates import Duplicates
 
         return Duplicates(self)
+
+    @functools.cached_property
+    def published(self: Library) -> Published:
+        from paperdesk.core.hub.published_versions import Published
+
+        return Published(self)
 
     @functools.cached_property
     def follows(self: Library) -> Follows:

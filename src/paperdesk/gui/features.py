@@ -21,6 +21,7 @@ from paperdesk.gui.curation.triage_view import Triage
 from paperdesk.gui.duplicates.review import Review
 from paperdesk.gui.hub.add_action import AddByIdentifier
 from paperdesk.gui.hub.enrich_action import Hub
+from paperdesk.gui.hub.published_action import FindPublished
 from paperdesk.gui.hub.today import Today
 from paperdesk.gui.importing.file_drops import Imports
 from paperdesk.gui.jobs.outside_feed import OutsideWrites
@@ -30,5 +31,5 @@ from paperdesk.gui.sharing import Share
 from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 KeyCheck, Today, Queue, AddByIdentifier, Reader, FullText,
-                                 OutsideWrites, Imports, Share]
+                                 KeyCheck, Today, Queue, AddByIdentifier, FindPublished, Reader,
+                                 FullText, OutsideWrites, Imports, Share]

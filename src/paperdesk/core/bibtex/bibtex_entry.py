@@ -12,13 +12,14 @@ Its output is byte for byte what bibtexparser v2's writer produces for the same 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from paperdesk.core.bibtex.bibtex_source import source_entry
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.bibtex.key_aliases import ids_line
-from paperdesk.core.bibtex.latex import escape, protect_title, title_texts
+from paperdesk.core.bibtex.latex import escape, protect_title
 from paperdesk.core.bibtex.names import hub_name, label_safe
 from paperdesk.core.model.sources import parse as parse_sources
 
@@ -55,6 +56,10 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
             lambda name: [f"\t{name} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},"],
             ascii=ascii, field=field_writer(key, as_written, report), ids=ids)
     extra: dict[str, str] = json.loads(bib_fields) if bib_fields else {}
+    version = json.loads(row[17]) if len(row) > 17 and row[17] else None
+    if version:  # the published version the user accepted: its venue entry
+        mine = _as_published(mine, version)
+        bib_type = version["entry_type"]
     if not bib_type or bib_type in PREPRINT_TYPES:
         entry_type = "online" if style == "biblatex" else "misc"
     else:
@@ -64,13 +69,17 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
         lines.append(ids_line(ids))
     # every group's lines go straight to the entry's, in the order of _GROUPS
     _group_lines(dict.fromkeys(_GROUPS, lines).get, True, mine, tags, extra, {}, style, ascii)
+    if version:
+        lines[2:2] = venue_lines(version, ascii=ascii)  # after the names and the title
     if notes:  # the user's own notes: never in a note field, which is the entry's
         field = "paperdesk-notes" if "annote" in extra else "annote"
         lines.append(f"\t{field} = {{" + escape("\n\n".join(notes), ascii=ascii) + "},")
     if year and year_inferred and "howpublished" not in extra and "addendum" not in extra:
-        # An inferred year is printed with its doubt, never as a definite one.
-        lines.append("\taddendum = {" + INFERRED_NOTE + "}," if style == "biblatex" else
-                     "\thowpublished = {" + INFERRED_NOTE + "},")
+        # An inferred year is printed with its doubt, never as a definite one (in the
+        # note when howpublished holds the arXiv id).
+        field = "addendum" if style == "biblatex" else (
+            "note" if arxiv_id and arxiv_printed(style, bib_type, extra) else "howpublished")
+        lines.append(f"\t{field} = {{{INFERRED_NOTE}}},")
     for name, value in extra.items():
         if name not in _WRITTEN:
             lines.append(f"\t{name} = {balanced(value)},")
@@ -98,9 +107,9 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
                  ascii: bool) -> None:
     """``_groups``' lines, each added to ``want(group)`` (no group when None); ``full``:
     the whole entry, which adds a sort key and an arXiv URL where they are missing."""
-    (_pid, _key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
-     _bib_type, _bib_fields, _year_inferred, sources) = row[:15]
-    protected = None  # the title's text, when escaped with the key's
+    (pid, key, title, abstract, authors, organization, published, year, arxiv_id, doi, url,
+     bib_type, _bib_fields, _year_inferred, sources) = row[:15]
+    key = key or f"paper{pid}"
     if (add := want("people")) is not None:
         # BibTeX styles make labels of names (biber makes its own, and mangles an escape
         # in braces): label_safe
@@ -113,11 +122,14 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
                 for n in json.loads(authors)) + "},")
         elif organization:
             add.append("\tauthor = {{" + safe(escape(organization, ascii=ascii)) + "}},")
-        elif style == "bibtex" and full and title:
-            protected, plain = title_texts(title, ascii=ascii)
-            add.append("\tkey = {" + label_safe(plain) + "},")  # plain styles sort on it
+        elif full and title:
+            # No name to sort on or to make a label of: the citation key stands in, short
+            # (the title there was printed twice by plainnat and was its \citep label).
+            short = escape(key, ascii=True)
+            add.append("\tkey = {" + label_safe(short) + "}," if style == "bibtex" else
+                       "\tlabel = {" + short + "},")  # biblatex's stand-in label
     if (add := want("title")) is not None and (title or full):
-        add.append("\ttitle = {" + (protected or protect_title(title, ascii=ascii)) + "},")
+        add.append("\ttitle = {" + protect_title(title, ascii=ascii) + "},")
     if (add := want("date")) is not None:
         month = int(published[5:7]) if published and len(published) >= 7 else None
         if style == "biblatex":
@@ -140,6 +152,8 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
         add.append(f"\teprint = {{{arxiv_id}}},\n\tarchivePrefix = {{arXiv}},")
         if "primaryclass" in extra:
             add.append(f"\tprimaryClass = {extra['primaryclass']},")
+        if full and arxiv_printed(style, bib_type, extra):
+            add.append(f"\thowpublished = {{arXiv:{arxiv_id}}},")  # plain, alpha print it
     if (add := want("doi")) is not None and doi:
         add.append(f"\tdoi = {{{doi}}},")
     if (add := want("url")) is not None and (url or (arxiv_id and full)):
@@ -151,6 +165,38 @@ def _group_lines(want: Callable[[str], list[str] | None], full: bool, row: Seque
 
 
 INFERRED_NOTE = "year inferred from a digest, not confirmed"
+
+
+def _as_published(row: Sequence[Any], version: dict[str, Any]) -> list[Any]:
+    """The export row as the published version has it: its year (not the preprint's
+    date), its DOI where it has one, its kind of entry."""
+    out = list(row)
+    if version.get("year"):
+        out[6], out[7], out[13] = None, version["year"], 0  # published, year, inferred
+    out[9] = version.get("doi") or out[9]
+    out[11] = version["entry_type"]
+    return out
+
+
+def venue_lines(version: dict[str, Any], *, ascii: bool) -> list[str]:
+    """``booktitle`` (proceedings) or ``journal``, ``volume`` and ``pages`` (a range with
+    BibTeX's en dash), each escaped as text."""
+    where = "booktitle" if version["entry_type"] == "inproceedings" else "journal"
+    lines = [f"\t{where} = {{" + escape(version["venue"], ascii=ascii) + "},"]
+    if version.get("volume"):
+        lines.append("\tvolume = {" + escape(str(version["volume"]), ascii=ascii) + "},")
+    if version.get("pages"):
+        pages = re.sub(r"(?<=\d)\s*[-\u2013]+\s*(?=\d)", "--", str(version["pages"]))
+        lines.append("\tpages = {" + escape(pages, ascii=ascii) + "},")
+    return lines
+
+
+def arxiv_printed(style: str, bib_type: str | None, extra: dict[str, str]) -> bool:
+    """Whether a preprint's arXiv id also goes into ``howpublished``, which every BibTeX
+    style prints (plain, alpha and unsrt print neither ``eprint`` nor ``url``);
+    biblatex prints ``eprint`` itself."""
+    return (style == "bibtex" and (not bib_type or bib_type in PREPRINT_TYPES)
+            and "howpublished" not in extra)
 
 
 def from_hub(sources: str | None, name: str) -> bool:

@@ -94,10 +94,23 @@ def item(row: Sequence[Any], tags: list[str], notes: list[str],
         if field_name in extra and variable not in out and (
                 value := _raw_value(extra[field_name])):
             out[variable] = value.replace("--", "-") if variable == "page" else value
+    version = json.loads(row[17]) if len(row) > 17 and row[17] else None
+    if version:  # the published version the user accepted: the venue, its year
+        out["type"] = ("paper-conference" if version["entry_type"] == "inproceedings"
+                       else "article-journal")
+        out["container-title"] = one_line(version["venue"])
+        if version.get("year"):
+            out["issued"] = {"date-parts": [[int(version["year"])]]}
+        for variable, value in (("volume", version.get("volume")),
+                                ("page", version.get("pages"))):
+            if value:
+                out[variable] = one_line(str(value))
+        doi = version.get("doi") or doi
     if arxiv_id:
         out["number"] = arxiv_id
         out["archive"] = "arXiv"
-        out.setdefault("publisher", "arXiv")  # the repository, as Zotero writes preprints
+        if not version:
+            out.setdefault("publisher", "arXiv")  # the repository, as Zotero writes preprints
     if doi:
         out["DOI"] = doi
     if url or arxiv_id:

@@ -26,7 +26,11 @@ if TYPE_CHECKING:
 
 COLUMNS = ("p.id, p.citekey, p.title, p.abstract, p.authors, p.organization, p.published, "
            "p.year, p.arxiv_id, p.doi, p.url, p.bib_type, p.bib_fields, p.year_inferred, "
-           "p.sources, p.bib_source, (p.id IN frozen_keys)")
+           "p.sources, p.bib_source, (p.id IN frozen_keys), "
+           # the published version the user accepted (``published_table``), as JSON
+           "(SELECT json_object('entry_type', v.entry_type, 'venue', v.venue, 'year', "
+           "v.year, 'pages', v.pages, 'volume', v.volume, 'doi', v.doi) "
+           "FROM published_versions v WHERE v.paper_id = p.id)")
 BATCH = 1000  # entries between checks of the cancel flag, and sent to a process at a time
 
 

@@ -18,8 +18,10 @@ since the ``syncs`` table names its styles in a CHECK (``core/db/migrations.py``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.model.errors import BibtexError
@@ -54,6 +56,19 @@ class Format:
     @property
     def suffix(self) -> str:
         return self.suffixes[0]
+
+    def misnamed(self, path: str | os.PathLike[str]) -> str | None:
+        """Why a file called ``path`` should not hold this format: its suffix is another
+        format's (CSL-JSON into ``all.bib``, BibTeX into ``refs.json``), which LaTeX,
+        pandoc and PaperDesk itself would read as that format; None when it is not."""
+        suffix = Path(path).suffix.lower()
+        if suffix in self.suffixes:
+            return None
+        other = next((f for f in FORMATS if suffix in f.suffixes), None)
+        if other is None:
+            return None
+        return (f"{Path(path).name} is named as a {other.kind} file ({suffix}), but this "
+                f"is a {self.kind} export (its files end in {either(self.suffixes)})")
 
 
 def _bib_writer(style: str) -> Callable[[], Writer]:

@@ -33,7 +33,7 @@ Row = dict[str, Any]
 # before its sightings; stale rows are deleted children first (``changes.restore``).
 _ORDER = ("digests", "tags", "saved_searches", "papers", "merges", "sightings",
           "paper_tags", "notes", "attachments", "highlights", "duplicate_candidates",
-          "not_duplicates")
+          "not_duplicates", "published_versions")
 
 
 @dataclass(frozen=True)

@@ -390,3 +390,16 @@ def _share(db: Database) -> None:
     db.execute("CREATE TABLE share_state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
     db.execute("CREATE TABLE share_notes (note_id INTEGER PRIMARY KEY REFERENCES notes(id) "
                "ON DELETE CASCADE, uid TEXT NOT NULL UNIQUE)")
+
+
+@migrations(name="0030_published_versions")
+def _published_versions(db: Database) -> None:
+    """``published_versions``: the venue a preprint appeared at, as the user accepted it
+    from DBLP or Semantic Scholar (``core/hub/published.py``): one row a paper, with
+    where it came from (``source``) and when it was accepted; exports write the venue
+    entry from it. Written only by ``core/db/published_table.py``."""
+    db.execute("CREATE TABLE published_versions (paper_id INTEGER PRIMARY KEY "
+               "REFERENCES papers(id) ON DELETE CASCADE, entry_type TEXT NOT NULL CHECK "
+               "(entry_type IN ('inproceedings', 'article')), venue TEXT NOT NULL, "
+               "year INTEGER, pages TEXT, volume TEXT, doi TEXT, source TEXT NOT NULL, "
+               "accepted TEXT NOT NULL)")

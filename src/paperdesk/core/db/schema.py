@@ -83,6 +83,7 @@ MIGRATIONS = (
     "0027_paper_uids",
     "0028_attachments_and_highlights",
     "0029_share",
+    "0030_published_versions",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -4,7 +4,8 @@ All papers, the papers the table shows now (sidebar entry and search), or the
 selected ones; in one of the core's formats (``core/bibtex/formats.py``: BibTeX,
 biblatex, CSL-JSON), whose kind titles the dialog, whose options are the ones
 offered (ASCII only, your notes, .bib fields as written) and whose suffix the file
-takes. Large exports run on the worker with progress and Cancel in the status bar;
+takes; a file named for another format (CSL-JSON into ``all.bib``) is asked about
+first. Large exports run on the worker with progress and Cancel in the status bar;
 the file is written whole or not at all (``lib.bibtex.export_to``).
 """
 
@@ -174,6 +175,11 @@ class ExportDialog(QDialog):
         ids = self.ids()
         chosen, options = self.format(), self.chosen_options()
         style = chosen.name
+        wrong = chosen.misnamed(path)  # CSL-JSON into all.bib, BibTeX into refs.json
+        if wrong and not dialogs.confirm(self, f"Write {chosen.kind} into {path.name}?",
+                                         f"{wrong}. Write it under this name anyway?",
+                                         f"Write {chosen.kind}"):
+            return
         other = self.context.lib.bibtex.foreign(path, style)  # no export: asked first
         if other and not dialogs.confirm(self, "Replace the file?", f"{path} {other}. "
                                          "Replace it with the export?", "Replace"):
@@ -195,7 +201,7 @@ class ExportDialog(QDialog):
         if ids is None:
             export()
             return
-        ready = keys_ready(self.context, ids, export)
+        ready = keys_ready(self.context, ids, export, "Export", self._failed)
         if ready is None:
             self.buttons.setEnabled(True)
         elif ready is False:

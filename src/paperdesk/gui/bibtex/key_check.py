@@ -7,7 +7,10 @@ when no key among ``ids`` is weak. Otherwise it offers to complete those papers
 from the Hub first (Complete first / As they are / Cancel, with "always complete
 first"), or completes them without asking when the user turned that on
 (Paper > Complete from Hugging Face > Complete weak keys before they leave); the
-completion is one undoable job on the worker, and ``then`` runs after it.
+completion is one undoable job on the worker, and ``then`` runs after it when every
+key improved. A key it did not improve (offline, a paper the Hub does not know, a
+record with no author or year) is not let out: the copy stops and says why, with
+"Copy anyway" (``anyway``); only that answer lets the weak key out and freeze.
 """
 
 from __future__ import annotations
@@ -55,9 +58,52 @@ def ask(context: Context, weak: list[int]) -> str | None:
     return AS_THEY_ARE if box.clickedButton() is as_is else None
 
 
-def keys_ready(context: Context, ids: list[int], then: Callable[[], Any]) -> bool | None:
+def why_weak(result: Any, still: list[int]) -> str:
+    """Why the keys of ``still`` did not improve, from the completion's result (an
+    ``EnrichResult``), in words: offline, not on the Hub, or the record lacked it."""
+    if result is None:
+        return "the completion failed"
+    if result.stopped and not result.completed:
+        return f"offline ({result.stopped})" if "offline" not in result.stopped.lower() \
+            else result.stopped
+    left = set(still)
+    unknown = [pid for pid, _t in result.not_found if pid in left]
+    if unknown:
+        return "not on the Hub" if len(unknown) == len(left) else (
+            f"{len(unknown)} of them are not on the Hub")
+    failed = [why for pid, _t, why in [*result.unsure, *result.failed] if pid in left]
+    if failed:
+        return failed[0]
+    if result.stopped:
+        return result.stopped
+    return "the Hub has no author or year for them"
+
+
+def anyway(context: Context, still: list[int], why: str, action: str) -> bool:
+    """Ask whether the weak keys of ``still`` go out anyway; True for "Copy anyway"."""
+    keys = [p["citekey"] for p in context.lib.papers(still[:3])]
+    box = QMessageBox(QMessageBox.Icon.Warning, "The keys did not improve",
+                      f"Completing did not improve {len(still)} provisional "
+                      f"key{'s' * (len(still) != 1)} ({', '.join(keys)}"
+                      f"{'…' if len(still) > 3 else ''}): {why}.",
+                      parent=context.widget)
+    box.setInformativeText("Once they leave PaperDesk the keys never change again. "
+                           f"{action} them anyway?")
+    go = box.addButton(f"{action} anyway", QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is go
+
+
+def keys_ready(context: Context, ids: list[int], then: Callable[[], Any],
+               action: str | None = "Copy",
+               stopped: Callable[[str], Any] | None = None) -> bool | None:
     """Run ``then`` once the keys of ``ids`` are as good as they will get; True when it
-    ran now, False when it runs after a completion, None when the user cancelled."""
+    ran now, False when it runs after a completion, None when the user cancelled.
+    ``action`` names what ``then`` does ("Copy", "Export"), for the question asked when
+    a completion left a key weak; None: do not ask, only say so (a drag, done again).
+    ``stopped`` hears the line said when ``then`` does not run after a completion."""
     weak = context.lib.bibtex.weak_keys(ids) if ids else []
     if not weak:
         then()
@@ -69,13 +115,28 @@ def keys_ready(context: Context, ids: list[int], then: Callable[[], Any]) -> boo
         then()
         return True
 
+    def after(result: Any, failure: str | None) -> None:
+        still = context.lib.bibtex.weak_keys(weak)
+        if not still:
+            context.show_message(f"Keys: {result.summary()}", 8000)
+            then()
+            return
+        why = failure or why_weak(result, still)
+        if action is not None and anyway(context, still, why, action):
+            then()
+            return
+        line = (f"{len(still)} key{'s' * (len(still) != 1)} did not improve ({why}); "
+                + (f"{action.lower()} stopped, nothing left PaperDesk" if action else
+                   "to use them as they are, choose so when asked"))
+        context.notify(line)
+        if stopped is not None:
+            stopped(line)
+
     def done(changes) -> None:
-        context.show_message(f"Keys: {changes.result.summary()}", 8000)
-        then()
+        after(changes.result, None)
 
     def failed(message: str) -> None:
-        context.notify(f"{message}; the keys stay as they were")
-        then()
+        after(None, message)
 
     context.ops.run("Completing weak keys from Hugging Face",
                     lambda lib, progress, cancel: lib.enrich(weak, progress=progress,

@@ -192,7 +192,7 @@ class DragOut(QObject):
             drag.setMimeData(queue_view.ids_mime(self.context, ids))
             drag.exec(Qt.DropAction.MoveAction)
             return
-        if not keys_ready(self.context, ids, lambda: None):  # completing first: drag again
+        if not keys_ready(self.context, ids, lambda: None, None):  # completing: drag again
             self.context.show_message("Drag the papers again once their keys are complete",
                                       8000)
             return
