@@ -71,6 +71,20 @@ def test_the_id_goes_by_arxiv_id_then_doi_then_title(tmp_path):
     assert got["Nothing But a Title"] == str(uuid.uuid5(uids.NAMESPACE, "title:" + key))
 
 
+def test_an_entry_without_a_title_goes_by_its_key_so_two_imports_agree(tmp_path):
+    bib = tmp_path / "untitled.bib"
+    bib.write_text("@book{recurse1, author = {A. Author}, year = 1999}\n"
+                   "@report{matches2, author = {B. Author}, year = 2001}\n")
+    got = []
+    for name in ("one", "two"):
+        path = tmp_path / f"{name}.sqlite"
+        assert paperdesk("--library", path, "import", bib).returncode == 0
+        with sqlite3.connect(path) as conn:
+            got.append(dict(conn.execute("SELECT citekey, uid FROM papers")))
+    assert got[0] == got[1] == {k: str(uuid.uuid5(uids.NAMESPACE, "key:" + k))
+                                for k in ("recurse1", "matches2")}
+
+
 def test_list_json_carries_the_stable_id(tmp_path):
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB)
@@ -87,12 +101,12 @@ def test_an_upgraded_library_gets_ids_in_id_order_and_new_papers_never_clash(tmp
         before = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
     Library.open(old).close()
     with sqlite3.connect(old) as conn:
-        rows = conn.execute("SELECT id, uid, arxiv_id, doi, title_key FROM papers "
+        rows = conn.execute("SELECT id, uid, arxiv_id, doi, title_key, citekey FROM papers "
                             "ORDER BY id").fetchall()
     assert len(rows) == before
     taken: set[str] = set()
-    assert [uid for _, uid, *_ in rows] == [uids.choose(a, d, t, taken)
-                                           for _, _, a, d, t in rows]
+    assert [uid for _, uid, *_ in rows] == [uids.choose(a, d, t, k, taken)
+                                           for _, _, a, d, t, k in rows]
     # Importing the same papers again as a .bib makes duplicates: each gets its own id.
     lines = "".join(f"@misc{{k{pid}, title = {{{t}}}}}\n" for pid, t in sqlite3.connect(old)
                     .execute("SELECT id, title FROM papers LIMIT 20"))

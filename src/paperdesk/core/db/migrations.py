@@ -363,8 +363,8 @@ def _paper_uids(db: Database) -> None:
     taken: set[str] = set()
     rows = db.execute(schema_0027.ROWS).fetchall()
     db.conn.executemany(schema_0027.SET, [
-        (uids.choose(arxiv_id, doi, title_key, taken), pid)
-        for pid, arxiv_id, doi, title_key in rows])
+        (uids.choose(arxiv_id, doi, title_key, key, taken), pid)
+        for pid, arxiv_id, doi, title_key, key in rows])
     db.execute(schema_0027.INDEX)
 
 

@@ -89,7 +89,8 @@ def free_uids(db: Database, target: list[Row], leaving: list[int]) -> None:
         if holder is None or holder in ours:
             continue
         row["uid"] = next(
-            c for c in uids.candidates(row.get("arxiv_id"), row.get("doi"), row.get("title_key"))
+            c for c in uids.candidates(row.get("arxiv_id"), row.get("doi"), row.get("title_key"),
+                                       row.get("citekey"))
             if c not in taken
             and db.execute("SELECT 1 FROM papers WHERE uid = ?", [c]).fetchone() is None)
         taken.add(row["uid"])

@@ -44,12 +44,13 @@ def _cover(db: Database, paper_ids: Iterable[int], columns: Sequence[str] = ()) 
 
 
 def _with_uids(db: Database, rows: Sequence[Sequence[Any]], arxiv: int | None,
-               doi: int | None, title_key: int = 3) -> list[tuple[Any, ...]]:
+               doi: int | None, key: int, title_key: int = 3) -> list[tuple[Any, ...]]:
     """``rows`` each with its stable id appended: the first candidate no paper of the
-    library (nor an earlier row) has taken."""
-    def bases(row: Sequence[Any]) -> tuple[Any, Any, Any]:
+    library (nor an earlier row) has taken. The indexes say where each row holds its
+    arXiv id, DOI, citation key and title key."""
+    def bases(row: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
         return (row[arxiv] if arxiv is not None else None,
-                row[doi] if doi is not None else None, row[title_key])
+                row[doi] if doi is not None else None, row[title_key], row[key])
 
     firsts = [next(uids.candidates(*bases(row))) for row in rows]
     taken = {r[0] for r in select_in(db, "SELECT uid FROM papers WHERE uid IN ({marks})",
@@ -81,7 +82,7 @@ def insert_from_digest(db: Database, rows: Iterable[Sequence[Any]]) -> None:
     """New papers of a digest: (id, title, abstract, title_key, author_count,
     organization, organization_handle, published, year, year_inferred, citekey,
     added, modified, upvotes, seen_count) each; their ids from ``ids.first_free``."""
-    rows = _with_uids(db, list(rows), None, None)
+    rows = _with_uids(db, list(rows), None, None, 10)
     if recording(db) is not None:
         cover_added(db, "papers", "id", [row[0] for row in rows])
     db.conn.executemany(_INSERT_FROM_DIGEST, rows)
@@ -95,7 +96,7 @@ def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     true ``frozen`` freezes the key (``frozen_keys``); their ids from ``ids.first_free``."""
     if recording(db) is not None:
         cover_added(db, "papers", "id", [row[0] for row in rows])
-    db.conn.executemany(_INSERT_FROM_BIB, _with_uids(db, rows, 9, 10))
+    db.conn.executemany(_INSERT_FROM_BIB, _with_uids(db, rows, 9, 10, 12))
     ids.mark_used(db, "papers")
     freeze_listed(db, [row[0] for row in rows if row[13]])
 
@@ -114,7 +115,7 @@ def insert_added(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     ``ids.first_free``."""
     if recording(db) is not None:
         cover_added(db, "papers", "id", [row[0] for row in rows])
-    db.conn.executemany(_INSERT_ADDED, _with_uids(db, rows, 8, 9))
+    db.conn.executemany(_INSERT_ADDED, _with_uids(db, rows, 8, 9, 15))
     ids.mark_used(db, "papers")
 
 
@@ -133,14 +134,14 @@ def insert_shared(db: Database, names: Sequence[str], rows: Sequence[Sequence[An
 def ensure_uids(db: Database, paper_ids: Sequence[int]) -> dict[int, str]:
     """The papers' stable ids, giving one to any paper that lacks it (a row written
     by another program straight into the file); by id."""
-    rows = list(select_in(db, "SELECT id, uid, arxiv_id, doi, title_key FROM papers "
-                              "WHERE id IN ({marks})", paper_ids))
+    rows = list(select_in(db, "SELECT id, uid, arxiv_id, doi, title_key, citekey FROM "
+                              "papers WHERE id IN ({marks})", paper_ids))
     found = {pid: uid for pid, uid, *_ in rows if uid is not None}
-    missing = [(pid, a, d, t) for pid, uid, a, d, t in rows if uid is None]
+    missing = [(pid, a, d, t, k) for pid, uid, a, d, t, k in rows if uid is None]
     if missing:
         _cover(db, [pid for pid, *_ in missing], ("uid",))
-        given = _with_uids(db, [(a, d, t) for _, a, d, t in missing], 0, 1, 2)
-        new = {pid: row[3] for (pid, *_), row in zip(missing, given, strict=True)}
+        given = _with_uids(db, [(a, d, t, k) for _, a, d, t, k in missing], 0, 1, 3, 2)
+        new = {pid: row[4] for (pid, *_), row in zip(missing, given, strict=True)}
         db.conn.executemany("UPDATE papers SET uid = ? WHERE id = ?",
                             [(uid, pid) for pid, uid in new.items()])
         found |= new

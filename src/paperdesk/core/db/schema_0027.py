@@ -9,6 +9,6 @@ two unmerged duplicates the older keeps the plain derived id.
 from __future__ import annotations
 
 ADD = "ALTER TABLE papers ADD COLUMN uid TEXT"
-ROWS = "SELECT id, arxiv_id, doi, title_key FROM papers ORDER BY id"
+ROWS = "SELECT id, arxiv_id, doi, title_key, citekey FROM papers ORDER BY id"
 SET = "UPDATE papers SET uid = ? WHERE id = ?"
 INDEX = "CREATE UNIQUE INDEX papers_uid ON papers(uid)"
