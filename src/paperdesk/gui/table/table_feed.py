@@ -200,8 +200,9 @@ class TableFeed(QObject):
         """Keep the current paper selected and in view across searches, sorts, sidebar
         switches, refreshes and imports, if it is still listed; otherwise select the
         first row and scroll to the top; after a reload (a paper trashed, merged or
-        brought back), the row where it was, the scroll kept. A paper left out (a
-        search with a typo) is still the one wanted: once listed again (Esc) it is
+        brought back), the row where it was, the scroll kept (that paper is the one
+        kept from then on). A paper left out (a search with a typo) is still the one
+        wanted: once listed again (Esc) it is
         selected again, wherever it is. The detail pane follows the selection."""
         row = self.model.row_of(self._want) if self._want is not None else None
         near, rows = self._near, self.model.rowCount()
@@ -213,8 +214,9 @@ class TableFeed(QObject):
             self._place(row, fallback=False)
             self._want = None  # it is current: the next reset wants it again
         elif self.model.complete:
-            if near is not None and rows:
-                self._place(min(near[0], rows - 1), fallback=True)
+            if near is not None and rows:  # the paper is gone: its next one is the place
+                self._place(min(near[0], rows - 1), fallback=False)
+                self._want = None
             elif rows:
                 self._place(0, fallback=True)
                 self.view.scrollToTop()
