@@ -24,8 +24,9 @@ from paperdesk.gui.hub.enrich_action import Hub
 from paperdesk.gui.hub.today import Today
 from paperdesk.gui.importing.file_drops import Imports
 from paperdesk.gui.jobs.outside_feed import OutsideWrites
+from paperdesk.gui.panes.tag_drops import TagDrops
 from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
                                  KeyCheck, Today, Queue, AddByIdentifier, OutsideWrites,
-                                 Imports]
+                                 TagDrops, Imports]
