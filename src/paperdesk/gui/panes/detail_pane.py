@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.api import author_line, describe
+from paperdesk.core.api import author_line, describe, plain_text
 from paperdesk.gui.panes.note_edit import NoteEdit
 from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from paperdesk.gui.table.paper_model import STATUS_LABELS
@@ -195,7 +195,7 @@ class DetailPane(QScrollArea):
 
     def _show_one(self, p: dict[str, Any], sightings: list[dict[str, Any]],
                   same: bool = False) -> None:
-        self.title.setText(p["title"])
+        self.title.setText(plain_text(p["title"]))  # LaTeX as text: "(\\eg x)" is "(e.g. x)"
         authors = author_line(p["authors"]) or (
             f"{p['author_count']} authors" if p["author_count"] else "authors unknown")
         year = "no date" if p["year"] is None else str(p["year"])
@@ -236,7 +236,8 @@ class DetailPane(QScrollArea):
         self.sources.setText(f"<b>Seen in {len(sightings)} digest"
                              f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then){seen}")
         self.chart.set_sightings(sightings)
-        self.abstract.setText(f"<b>Abstract</b><br>{html.escape(p['abstract'] or 'none')}")
+        abstract = plain_text(p["abstract"]) or "none"
+        self.abstract.setText(f"<b>Abstract</b><br>{html.escape(abstract)}")
         notes = p.get("notes") or []
         self.older_notes.setText("<br>".join(
             f"<i>{html.escape(n['updated'][:16])}</i> {html.escape(n['text'])}"
