@@ -18,6 +18,7 @@ from paperdesk.gui.common.clipboard import Clipboard
 from paperdesk.gui.context import Feature
 from paperdesk.gui.curation.queue_view import Queue
 from paperdesk.gui.curation.triage_view import Triage
+from paperdesk.gui.help_menu import HelpMenu
 from paperdesk.gui.duplicates.review import Review
 from paperdesk.gui.hub.add_action import AddByIdentifier
 from paperdesk.gui.hub.enrich_action import Hub
@@ -29,4 +30,4 @@ from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
                                  KeyCheck, Today, Queue, AddByIdentifier, OutsideWrites,
-                                 TagDrops, Imports]
+                                 TagDrops, Imports, HelpMenu]

@@ -112,6 +112,8 @@ class MainWindow(QMainWindow):
         self.empty = EmptyPage()
         self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
         self.empty.open_demo.connect(self.open_demo)
+        self.empty.today.connect(lambda: self.actions_by_name["today"].trigger())
+        self.empty.open_guide.connect(lambda: self.actions_by_name["guide"].trigger())
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.splitter)
