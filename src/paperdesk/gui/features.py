@@ -18,8 +18,8 @@ from paperdesk.gui.common.clipboard import Clipboard
 from paperdesk.gui.context import Feature
 from paperdesk.gui.curation.queue_view import Queue
 from paperdesk.gui.curation.triage_view import Triage
-from paperdesk.gui.help_menu import HelpMenu
 from paperdesk.gui.duplicates.review import Review
+from paperdesk.gui.help_menu import HelpMenu
 from paperdesk.gui.hub.add_action import AddByIdentifier
 from paperdesk.gui.hub.enrich_action import Hub
 from paperdesk.gui.hub.today import Today
