@@ -339,6 +339,7 @@ class MainWindow(QMainWindow):
             self._fitted = True
             fit_to_screen(self)
             share_panes(self.splitter)  # the table's room, at any size and scale
+            self.feed.to_first_column()  # a narrow table opens at its first column
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.context.ops.close()  # no new jobs; an import running is cancelled

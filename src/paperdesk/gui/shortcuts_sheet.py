@@ -8,8 +8,11 @@ Redo read "Undo the last edit", never the undo stack's current "Undo Rate 3 pape
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTableWidget, QTableWidgetItem, QVBoxLayout
+
+from paperdesk.gui.common.geometry import fit_to_screen
 
 # (area, the actions in it by name, in the order they are learned). An action with a
 # key that no area names goes under "More", in the menus' order.
@@ -68,9 +71,15 @@ class ShortcutsSheet(QDialog):
         self.entries = rows(actions, view_keys)
         table = QTableWidget(len(self.entries), 3)
         table.setHorizontalHeaderLabels(["Where", "Keys", "Does"])
+        bold = QFont(table.font())
+        bold.setBold(True)
         for r, entry in enumerate(self.entries):
             for c, text in enumerate(entry):
-                table.setItem(r, c, QTableWidgetItem(text))
+                first = c or r == 0 or self.entries[r - 1][0] != entry[0]
+                item = QTableWidgetItem(text if first else "")  # each area named once
+                if c == 0:
+                    item.setFont(bold)
+                table.setItem(r, c, item)
         table.verticalHeader().hide()
         table.horizontalHeader().setStretchLastSection(True)
         table.resizeColumnsToContents()
@@ -82,3 +91,9 @@ class ShortcutsSheet(QDialog):
         layout.addWidget(table)
         layout.addWidget(buttons)
         self.resize(620, 560)
+
+    def showEvent(self, event) -> None:
+        """On its screen with its title bar, once the window manager has framed it."""
+        super().showEvent(event)
+        fit_to_screen(self)
+        QTimer.singleShot(100, lambda: fit_to_screen(self) if self.isVisible() else None)

@@ -34,9 +34,13 @@ class CountKeeper(QStyledItemDelegate):
         metrics = option.fontMetrics
         room = option.rect.width() - option.decorationSize.width() - 2 * metrics.averageCharWidth()
         if metrics.horizontalAdvance(option.text) > room:
-            short = metrics.elidedText(label, Qt.TextElideMode.ElideMiddle,
-                                       max(0, room - metrics.horizontalAdvance(tail)))
-            option.text = short + tail
+            # A digest's date stays whole ("2026-04-21 · 004…ce6f.txt"): its file name
+            # is what is shortened.
+            head, dot, name = label.partition(" · ") if " · " in label else ("", "", label)
+            head += dot
+            short = metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, max(
+                0, room - metrics.horizontalAdvance(tail) - metrics.horizontalAdvance(head)))
+            option.text = head + short + tail
 
 
 class Sidebar(QTreeWidget):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
+from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
 from paperdesk.core.api import TABLE_ROWS, Changes, PaperDeskError, QueryError
@@ -156,12 +156,24 @@ class TableFeed(QObject):
         self.show_empty()
 
     def select_row(self, row: int) -> None:
-        """Make ``row`` the current and only selected row, scrolled into view."""
+        """Make ``row`` the current and only selected row, scrolled into view up or
+        down, never sideways (a title wider than a narrow table, at QT_SCALE_FACTOR=2,
+        used to open the window scrolled right)."""
         index = self.model.index(row, TITLE)
+        sideways = self.view.horizontalScrollBar()
+        kept = sideways.value()
         self.view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect
             | QItemSelectionModel.SelectionFlag.Rows)
         self.view.scrollTo(index)
+        sideways.setValue(kept)
+
+    def to_first_column(self) -> None:
+        """Scroll the table back to its first column (now and once laid out): Qt
+        scrolls a table narrower than its current cell to show that cell's end."""
+        bar = self.view.horizontalScrollBar()
+        bar.setValue(0)
+        QTimer.singleShot(0, lambda: bar.setValue(0))
 
     def refresh_table(self) -> None:
         try:
