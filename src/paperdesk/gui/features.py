@@ -22,6 +22,7 @@ from paperdesk.gui.duplicates.review import Review
 from paperdesk.gui.help_menu import HelpMenu
 from paperdesk.gui.hub.add_action import AddByIdentifier
 from paperdesk.gui.hub.enrich_action import Hub
+from paperdesk.gui.hub.follow_dialog import Follows
 from paperdesk.gui.hub.today import Today
 from paperdesk.gui.importing.file_drops import Imports
 from paperdesk.gui.jobs.outside_feed import OutsideWrites
@@ -29,5 +30,5 @@ from paperdesk.gui.panes.tag_drops import TagDrops
 from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 KeyCheck, Today, Queue, AddByIdentifier, OutsideWrites,
+                                 KeyCheck, Today, Follows, Queue, AddByIdentifier, OutsideWrites,
                                  TagDrops, Imports, HelpMenu]
