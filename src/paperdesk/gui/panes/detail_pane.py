@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from paperdesk.core.api import author_line, describe, plain_text
 from paperdesk.gui.panes.note_edit import NoteEdit
-from paperdesk.gui.panes.upvote_chart import UpvoteChart
+from paperdesk.gui.panes.upvote_chart import UpvoteChart, hub_point
 from paperdesk.gui.table.paper_model import STATUS_LABELS
 from paperdesk.gui.table.stars import StarRating
 
@@ -235,7 +235,7 @@ class DetailPane(QScrollArea):
             for s in sightings)
         self.sources.setText(f"<b>Seen in {len(sightings)} digest"
                              f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then){seen}")
-        self.chart.set_sightings(sightings)
+        self.chart.set_sightings(sightings, hub_point(p))
         abstract = plain_text(p["abstract"]) or "none"
         self.abstract.setText(f"<b>Abstract</b><br>{html.escape(abstract)}")
         notes = p.get("notes") or []

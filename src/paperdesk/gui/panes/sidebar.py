@@ -35,11 +35,14 @@ class CountKeeper(QStyledItemDelegate):
         room = option.rect.width() - option.decorationSize.width() - 2 * metrics.averageCharWidth()
         if metrics.horizontalAdvance(option.text) > room:
             # A digest's date stays whole ("2026-04-21 · 004…ce6f.txt"): its file name
-            # is what is shortened.
+            # is shortened instead, unless too little of it would be left.
+            left = room - metrics.horizontalAdvance(tail)
             head, dot, name = label.partition(" · ") if " · " in label else ("", "", label)
             head += dot
-            short = metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, max(
-                0, room - metrics.horizontalAdvance(tail) - metrics.horizontalAdvance(head)))
+            if left - metrics.horizontalAdvance(head) < metrics.horizontalAdvance("0000…"):
+                head, name = "", label
+            short = metrics.elidedText(name, Qt.TextElideMode.ElideMiddle,
+                                       max(0, left - metrics.horizontalAdvance(head)))
             option.text = head + short + tail
 
 
