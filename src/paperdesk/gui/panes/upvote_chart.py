@@ -20,7 +20,6 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-
 HUB_COLOUR = QColor(255, 140, 0)  # the Hub's orange, apart from the digests' accent
 
 
