@@ -1,5 +1,5 @@
 """Abstracts and titles show LaTeX as text (issue 39, "What broke" 5): a digest's
-"(\\eg adapters)" reads "(e.g. adapters)" in the detail pane and in triage, through the
+"(\\eg adapters)" reads "(e.g. adapters)" in the table, the detail pane and triage, through the
 core's LaTeX reader (``plain_text``); what is stored stays as it came."""
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ def test_the_detail_pane_and_triage_show_the_text(window, seed_lib, qtbot, tmp_p
     assert "(e.g. adapters)" in window.detail.abstract.text()
     assert "\\eg" not in window.detail.abstract.text()
     assert window.detail.title.text() == "Tuning α with Adapters"
+    from paperdesk.gui.table.paper_model import TITLE
+    cell = window.model.index(window.model.row_of(pid), TITLE)
+    assert window.model.data(cell) == "Tuning α with Adapters"  # the table's row too
     from paperdesk.gui.hub.today import TodayTriage
     view = TodayTriage(window.context, [pid], "Today")
     qtbot.addWidget(view)
