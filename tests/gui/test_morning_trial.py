@@ -53,6 +53,7 @@ def test_the_morning_by_keys(window, server, qtbot, tmp_path, monkeypatch):
     qtbot.keyClick(view, Qt.Key.Key_S)  # seen
     first, second = view.ids[:2]
     assert lib.paper(first)["status"] == "to-read"
+    assert lib.paper(second)["status"] == "unread" and view.index == 2  # seen, stays unread
     qtbot.keyClick(view, Qt.Key.Key_Escape)
     # A link a colleague sent: pasted on the table
     with FakeServices() as fake:
