@@ -57,7 +57,7 @@ def test_selection_kept_across_sort_search_switch_refresh(window, seed_lib, qtbo
     assert seed_lib.paper(pid)["rating"] == 3
 
 
-def test_paper_gone_selects_the_first_row_at_the_top(window, seed_lib, qtbot):
+def test_paper_left_out_selects_the_first_row_then_comes_back(window, seed_lib, qtbot):
     pid = select_row(window, 180)
     window.table.scrollToBottom()
     window.edit(seed_lib.curation.set_status, [window.model.paper_id(0)], "to-read")
@@ -65,7 +65,9 @@ def test_paper_gone_selects_the_first_row_at_the_top(window, seed_lib, qtbot):
     assert window.model.rowCount() == 1
     assert shown_row(window) == 0 and current(window) != pid
     window.sidebar.select(("all", None))
-    select_row(window, 190)
+    # The paper left out is still the one wanted (issue 39): listed again, it is back.
+    assert current(window) == pid
+    pid = select_row(window, 190)
     window.table.scrollToBottom()
     qtbot.keyClicks(window.search_bar.edit, "zzznothingmatches")
     qtbot.waitUntil(lambda: window.model.rowCount() == 0)
@@ -74,8 +76,11 @@ def test_paper_gone_selects_the_first_row_at_the_top(window, seed_lib, qtbot):
     assert window.empty_note.text().startswith("No papers match “zzznothingmatches”")
     window.search_bar.edit.clear()
     qtbot.waitUntil(lambda: window.model.rowCount() == SEED_PAPERS)
-    assert shown_row(window) == 0 and window.table.verticalScrollBar().value() == 0
+    assert shown_row(window) == 190 and current(window) == pid
     assert not window.empty_note.isVisible()
+    window.edit(seed_lib.trash.delete, [pid])  # gone: the row where it was stands in
+    qtbot.waitUntil(lambda: window.model.rowCount() == SEED_PAPERS - 1)
+    assert shown_row(window) == 190 and current(window) != pid
 
 
 def test_selection_kept_across_an_import(window, seed_lib, qtbot, tmp_path):

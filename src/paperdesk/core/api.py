@@ -18,6 +18,7 @@ from typing import Any
 _DOOR: dict[str, str] = {
     "paperdesk.core.bibtex.export_report": "ExportReport",
     "paperdesk.core.bibtex.formats": "FORMATS Format",
+    "paperdesk.core.bibtex.latex_read": "plain_text",
     "paperdesk.core.curation.curation": "MAX_YEAR MIN_YEAR",
     "paperdesk.core.db.backup": "backups_folder check_backup default_backup_path",
     "paperdesk.core.db.changes": "ATTACHMENTS DETAIL DUPLICATE_GROUPS PAPERS SIDEBAR_COUNTS SYNCS "

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QUndoStack
 
 from paperdesk.core.api import Library
+from paperdesk.gui.common.message_line import MessageLine
 from paperdesk.gui.importing.importing import ProgressPanel
 from paperdesk.gui.jobs.worker import Worker
 from paperdesk.gui.operations import Operations
@@ -120,6 +121,7 @@ class Context(QObject):
         self.importer: Importer | None = None
         self.close_hooks: list[Callable[[], None]] = []
         self._warning: str | None = None  # the warning the status bar shows, if any
+        self.messages = MessageLine(window.statusBar())  # its one message area
         self.changed.connect(lambda *_: self.clear_warning())
         lib.add_listener(self.ops.hear)
 
@@ -171,19 +173,23 @@ class Context(QObject):
         return self.selection.selected_ids() if self.selection is not None else []
 
     def notify(self, message: str) -> None:
-        """Show an error as a readable line (until it is put right, or 15 s)."""
+        """Show an error as a readable line (until it is put right, or 15 s); it
+        replaces the window's warning before it (the search typed further), not
+        the other messages."""
+        if self._warning is not None:
+            self.messages.drop(self._warning)
         self._warning = f"⚠ {message}"
         self.show_message(self._warning, 15000)
 
     def clear_warning(self) -> None:
         """A warning no longer true (the search is put right, an edit went in) goes."""
-        bar = self.widget.statusBar()
-        if self._warning is not None and bar.currentMessage() == self._warning:
-            bar.clearMessage()
+        if self._warning is not None:
+            self.messages.drop(self._warning)
         self._warning = None
 
     def show_message(self, text: str, ms: int = 5000) -> None:
-        self.widget.statusBar().showMessage(text, ms)
+        """A line in the status bar's one message area, after those still being read."""
+        self.messages.show(text, ms)
 
     def close(self) -> None:
         """The window closes: no new jobs, the features' last words, the feed let go."""

@@ -19,17 +19,21 @@ from paperdesk.gui.context import Feature
 from paperdesk.gui.curation.queue_view import Queue
 from paperdesk.gui.curation.triage_view import Triage
 from paperdesk.gui.duplicates.review import Review
+from paperdesk.gui.help_menu import HelpMenu
 from paperdesk.gui.hub.add_action import AddByIdentifier
 from paperdesk.gui.hub.enrich_action import Hub
+from paperdesk.gui.hub.follow_dialog import Follows
 from paperdesk.gui.hub.published_action import FindPublished
 from paperdesk.gui.hub.today import Today
 from paperdesk.gui.importing.file_drops import Imports
 from paperdesk.gui.jobs.outside_feed import OutsideWrites
+from paperdesk.gui.panes.tag_drops import TagDrops
 from paperdesk.gui.pdf.fulltext_feature import FullText
 from paperdesk.gui.pdf.reader_feature import Reader
 from paperdesk.gui.sharing import Share
 from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 KeyCheck, Today, Queue, AddByIdentifier, FindPublished, Reader,
-                                 FullText, OutsideWrites, Imports, Share]
+                                 KeyCheck, Today, Follows, Queue, AddByIdentifier, FindPublished,
+                                 Reader, FullText, OutsideWrites, TagDrops, Imports, Share,
+                                 HelpMenu]

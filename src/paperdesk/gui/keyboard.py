@@ -3,9 +3,11 @@ that keep their own Ctrl+Z.
 
 ``install(window)`` adds the reading-status keys (U unread, T to read, W reading;
 R read is in actions.py), G add a tag, N write a note, Ctrl+Shift+T triage,
-Esc clear the search, Help > Keyboard shortcuts; a context menu on the table's
-rows with the same actions; Tab from the search box to the table (never cell
-by cell) and on to the detail pane's fields. Inside a text box Ctrl+Z and
+Esc clear the search, Ctrl+Home and Ctrl+End the first and the last paper,
+Help > Keyboard shortcuts; a context menu on the table's rows with the same
+actions; Tab from the search box to the table (never cell by cell) and on to
+the detail pane's fields, and from the note back to the table (where J and K
+work), never into the sidebar. Inside a text box Ctrl+Z and
 Ctrl+Shift+Z undo and redo the typing there, never a library edit; a note
 still waiting to be saved is saved when the box loses focus or a menu opens,
 so the library's undo never takes away a note being typed.
@@ -48,6 +50,13 @@ def write_note(window: MainWindow) -> None:
         window.detail.ensureWidgetVisible(window.detail.note)
 
 
+def to_end(window: MainWindow, last: bool) -> None:
+    """Select the first (or the last) paper listed, the whole list read first."""
+    window.model.complete_now()
+    if rows := window.model.rowCount():
+        window.select_row(rows - 1 if last else 0)
+
+
 def clear_search(window: MainWindow) -> None:
     if window.search_bar.edit.text():
         window.search_bar.edit.clear()
@@ -85,6 +94,10 @@ class TextKeys(QObject):
                 and event.key() == Qt.Key.Key_Escape:
             self.window.detail.tag_entry.clear()
             self.back_to_table()
+            return True
+        if kind == QEvent.Type.KeyPress and watched is self.window.detail.note \
+                and event.key() == Qt.Key.Key_Tab and not event.modifiers():
+            self.back_to_table()  # the last field: back where the keys work
             return True
         if kind == QEvent.Type.FocusOut and watched is self.window.detail.note:
             self.window.detail.flush_note()
@@ -138,6 +151,10 @@ def install(window: MainWindow) -> TextKeys:
               lambda: window.context.features["triage"].open(), "Ctrl+Shift+T")
     menus.add("edit", "clear_search", "Clear the search", lambda: clear_search(window), "Esc",
               table_only=True)
+    menus.add("edit", "first_row", "Go to the &first paper", lambda: to_end(window, False),
+              "Ctrl+Home", table_only=True)
+    menus.add("edit", "last_row", "Go to the &last paper", lambda: to_end(window, True),
+              "Ctrl+End", table_only=True)
     menus.add("help", "shortcuts", "&Keyboard shortcuts", lambda: show_sheet(window), "F1")
     for menu in (paper, menus.menu("edit"), menus.menu("file")):
         menu.aboutToShow.connect(window.detail.flush_note)  # before any library undo

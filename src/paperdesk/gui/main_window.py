@@ -112,6 +112,8 @@ class MainWindow(QMainWindow):
         self.empty = EmptyPage()
         self.empty.import_files.connect(self.actions_by_name["import_files"].trigger)
         self.empty.open_demo.connect(self.open_demo)
+        self.empty.today.connect(lambda: self.actions_by_name["today"].trigger())
+        self.empty.open_guide.connect(lambda: self.actions_by_name["guide"].trigger())
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.splitter)
@@ -340,6 +342,7 @@ class MainWindow(QMainWindow):
             self._fitted = True
             fit_to_screen(self)
             share_panes(self.splitter)  # the table's room, at any size and scale
+            self.feed.to_first_column()  # a narrow table opens at its first column
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.context.ops.close()  # no new jobs; an import running is cancelled

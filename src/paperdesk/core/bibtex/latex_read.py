@@ -37,8 +37,19 @@ _SWITCHES = frozenset("em it bf sc rm sf tt sl up md relax itshape bfseries scsh
                       "footnotesize scriptsize tiny normalsize huge Huge protect null "
                       "nobreak".split())
 _DROPPED = frozenset("noopsort noop sortnoop SortNoop singleletter".split())
+# Abbreviations papers define as macros (\eg with xspace): their words, with the space
+# after them kept ("(\eg adapters)" reads "(e.g. adapters)").
+_WORDS = {"eg": "e.g.", "ie": "i.e.", "etal": "et al.", "cf": "cf.", "etc": "etc.",
+          "vs": "vs.", "wrt": "w.r.t.", "aka": "a.k.a.", "resp": "resp.", "Eg": "E.g.",
+          "Ie": "I.e.", "Cf": "Cf."}
 _COMBINING = {v: k for k, v in ACCENTS.items()} | {"t": "\u0361"}
 _SPACES = {",": " ", ";": " ", " ": " ", "\\": " ", "-": "", "/": "", "@": ""}
+
+
+def plain_text(text: str | None) -> str:
+    """An abstract or a title as a person reads it in the window: its LaTeX (escapes,
+    accents, ``$math$``, ``\\emph``, ``\\eg``) turned into text; None is ""."""
+    return decode(text) if text else ""
 
 
 def decode(text: str) -> str:
@@ -158,6 +169,12 @@ def _macro(text: str, i: int) -> tuple[str, int]:
             base = {"ı": "i", "ȷ": "j"}.get(arg[:1], arg[:1])
             return base + _COMBINING[name] + arg[1:], after
         return "", end
+    if name in _WORDS:
+        if text.startswith("{}", end):
+            end += 2
+        if text.startswith(".", end):  # "\eg." is one full stop, not two
+            end += 1
+        return _WORDS[name], end
     if name in _SYMBOLS:
         if text.startswith("{}", end):
             end += 2

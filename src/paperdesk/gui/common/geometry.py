@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QSplitter, QWidget
+from PySide6.QtWidgets import QSplitter, QStyle, QWidget
 
 FIRST_RUN = QSize(1440, 820)
 SHARE = 0.9  # of the screen a first window takes at most
@@ -23,11 +23,17 @@ def fit_to_screen(window: QWidget) -> None:
     """Shrink and move ``window`` (frame included) into its screen's available area.
 
     The screen is in device-independent pixels, so this holds at any
-    QT_SCALE_FACTOR. The window's minimum size is lowered where its contents'
+    QT_SCALE_FACTOR. Before the window manager has framed it, a title bar's height
+    is counted above the window. The window's minimum size is lowered where its contents'
     minimum would not fit, so ``resize`` is not refused.
     """
     area = window.screen().availableGeometry()
     frame = window.frameGeometry()
+    if frame == window.geometry() and window.isWindow():
+        # No frame known yet (the window manager adds it once the window is mapped):
+        # leave room for a title bar above, so that it is never off the screen.
+        title = window.style().pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight, None, window)
+        frame = frame.adjusted(0, -title, 0, 0)
     extra_w = max(0, frame.width() - window.width())
     extra_h = max(0, frame.height() - window.height())
     room = QSize(max(200, area.width() - extra_w), max(150, area.height() - extra_h))

@@ -145,6 +145,13 @@ def move(context: Context, how: Callable, ids: list[int] | None = None) -> None:
     ids = ids if ids is not None else selection.selected_ids()
     if not ids:
         return
+    on = set(context.lib.curation.reading_list())
+    if missing := [pid for pid in ids if pid not in on]:  # said by its title, never its id
+        title = context.lib.paper(missing[0], with_notes=False)["title"]
+        shown = title if len(title) <= 60 else title[:59] + "…"
+        more = f" and {len(missing) - 1} more are" if len(missing) > 1 else " is"
+        context.notify(f"“{shown}”{more} not in the reading queue (T adds to it)")
+        return
     current = selection.current_id()
     if context.ops.edit(how, ids) is not None:
         selection.select_ids(ids, current if current in ids else ids[0])

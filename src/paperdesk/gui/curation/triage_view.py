@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from paperdesk.core.api import author_line
+from paperdesk.core.api import author_line, plain_text
 from paperdesk.gui.common import settings
 from paperdesk.gui.common.geometry import fit_to_screen
 from paperdesk.gui.context import Feature, context_of
@@ -164,7 +164,7 @@ class TriageView(QDialog):
         self.progress_label.setText(f"{self.index + 1} of {len(self.ids)}")
         self.progress_bar.setRange(0, len(self.ids))
         self.progress_bar.setValue(self.index + 1)
-        self.title.setText(paper["title"])
+        self.title.setText(plain_text(paper["title"]))
         who = author_line(paper["authors"]) or paper["organization"] or (
             f"{paper['author_count']} authors" if paper["author_count"] else "authors unknown")
         self.meta.setText(f"{who} · {paper['published'] or paper['year'] or 'no date'}")
@@ -172,7 +172,8 @@ class TriageView(QDialog):
         origin = lib.triage.origin(pid)
         self.origin.setText(origin[:1].upper() + origin[1:])
         self.chart.set_sightings(sightings)
-        self.abstract.setHtml(f"<p>{html.escape(paper['abstract'] or 'No abstract.')}</p>")
+        abstract = plain_text(paper["abstract"]) or "No abstract."
+        self.abstract.setHtml(f"<p>{html.escape(abstract)}</p>")
         tags = ", ".join(paper["tags"]) or "no tags"
         self.state.setText(f"{STATUS_LABELS.get(paper['status'], paper['status'])} · {tags}")
         self.stars.setRating(paper["rating"])

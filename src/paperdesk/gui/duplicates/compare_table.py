@@ -147,11 +147,18 @@ class CompareTable(QTableWidget):
 
     # -- drawing ---------------------------------------------------------------
 
+    def label(self, n: int, paper_id: int) -> str:
+        """A column's heading: its place and its paper's title (duplicates often share
+        one; the place tells them apart), never the paper's internal id."""
+        title = self.papers[paper_id].get("title") or "untitled"
+        short = title if len(title) <= 40 else title[:39] + "…"
+        return f"{n}. {short}" + ("  (kept)" if paper_id == self.keep else "")
+
     def _render(self) -> None:
         self.setColumnCount(len(self.ids) + 1 if self.ids else 0)
         if not self.ids:
             return
-        labels = [f"Paper {i}" + ("  (kept)" if i == self.keep else "") for i in self.ids]
+        labels = [self.label(n, i) for n, i in enumerate(self.ids, 1)]
         self.setHorizontalHeaderLabels([*labels, "Merged paper"])
         merged = self.preview()
         differ = self.differing() & set(CHOICES)  # tags, sightings and notes are united

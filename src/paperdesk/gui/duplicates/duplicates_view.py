@@ -200,7 +200,7 @@ class DuplicatesView(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for group in shown[:MAX_LISTED]:
-            title = titles.get(group.ids[0], f"paper {group.ids[0]}")
+            title = titles.get(group.ids[0], "an untitled paper")
             item = QListWidgetItem(f"{group.tier.capitalize()} · {group.score}% · "
                                    f"{len(group.ids)} papers\n{title}")
             item.setToolTip(", ".join(group.evidence))

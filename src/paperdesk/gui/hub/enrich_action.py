@@ -53,9 +53,10 @@ class HubReport(QDialog):
 
 
 def enrich_lines(result: Any) -> list[str]:
-    lines = [f"Not found on the Hub: {pid} {title}" for pid, title in result.not_found]
-    lines += [f"Left alone: {pid} {title}: {why}" for pid, title, why in result.unsure]
-    lines += [f"Failed: {pid} {title}: {why}" for pid, title, why in result.failed]
+    """The report's lines, each paper named by its title (never its internal id)."""
+    lines = [f"Not found on the Hub: {title}" for _pid, title in result.not_found]
+    lines += [f"Left alone: {title}: {why}" for _pid, title, why in result.unsure]
+    lines += [f"Failed: {title}: {why}" for _pid, title, why in result.failed]
     return lines
 
 

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from paperdesk.core.api import HIGHLIGHT_COLOURS, author_line, describe
+from paperdesk.core.api import HIGHLIGHT_COLOURS, author_line, describe, plain_text
 from paperdesk.gui.panes.note_edit import NoteEdit
-from paperdesk.gui.panes.upvote_chart import UpvoteChart
+from paperdesk.gui.panes.upvote_chart import UpvoteChart, hub_point
 from paperdesk.gui.table.paper_model import STATUS_LABELS
 from paperdesk.gui.table.stars import StarRating
 
@@ -235,7 +235,7 @@ class DetailPane(QScrollArea):
 
     def _show_one(self, p: dict[str, Any], sightings: list[dict[str, Any]],
                   same: bool = False) -> None:
-        self.title.setText(p["title"])
+        self.title.setText(plain_text(p["title"]))  # LaTeX as text: "(\\eg x)" is "(e.g. x)"
         authors = author_line(p["authors"]) or (
             f"{p['author_count']} authors" if p["author_count"] else "authors unknown")
         year = "no date" if p["year"] is None else str(p["year"])
@@ -275,8 +275,9 @@ class DetailPane(QScrollArea):
             for s in sightings)
         self.sources.setText(f"<b>Seen in {len(sightings)} digest"
                              f"{'s' if len(sightings) != 1 else ''}</b> (upvotes then){seen}")
-        self.chart.set_sightings(sightings)
-        self.abstract.setText(f"<b>Abstract</b><br>{html.escape(p['abstract'] or 'none')}")
+        self.chart.set_sightings(sightings, hub_point(p))
+        abstract = plain_text(p["abstract"]) or "none"
+        self.abstract.setText(f"<b>Abstract</b><br>{html.escape(abstract)}")
         self.marks.setText(_highlights_html(p.get("highlights") or []))
         self.pdf_hits.setText(_pdf_hits_html(p.get("pdf_hits") or []))
         notes = p.get("notes") or []

@@ -21,8 +21,9 @@ def _key(source: Source) -> str:
 
 
 class CountKeeper(QStyledItemDelegate):
-    """Draws "label  (count)" with the label shortened when the sidebar is narrow:
-    the count stays whole ("2026-03-14 · 004_fa5…  (41)", never "2026-03-14 · 0…")."""
+    """Draws "label  (count)" with the label shortened in its middle when the sidebar
+    is narrow: its start and its end stay, and the count stays whole ("2026-03-14 ·
+    004…a5.txt  (41)", never "2026-03-14 · 0…"); the tooltip has the whole name."""
 
     def initStyleOption(self, option, index) -> None:
         super().initStyleOption(option, index)
@@ -33,9 +34,16 @@ class CountKeeper(QStyledItemDelegate):
         metrics = option.fontMetrics
         room = option.rect.width() - option.decorationSize.width() - 2 * metrics.averageCharWidth()
         if metrics.horizontalAdvance(option.text) > room:
-            short = metrics.elidedText(label, Qt.TextElideMode.ElideRight,
-                                       max(0, room - metrics.horizontalAdvance(tail)))
-            option.text = short + tail
+            # A digest's date stays whole ("2026-04-21 · 004…ce6f.txt"): its file name
+            # is shortened instead, unless too little of it would be left.
+            left = room - metrics.horizontalAdvance(tail)
+            head, dot, name = label.partition(" · ") if " · " in label else ("", "", label)
+            head += dot
+            if left - metrics.horizontalAdvance(head) < metrics.horizontalAdvance("0000…"):
+                head, name = "", label
+            short = metrics.elidedText(name, Qt.TextElideMode.ElideMiddle,
+                                       max(0, left - metrics.horizontalAdvance(head)))
+            option.text = head + short + tail
 
 
 class Sidebar(QTreeWidget):
@@ -50,7 +58,7 @@ class Sidebar(QTreeWidget):
         self.setRootIsDecorated(False)
         self.setIndentation(10)
         self.setUniformRowHeights(True)
-        self.setMinimumWidth(140)
+        self.setMinimumWidth(self.least_width())
         self.setItemDelegate(CountKeeper(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
@@ -62,6 +70,18 @@ class Sidebar(QTreeWidget):
 
     def current_source(self) -> Source:
         return self._current
+
+    def least_width(self) -> int:
+        """Room for the longest fixed entry with its count ("Recently imported  (9999)")
+        and its icon: names are shortened only past ~20 characters, at any scale."""
+        metrics = self.fontMetrics()
+        text = metrics.horizontalAdvance("Recently imported  (99999)")
+        return max(140, text + self.iconSize().width() + 2 * self.indentation() + 24)
+
+    def source_at(self, pos) -> Source | None:
+        """The source of the entry at ``pos`` (in the viewport), or None."""
+        item = self.itemAt(pos)
+        return self._sources.get(item.data(0, SOURCE_ROLE)) if item is not None else None
 
     def fill(self, counts: dict[str, Any]) -> None:
         """Rebuild the entries from ``reads.counts``, keeping the current one selected."""
@@ -85,7 +105,8 @@ class Sidebar(QTreeWidget):
         self.entry(library, "Recently imported", counts["recent"], ("recent", None), "recent")
         tags = self.section("Tags")
         for name, count in counts["tags"]:
-            self.entry(tags, name, count, ("tag", name), "tag")
+            if count:  # a tag no paper holds any more is gone from the sidebar
+                self.entry(tags, name, count, ("tag", name), "tag")
         digests = self.section("Digests")
         for digest_id, name, count, date in counts["digests"]:
             label = f"{date} · {name}" if date else name  # two digests of a day differ by file
@@ -94,7 +115,7 @@ class Sidebar(QTreeWidget):
         saved = self.section("Saved searches")
         for name, query in counts["saved"]:
             item = self.entry(saved, name, None, ("saved", query), "smart-list")
-            item.setToolTip(0, query)
+            item.setToolTip(0, f"{name}: {query}")
             item.setData(0, SOURCE_ROLE + 1, name)
         for add in self._fillers:
             add(self)
@@ -154,6 +175,7 @@ class Sidebar(QTreeWidget):
         item.setData(0, SOURCE_ROLE, _key(source))
         self._sources[_key(source)] = source
         item.setIcon(0, icon(icon_name))
+        item.setToolTip(0, text)  # the whole name, however narrow the sidebar
         return item
 
     def _changed(self, current: QTreeWidgetItem | None, _previous=None) -> None:

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from paperdesk.core.api import Library
+from paperdesk.core.api import Library, plain_text
 
 # (header, sort key understood by lib.search or None)
 COLUMNS = [
@@ -64,7 +64,8 @@ FetchRest = Callable[[int, str | None, bool], None]
 
 def _row(p: dict[str, Any]) -> tuple:
     year = p["year"]
-    return (p["id"], p["title"], year, bool(p["year_inferred"]) and year is not None,
+    # The title's LaTeX as text, as the detail pane shows it.
+    return (p["id"], plain_text(p["title"]), year, bool(p["year_inferred"]) and year is not None,
             p["upvotes"], p["rating"], p["status"], ", ".join(p["tags"]), p["seen_count"],
             (p["added"] or "")[:10],
             None if p.get("momentum") is None else f"{p['momentum']:.1f}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, Signal
+from PySide6.QtCore import QByteArray, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
 from paperdesk.core.api import TABLE_ROWS, Changes, PaperDeskError, QueryError
@@ -45,7 +45,12 @@ class TableFeed(QObject):
             context, sidebar, search_bar, reader)
         self._base: tuple[reads.Source, list[int] | None] | None = None
         self.query = ""
-        self._want: int | None = None  # a paper to select once the full list is in
+        # The paper the user chose, to select whenever it is listed: kept while a search
+        # or a source that leaves it out shows another row (the first) in its place.
+        self._want: int | None = None
+        self._fallback = False  # the current row is one put in the wanted one's place
+        self._placing = False   # the feed itself is moving the selection
+        self._settled = True    # the last reset's selection is decided
         self._near: tuple[int, int] | None = None  # row and scroll before a reload
         self._column_sort = (ADDED, Qt.SortOrder.DescendingOrder)
         self.model = PaperModel(context.lib, self.fetch_ids, self.fetch_rest, self)
@@ -80,7 +85,15 @@ class TableFeed(QObject):
         setup_header(table, self.model)
         table.horizontalHeader().setSortIndicator(ADDED, Qt.SortOrder.DescendingOrder)
         table.selectionModel().selectionChanged.connect(lambda *_: self.selection_changed.emit())
+        table.selectionModel().currentChanged.connect(self._moved)
+        table.pressed.connect(lambda index: self._moved(index, None))  # the row put in its place
         return table
+
+    def _moved(self, current, _previous) -> None:
+        """The user (or a view, by ``select_ids``) put the current row on a paper: that
+        paper is the one to keep from now on."""
+        if not self._placing and current.isValid():
+            self._fallback, self._want = False, None
 
     # -- the library and its changes --------------------------------------------------
 
@@ -138,17 +151,29 @@ class TableFeed(QObject):
 
     def _completed(self) -> None:
         self._update_count()
-        if self._want is not None:
+        if not self._settled:
             self._after_reset()
         self.show_empty()
 
     def select_row(self, row: int) -> None:
-        """Make ``row`` the current and only selected row, scrolled into view."""
+        """Make ``row`` the current and only selected row, scrolled into view up or
+        down, never sideways (a title wider than a narrow table, at QT_SCALE_FACTOR=2,
+        used to open the window scrolled right)."""
         index = self.model.index(row, TITLE)
+        sideways = self.view.horizontalScrollBar()
+        kept = sideways.value()
         self.view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect
             | QItemSelectionModel.SelectionFlag.Rows)
         self.view.scrollTo(index)
+        sideways.setValue(kept)
+
+    def to_first_column(self) -> None:
+        """Scroll the table back to its first column (now and once laid out): Qt
+        scrolls a table narrower than its current cell to show that cell's end."""
+        bar = self.view.horizontalScrollBar()
+        bar.setValue(0)
+        QTimer.singleShot(0, lambda: bar.setValue(0))
 
     def refresh_table(self) -> None:
         try:
@@ -166,32 +191,49 @@ class TableFeed(QObject):
         self._update_count()
 
     def _before_reset(self) -> None:
+        self._settled = False
         current = self.current_id()
-        if current is not None:  # else a paper still awaited stays wanted
+        if current is not None and not self._fallback:  # else the paper wanted stays so
             self._want = current
+
+    def _place(self, row: int | None, fallback: bool) -> None:
+        """Select ``row`` (None: nothing) as the feed's own move, not the user's."""
+        self._placing = True
+        try:
+            if row is None:
+                self.view.clearSelection()
+            else:
+                self.select_row(row)
+        finally:
+            self._placing = False
+        self._fallback = fallback
 
     def _after_reset(self) -> None:
         """Keep the current paper selected and in view across searches, sorts, sidebar
         switches, refreshes and imports, if it is still listed; otherwise select the
         first row and scroll to the top; after a reload (a paper trashed, merged or
-        brought back), the row where it was, the scroll kept. The detail pane follows
-        the selection."""
+        brought back), the row where it was, the scroll kept (that paper is the one
+        kept from then on). A paper left out (a search with a typo) is still the one
+        wanted: once listed again (Esc) it is
+        selected again, wherever it is. The detail pane follows the selection."""
         row = self.model.row_of(self._want) if self._want is not None else None
         near, rows = self._near, self.model.rowCount()
         if row is not None or self.model.complete:
-            self._want = self._near = None
+            self._near, self._settled = None, True
         if near is not None and (row is not None or rows):
             self.view.verticalScrollBar().setValue(near[1])
         if row is not None:
-            self.select_row(row)
+            self._place(row, fallback=False)
+            self._want = None  # it is current: the next reset wants it again
         elif self.model.complete:
-            if near is not None and rows:
-                self.select_row(min(near[0], rows - 1))
+            if near is not None and rows:  # the paper is gone: its next one is the place
+                self._place(min(near[0], rows - 1), fallback=False)
+                self._want = None
             elif rows:
-                self.select_row(0)
+                self._place(0, fallback=True)
                 self.view.scrollToTop()
             else:
-                self.view.clearSelection()
+                self._place(None, fallback=True)
             self.selection_changed.emit()
         self.show_empty()
 
