@@ -32,6 +32,8 @@ OWNERS = {
     "tags": "core/db/tags_table.py",
     "paper_tags": "core/db/tags_table.py",
     "notes": "core/db/notes_table.py",
+    "attachments": "core/db/attachments_table.py",
+    "highlights": "core/db/highlights_table.py",
     "digests": "core/db/digests_table.py",
     "sightings": "core/db/digests_table.py",
     "duplicate_candidates": "core/db/candidates_table.py",
@@ -56,6 +58,8 @@ MIGRATIONS = {
     "core/db/schema_0014.py": "migration 0014: the annotations index and its triggers",
     "core/db/schema_0018.py": "migration 0018: the retired keys' first triggers",
     "core/db/schema_0024.py": "migration 0024: the statistics triggers with the Hub's count",
+    "core/db/schema_0027.py": "migration 0027: every paper's stable id",
+    "core/db/schema_0028.py": "migration 0028: the attachments and highlights tables",
 }
 
 # Modules that write rows of a table named at run time (``{table}``), never one

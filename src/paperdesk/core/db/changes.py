@@ -33,9 +33,11 @@ DUPLICATES = "duplicates"  # merges, not-duplicate marks
 SEARCHES = "searches"      # saved searches
 CANDIDATES = "candidates"  # the open duplicate groups a scan or an import found
 SYNCS = "syncs"            # kept-in-sync files and their state; keys frozen by them
+ATTACHMENTS = "attachments"  # a paper's PDFs (attached, removed, located, moved by a merge)
+HIGHLIGHTS = "highlights"  # highlights made on them
 # What a write whose kinds are not known may have changed: everything.
 ALL_KINDS = frozenset({PAPERS, PAPER_SET, TAGS, NOTES, DIGESTS, DUPLICATES, SEARCHES,
-                       CANDIDATES, SYNCS})
+                       CANDIDATES, SYNCS, ATTACHMENTS, HIGHLIGHTS})
 
 # Views a change can concern. A front end repaints a view only when its name
 # is in ``Changes.views``.
@@ -60,6 +62,8 @@ _VIEWS_OF_KIND = {
     SEARCHES: {SIDEBAR_COUNTS},
     CANDIDATES: {DUPLICATE_GROUPS, SIDEBAR_COUNTS},
     SYNCS: {SYNC_LIST, DETAIL},
+    ATTACHMENTS: {TABLE_ROWS, DETAIL},
+    HIGHLIGHTS: {DETAIL},
 }
 # Tables and paper columns whose change can change the duplicate groups.
 _GROUP_TABLES = {"merges", "not_duplicates", "sightings"}
@@ -245,7 +249,8 @@ def affected(undo: Undo) -> tuple[set[str], set[int]]:
                    "notes": NOTES, "sightings": PAPERS, "digests": DIGESTS,
                    "not_duplicates": DUPLICATES, "merges": DUPLICATES,
                    "duplicate_candidates": CANDIDATES,
-                   "saved_searches": SEARCHES}
+                   "saved_searches": SEARCHES, "attachments": ATTACHMENTS,
+                   "highlights": HIGHLIGHTS}
     kinds: set[str] = set()
     ids: set[int] = set()
     for image in undo.images:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from paperdesk.core.db.database import Database
 
 # The tables whose ids an undo puts back and an insert gives.
-TABLES = ("papers", "sightings", "notes", "digests", "tags", "imports")
+TABLES = ("papers", "sightings", "notes", "digests", "tags", "imports", "attachments",
+          "highlights")
 
 
 def first_free(db: Database, table: str) -> int:

@@ -32,7 +32,8 @@ Row = dict[str, Any]
 # Parents before children: an undo puts a tag back before the marks of it, a paper
 # before its sightings; stale rows are deleted children first (``changes.restore``).
 _ORDER = ("digests", "tags", "saved_searches", "papers", "merges", "sightings",
-          "paper_tags", "notes", "duplicate_candidates", "not_duplicates")
+          "paper_tags", "notes", "attachments", "highlights", "duplicate_candidates",
+          "not_duplicates")
 
 
 @dataclass(frozen=True)

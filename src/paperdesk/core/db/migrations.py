@@ -26,8 +26,11 @@ from paperdesk.core.db import (
     schema_0018,
     schema_0021,
     schema_0024,
+    schema_0027,
+    schema_0028,
 )
 from paperdesk.core.db.database import Database as schema_db
+from paperdesk.core.model import uids
 
 migrations = Migrations(schema.MIGRATION_SET)
 
@@ -349,3 +352,26 @@ def _sync_generations(db: Database) -> None:
     db.execute("CREATE TABLE sync_changes (generation INTEGER PRIMARY KEY, paper_ids BLOB)")
     db.execute("ALTER TABLE syncs ADD COLUMN generation INTEGER")
     db.execute("ALTER TABLE syncs ADD COLUMN kept TEXT")
+
+
+@migrations(name="0027_paper_uids")
+def _paper_uids(db: Database) -> None:
+    """``papers.uid``: each paper's stable id, the same on every computer for the same
+    arXiv id, DOI or digest entry (``core/model/uids.py``), unique in the library
+    (``schema_0027``)."""
+    db.execute(schema_0027.ADD)
+    taken: set[str] = set()
+    rows = db.execute(schema_0027.ROWS).fetchall()
+    db.conn.executemany(schema_0027.SET, [
+        (uids.choose(arxiv_id, doi, title_key, taken), pid)
+        for pid, arxiv_id, doi, title_key in rows])
+    db.execute(schema_0027.INDEX)
+
+
+@migrations(name="0028_attachments_and_highlights")
+def _attachments_and_highlights(db: Database) -> None:
+    """A paper's PDFs (``attachments``: a copy kept in ``NAME.files/`` or the user's own
+    file linked, with its SHA-256) and the highlights made on them (``highlights``),
+    written by ``attachments_table`` and ``highlights_table`` (``schema_0028``)."""
+    for statement in schema_0028.STATEMENTS:
+        db.execute(statement)

@@ -19,9 +19,10 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from paperdesk.core.db import ids
-from paperdesk.core.db.database import Database, execute_in, load_ids
+from paperdesk.core.db import attachments_table, ids
+from paperdesk.core.db.database import Database, execute_in, load_ids, select_in
 from paperdesk.core.db.images import cover, cover_added, recording
+from paperdesk.core.model import uids
 
 # What a paper's removal takes with it (ON DELETE CASCADE), imaged with it.
 _CHILDREN = ("sightings", "paper_tags", "notes")
@@ -38,24 +39,50 @@ def _cover(db: Database, paper_ids: Iterable[int], columns: Sequence[str] = ()) 
     cover(db, "papers", "id", paper_ids, columns)
 
 # -- new papers ----------------------------------------------------------------------
+# Each insert gives its new papers their stable ids (``uid``, the last column): the
+# same arXiv id, DOI or digest entry gives the same id on every computer.
+
+
+def _with_uids(db: Database, rows: Sequence[Sequence[Any]], arxiv: int | None,
+               doi: int | None, title_key: int = 3) -> list[tuple[Any, ...]]:
+    """``rows`` each with its stable id appended: the first candidate no paper of the
+    library (nor an earlier row) has taken."""
+    def bases(row: Sequence[Any]) -> tuple[Any, Any, Any]:
+        return (row[arxiv] if arxiv is not None else None,
+                row[doi] if doi is not None else None, row[title_key])
+
+    firsts = [next(uids.candidates(*bases(row))) for row in rows]
+    taken = {r[0] for r in select_in(db, "SELECT uid FROM papers WHERE uid IN ({marks})",
+                                     firsts)}
+    out = []
+    for row, first in zip(rows, firsts, strict=True):
+        uid = first
+        if uid in taken:
+            uid = next(c for c in uids.candidates(*bases(row)) if c not in taken
+                       and db.execute("SELECT 1 FROM papers WHERE uid = ?", [c]).fetchone()
+                       is None)
+        taken.add(uid)
+        out.append((*row, uid))
+    return out
+
 
 _INSERT_FROM_DIGEST = (
     "INSERT INTO papers (id, title, abstract, title_key, author_count, organization,"
     " organization_handle, published, year, year_inferred, citekey, added, modified,"
-    " upvotes, seen_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    " upvotes, seen_count, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 _INSERT_FROM_BIB = (
     "INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
     "organization, published, year, arxiv_id, doi, url, citekey, citekey_frozen, bib_type, "
-    "bib_fields, bib_source, bib_file, added, modified) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    "bib_fields, bib_source, bib_file, added, modified, uid) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
 def insert_from_digest(db: Database, rows: Iterable[Sequence[Any]]) -> None:
     """New papers of a digest: (id, title, abstract, title_key, author_count,
     organization, organization_handle, published, year, year_inferred, citekey,
     added, modified, upvotes, seen_count) each; their ids from ``ids.first_free``."""
+    rows = _with_uids(db, list(rows), None, None)
     if recording(db) is not None:
-        rows = list(rows)
         cover_added(db, "papers", "id", [row[0] for row in rows])
     db.conn.executemany(_INSERT_FROM_DIGEST, rows)
     ids.mark_used(db, "papers")
@@ -68,7 +95,7 @@ def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     true ``frozen`` freezes the key (``frozen_keys``); their ids from ``ids.first_free``."""
     if recording(db) is not None:
         cover_added(db, "papers", "id", [row[0] for row in rows])
-    db.conn.executemany(_INSERT_FROM_BIB, rows)
+    db.conn.executemany(_INSERT_FROM_BIB, _with_uids(db, rows, 9, 10))
     ids.mark_used(db, "papers")
     freeze_listed(db, [row[0] for row in rows if row[13]])
 
@@ -76,7 +103,7 @@ def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]]) -> None:
 _INSERT_ADDED = (
     "INSERT INTO papers (id, title, abstract, title_key, authors, author_count, published,"
     " year, arxiv_id, doi, url, github, project_page, hub_upvotes, upvotes, citekey, sources,"
-    " added, modified) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    " added, modified, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
 def insert_added(db: Database, rows: Sequence[Sequence[Any]]) -> None:
@@ -87,8 +114,25 @@ def insert_added(db: Database, rows: Sequence[Sequence[Any]]) -> None:
     ``ids.first_free``."""
     if recording(db) is not None:
         cover_added(db, "papers", "id", [row[0] for row in rows])
-    db.conn.executemany(_INSERT_ADDED, rows)
+    db.conn.executemany(_INSERT_ADDED, _with_uids(db, rows, 8, 9))
     ids.mark_used(db, "papers")
+
+
+def ensure_uids(db: Database, paper_ids: Sequence[int]) -> dict[int, str]:
+    """The papers' stable ids, giving one to any paper that lacks it (a row written
+    by another program straight into the file); by id."""
+    rows = list(select_in(db, "SELECT id, uid, arxiv_id, doi, title_key FROM papers "
+                              "WHERE id IN ({marks})", paper_ids))
+    found = {pid: uid for pid, uid, *_ in rows if uid is not None}
+    missing = [(pid, a, d, t) for pid, uid, a, d, t in rows if uid is None]
+    if missing:
+        _cover(db, [pid for pid, *_ in missing], ("uid",))
+        given = _with_uids(db, [(a, d, t) for _, a, d, t in missing], 0, 1, 2)
+        new = {pid: row[3] for (pid, *_), row in zip(missing, given, strict=True)}
+        db.conn.executemany("UPDATE papers SET uid = ? WHERE id = ?",
+                            [(uid, pid) for pid, uid in new.items()])
+        found |= new
+    return found
 
 
 # -- columns of one paper ------------------------------------------------------------
@@ -318,11 +362,12 @@ def trash(db: Database, paper_ids: Sequence[int], stamp: str) -> None:
 
 
 def delete(db: Database, paper_ids: Sequence[int]) -> int:
-    """Delete ``paper_ids`` for good (their sightings, tags and notes go with them, and
-    are imaged with them); how many went."""
+    """Delete ``paper_ids`` for good (their sightings, tags, notes and attachments, with
+    the attachments' highlights, go with them, and are imaged with them); how many went."""
     _cover(db, paper_ids)
     for child in _CHILDREN:
         cover(db, child, "paper_id", paper_ids)
+    attachments_table.cover_papers(db, paper_ids)
     table = load_ids(db, paper_ids)
     return db.execute(f"DELETE FROM papers WHERE id IN (SELECT id FROM {table})").rowcount
 

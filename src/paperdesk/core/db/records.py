@@ -32,7 +32,7 @@ def _grouped(db: Database, sql: str, ids: Sequence[int]) -> dict[int, list[Any]]
 _COLUMNS = ("id, title, abstract, authors, author_count, organization, published, year, "
             "year_inferred, upvotes, rating, status, citekey, arxiv_id, doi, url, github, "
             "project_page, hub_upvotes, (id IN frozen_keys), sources, added, modified, read_at, "
-            "seen_count, deleted_at, momentum")
+            "seen_count, deleted_at, momentum, uid")
 
 
 def _authors(value: str | None) -> list[Any]:
@@ -72,12 +72,12 @@ def _record(row: tuple, digests: list[str], tags: list[str]) -> dict[str, Any]:
     (pid, title, abstract, authors_json, author_count, organization, published, year,
      year_inferred, upvotes, rating, status, citekey, arxiv_id, doi, url, github,
      project_page, hub_upvotes, citekey_frozen, recorded, added, modified, read_at,
-     seen_count, deleted_at, momentum) = row
+     seen_count, deleted_at, momentum, uid) = row
     authors = _authors(authors_json)
     tracked = (title, abstract, authors, organization, published, year, arxiv_id, doi, url,
                github, project_page, upvotes, citekey)
     return {
-        "id": pid, "title": title, "abstract": abstract,
+        "id": pid, "uid": uid, "title": title, "abstract": abstract,
         "authors": authors, "author_count": author_count,
         "organization": organization, "published": published, "year": year,
         "year_inferred": bool(year_inferred), "upvotes": upvotes,

@@ -80,6 +80,8 @@ MIGRATIONS = (
     "0024_hub_upvotes_and_seen",
     "0025_imports_and_follows",
     "0026_sync_generations",
+    "0027_paper_uids",
+    "0028_attachments_and_highlights",
 )
 _TABLE = "_sqlite_migrations"
 

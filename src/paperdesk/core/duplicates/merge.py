@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.citekey import key_maker
 from paperdesk.core.db import (
+    attachments_table,
     candidates_table,
     digests_table,
     images,
@@ -87,7 +88,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
 _FILL = ("title", "abstract", "authors", "author_count", "arxiv_id", "doi", "url")
 # kept right by triggers; whether the key is frozen is ``frozen_keys``' (below)
 _DERIVED = ("id", "upvotes", "seen_count", "citekey_frozen")
-_KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.DUPLICATES, ch.CANDIDATES)
+_KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.DUPLICATES, ch.CANDIDATES,
+          ch.ATTACHMENTS)
 _RANK = {s: n for n, s in enumerate(STATUSES)}
 
 
@@ -184,6 +186,7 @@ def _merge_one(lib: Library, keep: int, others: list[int], choices: dict[str, in
         digests_table.move_sightings(db, keep, others)
         tags_table.copy_tags(db, keep, others)
         notes_table.move_notes(db, keep, others)
+        attachments_table.move_attachments(db, keep, others)
         candidates_table.remove(db, ids)
         papers_table.delete(db, others)
         columns = [c for c in new if c not in _DERIVED]

@@ -47,3 +47,8 @@ class DuplicateError(PaperDeskError):
 
 class BibtexError(PaperDeskError):
     """A BibTeX export or import cannot be done (bad style, unreadable file...)."""
+
+
+class PdfError(PaperDeskError):
+    """A PDF cannot be read: not a PDF, damaged, encrypted, or past the time or memory
+    its reading may take (the message names the file)."""

@@ -1,0 +1,58 @@
+"""A paper's stable id (``papers.uid``): the name it has on every computer (pure).
+
+The local ``papers.id`` is a row number: two libraries give the same paper different
+numbers. The stable id is derived from what the paper *is*, so two computers that
+make the same paper on their own give it the same id: its arXiv id (without the
+version), else its DOI, else its normalised title (``title_key``: the same digest
+entry on two computers has the same one). A paper with none of them gets a random id.
+
+The derivation is frozen: every PaperDesk, of every version and on every computer,
+must give the same paper the same id. Never change ``NAMESPACE``, the prefixes or the
+order. A second paper of one library with the same basis (an unmerged duplicate)
+takes the next of ``candidates``, so ids stay unique within a library.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+
+NAMESPACE = uuid.UUID("5b0d7e7c-3a55-4e61-9a8e-2f3c1d6a4b90")
+_VERSION = re.compile(r"v\d+$")
+
+
+def basis(arxiv_id: str | None, doi: str | None, title_key: str | None) -> str | None:
+    """What a paper's stable id is made from, or None when it has nothing to go by."""
+    if arxiv_id:
+        return "arxiv:" + _VERSION.sub("", arxiv_id.strip()).lower()
+    if doi:
+        return "doi:" + doi.strip().lower()
+    if title_key:
+        return "title:" + title_key
+    return None
+
+
+def candidates(arxiv_id: str | None, doi: str | None,
+               title_key: str | None) -> Iterator[str]:
+    """The ids the paper may take, best first: the first one not yet taken is its id.
+    Endless; random ids only when there is no basis."""
+    base = basis(arxiv_id, doi, title_key)
+    if base is None:
+        while True:
+            yield str(uuid.uuid4())
+    yield str(uuid.uuid5(NAMESPACE, base))
+    n = 2
+    while True:
+        yield str(uuid.uuid5(NAMESPACE, f"{base}#{n}"))
+        n += 1
+
+
+def choose(arxiv_id: str | None, doi: str | None, title_key: str | None,
+           taken: set[str]) -> str:
+    """The first candidate not in ``taken`` (which it then joins)."""
+    for uid in candidates(arxiv_id, doi, title_key):
+        if uid not in taken:
+            taken.add(uid)
+            return uid
+    raise AssertionError("unreachable: candidates never ends")

@@ -1,0 +1,214 @@
+"""A PDF sandbox: one persistent child process reading PDFs with pypdfium2 (PDFium).
+
+PDFium is not thread-safe, and PDFs come from anywhere: a corrupt, encrypted or hostile
+file (objects nested thousands deep, a million pages claimed, a page the size of a
+field) may make it fail, spin, eat memory or crash. So it runs in a child process
+(``pdf_worker``), spawned (never forked: the window runs Qt and threads) at the first
+task and kept for the next ones. Each task has a deadline, and the child's memory is
+watched through psutil (the same on Linux, macOS and Windows) while it works; past
+either, or if the child dies, it is killed, the caller gets one ``PdfError`` naming the
+file, and the next task starts a new child.
+
+    with PdfSandbox() as pdf:
+        pdf.info(path)            # {"pages": 12, "metadata": {"Title": ...}}
+        pdf.text(path)            # every page's text; pdf.text(path, [0, 2]) some
+        pdf.boxes(path, 2)        # PageBoxes: page 3's text and a box per character
+        pdf.render(path, 0, 2.0)  # Rendered: page 1 as BGRA bytes at scale 2
+
+Pages are 0-based. One sandbox runs one task at a time (a lock: threads may share
+it, they take turns); several sandboxes run at once, each with its own child (the
+indexer has one, the reader another). ``close()`` (or the block's end) stops the
+child; a child whose parent dies in any way (even ``kill -9``) finds its pipe closed
+and exits.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from paperdesk.core.model.errors import PdfError
+from paperdesk.core.model.text import printable
+from paperdesk.core.model.workers import _caller_hidden
+from paperdesk.core.pdf import pdf_worker
+
+DEADLINE_S = 30.0  # a task's time, by default
+MEMORY_MB = 1024  # the child's resident memory at most, by default
+_WATCH_S = 0.01  # seconds between looks at the child while a task runs
+
+
+@dataclass(frozen=True)
+class PageBoxes:
+    """A page's text and one box per character (left, bottom, right, top) in PDF
+    points, origin at the bottom left; ``width``/``height`` the page's size in points."""
+
+    text: str
+    boxes: list[tuple[float, float, float, float]]
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered page: ``height`` rows of ``stride`` bytes, 4 per pixel (B, G, R, A)."""
+
+    width: int
+    height: int
+    stride: int
+    data: bytes
+
+
+def shown_name(path: str | Path) -> str:
+    """The file's name as a message shows it: one line, no control characters."""
+    return " ".join(printable(Path(path).name).split()) or str(path)
+
+
+class PdfSandbox:
+    """One child process reading PDFs; ``deadline`` seconds a task and ``memory_mb``
+    of resident memory at most, by default (a task may give its own deadline)."""
+
+    def __init__(self, *, deadline: float = DEADLINE_S, memory_mb: int = MEMORY_MB,
+                 name: str = "paperdesk-pdf") -> None:
+        self.deadline = deadline
+        self.memory_mb = memory_mb
+        self.name = name
+        self.lock = threading.Lock()
+        self.process: Any = None
+        self.conn: Connection | None = None
+        self.watched: psutil.Process | None = None
+        self.started = 0  # children started so far (a test counts the restarts)
+        self.peak_mb = 0.0  # the largest resident memory seen of a child, in MB
+
+    def __enter__(self) -> PdfSandbox:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # -- the tasks -----------------------------------------------------------------------
+
+    def info(self, path: str | Path, *, deadline: float | None = None) -> dict[str, Any]:
+        """``{"pages": n, "metadata": {...}}``: the page count and the metadata."""
+        result: dict[str, Any] = self._call("info", path, (), deadline)
+        return result
+
+    def text(self, path: str | Path, pages: list[int] | None = None, *,
+             deadline: float | None = None) -> list[str]:
+        """The text of ``pages`` (0-based), or of every page, as PDFium extracts it."""
+        result: list[str] = self._call("text", path, (None if pages is None else list(pages),),
+                                       deadline)
+        return result
+
+    def boxes(self, path: str | Path, page: int, *, deadline: float | None = None) -> PageBoxes:
+        """Page ``page``'s text and each character's box, for find and highlights."""
+        r = self._call("boxes", path, (page,), deadline)
+        return PageBoxes(r["text"], [tuple(b) for b in r["boxes"]], *r["size"])
+
+    def render(self, path: str | Path, page: int, scale: float, *,
+               deadline: float | None = None) -> Rendered:
+        """Page ``page`` at ``scale`` (1.0: a point is a pixel) as BGRA bytes."""
+        r = self._call("render", path, (page, float(scale)), deadline)
+        return Rendered(r["width"], r["height"], r["stride"], r["data"])
+
+    # -- the child -----------------------------------------------------------------------
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        process = context.Process(target=pdf_worker.serve, args=(theirs,), daemon=True,
+                                  name=self.name)
+        try:
+            with _caller_hidden():
+                process.start()
+        except OSError as exc:
+            raise PdfError(f"cannot start the PDF reader process: {exc}") from None
+        finally:
+            theirs.close()  # only the child holds its end
+        self.process, self.conn = process, ours
+        self.watched = psutil.Process(process.pid)
+        self.started += 1
+
+    def _kill(self) -> None:
+        process, conn = self.process, self.conn
+        self.process = self.conn = self.watched = None
+        if process is not None:
+            if process.is_alive():
+                process.kill()  # TerminateProcess on Windows, SIGKILL elsewhere
+            process.join(5.0)
+        if conn is not None:
+            conn.close()
+
+    def close(self) -> None:
+        """Stop the child (a new one starts if a task comes after)."""
+        with self.lock:
+            if self.conn is not None and self.process is not None and self.process.is_alive():
+                try:
+                    self.conn.send(None)
+                    self.process.join(1.0)
+                except (OSError, ValueError):
+                    pass
+            self._kill()
+
+    def _call(self, task: str, path: str | Path, args: tuple, deadline: float | None) -> Any:
+        limit = self.deadline if deadline is None else deadline
+        name = shown_name(path)
+        with self.lock:
+            answer = self._exchange((task, str(path), args), limit, name)
+        if answer[0] == "ok":
+            return answer[1]
+        _, kind, detail = answer
+        said = pdf_worker.ERRORS.get(kind, pdf_worker.ERRORS["other"])
+        extra = f" ({detail})" if detail and kind in ("page", "size", "other") else ""
+        raise PdfError(f"{name} {said}{extra}")
+
+    def _exchange(self, message: tuple, limit: float, name: str) -> tuple:
+        """Send one task and wait for its answer, watching time, memory and the child."""
+        for attempt in (1, 2):
+            if self.process is None or not self.process.is_alive():
+                self._kill()
+                self._start()
+            assert self.conn is not None
+            try:
+                self.conn.send(message)
+                break
+            except (OSError, ValueError):  # the child died between tasks: a new one
+                self._kill()
+                if attempt == 2:
+                    raise PdfError(f"{name}: the PDF reader process cannot be reached") from None
+        end = time.monotonic() + limit
+        while True:
+            try:
+                if self.conn.poll(max(0.0, min(_WATCH_S, end - time.monotonic()))):
+                    answer: tuple = self.conn.recv()
+                    return answer
+            except (EOFError, OSError):
+                self._kill()
+                raise PdfError(f"{name}: the PDF reader stopped on this file "
+                               "(it crashed); nothing was read") from None
+            why = self._breach(limit, end)
+            if why:
+                self._kill()
+                raise PdfError(f"{name}: {why}; stopped") from None
+
+    def _breach(self, limit: float, end: float) -> str | None:
+        """Why the task must stop now (too slow, too large, the child gone), or None."""
+        assert self.process is not None and self.watched is not None
+        if not self.process.is_alive():
+            return "the PDF reader stopped on this file (it crashed)"
+        try:
+            rss = self.watched.memory_info().rss / (1 << 20)
+        except psutil.Error:
+            return "the PDF reader stopped on this file (it crashed)"
+        self.peak_mb = max(self.peak_mb, rss)
+        if rss > self.memory_mb:
+            return f"reading it needed more than {self.memory_mb:,} MB of memory"
+        if time.monotonic() >= end:
+            return f"reading it took longer than {limit:g} s"
+        return None
