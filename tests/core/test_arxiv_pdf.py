@@ -20,19 +20,7 @@ from paperdesk.core.hub.hub import HubError
 from paperdesk.core.model.errors import Cancelled
 from tests.command_line import cli_env
 from tests.fake_services import ArxivPaper, FakeServices
-
-
-def pdf_bytes(text: str = "x") -> bytes:
-    """A small real PDF (one page), made by pypdfium2."""
-    import io
-
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument.new()
-    doc.new_page(200, 200)
-    out = io.BytesIO()
-    doc.save(out)
-    return out.getvalue() + f"\n% {text}\n".encode()
+from tests.made_pdfs import pdf_bytes
 
 
 @pytest.fixture

@@ -2,7 +2,8 @@
 used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
 ``lib.bibtex``, ``lib.citations``, ``lib.syncs``, ``lib.sync_feed`` (when they are
-written) and ``lib.follows`` (the arXiv categories and authors Today brings). The GUI
+written), ``lib.follows`` (the arXiv categories and authors Today brings) and
+``lib.settings`` (the library's settings on this computer). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from paperdesk.core.curation.queue import Queue
     from paperdesk.core.curation.trash import Trash
     from paperdesk.core.curation.triage import Triage
+    from paperdesk.core.db.library_settings import LibrarySettings
     from paperdesk.core.duplicates.duplicates import Duplicates
     from paperdesk.core.hub.follow import Follows
     from paperdesk.core.importing.import_undo import Imports
@@ -102,3 +104,9 @@ class Areas:
         from paperdesk.core.hub.follow import Follows
 
         return Follows(self)
+
+    @functools.cached_property
+    def settings(self: Library) -> LibrarySettings:
+        from paperdesk.core.db.library_settings import LibrarySettings
+
+        return LibrarySettings(self.path)
