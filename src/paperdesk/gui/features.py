@@ -21,11 +21,12 @@ from paperdesk.gui.curation.triage_view import Triage
 from paperdesk.gui.duplicates.review import Review
 from paperdesk.gui.hub.add_action import AddByIdentifier
 from paperdesk.gui.hub.enrich_action import Hub
+from paperdesk.gui.hub.get_pdf import GetPdf
 from paperdesk.gui.hub.today import Today
 from paperdesk.gui.importing.file_drops import Imports
 from paperdesk.gui.jobs.outside_feed import OutsideWrites
 from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
-                                 KeyCheck, Today, Queue, AddByIdentifier, OutsideWrites,
+                                 KeyCheck, Today, Queue, AddByIdentifier, GetPdf, OutsideWrites,
                                  Imports]

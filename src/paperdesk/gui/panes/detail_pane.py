@@ -65,6 +65,7 @@ class DetailPane(QScrollArea):
     tag_removed = Signal(list, str)       # paper ids, name
     note_saved = Signal(int, object, str)  # paper id, note id or None, text
     year_correction = Signal(int)         # paper id
+    shown = Signal(list)                  # the ids of the papers now shown (for sections)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -122,6 +123,7 @@ class DetailPane(QScrollArea):
                        self.older_notes, self.note):
             layout.addWidget(widget)
         layout.addStretch(1)
+        self._layout = layout
         self.ids: list[int] = []
         self.note_id: int | None = None
         self._loading = False
@@ -129,12 +131,22 @@ class DetailPane(QScrollArea):
 
     # -- showing -------------------------------------------------------------
 
+    def add_section(self, widget: QWidget) -> None:
+        """A feature's own part of the pane (a paper's PDFs), above the notes; the
+        feature fills it, and shows it or not, when it hears ``shown``."""
+        self._layout.insertWidget(self._layout.indexOf(self.notes_label), widget)
+
     def set_tag_names(self, names: list[str]) -> None:
         self.tag_names.setStringList(names)
 
     def show_papers(self, papers: list[dict[str, Any]],
                     sightings: list[dict[str, Any]] | None = None) -> None:
         """Show one paper (with its sightings), several, or none."""
+        self._show_papers(papers, sightings)
+        self.shown.emit(list(self.ids))
+
+    def _show_papers(self, papers: list[dict[str, Any]],
+                     sightings: list[dict[str, Any]] | None) -> None:
         same = [p["id"] for p in papers] == self.ids
         if not same:
             self.flush_note()
@@ -182,6 +194,7 @@ class DetailPane(QScrollArea):
         self.title.setText(f"{summary['count']:,} papers selected")
         self.provenance.hide()
         self.meta.setText("Rating, status and tags apply to all of them.")
+        self.shown.emit(list(self.ids))
 
     def _show_shared(self, ratings: list[int], statuses: list[str],
                      tags: list[tuple[str, int]], single: bool) -> None:
