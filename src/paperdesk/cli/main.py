@@ -43,6 +43,7 @@ COMMAND_GROUPS = {
                                     "reading-list", "search"),
     "paperdesk.cli.duplicate_cmds": ("duplicates", "merge", "unmerge", "not-duplicate"),
     "paperdesk.cli.hub_cmds": ("add", "enrich", "fetch", "follow", "unfollow"),
+    "paperdesk.cli.pdf_cmds": ("pdf",),
 }
 _OPTIONS_WITH_VALUE = ("--library",)
 
