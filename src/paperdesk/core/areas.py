@@ -2,8 +2,9 @@
 used and each in a module of its own: ``lib.curation``, ``lib.queue``, ``lib.triage``,
 ``lib.trash``, ``lib.browse``, ``lib.duplicates``, ``lib.imports`` (undoing an import),
 ``lib.bibtex``, ``lib.citations``, ``lib.syncs``, ``lib.sync_feed`` (when they are
-written), ``lib.follows`` (the arXiv categories and authors Today brings) and
-``lib.settings`` (the library's settings on this computer). The GUI
+written), ``lib.follows`` (the arXiv categories and authors Today brings),
+``lib.pdf`` (a paper's PDFs: attached, listed, removed, opened) and ``lib.settings``
+(the library's settings on this computer). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from paperdesk.core.hub.follow import Follows
     from paperdesk.core.importing.import_undo import Imports
     from paperdesk.core.library import Library
+    from paperdesk.core.pdf.attach import Pdfs
     from paperdesk.core.sync.sync_feed import SyncFeed
     from paperdesk.core.sync.syncs import Syncs
 
@@ -104,6 +106,12 @@ class Areas:
         from paperdesk.core.hub.follow import Follows
 
         return Follows(self)
+
+    @functools.cached_property
+    def pdf(self: Library) -> Pdfs:
+        from paperdesk.core.pdf.attach import Pdfs
+
+        return Pdfs(self)
 
     @functools.cached_property
     def settings(self: Library) -> LibrarySettings:

@@ -94,6 +94,8 @@ class Library(Areas):
         return store.moved(self.db.conn) is not None
 
     def close(self) -> None:
+        if "pdf" in self.__dict__:  # its PDF reader process, if one was started
+            self.pdf.close()
         if self.moved():  # its last commits may be only in its -wal: copied, set aside
             rescue.rescue(self.db.conn)
         self.settle()

@@ -57,12 +57,15 @@ class Trash:
         return e.changes
 
     def empty(self) -> ch.Changes:
-        """Delete every paper in the trash for good (undoable only through the Changes)."""
+        """Delete every paper in the trash for good (undoable only through the Changes);
+        the stored PDFs no attachment names any more go from the files folder with them
+        (``lib.pdf.sweep``: those of attachments removed before too)."""
         ids = tuple(self.ids())
         with self.lib.edit(f"Empty the trash ({len(ids)} papers)", {ch.PAPER_SET, ch.TAGS},
                            ids) as e:
             papers_table.delete(self.lib.db, ids)
             e.result = Deleted(len(ids))
+        self.lib.pdf.sweep()
         return e.changes
 
     def _set(self, ids: list[int], value: str | None) -> None:

@@ -139,3 +139,13 @@ def by_sha256(db: Database, sha256: str) -> list[dict[str, Any]]:
 
 def every(db: Database) -> list[dict[str, Any]]:
     return _rows(db, "1", [])
+
+
+def paths_in_merges(db: Database) -> set[str]:
+    """The stored files the undo of a merge would give an attachment back (an identical
+    file a merge kept once): the files folder keeps them."""
+    return {r[0] for r in db.execute(
+        """SELECT json_extract(r.value, '$.path') FROM merges m,
+               json_each(m.undo, '$.images') i, json_each(i.value, '$.before') r
+           WHERE json_extract(i.value, '$.table') = 'attachments'
+             AND json_extract(r.value, '$.kind') = 'stored'""")}

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 MAX_INPUTS = 1000  # identifiers in one add (arXiv's terms: no bulk prefetching)
 ADDED, ALREADY, COMPLETED, INCOMPLETE, FAILED = (
     "added", "already in the library", "completed", "added incomplete", "failed")
+# A title that only stands in until a service describes the paper: the link's, or what
+# a PDF attached without a paper said of itself (core/pdf/pdf_paper.py).
+_PLACEHOLDERS = ("link", "pdf")
 _COLS = "id, title, abstract, authors, arxiv_id, doi, url, citekey, sources, deleted_at"
 
 
@@ -138,7 +141,7 @@ def _take(item: Item, row: dict[str, Any]) -> None:
 def _incomplete(lib: Library, pid: int) -> bool:
     sources = parse(lib.db.execute("SELECT sources FROM papers WHERE id = ?",
                                    [pid]).fetchone()[0])
-    return sources.get("title", {}).get("source") == "link"
+    return sources.get("title", {}).get("source") in _PLACEHOLDERS
 
 
 def _describe(items: list[Item], hub: Hub, cancel: CancelFlag | None) -> None:
@@ -320,7 +323,7 @@ def _fill(lib: Library, pid: int, item: Item, stamp: str) -> bool:
     def open_to(name: str) -> bool:
         return sources.get(name, {}).get("source") not in ("user", "bib")
 
-    placeholder = sources.get("title", {}).get("source") == "link"
+    placeholder = sources.get("title", {}).get("source") in _PLACEHOLDERS
     new: dict[str, Any] = {}
     if placeholder and found.title:
         new.update(title=found.title, title_key=title_key(found.title))

@@ -214,37 +214,9 @@ def _attach_all(lib: Library, items: list[Item], result: FetchResult) -> ch.Chan
     return e.changes
 
 
+
 def attach(lib: Library, paper_id: int, path: Path, url: str | None,
            version: int | None) -> None:
     """Attach the PDF at ``path`` to the paper, as fetched from ``url``: the one call
-    into the library's PDFs (``lib.pdf.attach``)."""
-    area = getattr(lib, "pdf", None)
-    if area is not None:
-        area.attach(paper_id, path, source="arxiv", source_url=url, arxiv_version=version)
-        return
-    _interim_attach(lib, paper_id, path, url, version)
-
-
-def _interim_attach(lib: Library, paper_id: int, path: Path, url: str | None,
-                    version: int | None) -> None:
-    """Until ``lib.pdf`` is there: a stored copy in ``NAME.files/<uid>/`` and its row.
-    (Removed once the PDF store lands: it does this, and checks the file.)"""
-    import hashlib
-    import os
-
-    from paperdesk.core.db import attachments_table
-    from paperdesk.core.model.clock import now
-
-    data = path.read_bytes()
-    uid = lib.db.execute("SELECT uid FROM papers WHERE id = ?", [paper_id]).fetchone()[0]
-    name = f"{Path(url or path.name).name}.pdf"
-    folder = lib.path.parent / f"{lib.name}.files" / str(uid)
-    folder.mkdir(parents=True, exist_ok=True)
-    temp = folder / f".{name}.part"
-    temp.write_bytes(data)
-    os.replace(temp, folder / name)
-    attachments_table.insert(lib.db, {
-        "paper_id": paper_id, "kind": "stored", "path": f"{uid}/{name}", "name": name,
-        "sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "pages": None,
-        "arxiv_version": version, "source": "arxiv", "source_url": url,
-        "added_at": now()})
+    into the library's PDFs (``lib.pdf``: the files folder, the SHA-256, the pages)."""
+    lib.pdf.attach(paper_id, path, source="arxiv", source_url=url, arxiv_version=version)

@@ -5,7 +5,8 @@ Sources are ``digest`` (a digest file, or daily papers fetched from the Hub),
 ``bib`` (a .bib file), ``hf`` (completed from Hugging Face), ``arxiv`` and
 ``crossref`` (a paper added by its identifier: arXiv's API, Crossref), ``link`` (what
 the identifier itself gave, for a paper no service could describe: it is incomplete
-until completed) and ``user`` (typed by the user). A value the user typed is never
+until completed), ``pdf`` (what a PDF attached without a paper said of itself:
+incomplete too) and ``user`` (typed by the user). A value the user typed is never
 overwritten by anything else.
 Papers written before sources were recorded get theirs from where the paper
 came from (a digest sighting, else a .bib file) and when it was added.
@@ -18,7 +19,8 @@ from collections.abc import Iterable
 from typing import Any
 
 LABELS = {"digest": "digest", "bib": ".bib file", "hf": "Hugging Face", "user": "you",
-          "arxiv": "arXiv", "crossref": "Crossref", "link": "the link it was added by"}
+          "arxiv": "arXiv", "crossref": "Crossref", "link": "the link it was added by",
+          "pdf": "the PDF it was added from"}
 # The fields whose source is shown and exported in JSON.
 TRACKED = ("title", "abstract", "authors", "organization", "published", "year", "arxiv_id",
            "doi", "url", "github", "project_page", "upvotes", "citekey")
