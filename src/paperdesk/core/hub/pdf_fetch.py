@@ -76,10 +76,10 @@ class FetchResult:
         counts: dict[str, int] = {}
         for item in self.items:
             counts[item.status] = counts.get(item.status, 0) + 1
-        text = "; ".join(f"{n} {status}" for status, n in counts.items()) or "no papers"
-        fetched = counts.get(FETCHED, 0)
+        fetched = counts.pop(FETCHED, 0)
         head = f"Fetched {fetched} PDF{'s' * (fetched != 1)}" if fetched else "No PDF fetched"
-        return f"{head} ({text})" + ("; cancelled" if self.cancelled else "")
+        rest = "; ".join(f"{n} {status}" for status, n in counts.items())
+        return head + (f" ({rest})" if rest else "") + ("; cancelled" if self.cancelled else "")
 
 
 def recorded_version(arxiv_id: str | None, url: str | None) -> tuple[str | None, int | None]:

@@ -159,9 +159,10 @@ class GetPdf(Feature):
             if viewport.isVisible() and viewport.rect().contains(inside):
                 index = table.indexAt(inside)
                 return table.model().paper_id(index.row()) if index.isValid() else None
-        if self.detail is not None and self.detail.isVisible() and len(self.detail.ids) == 1:
-            if self.detail.rect().contains(self.detail.mapFromGlobal(where)):
-                return self.detail.ids[0]
+        detail = self.detail
+        if detail is not None and detail.isVisible() and len(detail.ids) == 1 \
+                and detail.rect().contains(detail.mapFromGlobal(where)):
+            return detail.ids[0]
         return None
 
     def attach(self, paper_id: int | None, path: Path) -> int | None:
@@ -177,10 +178,9 @@ class GetPdf(Feature):
             "already attached" if getattr(result, "already", False) else
             "attached to a new paper" if getattr(result, "new_paper", False) else "attached")
         self.context.show_message(said, 10000)
-        pid = getattr(result, "paper_id", None)
-        if pid is not None and self.context.selection is not None:
-            if pid in set(self.context.selection.shown_ids()):
-                self.context.selection.select_ids([pid], pid)
+        pid, selection = getattr(result, "paper_id", None), self.context.selection
+        if pid is not None and selection is not None and pid in set(selection.shown_ids()):
+            selection.select_ids([pid], pid)
         self._refresh()
 
     # -- the detail pane's list ----------------------------------------------------------

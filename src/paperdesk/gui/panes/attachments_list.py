@@ -25,9 +25,10 @@ MISSING = "missing"
 
 
 def line(attachment: dict[str, Any]) -> str:
-    """What the list says of one attachment."""
+    """What the list says of one attachment: its name, then (a second line) its pages,
+    stored or linked, the arXiv version, and MISSING for a file that went missing."""
     pages = attachment.get("pages")
-    parts = [str(attachment["name"])]
+    parts: list[str] = []
     if pages:
         parts.append(f"{pages} page{'s' * (pages != 1)}")
     parts.append("linked" if attachment.get("kind") == "linked" else "stored")
@@ -35,7 +36,7 @@ def line(attachment: dict[str, Any]) -> str:
         parts.append(f"arXiv v{attachment['arxiv_version']}")
     if attachment.get("state") == MISSING:
         parts.append("MISSING")
-    return " · ".join(parts)
+    return f"{attachment['name']}\n{' · '.join(parts)}"
 
 
 class AttachmentsList(QWidget):
@@ -51,6 +52,8 @@ class AttachmentsList(QWidget):
         self.list.setObjectName("attachments-list")
         self.list.setAlternatingRowColors(False)
         self.list.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # the tooltip has it all
         self.list.itemActivated.connect(self._activated)
         self.list.currentItemChanged.connect(lambda *_: self._buttons())
         self.empty = QLabel("No PDF yet: drop one here, or Paper > Get PDF.")
@@ -83,7 +86,8 @@ class AttachmentsList(QWidget):
         for attachment in attachments:
             item = QListWidgetItem(line(attachment))
             item.setData(Qt.ItemDataRole.UserRole, int(attachment["id"]))
-            item.setToolTip(str(attachment.get("file") or attachment.get("path") or ""))
+            item.setToolTip(f"{attachment['name']}\n"
+                            f"{attachment.get('file') or attachment.get('path') or ''}")
             if attachment.get("state") == MISSING:
                 item.setForeground(self.palette().placeholderText())
             self.list.addItem(item)
@@ -91,9 +95,8 @@ class AttachmentsList(QWidget):
                 self.list.setCurrentItem(item)
         if attachments and self.list.currentItem() is None:
             self.list.setCurrentRow(0)
-        rows = max(1, len(attachments))
-        self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth()
-                                 if attachments else 0)
+        height = sum(self.list.sizeHintForRow(n) for n in range(len(attachments)))
+        self.list.setFixedHeight(height + 2 * self.list.frameWidth() + 2)
         self.list.setVisible(bool(attachments))
         self.empty.setVisible(not attachments)
         self.get_button.setVisible(not attachments and can_fetch)
