@@ -3,6 +3,7 @@ and its PDFs: tests/fake_services.py). Never the internet."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import signal
 import subprocess
@@ -178,6 +179,27 @@ def test_two_programs_fetching_at_once_keep_arxivs_pace(tmp_path, arxiv):
     assert all(len(_attachments(p)) == 1 for p in paths)
 
 
+def test_add_and_pdf_fetch_at_once_share_arxivs_pace(tmp_path, arxiv):
+    """`paperdesk add` (arXiv's API) beside `paperdesk pdf fetch` (its PDFs), two real
+    processes: they take turns three seconds apart (issue 39's cross-process pace)."""
+    fetching = _library(tmp_path, arxiv)
+    del arxiv.log[:]
+    env = {**cli_env(), **arxiv.env, **OFFLINE}
+    programs = [subprocess.Popen(cli_command("--library", fetching, "pdf", "fetch", "1", "2"),
+                                 env=env, stderr=subprocess.PIPE, text=True),
+                subprocess.Popen(cli_command("--library", tmp_path / "other.sqlite", "add",
+                                             ONE.arxiv_id), env=env, stderr=subprocess.PIPE,
+                                 text=True)]
+    for program in programs:
+        _, err = program.communicate(timeout=120)
+        assert program.returncode == 0, err
+    asked = sorted((began, ended, path) for began, ended, path in arxiv.log)
+    assert {p.split("?")[0] for *_, p in asked} == {"/api/query", "/pdf/2401.00001v2",
+                                                    "/pdf/2401.00002v1"}
+    assert min(b[0] - a[1] for a, b in itertools.pairwise(asked)) >= 3.0
+    assert arxiv.most_at_once == 1
+
+
 @pytest.mark.posix
 def test_ctrl_c_while_waiting_for_arxiv_is_one_line(tmp_path, arxiv):
     path = _library(tmp_path, arxiv)
@@ -192,6 +214,6 @@ def test_ctrl_c_while_waiting_for_arxiv_is_one_line(tmp_path, arxiv):
     _, err = program.communicate(timeout=60)
     assert program.returncode == 130
     assert "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("No PDF fetched")
+    assert err.strip().splitlines() == ["No PDF fetched (1 not fetched); cancelled"]
     assert _attachments(path) == [] and _leftovers(tmp_path) == []
     assert len(arxiv.paths("/pdf/")) == 1  # the retry was never sent

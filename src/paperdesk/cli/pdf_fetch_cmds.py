@@ -98,6 +98,8 @@ def _fetch(lib: Library, ids: list[int] | None, *, as_json: bool = False,
         emit_json([item.to_json() for item in result.items])
     else:
         for item in result.items:
+            if result.cancelled and item.status not in ("fetched", "failed"):
+                continue  # the summary counts them: Ctrl-C is one line
             who = f"{item.citekey or item.paper_id}"
             line = f"{item.status}: {who} {short(item.title, 60)}"
             if item.status == "fetched":

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 KEY = "Ctrl+Shift+G"
 SETTING = "fetch_to_read"
+AUTO_MOST = 200  # papers one edit marks to-read that auto-fetch still fetches (no bulk)
 
 
 def dropped_pdfs(data: QMimeData) -> list[Path]:
@@ -122,7 +123,8 @@ class GetPdf(Feature):
         if "attachments" in changes.kinds:
             self._refresh()
         if initiator is self or changes.how != "done" or PAPERS not in changes.kinds \
-                or not changes.paper_ids or not self.auto.isChecked():
+                or not changes.paper_ids or not self.auto.isChecked() \
+                or len(changes.paper_ids) > AUTO_MOST:
             return
         ids = [p["id"] for p in self.context.lib.papers(sorted(changes.paper_ids))
                if p["status"] == "to-read" and p.get("arxiv_id") and p["id"] not in self._tried]
