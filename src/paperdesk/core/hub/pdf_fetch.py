@@ -30,6 +30,7 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db.database import select_in
 from paperdesk.core.hub import arxiv_api, arxiv_pdf
 from paperdesk.core.hub.hub import HubError, HubUnavailable
+from paperdesk.core.model import identifiers
 from paperdesk.core.model.errors import Cancelled, PaperDeskError
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
 
@@ -110,10 +111,11 @@ def fetch_pdfs(lib: Library, ids: Sequence[int], *, progress: Progress = no_prog
                cancel: CancelFlag | None = None) -> ch.Changes:
     """Fetch and attach the arXiv PDFs of ``ids``; ``Changes.result`` is a
     ``FetchResult``, the changes one undoable edit (none when nothing came)."""
-    ids = lib.require(ids)
+    ids = list(dict.fromkeys(ids))
     if len(ids) > MAX_PAPERS:
         raise HubError(f"{len(ids):,} papers at once; fetch at most {MAX_PAPERS} PDFs "
                        "at a time (arXiv asks for no bulk downloads)")
+    ids = lib.require(ids)
     result = FetchResult(_items(lib, ids))
     wanted = [i for i in result.items if i.status == NOT_FETCHED]
     folder = Path(tempfile.mkdtemp(prefix=f".{lib.name}.fetching-", dir=lib.path.parent))
@@ -138,6 +140,9 @@ def _items(lib: Library, ids: Sequence[int]) -> list[Item]:
         item.arxiv_id, item.version = recorded_version(arxiv_id, url)
         if item.arxiv_id is None:
             item.status, item.why = NO_ARXIV, "it has no arXiv id (add one, or attach a PDF)"
+        elif not identifiers.valid("arxiv_id", arxiv_id):  # never a path of arXiv's made up
+            item.status, item.why = NO_ARXIV, identifiers.problem("arxiv_id", arxiv_id)
+            item.arxiv_id = None
         elif pid in with_pdf:
             item.status = HAS_PDF
         items.append(item)
