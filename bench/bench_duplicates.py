@@ -58,6 +58,7 @@ def library(tmp: Path, n: int, name: str) -> Path:
         cols = [c for c in db["papers"].columns if c != "id"]
         for source in sources:
             row = dict(next(iter(db.query("SELECT * FROM papers WHERE id = ?", [source]))))
+            row["uid"] = None  # a copy is another paper: never the original's stable id
             row["title"] = near(row["title"], rng)
             row["title_key"], row["citekey"] = title_key(row["title"]), f"near{source}"
             db.execute(f"INSERT INTO papers ({', '.join(cols)}) VALUES "

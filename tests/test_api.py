@@ -130,7 +130,7 @@ def test_the_count_of_writings_sees_each_way_of_naming(tmp_path):
 HELPERS = {"backups_folder", "check_backup", "data_dir", "default_backup_path",
            "demo_library_path", "describe", "library_path", "no_progress", "open_demo",
            "author_line", "naming_papers", "paper_links", "plural", "resource", "restore",
-           "seed_files", "translate"}
+           "seed_files", "translate", "held", "restore_files"}
 MOVED = {"compile_query", "Pending", "catch_up", "AfterCommand", "merged_row", "assemble",
          "foreign_file", "key_status", "hint", "empty_message", "fetch_today",
          "EXPORT_STYLES", "SYNC_STYLES"}

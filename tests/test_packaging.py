@@ -155,6 +155,7 @@ def test_self_test_passes_and_leaves_the_data_folder_alone(_isolated_data):
     assert result.returncode == 0, result.stderr
     assert f"self-test passed: demo library of {SEED_PAPERS} papers" in result.stdout
     assert f"window showed {SEED_PAPERS} rows" in result.stdout
+    assert "a PDF opened (1 page, 612x792 drawn by PDFium)" in result.stdout  # pypdfium2
     assert list(_isolated_data.iterdir()) == []  # it worked in a folder of its own
 
 
@@ -227,6 +228,7 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(installed, tmp_path):
     check = run([paperdesk, "--self-test"], env=env, cwd=tmp_path, timeout=300)
     assert check.returncode == 0, check.stderr
     assert f"self-test passed: demo library of {SEED_PAPERS} papers" in check.stdout
+    assert "a PDF opened" in check.stdout  # pypdfium2 came with the wheel's dependencies
 
 
 @pytest.mark.slow
@@ -300,6 +302,7 @@ def test_bundle_builds_and_passes_its_self_test(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert f"version: PaperDesk {__version__}" in result.stdout
     assert f"self-test passed: demo library of {SEED_PAPERS} papers" in result.stdout
+    assert "a PDF opened" in result.stdout  # PDFium in the bundle, its sandbox spawned
     bundle = tmp_path / "bundle" / "dist" / "paperdesk"
     files = {p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file()}
     assert sum(f.endswith(".txt") and "/paperdesk/seeds/" in f"/{f}" for f in files) == 5

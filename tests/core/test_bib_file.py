@@ -138,14 +138,17 @@ def test_undo_and_redo_of_an_import_and_of_a_merge_keep_the_column(lib, tmp_path
 def _library_of_0014(path: Path) -> None:
     """Take the library at ``path`` back to the schema before 0015, with the merges'
     stored images as 0014 wrote them (no bib_file in a paper's row). The columns later
-    steps added go too (0024's ``seen_at``), so the upgrade adds them in their order."""
+    steps added go too (0024's ``seen_at``, 0027's ``uid``), so the upgrade adds them in
+    their order."""
     conn = sqlite3.connect(path)
     with conn:
         conn.execute("DROP INDEX papers_bib_file")
         conn.execute("ALTER TABLE papers DROP COLUMN bib_file")
         conn.execute("ALTER TABLE papers DROP COLUMN seen_at")
+        conn.execute("DROP INDEX papers_uid")
+        conn.execute("ALTER TABLE papers DROP COLUMN uid")
         conn.execute("DELETE FROM _sqlite_migrations WHERE name IN "
-                     "('0015_bib_file', '0024_hub_upvotes_and_seen')")
+                     "('0015_bib_file', '0024_hub_upvotes_and_seen', '0027_paper_uids')")
         for merge_id, undo in conn.execute("SELECT id, undo FROM merges").fetchall():
             data = json.loads(undo)
             for image in data["images"]:
@@ -201,7 +204,10 @@ def test_the_upgrade_of_a_library_without_bib_files_reads_no_paper(tmp_path):
     assert db.execute("SELECT bib_file FROM papers").fetchall() == [(None,)]
     conn.close()
     assert any("ADD COLUMN bib_file" in s for s in statements)
-    assert not [s for s in statements if s.lstrip().upper().startswith("UPDATE PAPERS")]
+    # 0015 reads and writes no paper; only 0027 gives each its stable id.
+    assert not [s for s in statements if s.lstrip().upper().startswith("UPDATE PAPERS")
+                and not s.lstrip().startswith("UPDATE papers SET uid = ")]
+    assert sum(s.lstrip().startswith("UPDATE papers SET uid = ") for s in statements) == 1
 
 
 def test_the_blocks_are_those_the_kept_entries_name(lib, tmp_path):

@@ -31,7 +31,8 @@ def add_copy(lib, source_id, **fields):
     """Insert a copy of a paper under a new id, as an older import or a .bib file could."""
     with lib.transaction() as db:
         row = dict(next(iter(db.query("SELECT * FROM papers WHERE id = ?", [source_id]))))
-        row.update(id=None, citekey=f"copy{random.randrange(10**9)}", **fields)
+        # Without the stable id: a program that copies a row does not know to make one.
+        row.update(id=None, uid=None, citekey=f"copy{random.randrange(10**9)}", **fields)
         if "title" in fields:
             row["title_key"] = title_key(fields["title"])
         cols = [c for c in row if c != "id"]

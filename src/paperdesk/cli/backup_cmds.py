@@ -8,7 +8,14 @@ from pathlib import Path
 
 from paperdesk.cli import Commands
 from paperdesk.cli.output import escaped, fail, say
-from paperdesk.core.api import Library, backups_folder, check_backup, restore
+from paperdesk.core.api import (
+    Library,
+    backups_folder,
+    check_backup,
+    held,
+    restore,
+    restore_files,
+)
 
 
 def register(sub: Commands) -> None:
@@ -21,6 +28,9 @@ def register(sub: Commands) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help="replace FILE if it exists (never a database: a library, "
                         "a backup, an SQLite file or its -wal/-shm/-journal)")
+    p.add_argument("--with-files", action="store_true",
+                   help="copy the stored PDFs too, into the folder beside the backup "
+                        "(BACKUP.files/); restore puts them back")
     p.set_defaults(func=cmd_backup)
 
     p = sub.add_parser("restore", help="put a backup back as the library",
@@ -42,8 +52,10 @@ def cmd_backup(args: argparse.Namespace, lib: Library) -> int:
         return 1
     dest = lib.backup(args.file)
     papers = lib.stats()["papers"]
+    with_files = lib.pdf.back_up_files(dest).said() if args.with_files else None
     print(escaped(str(dest)))  # a name's control characters never reach a terminal raw
-    say(f"backed up the library ({papers} papers) to {escaped(str(dest))}")
+    said = f" and {with_files}" if with_files else ", without its PDF files (--with-files)"
+    say(f"backed up the library ({papers} papers){said} to {escaped(str(dest))}")
     return 0
 
 
@@ -63,14 +75,20 @@ def cmd_restore(args: argparse.Namespace, library: Path) -> int:
             fail("restore replaces the library; add --yes to confirm (there is no terminal "
                  "to ask on); nothing was changed")
             return 1
+        holds = held(info.path)
         question = (f"Replace the library {library} with the backup {info.path} "
-                    f"({info.papers} papers)? The current library is kept in "
+                    f"({info.papers} papers{f', {holds.said()}' if holds else ''})? "
+                    "The current library is kept in "
                     f"{backups_folder(library)}. [y/N]")
         if not _confirmed(question):
             fail("restore cancelled; nothing was changed")
             return 1
     report = restore(info.path, library)
     kept = f"; the library as it was is kept as {report.previous}" if report.previous else ""
+    put, aside = restore_files(info.path, library)
+    if put is not None:
+        kept += f"; {put.said()} put back" + (f" (the folder as it was is kept as {aside})"
+                                                if aside else "")
     say(escaped(f"restored {report.papers} papers from {report.restored_from} into "
                 f"{report.library}{kept}"))
     return 0

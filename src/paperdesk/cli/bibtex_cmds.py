@@ -39,6 +39,8 @@ def register(sub: Commands) -> None:
                    help="write non-ASCII characters as LaTeX escapes (ä -> {\\\"a}); "
                         "in CSL-JSON, as \\u escapes")
     p.add_argument("--notes", action="store_true", help="export your notes in the annote field")
+    p.add_argument("--files", action="store_true",
+                   help="write each paper's PDFs in JabRef's file field (their absolute paths)")
     p.add_argument("--as-written", action="store_true",
                    help="write the fields of entries from .bib files exactly as written, "
                         "without escaping their bare # & _ ^ (see docs/latex-safety.md)")
@@ -68,7 +70,8 @@ def cmd_export(args: argparse.Namespace, lib: Library) -> int:
     style = args.style if args.format == "bibtex" else args.format
     report = ExportReport()
     options = {"query": " ".join(args.query) or None, "style": style, "ascii": args.ascii,
-               "notes": args.notes, "as_written": args.as_written, "report": report}
+               "notes": args.notes, "as_written": args.as_written, "report": report,
+               **({"with_files": True} if args.files else {})}
     if args.output:
         count = lib.bibtex.export_to(args.output, args.ids, overwrite=args.overwrite, **options)
         say(f"exported {plural(count, 'entry', 'entries')} to {escaped(args.output)}")

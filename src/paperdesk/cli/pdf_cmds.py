@@ -1,6 +1,5 @@
 """pdf: a paper's PDFs, attached (a copy kept beside the library, or a link), listed,
-removed, opened in the system's viewer, located when a linked file moved; fetched
-from arXiv (``pdf fetch``, ``pdf auto-fetch``: ``pdf_fetch_cmds``)."""
+removed, opened in the system's viewer, located when a linked file moved."""
 
 from __future__ import annotations
 

@@ -41,6 +41,7 @@ _DOOR: dict[str, str] = {
     "paperdesk.core.model.links": "naming_papers paper_links",
     "paperdesk.core.model.sources": "describe",
     "paperdesk.core.model.text": "author_line plural",
+    "paperdesk.core.pdf.files_backup": "held restore_files",
     "paperdesk.core.search.sorts": "SORTS",
     "paperdesk.core.sync.sync_states": "CHANGED CONFLICT FAILED OK PENDING WRITING",
     "paperdesk.core.sync.sync_write": "Outcome",

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdesk.core.bibtex import formats
+from paperdesk.core.bibtex import file_field, formats
 from paperdesk.core.bibtex.bibtex_source import header_blocks
 from paperdesk.core.bibtex.citekey import freeze, key_status, set_citekey, weak_provisional
 from paperdesk.core.bibtex.export_file import assemble, foreign, refuse_foreign
@@ -115,15 +115,22 @@ class Bibtex:
                progress: Progress = no_progress, cancel: CancelFlag | None = None,
                freeze: bool = False, as_written: bool = False,
                report: ExportReport | None = None,
-               encoded: bool = False) -> tuple[list[str], Iterator[Any]]:
+               encoded: bool = False,
+               with_files: bool = False) -> tuple[list[str], Iterator[Any]]:
         """The ``@preamble``/``@string`` blocks the entries need (those of the .bib files
         they came from; none for CSL-JSON), and the entries one at a time (UTF-8 bytes
-        with ``encoded``)."""
+        with ``encoded``); ``with_files``: each with its PDFs in JabRef's ``file`` field."""
         written_as = formats.get(style)  # BibtexError for a style there is not
+        if with_files and not written_as.header:
+            raise BibtexError(f"--files writes BibTeX's file field; {style} has none")
         chosen = self._chosen(ids, query)
         header = self.header(chosen, ascii=ascii) if written_as.header else []
-        return header, self._generate(chosen, style, ascii, notes, progress, cancel, freeze,
-                                      as_written, report, encoded)
+        entries = self._generate(chosen, style, ascii, notes, progress, cancel, freeze,
+                                 as_written, report, encoded)
+        if with_files:
+            entries = file_field.with_files(entries, file_field.by_key(self.lib.db,
+                                                                        self.lib.path))
+        return header, entries
 
     def header(self, chosen: list[int] | None, *, ascii: bool = False) -> list[str]:
         """The ``@preamble`` and ``@string`` blocks the entries of ``chosen`` (None: all)
@@ -157,7 +164,8 @@ class Bibtex:
                   query: str | None = None, style: str = "bibtex", ascii: bool = False,
                   notes: bool = False, progress: Progress = no_progress,
                   cancel: CancelFlag | None = None, as_written: bool = False,
-                  report: ExportReport | None = None, overwrite: bool = False) -> int:
+                  report: ExportReport | None = None, overwrite: bool = False,
+                  with_files: bool = False) -> int:
         """Write the entries to ``path`` (whole or not at all; over a file that holds
         something else only with ``overwrite``); the number written, their keys frozen."""
         path = Path(path)
@@ -169,7 +177,8 @@ class Bibtex:
             refuse_foreign(path, style)
         header, entries = self.stream(ids, query=query, style=style, ascii=ascii, notes=notes,
                                       progress=progress, cancel=cancel, freeze=True,
-                                      as_written=as_written, report=report, encoded=True)
+                                      as_written=as_written, report=report, encoded=True,
+                                      with_files=with_files)
         try:
             # Entry by entry into a large buffer: never a text of many entries (megabytes).
             with contextlib.closing(entries), files.atomic_write(path, kind="tmp") as temp, \

@@ -11,6 +11,7 @@ an attach, a removal, a merge and the trash's emptying can share one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from paperdesk.core.db import highlights_table, ids
@@ -114,6 +115,18 @@ def move_attachments(db: Database, keep: int, others: Sequence[int]) -> None:
 
 
 # -- reads -----------------------------------------------------------------------------
+
+def files_folder(library: Path) -> Path:
+    """``NAME.files`` beside the library ``NAME.sqlite``: the stored copies' folder."""
+    return library.with_name(library.stem + ".files")
+
+
+def file_path(library: Path, row: Mapping[str, Any]) -> Path:
+    """Where an attachment's PDF is: in the files folder (stored) or the user's path."""
+    if row["kind"] == "stored":
+        return files_folder(library) / row["path"]
+    return Path(row["path"])
+
 
 def _rows(db: Database, where: str, args: Iterable[Any]) -> list[dict[str, Any]]:
     cursor = db.execute(f"SELECT {', '.join(COLUMNS)} FROM attachments WHERE {where} "

@@ -158,26 +158,39 @@ class Pdfs:
         name = store.readable_name(title, path.name) if not link else path.name
         label = f"Attach {name}"
         with self.lib.edit(label, [ch.ATTACHMENTS], [pid]) as e:
-            written: str | None = None
-            if link:
-                kind, where = store.LINKED, str(path)
+            # Under the write lock: another program may have attached it meanwhile.
+            same = self._same_file(pid, sha256)
+            if same is not None:
+                e.result = self._already(same).result
             else:
-                kind, where, fresh = store.STORED, *store.store_copy(
-                    self.lib.path, paper_uid(self.lib, pid), path, name, sha256)
-                written = where if fresh else None
-            try:
-                aid = attachments_table.insert(self.lib.db, {
-                    "paper_id": pid, "kind": kind, "path": where, "name": name,
-                    "sha256": sha256, "size": size, "pages": facts.pages,
-                    "arxiv_version": arxiv_version, "source": source,
-                    "source_url": source_url, "added_at": now()})
-            except BaseException:
-                if written is not None:  # a copy no row will name
-                    store.discard(self.lib.path, written)
-                raise
-            e.result = Attached(aid, pid, name, kind, where, new_paper=new_paper,
-                                pages=facts.pages)
+                e.result = self._insert(pid, path, sha256, size, facts, name, link=link,
+                                        source=source, source_url=source_url,
+                                        arxiv_version=arxiv_version, new_paper=new_paper)
         return e.changes
+
+    def _insert(self, pid: int, path: Path, sha256: str, size: int,
+                facts: pdf_facts.PdfFacts, name: str, *, link: bool, source: str,
+                source_url: str | None, arxiv_version: int | None,
+                new_paper: bool) -> Attached:
+        """The copy (unless ``link``) and the row, inside the attach's edit."""
+        written: str | None = None
+        if link:
+            kind, where = store.LINKED, str(path)
+        else:
+            kind, where, fresh = store.STORED, *store.store_copy(
+                self.lib.path, paper_uid(self.lib, pid), path, name, sha256)
+            written = where if fresh else None
+        try:
+            aid = attachments_table.insert(self.lib.db, {
+                "paper_id": pid, "kind": kind, "path": where, "name": name,
+                "sha256": sha256, "size": size, "pages": facts.pages,
+                "arxiv_version": arxiv_version, "source": source,
+                "source_url": source_url, "added_at": now()})
+        except BaseException:
+            if written is not None:  # a copy no row will name
+                store.discard(self.lib.path, written)
+            raise
+        return Attached(aid, pid, name, kind, where, new_paper=new_paper, pages=facts.pages)
 
     # -- reading the attachments ---------------------------------------------------------
 
@@ -265,6 +278,14 @@ class Pdfs:
         except OSError as exc:
             raise PdfError(f"cannot open {file.name} with {argv[0]} "
                            f"({exc.strerror or exc})") from None
+
+    def back_up_files(self, backup: str | os.PathLike[str]) -> Any:
+        """Copy the files folder beside the backup at ``backup`` (``backup --with-files``);
+        what it holds (``files_backup.Held``)."""
+        from paperdesk.core.pdf.files_backup import back_up_files
+
+        with self.lib.write("Back up the PDFs"):  # no sweep or attach meanwhile
+            return back_up_files(self.lib.path, Path(backup))
 
     def sweep(self) -> list[Path]:
         """Remove the stored copies that no attachment names, nor the undo of any merge

@@ -25,26 +25,17 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from paperdesk.core.db import files
+
+# Where the files are (the attachments' reads), lent on to the store's callers.
+from paperdesk.core.db.attachments_table import file_path as file_path
+from paperdesk.core.db.attachments_table import files_folder as files_folder
 from paperdesk.core.db.backup import library_mode
 from paperdesk.core.model.errors import PdfError
 
-SUFFIX = ".files"
 CHUNK = 1 << 20
 NAME_LENGTH = 80  # characters of a readable name, before ".pdf"
 MAX_BYTES = 1 << 30  # a PDF larger than 1 GiB is refused before it is read
 STORED, LINKED = "stored", "linked"
-
-
-def files_folder(library: Path) -> Path:
-    """``NAME.files`` beside the library ``NAME.sqlite``."""
-    return library.with_name(library.stem + SUFFIX)
-
-
-def file_path(library: Path, row: dict[str, Any]) -> Path:
-    """Where an attachment's PDF is: in the files folder (stored) or the user's path."""
-    if row["kind"] == STORED:
-        return files_folder(library) / row["path"]
-    return Path(row["path"])
 
 
 def is_missing(library: Path, row: dict[str, Any]) -> bool:

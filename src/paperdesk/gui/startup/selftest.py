@@ -2,7 +2,9 @@
 
 Builds the demo library from the bundled sample digests in a temporary data
 folder (nothing of the user's is read or written), opens the main window
-offscreen, waits until its table shows papers, closes it and returns 0. Any
+offscreen, waits until its table shows papers, opens a one-page PDF it writes there
+(its page drawn by PDFium in the PDF sandbox's process, into a QImage), closes it and
+returns 0. Any
 failure prints one line and returns 1. Used after installing a wheel and on a
 PyInstaller bundle, where a missing resource or Qt plugin shows up here.
 """
@@ -71,6 +73,7 @@ def _check(timeout_s: float) -> str:
         rows = model.rowCount() if model is not None else 0
         if window.grab().isNull():
             raise RuntimeError("the window could not be drawn")
+        pdf = _pdf_check(lib)
     finally:
         window.close()
         for part in ("worker", "reader"):
@@ -79,8 +82,51 @@ def _check(timeout_s: float) -> str:
         with contextlib.suppress(Exception):
             window.lib.close()
         app.processEvents()
-    return (f"self-test passed: demo library of {papers} papers, window showed {rows} rows "
-            f"(PySide6 {pyside_version}, platform {app.platformName()})")
+    return (f"self-test passed: demo library of {papers} papers, window showed {rows} rows, "
+            f"{pdf} (PySide6 {pyside_version}, platform {app.platformName()})")
+
+
+def _one_page_pdf() -> bytes:
+    """A PDF of one page with a line of Helvetica on it, its cross-reference table exact."""
+    text = b"BT /F1 24 Tf 72 700 Td (PaperDesk self-test) Tj ET"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+               b"/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text)]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _pdf_check(lib) -> str:
+    """Open a PDF as the reader does: its page count and page 1 drawn in the PDF
+    sandbox's process, made a QImage; what was seen."""
+    from pathlib import Path
+
+    from PySide6.QtGui import QImage
+
+    path = Path(os.environ[ENV_DATA]) / "self-test.pdf"
+    path.write_bytes(_one_page_pdf())
+    sandbox = lib.pdf.sandbox()
+    pages = sandbox.info(path)["pages"]
+    page = sandbox.render(path, 0, 1.0)
+    image = QImage(page.data, page.width, page.height, page.stride,
+                   QImage.Format.Format_ARGB32).copy()
+    inked = any(image.pixelColor(x, y).lightness() < 128
+                for y in range(0, image.height(), 4) for x in range(0, image.width(), 4))
+    if image.isNull() or not inked:
+        raise RuntimeError("the self-test PDF was not drawn")
+    return f"a PDF opened ({pages} page, {image.width()}x{image.height()} drawn by PDFium)"
 
 
 def _platform_problems() -> list[str]:
