@@ -165,6 +165,33 @@ def test_a_pdf_dropped_on_the_detail_pane_is_attached_to_its_paper(
     assert mime is not None and _list_lines(window)[0].endswith("\n1 page · stored")
 
 
+def test_a_pdf_dropped_on_the_note_field_is_its_papers(make_window, two_papers, arxiv, qtbot,
+                                                        tmp_path):
+    """The note field takes drops on its viewport (the window filters them there too):
+    the drop's position is in the viewport's coordinates, and still names the pane's
+    paper; nothing is pasted into the note."""
+    window = make_window(two_papers)
+    _select(window, 1)
+    qtbot.waitUntil(lambda: window.detail.ids == [1])
+    window.detail.ensureWidgetVisible(window.detail.note)
+    qtbot.waitUntil(lambda: window.detail.note.isVisible())
+    pdf = tmp_path / "note.pdf"
+    pdf.write_bytes(pdf_bytes("note"))
+    target = window.detail.note.viewport()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(pdf))])
+    point = QPointF(target.width() / 2, min(10, target.height() / 2))
+    action = Qt.DropAction.CopyAction
+    enter = QDragEnterEvent(point.toPoint(), action, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(target, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(target, QDropEvent(point, action, mime, Qt.MouseButton.LeftButton,
+                                              Qt.KeyboardModifier.NoModifier))
+    qtbot.waitUntil(lambda: len(_attachments(window.lib, 1)) == 1)
+    assert _attachments(window.lib, 2) == [] and window.detail.note.toPlainText() == ""
+
+
 def test_a_missing_linked_pdf_says_so_and_locate_puts_it_right(
         make_window, two_papers, arxiv, qtbot, tmp_path):
     lib = two_papers

@@ -125,7 +125,9 @@ class MainWindow(QMainWindow):
         self.toolbar.addAction(self.actions_by_name["import_files"])
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.search_bar)
-        for widget in (self.search_bar.edit, self.detail.note, self.detail.tag_entry):
+        # (The note takes drops on its viewport, where a scroll area's events arrive.)
+        for widget in (self.search_bar.edit, self.detail.note, self.detail.note.viewport(),
+                       self.detail.tag_entry):
             widget.installEventFilter(self)
 
     def _connect_detail(self) -> None:
