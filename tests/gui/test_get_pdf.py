@@ -229,6 +229,7 @@ def test_activating_a_pdf_opens_it_in_the_system_viewer(make_window, two_papers,
     pdf.write_bytes(pdf_bytes("open me"))
     two_papers.pdf.attach(2, pdf)
     window = make_window(two_papers)
+    window.context.features.pop("reader", None)  # a window without the built-in reader
     _select(window, 2)
     files = window.context.features["get_pdf"].files
     qtbot.waitUntil(lambda: files.list.count() == 1)
@@ -236,6 +237,23 @@ def test_activating_a_pdf_opens_it_in_the_system_viewer(make_window, two_papers,
     qtbot.waitUntil(lambda: opened.exists() and opened.read_text() != "")
     assert Path(opened.read_text()) == Path(two_papers.pdf.of_paper(2)[0]["file"])
     assert os.path.isfile(opened.read_text())
+
+
+def test_activating_a_pdf_opens_the_built_in_reader_where_there_is_one(
+        make_window, two_papers, arxiv, qtbot, tmp_path):
+    pytest.importorskip("paperdesk.gui.pdf.reader_feature")  # the reader's branch
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(pdf_bytes("read me", pages=3))
+    two_papers.pdf.attach(2, pdf)
+    window = make_window(two_papers)
+    _select(window, 2)
+    files = window.context.features["get_pdf"].files
+    qtbot.waitUntil(lambda: files.list.count() == 1)
+    files.list.itemActivated.emit(files.list.item(0))
+    reader = window.context.features["reader"]
+    aid = two_papers.pdf.of_paper(2)[0]["id"]
+    qtbot.waitUntil(lambda: reader.opened_window(aid) is not None)
+    reader.opened_window(aid).close()
 
 
 def test_get_pdfs_when_marked_to_read_is_the_librarys_setting(make_window, two_papers, arxiv,
