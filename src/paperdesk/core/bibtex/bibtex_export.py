@@ -36,6 +36,7 @@ from paperdesk.core.model import workers
 from paperdesk.core.model.errors import BibtexError as BibtexError
 from paperdesk.core.model.errors import LibraryError
 from paperdesk.core.model.jobs import CancelFlag, Progress, no_progress
+from paperdesk.core.search.search import searched
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -201,11 +202,11 @@ class Bibtex:
         if ids is not None:
             chosen = self.lib.require(ids)
             if query:
-                matching = set(self.lib.search(query).ids)
+                matching = set(searched(self.lib, query).ids)
                 chosen = [i for i in chosen if i in matching]
             return chosen
         if query:
-            return list(self.lib.search(query).ids)
+            return list(searched(self.lib, query).ids)
         return None
 
     def _generate(self, chosen: list[int] | None, style: str, ascii: bool, notes: bool,

@@ -15,12 +15,13 @@ import json
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from paperdesk.core.curation import queue
-from paperdesk.core.db import images
+from paperdesk.core.curation import queue, tags
+from paperdesk.core.db import images, searches_table
 from paperdesk.core.db.database import select_in
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.search import query_hints
 from paperdesk.core.search.query import compile_query
+from paperdesk.core.search.search import searched
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -105,15 +106,15 @@ class Browse:
         again reads them once); a query finding at least its papers narrows it first."""
         base = self.source_query(kind, value)
         if base is not None:
-            found = self.lib.search(both(base, text), sort=sort, descending=descending,
-                                    limit=limit, first_page=first_page)
+            found = searched(self.lib, both(base, text), sort=sort, descending=descending,
+                                 limit=limit, first_page=first_page)
             return Found(found.ids, limit is None or (len(found.ids) < limit
                                                       and not found.partial))
         keep = set(self.source_ids(kind, value) or () if within is None else within)
         narrow = ""
         if kind == "digest" and (name := self.digest_name(value)) is not None:
             narrow = 'digest:"{}"'.format(name.replace('"', " "))
-        matched = self.lib.search(both(narrow, text), sort=sort, descending=descending).ids
+        matched = searched(self.lib, both(narrow, text), sort=sort, descending=descending).ids
         return Found([i for i in matched if i in keep], True)
 
     def ranks(self, text: str) -> bool:
@@ -165,11 +166,11 @@ class Browse:
             "list": status.get("to-read", 0),
             "next_up": queue.next_up(self.lib),
             "recent": recent,
-            "tags": [TagCount(t["name"], t["count"]) for t in self.lib.curation.tags()],
+            "tags": [TagCount(t["name"], t["count"]) for t in tags.tag_counts(db)],
             "digests": [DigestEntry(*r) for r in db.execute(
                 "SELECT id, name, entries, digest_date FROM digests "
                 "ORDER BY digest_date DESC, id DESC")],
-            "saved": [(s["name"], s["query"]) for s in self.lib.curation.saved_searches()],
+            "saved": [(s["name"], s["query"]) for s in searches_table.listed(db)],
         }
 
     def summary(self, ids: list[int]) -> dict[str, Any]:

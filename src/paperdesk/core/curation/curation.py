@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.citekey import refresh
+from paperdesk.core.curation import queue
 from paperdesk.core.curation.notes import Notes
 from paperdesk.core.curation.tags import Tags
 from paperdesk.core.db import changes as ch
@@ -35,6 +36,7 @@ MIN_YEAR, MAX_YEAR = 1000, 9999
 
 
 @dataclass(frozen=True)
+
 class YearSet(ch.Result):
     """The provisional keys a year correction remade: {paper id: (old key, new key)}."""
 
@@ -116,9 +118,7 @@ class Curation(Tags, Notes):
 
     def reading_list(self) -> list[int]:
         """The to-read papers (not in the trash), in the user's order."""
-        return [r[0] for r in self.lib.db.execute(
-            "SELECT id FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
-            "ORDER BY list_position IS NULL, list_position, id")]
+        return queue.reading_list(self.lib.db)
 
     def move_in_reading_list(self, paper_id: int, index: int) -> ch.Changes:
         """Move a paper to position ``index`` (0 = first) of the reading list."""
@@ -150,8 +150,7 @@ class Curation(Tags, Notes):
     # -- saved searches ----------------------------------------------------------------
 
     def saved_searches(self) -> list[dict[str, Any]]:
-        return list(self.lib.db.query(
-            "SELECT name, query FROM saved_searches ORDER BY name COLLATE NOCASE, id"))
+        return searches_table.listed(self.lib.db)
 
     def save_search(self, name: str, query: str) -> ch.Changes:
         """Store (or replace) a named query; a malformed query raises QueryError."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import papers_table
+from paperdesk.core.db.database import Database
 from paperdesk.core.model.errors import CurationError
 from paperdesk.core.model.text import plural
 
@@ -28,8 +29,15 @@ class Moved(ch.Result):
     index: int
 
 
+def reading_list(db: Database) -> list[int]:
+    """The to-read papers (not in the trash), in the user's order."""
+    return [r[0] for r in db.execute(
+        "SELECT id FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
+        "ORDER BY list_position IS NULL, list_position, id")]
+
+
 def _queue(lib: Library, ids: Iterable[int]) -> tuple[list[int], list[int]]:
-    order = lib.curation.reading_list()
+    order = reading_list(lib.db)
     moving = list(dict.fromkeys(int(i) for i in ids))
     on = set(order)
     missing = [pid for pid in moving if pid not in on]

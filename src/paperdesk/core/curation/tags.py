@@ -51,17 +51,22 @@ def _find(db: Database, name: str) -> dict[str, Any]:
     return {"id": row[0], "name": row[1]}
 
 
+
+def tag_counts(db: Database) -> list[dict[str, Any]]:
+    """Every tag with how many papers (not in the trash) carry it, by name."""
+    return [{"name": r[0], "count": r[1]} for r in db.execute(
+        """SELECT t.name, count(p.id) FROM tags t
+           LEFT JOIN paper_tags pt ON pt.tag_id = t.id
+           LEFT JOIN papers p ON p.id = pt.paper_id AND p.deleted_at IS NULL
+           GROUP BY t.id ORDER BY t.name COLLATE NOCASE, t.id""")]
+
 class Tags:
     def __init__(self, lib: Library) -> None:
         self.lib = lib
 
     def tags(self) -> list[dict[str, Any]]:
         """Every tag with how many papers (not in the trash) carry it, by name."""
-        return [{"name": r[0], "count": r[1]} for r in self.lib.db.execute(
-            """SELECT t.name, count(p.id) FROM tags t
-               LEFT JOIN paper_tags pt ON pt.tag_id = t.id
-               LEFT JOIN papers p ON p.id = pt.paper_id AND p.deleted_at IS NULL
-               GROUP BY t.id ORDER BY t.name COLLATE NOCASE, t.id""")]
+        return tag_counts(self.lib.db)
 
     def add_tags(self, ids: Iterable[int], names: Iterable[str] | str) -> ch.Changes:
         ids = self.lib.require(ids)

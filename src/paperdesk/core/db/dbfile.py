@@ -50,7 +50,9 @@ def applied(db: Database) -> list[str]:
     return schema.applied(db)
 
 
-def check_identity(db: Database, path: Path) -> None:
+def check_identity(db: Database, path: Path) -> list[str]:
+    """Refuse a file that is not a PaperDesk library or was written by a newer one;
+    the migrations it has run (none for a new, empty file)."""
     # One read transaction: another program creating this library between two
     # separate reads would show an empty mark beside its new tables.
     with db.atomic():
@@ -60,11 +62,12 @@ def check_identity(db: Database, path: Path) -> None:
     if app_id != schema.APPLICATION_ID:
         if tables:
             raise LibraryError(f"{path}: not a PaperDesk library (another program's database)")
-        return
+        return []
     unknown = [name for name in found if name not in schema.known_migrations()]
     if unknown:
         raise LibraryError(f"{path}: written by a newer PaperDesk (schema {unknown[-1]}); "
                            "please upgrade PaperDesk to open it")
+    return found
 
 
 def pending_migrations(db: Database) -> list[str]:

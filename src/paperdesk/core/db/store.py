@@ -71,9 +71,9 @@ def open_database(path: Path, *, create: bool = True, upgrade: bool = True) -> D
         raise _open_error(exc, path) from None
     db = Database(conn)
     try:
-        check_identity(db, path)
+        found = check_identity(db, path)
         sessions.check_after_crash(db, path)
-        if upgrade and pending_migrations(db):
+        if upgrade and any(name not in found for name in schema.MIGRATIONS):
             _migrate(db, path)
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             # A backup (not WAL) on a read-only disk: access() says so, even to root

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from paperdesk.core.db import store
 from paperdesk.core.db.database import Database
 from paperdesk.core.model.errors import QueryError
 from paperdesk.core.search import query_fts
 from paperdesk.core.search.query import DUPLICATE_TABLE, Compiled, compile_query
 from paperdesk.core.search.sorts import SORTS
+
+if TYPE_CHECKING:
+    from paperdesk.core.db.kernel import Kernel
 
 # Sorts whose ascending order is their column's descending order.
 _REVERSED = {"status"}
@@ -202,3 +207,12 @@ def _run(db: Database, query: str, compiled: Compiled, sort: str | None, descend
         sql += " LIMIT ? OFFSET ?"
         params += [limit, offset]
     return SearchResult([r[0] for r in db.execute(sql, params)])
+
+
+def searched(lib: Kernel, query: str = "", **how: Any) -> SearchResult:
+    """``search`` on an open library (``how``: its keywords), SQLite's errors as one
+    line naming the library file: what every area and ``Library.search`` call."""
+    try:
+        return search(lib.db, query, **how)
+    except sqlite3.Error as exc:
+        raise store.translate(exc, lib.path) from None

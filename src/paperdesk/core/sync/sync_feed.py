@@ -82,20 +82,21 @@ def catch_up(lib: Library, pending: Pending, *, found: bool = False) -> list[Out
     library says is pending too (changes of a program that stopped before it wrote
     them), without waiting for a file another program is writing now (its outcome is
     then ``pending``). Stopped syncs wait for the user."""
-    from paperdesk.core.sync.syncs import CONFLICT
+    from paperdesk.core.sync.syncs import CONFLICT, Syncs
 
     dirty, searches, changed = pending.take()
     if not dirty and not found:
         return []
-    behind = {s.id for s in lib.syncs.behind()} if found else set()
+    syncs = Syncs(lib)
+    behind = {s.id for s in syncs.behind()} if found else set()
     outcomes = []
-    for sync in lib.syncs.all():
+    for sync in syncs.all():
         if sync.state == CONFLICT:
             continue
         if dirty and concerned(sync, searches, changed):
-            outcomes.append(lib.syncs.write(sync, changed=changed))
+            outcomes.append(syncs.write(sync, changed=changed))
         elif sync.id in behind:  # the entries changed are the library's to say
-            outcomes.append(lib.syncs.write(sync, changed=set(), wait=0))
+            outcomes.append(syncs.write(sync, changed=set(), wait=0))
     return outcomes
 
 
@@ -113,7 +114,9 @@ class AfterCommand:
         try:
             if not self.lib.db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
                 return []  # no sync: the syncs' code is not loaded
-            return self.lib.syncs.stopped()
+            from paperdesk.core.sync.syncs import Syncs
+
+            return Syncs(self.lib).stopped()
         except (PaperDeskError, sqlite3.Error):  # a library that cannot be read says so
             return []
 

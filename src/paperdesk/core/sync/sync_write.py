@@ -47,12 +47,12 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files, sync_changes, syncs_table
 from paperdesk.core.db.edits import now
 from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.core.sync import sync_disk
+from paperdesk.core.sync import sync_disk, sync_records
 from paperdesk.core.sync.sync_states import CONFLICT, FAILED, OK, PENDING
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
-    from paperdesk.core.sync.syncs import Sync
+    from paperdesk.core.sync.sync_records import Sync
 
 
 @dataclass
@@ -147,7 +147,7 @@ def write_sync(lib: Library, sync: Sync, *, overwrite: bool = False,
         files.refuse_destination(path)
         with sync_disk.lock(path, wait):
             # What the last writer (any program) recorded, read under the lock.
-            fresh = lib.syncs.get_id(sync.id)
+            fresh = sync_records.read(lib.db, sync.id)
             if fresh is None:
                 raise _Failed("it is no longer kept in sync")
             sync = fresh
@@ -199,7 +199,7 @@ def _write_locked(lib: Library, sync: Sync, path: Path, out: Outcome, overwrite:
     if changed is not None:
         logged = sync_changes.changed_since(lib.db, sync.generation, upto)
         changed = None if logged is None else changed | logged
-    members = lib.syncs.members(sync)
+    members = sync_records.members(lib.db, sync)
     old = sync_disk.read(path)
     if old is not None and not path.stat().st_mode & 0o222:  # (root may write anyway)
         raise _Failed("the file is read-only")

@@ -4,24 +4,25 @@ A sync is a file plus what goes in it: the whole library, the papers matching a
 query, a saved search (by name, so editing the search changes the file), a tag,
 or the reading list; written as BibTeX, biblatex or CSL-JSON. Syncs live in the
 library's ``syncs`` table, so the command line and the window share them. The
-writing itself is ``core/sync/sync_write.py``; when to write, ``core/sync/sync_feed.py``.
+writing itself is ``core/sync/sync_write.py``; when to write, ``core/sync/sync_feed.py``; the
+record itself and what goes in, ``core/sync/sync_records.py``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paperdesk.core.bibtex import formats
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import files, syncs_table
 from paperdesk.core.db.edits import now
-from paperdesk.core.model.errors import PaperDeskError
-from paperdesk.core.model.text import tag_key
-from paperdesk.core.sync import sync_disk
+from paperdesk.core.search.search import searched
+from paperdesk.core.sync import sync_disk, sync_records
+from paperdesk.core.sync.sync_records import Sync as Sync
+from paperdesk.core.sync.sync_records import SyncError as SyncError
 from paperdesk.core.sync.sync_states import CHANGED, CONFLICT, FAILED, NEW, OK, PENDING, WRITING
 
 if TYPE_CHECKING:
@@ -35,79 +36,6 @@ SOURCES = ("all", "query", "search", "tag", "reading-list")
 STYLES = formats.SYNC_STYLES  # the formats a file can be kept in (``core/bibtex/formats.py``)
 
 
-class SyncError(PaperDeskError):
-    """A sync cannot be added, found or written as asked."""
-
-
-@dataclass
-class Sync:
-    id: int
-    path: str
-    source: str
-    value: str
-    style: str
-    ascii: bool
-    state: str
-    message: str | None
-    entries: int | None
-    written_sha256: str | None
-    pending_sha256: str | None
-    written_at: str | None
-    layout_key: str | None
-    layout: bytes | None
-    as_written: bool = False  # .bib fields exactly as written, bare specials and all
-    library: str | None = None  # the library file it was made on (real path); None: older
-    generation: int | None = None  # the library's generation its file holds (None: unknown)
-    kept: str | None = None  # the conflict file a write kept someone else's version in
-    library_generation: int = 0  # the library's generation when the sync was read
-
-    @property
-    def behind(self) -> bool:
-        """The library has changes the file lacks (a program that made them stopped
-        before it wrote the file, or is writing it now)."""
-        return self.library_generation > (self.generation or 0)
-
-    def describe(self) -> str:
-        return {"all": "the whole library", "query": f"papers matching “{self.value}”",
-                "search": f"saved search “{self.value}”", "tag": f"tag “{self.value}”",
-                "reading-list": "the reading list"}[self.source]
-
-    def state_text(self) -> str:
-        """"up to date", "failed: why", "stopped: why"..."""
-        if self.state == FAILED:
-            return f"failed: {self.message}"
-        if self.state == CONFLICT:
-            return f"stopped: {self.message}"
-        if self.state == CHANGED:
-            return f"changed: {self.message}"
-        if self.state == NEW:
-            return "not written yet"
-        if self.state == PENDING:
-            return f"pending: {self.message}"
-        if self.kept:
-            return f"{self.state}; {self.kept_text()}"
-        return self.state
-
-    def kept_text(self) -> str:
-        return (f"someone else's version, saved while PaperDesk wrote the file, is kept as "
-                f"{self.kept}")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "path": self.path, "source": self.source, "value": self.value,
-                "style": self.style, "ascii": self.ascii, "as_written": self.as_written,
-                "state": self.state,
-                "message": self.message, "entries": self.entries,
-                "written_at": self.written_at, "written_sha256": self.written_sha256,
-                "library": self.library, "generation": self.generation,
-                "library_generation": self.library_generation, "kept": self.kept,
-                "describe": self.describe()}
-
-
-_COLUMNS = ("id, path, source, value, style, ascii, state, message, entries, written_sha256, "
-            "pending_sha256, written_at, layout_key, layout, library, generation, kept, "
-            "(SELECT coalesce(max(generation), 0) FROM sync_changes)")
-
-
 def normal_path(path: str | os.PathLike[str]) -> str:
     return str(Path(path).expanduser().absolute())
 
@@ -119,16 +47,16 @@ class Syncs:
         self.lib = lib
 
     def all(self) -> list[Sync]:
-        return [_sync(r) for r in self.lib.db.execute(
-            f"SELECT {_COLUMNS} FROM syncs ORDER BY id")]
+        return [sync_records.from_row(r) for r in self.lib.db.execute(
+            f"SELECT {sync_records.COLUMNS} FROM syncs ORDER BY id")]
 
     def get(self, path: str | os.PathLike[str]) -> Sync:
-        row = self.lib.db.execute(f"SELECT {_COLUMNS} FROM syncs WHERE path = ?",
+        row = self.lib.db.execute(f"SELECT {sync_records.COLUMNS} FROM syncs WHERE path = ?",
                                   [normal_path(path)]).fetchone()
         if row is None:
             raise SyncError(f"{normal_path(path)} is not kept in sync "
                             "(see `paperdesk sync list`)")
-        return _sync(row)
+        return sync_records.from_row(row)
 
     def on_disk(self, sync: Sync, found: str | bool | None = True) -> Sync:
         """``sync`` with the state its file on disk has: one recorded "up to date" whose
@@ -158,22 +86,24 @@ class Syncs:
         reads no library, so any thread may ask."""
         return sync_disk.sha256(Path(path))
 
-    def behind(self) -> list[Sync]:
-        """The syncs to write since the library has changes their files lack (or were
-        never written). Not those that failed (the next change tries them again) nor
-        those stopped until the user says: neither claims to be up to date."""
-        return [s for s in self.all() if (s.state == OK and s.behind) or s.state == NEW]
+    def behind(self, among: list[Sync] | None = None) -> list[Sync]:
+        """The syncs (of ``among``, just read; else of all) to write since the library
+        has changes their files lack (or were never written). Not those that failed
+        (the next change tries them again) nor those stopped until the user says:
+        neither claims to be up to date."""
+        return [s for s in (self.all() if among is None else among)
+                if (s.state == OK and s.behind) or s.state == NEW]
 
     def stopped(self) -> list[Sync]:
         """The syncs that failed or stopped and are not resolved yet."""
-        return [_sync(r) for r in self.lib.db.execute(
-            f"SELECT {_COLUMNS} FROM syncs WHERE state IN (?, ?) ORDER BY id",
+        return [sync_records.from_row(r) for r in self.lib.db.execute(
+            f"SELECT {sync_records.COLUMNS} FROM syncs WHERE state IN (?, ?) ORDER BY id",
             [FAILED, CONFLICT])]
 
     def get_id(self, sync_id: int) -> Sync | None:
-        row = self.lib.db.execute(f"SELECT {_COLUMNS} FROM syncs WHERE id = ?",
+        row = self.lib.db.execute(f"SELECT {sync_records.COLUMNS} FROM syncs WHERE id = ?",
                                   [sync_id]).fetchone()
-        return _sync(row) if row else None
+        return sync_records.from_row(row) if row else None
 
     def add(self, path: str | os.PathLike[str], source: str = "all", value: str = "", *,
             style: str = "bibtex", ascii: bool = False, as_written: bool = False) -> Sync:
@@ -189,7 +119,7 @@ class Syncs:
         if source == "search":
             self._saved_query(value)
         if source == "query":
-            self.lib.search(value, limit=1)  # a malformed query is refused now, not later
+            searched(self.lib, value, limit=1)  # a malformed query is refused now, not later
         try:
             folder = Path(where).is_dir()
         except OSError as exc:  # a name too long...
@@ -232,41 +162,12 @@ class Syncs:
     # -- what goes in -----------------------------------------------------------
 
     def _saved_query(self, name: str) -> str:
-        row = self.lib.db.execute("SELECT query FROM saved_searches WHERE name = ?",
-                                  [name]).fetchone()
-        if row is None:
-            raise SyncError(f"there is no saved search named {name!r}")
-        return row[0]
+        return sync_records.saved_query(self.lib.db, name)
 
     def members(self, sync: Sync) -> list[int] | None:
         """The ids of the papers that go in, by id; None for the whole library."""
-        db = self.lib.db
-        if sync.source == "all":
-            return None
-        if sync.source == "reading-list":
-            ids = self.lib.curation.reading_list()
-        elif sync.source == "tag":
-            ids = [r[0] for r in db.execute(
-                "SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id "
-                "JOIN papers p ON p.id = pt.paper_id "
-                "WHERE t.name_key = ? AND p.deleted_at IS NULL", [tag_key(sync.value)])]
-        else:
-            query = sync.value if sync.source == "query" else self._saved_query(sync.value)
-            ids = list(self.lib.search(query).ids)
-        return sorted(ids)
-
-
-def _sync(row: Any) -> Sync:
-    (sid, path, source, value, style, ascii, state, message, entries, written, pending,
-     written_at, layout_key, layout, library, generation, kept, now_at) = row
-    return Sync(sid, path, source, value, style, bool(ascii & 1), state, message, entries,
-                written, pending, written_at, layout_key, layout, bool(ascii & _AS_WRITTEN),
-                library, generation, kept, now_at)
-
-
-# The ``ascii`` column holds the sync's writing options as bits: 1 ASCII, 2 as written.
-_AS_WRITTEN = 2
+        return sync_records.members(self.lib.db, sync)
 
 
 def _options(ascii: bool, as_written: bool) -> int:
-    return int(ascii) | (_AS_WRITTEN if as_written else 0)
+    return int(ascii) | (sync_records.AS_WRITTEN if as_written else 0)

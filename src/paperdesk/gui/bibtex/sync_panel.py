@@ -187,7 +187,7 @@ class SyncPanel:
         context.widget.statusBar().addPermanentWidget(self.status)
         self.writer.started.connect(self._started)
         self.writer.finished.connect(self._finished)
-        self.writer.listed.connect(self.refresh)
+        self.writer.listed.connect(lambda *_: self.refresh())
         # What is on disk, not only what was recorded: every few seconds, and after
         # every write, the files are hashed (on the writer's side) and the states shown
         # follow them; written by another program, failed or stopped there, it shows.
@@ -219,8 +219,9 @@ class SyncPanel:
     def look(self) -> None:
         if not self.writer.busy and not self.writer.closed:
             syncs = self.context.lib.syncs
-            self.writer.look({s.id: s.path for s in syncs.all()}, self.round)
-            if syncs.behind():  # a change another program committed and did not write
+            self.seen = (self.round, syncs.all())  # read once a look
+            self.writer.look({s.id: s.path for s in self.seen[1]}, self.round)
+            if syncs.behind(self.seen[1]):  # a change another program committed, unwritten
                 self.writer.catch_up_found()
 
     def _looked(self, looked: tuple[int, dict[int, str | None]]) -> None:
@@ -228,18 +229,21 @@ class SyncPanel:
         if token != self.round:
             return  # hashed before the last write: what it saw has been replaced
         self.disk = hashes
-        self.refresh()
+        # The records the look read, unless a write came since (its round is past).
+        seen = getattr(self, "seen", None)
+        self.refresh(seen[1] if seen is not None and seen[0] == token else None)
 
-    def syncs(self) -> list[Sync]:
-        """The syncs as recorded (by any program), with the state their files on disk
-        have (as last hashed)."""
+    def syncs(self, recorded: list[Sync] | None = None) -> list[Sync]:
+        """The syncs as recorded (by any program; ``recorded``: as just read), with the
+        state their files on disk have (as last hashed)."""
         syncs = self.context.lib.syncs
         # Not hashed yet: taken as recorded (pending all the same, when it is).
-        return [syncs.on_disk(s, self.disk.get(s.id, s.written_sha256)) for s in syncs.all()]
+        return [syncs.on_disk(s, self.disk.get(s.id, s.written_sha256))
+                for s in (syncs.all() if recorded is None else recorded)]
 
-    def refresh(self) -> None:
+    def refresh(self, recorded: list[Sync] | None = None) -> None:
         self.menu.clear()
-        syncs = self.syncs()
+        syncs = self.syncs(recorded)
         if not syncs:
             none = self.menu.addAction("No file is kept in sync")
             none.setEnabled(False)
