@@ -12,9 +12,15 @@
   ``issued.date-parts``, ``container-title``, ``abstract`` (JATS), ``URL``; 404 with
   the text "Resource not found." for a DOI it does not know.
 
+- ``GET /pdf/IDvN``: the PDF of that version (``pdfs``), ``application/pdf``, as
+  arxiv.org/pdf serves it; 404 for one it does not have.
+
 Every request is logged with when it began and ended, and how many were being
 answered at once (``most_at_once``), so a test can check the spacing and the single
-connection. ``answer(prefix, status, body, headers, times)`` sets a fault.
+connection. ``answer(prefix, status, body, headers, times)`` sets a fault; ``cut``
+sends only that many bytes of it (its Content-Length the whole) and closes the
+connection, ``trickle`` sends it a byte every so many seconds; a "Content-Length" of
+"" among its headers sends none (the body ends when the connection closes).
 """
 
 from __future__ import annotations
@@ -94,6 +100,8 @@ class Fault:
     body: bytes
     headers: dict[str, str]
     times: int
+    cut: int | None = None
+    trickle: float | None = None
 
 
 class FakeServices:
@@ -102,6 +110,7 @@ class FakeServices:
     def __init__(self, host: str = "127.0.0.1") -> None:
         self.arxiv: dict[str, ArxivPaper] = {}
         self.works: dict[str, dict[str, Any]] = {}
+        self.pdfs: dict[str, bytes] = {}  # "IDvN": the PDF's bytes
         self.faults: list[Fault] = []
         self.log: list[tuple[float, float, str]] = []  # (began, ended, path)
         self.agents: list[str] = []
@@ -133,6 +142,7 @@ class FakeServices:
     @property
     def env(self) -> dict[str, str]:
         return {"PAPERDESK_ARXIV_API": self.url + "/api/query",
+                "PAPERDESK_ARXIV_PDF": self.url + "/pdf",
                 "PAPERDESK_CROSSREF_API": self.url}
 
     def __enter__(self) -> FakeServices:
@@ -144,8 +154,9 @@ class FakeServices:
         self.server.server_close()
 
     def answer(self, prefix: str, status: int, body: bytes = b"", times: int = 1,
-               headers: dict[str, str] | None = None) -> None:
-        self.faults.append(Fault(prefix, status, body, headers or {}, times))
+               headers: dict[str, str] | None = None, cut: int | None = None,
+               trickle: float | None = None) -> None:
+        self.faults.append(Fault(prefix, status, body, headers or {}, times, cut, trickle))
 
     def paths(self, prefix: str = "") -> list[str]:
         return [p for _, _, p in self.log if p.startswith(prefix)]
@@ -177,7 +188,14 @@ class FakeServices:
         path, query = unquote(url.path), parse_qs(url.query)
         fault = self._fault(path)
         if fault is not None:
-            return self._send(handler, fault.status, fault.body, fault.headers)
+            return self._send(handler, fault.status, fault.body, fault.headers, fault.cut,
+                              fault.trickle)
+        if path.startswith("/pdf/"):
+            pdf = self.pdfs.get(path[len("/pdf/"):])
+            if pdf is None:
+                return self._send(handler, 404, b"<html>No such paper</html>",
+                                  {"Content-Type": "text/html"})
+            return self._send(handler, 200, pdf, {"Content-Type": "application/pdf"})
         if path == "/api/query" and "search_query" in query:
             found = self._search(query["search_query"][0],
                                  int(query.get("max_results", ["10"])[0]))
@@ -223,13 +241,30 @@ class FakeServices:
 
     @staticmethod
     def _send(handler: BaseHTTPRequestHandler, status: int, body: bytes,
-              headers: dict[str, str]) -> None:
+              headers: dict[str, str], cut: int | None = None,
+              trickle: float | None = None) -> None:
         try:
             handler.send_response(status)
+            unsized = headers.get("Content-Length") == ""  # the body ends with the connection
             for key, value in {"Content-Type": "application/json", **headers}.items():
-                handler.send_header(key, value)
-            handler.send_header("Content-Length", str(len(body)))
+                if key != "Content-Length":
+                    handler.send_header(key, value)
+            if unsized:
+                handler.send_header("Connection", "close")
+                handler.close_connection = True
+            else:
+                handler.send_header("Content-Length", str(len(body)))
             handler.end_headers()
-            handler.wfile.write(body)
+            if trickle is not None:
+                for n in range(len(body)):
+                    handler.wfile.write(body[n:n + 1])
+                    handler.wfile.flush()
+                    time.sleep(trickle)
+            elif cut is not None:
+                handler.wfile.write(body[:cut])
+                handler.wfile.flush()
+                handler.close_connection = True
+            else:
+                handler.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass

@@ -215,7 +215,7 @@ def test_arxiv_is_asked_on_one_connection_three_seconds_apart_with_retry_after(
         tmp_path, monkeypatch):
     from paperdesk.core.hub import service
 
-    monkeypatch.setattr(service.ARXIV_API, "_last", -1e9)
+    service.ARXIV_API.pace.reset()  # the spacing from rest: earlier tests set it to 0
     with FakeServices() as fake:
         fake.arxiv.update({p.arxiv_id: p for p in (KAPLAN, MISTRAL)})
         fake.answer("/api/query", 429, b"slow down", headers={"Retry-After": "1"})

@@ -231,8 +231,13 @@ def cmd_rate(args: argparse.Namespace, lib: Library) -> int:
 
 def cmd_status(args: argparse.Namespace, lib: Library) -> int:
     changes = lib.curation.set_status(args.ids, args.status)
-    return _report(changes, f"marked {plural(changes.result.get('changed', 0), 'paper')} "
+    code = _report(changes, f"marked {plural(changes.result.get('changed', 0), 'paper')} "
                             f"{args.status}")
+    if args.status == "to-read" and lib.settings.get("fetch_to_read"):  # pdf auto-fetch
+        from paperdesk.cli.pdf_fetch_cmds import fetch_to_read
+
+        code = max(code, fetch_to_read(lib, args.ids))
+    return code
 
 
 def cmd_year(args: argparse.Namespace, lib: Library) -> int:

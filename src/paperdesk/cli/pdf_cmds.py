@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from paperdesk.cli import Commands, ids, pdf_text_cmds
+from paperdesk.cli import Commands, ids, pdf_fetch_cmds, pdf_text_cmds
 from paperdesk.cli.output import emit_json, escaped, fail, say, short
 from paperdesk.core.api import Library
 
@@ -60,6 +60,7 @@ def register(sub: Commands) -> None:
     lo.add_argument("file", metavar="FILE", help="where the PDF is now")
     lo.set_defaults(func=cmd_locate)
     pdf_text_cmds.register(actions)  # pdf index: the text for pdf:word searches
+    pdf_fetch_cmds.register(actions)
 
 
 def cmd_attach(args: argparse.Namespace, lib: Library) -> int:

@@ -6,7 +6,8 @@ written), ``lib.follows`` (the arXiv categories and authors Today brings),
 ``lib.pdf`` (a paper's PDFs: attached, listed, removed, opened), ``lib.reading`` (what
 the PDF reader reads and keeps), ``lib.highlights`` (passages marked in a PDF),
 ``lib.fulltext`` (the text of the PDFs), ``lib.share`` (one library on several
-computers) and ``lib.published`` (the venues preprints appeared at). The GUI
+computers), ``lib.published`` (the venues preprints appeared at) and ``lib.settings``
+(the library's settings on this computer). The GUI
 and the CLI reach every
 feature through these; ``core/api.py`` holds only the value types that go with them.
 """
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from paperdesk.core.curation.queue import Queue
     from paperdesk.core.curation.trash import Trash
     from paperdesk.core.curation.triage import Triage
+    from paperdesk.core.db.library_settings import LibrarySettings
     from paperdesk.core.duplicates.duplicates import Duplicates
     from paperdesk.core.hub.follow import Follows
     from paperdesk.core.hub.published_versions import Published
@@ -148,3 +150,9 @@ class Areas:
         from paperdesk.core.share.share import Share
 
         return Share(self)
+
+    @functools.cached_property
+    def settings(self: Library) -> LibrarySettings:
+        from paperdesk.core.db.library_settings import LibrarySettings
+
+        return LibrarySettings(self.path)

@@ -152,6 +152,18 @@ class Library(Kernel, Areas):
 
         return add(self, texts, hub=hub, progress=progress, cancel=cancel)
 
+    def fetch_pdfs(self, ids: Sequence[int] | None, *, to_read_only: bool = False,
+                   progress: Progress = no_progress,
+                   cancel: CancelFlag | None = None) -> ch.Changes:
+        """Fetch and attach the arXiv PDFs of ``ids``; one undoable edit whose result is
+        a ``pdf_fetch.FetchResult`` (core/hub/pdf_fetch.py). ``to_read_only`` (or no
+        ``ids``): only those marked to-read that have an arXiv id and no PDF yet."""
+        from paperdesk.core.hub.pdf_fetch import fetch_pdfs, to_read_without_pdf
+
+        if ids is None or to_read_only:
+            ids = to_read_without_pdf(self, ids)
+        return fetch_pdfs(self, ids, progress=progress, cancel=cancel)
+
     def fetch_daily(self, first: dt.date, last: dt.date | None = None, *,
                     hub: Hub | None = None, progress: Progress = no_progress,
                     cancel: CancelFlag | None = None) -> list[Any]:

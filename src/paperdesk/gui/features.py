@@ -23,6 +23,7 @@ from paperdesk.gui.help_menu import HelpMenu
 from paperdesk.gui.hub.add_action import AddByIdentifier
 from paperdesk.gui.hub.enrich_action import Hub
 from paperdesk.gui.hub.follow_dialog import Follows
+from paperdesk.gui.hub.get_pdf import GetPdf
 from paperdesk.gui.hub.published_action import FindPublished
 from paperdesk.gui.hub.today import Today
 from paperdesk.gui.importing.file_drops import Imports
@@ -35,5 +36,5 @@ from paperdesk.gui.startup.library_files import LibraryFiles
 
 FEATURES: list[type[Feature]] = [LibraryFiles, Export, Sync, Clipboard, Triage, Review, Hub,
                                  KeyCheck, Today, Follows, Queue, AddByIdentifier, FindPublished,
-                                 Reader, FullText, OutsideWrites, TagDrops, Imports, Share,
-                                 HelpMenu]
+                                 GetPdf, Reader, FullText, OutsideWrites, TagDrops, Imports,
+                                 Share, HelpMenu]

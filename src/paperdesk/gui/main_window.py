@@ -55,6 +55,7 @@ class MainWindow(QMainWindow):
         self.notify, self.actions_by_name = ctx.notify, ctx.actions
         self.setWindowIcon(icon("app"))
         self.setAcceptDrops(True)
+        self.drop_widget: QObject | None = None  # a text field a drop landed on (eventFilter)
         ctx.changed.connect(self.apply)
         ctx.leaving.connect(lambda: self.detail.flush_note())
         ctx.library_changed.connect(self._library_changed)
@@ -126,7 +127,9 @@ class MainWindow(QMainWindow):
         self.toolbar.addAction(self.actions_by_name["import_files"])
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.search_bar)
-        for widget in (self.search_bar.edit, self.detail.note, self.detail.tag_entry):
+        # (The note takes drops on its viewport, where a scroll area's events arrive.)
+        for widget in (self.search_bar.edit, self.detail.note, self.detail.note.viewport(),
+                       self.detail.tag_entry):
             widget.installEventFilter(self)
 
     def _connect_detail(self) -> None:
@@ -312,7 +315,11 @@ class MainWindow(QMainWindow):
         kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
         if event.type() in kinds and self._drop_taker(event) is not None:
             if event.type() == QEvent.Type.Drop:
-                self.dropEvent(event)
+                self.drop_widget = watched  # whose coordinates the drop's position is in
+                try:
+                    self.dropEvent(event)
+                finally:
+                    self.drop_widget = None
             else:
                 _copy_in(event)
             return True

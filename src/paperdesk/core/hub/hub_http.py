@@ -15,6 +15,10 @@ itself is built on) and asks the same endpoints with it:
   slices of ``SLICE`` seconds, looking at the cancel flag (and Ctrl-C reaching
   it) between them: nothing waits longer than that for the network. A transfer
   given up on is told to stop and ends at its next read;
+- an answer whose ``Content-Length`` promised more than came is ``CutShort``;
+- with ``into`` (a file open for writing), a successful (200) answer's body is
+  written there as it comes rather than kept in memory (a PDF of up to 100 MB);
+  the file is emptied before each answer is written, so a retry starts it afresh;
 - a redirect is followed only to the Hub's own scheme, host and port (the
   ``HF_ENDPOINT`` it was asked at), at most ``MAX_REDIRECTS`` times and within the
   same deadline; a redirect anywhere else raises ``OffHost`` before anything is
@@ -28,10 +32,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
+
+from paperdesk import __version__
 
 SLICE = 0.1  # seconds between looks at the cancel flag in every wait
-USER_AGENT = "paperdesk (+https://github.com/paperdesk)"
+USER_AGENT = f"PaperDesk/{__version__} (+https://github.com/paperdesk)"
 MAX_REDIRECTS = 5  # on the Hub's own host (a moved path, an added slash)
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _PORTS = {"http": 80, "https": 443}
@@ -39,6 +45,10 @@ _PORTS = {"http": 80, "https": 443}
 
 class TooLarge(Exception):
     """The answer is larger than the cap; it was not read to its end."""
+
+
+class CutShort(Exception):
+    """The answer ended before the length its ``Content-Length`` promised."""
 
 
 class DeadlineExceeded(Exception):
@@ -104,7 +114,7 @@ def _shown(place: tuple[str, str, int | None]) -> str:
 
 
 def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: float,
-        max_bytes: int, stop: Callable[[], None]) -> Answer:
+        max_bytes: int, stop: Callable[[], None], into: BinaryIO | None = None) -> Answer:
     """The answer to one GET, within ``deadline`` seconds and ``max_bytes`` bytes,
     redirects on the same host followed; raises DeadlineExceeded, TooLarge, OffHost,
     TooManyRedirects, the client's own errors, or what ``stop`` raises."""
@@ -114,7 +124,7 @@ def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: floa
     home = origin(url)
     asked: Any = url
     for _ in range(MAX_REDIRECTS + 1):
-        answer = _one(http, asked, params, ends, max_bytes, stop)
+        answer = _one(http, asked, params, ends, max_bytes, stop, into)
         location = answer.headers.get("location") if answer.status in REDIRECTS else None
         if not location:
             return answer
@@ -128,12 +138,13 @@ def get(http: Any, url: str, params: Mapping[str, Any] | None, *, deadline: floa
 
 
 def _one(http: Any, url: Any, params: Mapping[str, Any] | None, ends: float,
-         max_bytes: int, stop: Callable[[], None]) -> Answer:
+         max_bytes: int, stop: Callable[[], None], into: BinaryIO | None) -> Answer:
     """One request and its answer, as it came (a redirect is not followed)."""
     box: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     given_up = threading.Event()
     worker = threading.Thread(target=_transfer, name="hub-transfer", daemon=True,
-                              args=(http, url, params, ends, max_bytes, given_up, box))
+                              args=(http, url, params, ends, max_bytes, given_up, box,
+                                    into))
     worker.start()
     try:
         while True:
@@ -153,21 +164,44 @@ def _one(http: Any, url: Any, params: Mapping[str, Any] | None, ends: float,
 
 def _transfer(http: Any, url: Any, params: Mapping[str, Any] | None, ends: float,
               max_bytes: int, given_up: threading.Event,
-              box: queue.SimpleQueue[tuple[bool, Any]]) -> None:
+              box: queue.SimpleQueue[tuple[bool, Any]], into: BinaryIO | None) -> None:
+    import httpx2
+
     try:
         with http.stream("GET", url, params=params) as response:
             length = response.headers.get("content-length", "")
-            if length.isascii() and length.isdigit() and int(length) > max_bytes:
+            promised = int(length) if length.isascii() and length.isdigit() else None
+            if promised is not None and promised > max_bytes:
                 raise TooLarge()
+            sink = into if into is not None and response.status_code == 200 else None
+            if sink is not None:
+                sink.seek(0)
+                sink.truncate()
             body = bytearray()
-            for chunk in response.iter_bytes():
-                if given_up.is_set():
-                    return
-                body += chunk
-                if len(body) > max_bytes:
-                    raise TooLarge()
-                if time.monotonic() >= ends:
-                    raise DeadlineExceeded()
+            count = 0
+            try:
+                for chunk in response.iter_bytes():
+                    if given_up.is_set():
+                        return
+                    count += len(chunk)
+                    if count > max_bytes:
+                        raise TooLarge()
+                    if sink is not None:
+                        sink.write(chunk)
+                    else:
+                        body += chunk
+                    if time.monotonic() >= ends:
+                        raise DeadlineExceeded()
+            except httpx2.RemoteProtocolError as exc:
+                if promised is None or "complete message body" not in str(exc):
+                    raise
+                raise CutShort(f"{response.num_bytes_downloaded:,} of {promised:,} "
+                               "bytes") from None
+            # The length counts the bytes sent, compressed or not: so is this count.
+            if promised is not None and response.num_bytes_downloaded < promised:
+                raise CutShort(f"{response.num_bytes_downloaded:,} of {promised:,} bytes")
+            if sink is not None:
+                sink.flush()
             box.put((True, Answer(response.status_code, response.headers, bytes(body))))
     except BaseException as exc:  # handed to the asking thread, which decides
         box.put((False, exc))

@@ -1,9 +1,11 @@
 """Asking a metadata service other than the Hub (arXiv, Crossref) politely.
 
-One ``Service`` per service and process: one request at a time (arXiv's terms for
-automated clients ask for a single connection), at least ``spacing`` seconds from the
-end of one answer to the next request, ``Retry-After`` honoured on 429 and 503 up to
-``max_wait`` seconds, a User-Agent naming PaperDesk, a deadline and a size cap per
+One ``Service`` per service and process. Its requests take turns from its ``Pace``
+(``pace.py``; arXiv's API and its PDFs share one, across processes too): one request
+at a time (arXiv's terms for automated clients ask for a single connection), at least
+``spacing`` seconds from the end of one answer to the next request, ``Retry-After``
+honoured on 429 and 503 up to ``max_wait`` seconds (by the next request, in whichever
+program), a User-Agent naming PaperDesk, a deadline and a size cap per
 answer (``hub_http.get``), and every wait cancellable. A redirect is followed only on
 the service's own scheme, host and port (``hub_http.get``): an answer must come from
 the host PaperDesk asked. Each failure is one ``HubError``
@@ -13,15 +15,14 @@ line; "cannot be reached" is ``HubUnavailable``.
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from paperdesk.core.hub import hub_http
 from paperdesk.core.hub.hub import HubError, HubUnavailable
+from paperdesk.core.hub.pace import ARXIV, Pace
 from paperdesk.core.model.errors import Cancelled
 from paperdesk.core.model.jobs import CancelFlag
 
@@ -39,46 +40,49 @@ class Service:
     max_wait: float = 60.0      # the longest Retry-After honoured
     retries: int = 2            # after the first try, for 429 and 503
     accept: str = "*/*"
+    pace: Pace | None = None    # None: a pace of its own, in this process only
     requests: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _last: float = -1e9
-    _http: Any = None
+    _http: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.pace is None:
+            self.pace = Pace(self.name.lower(), shared=False)
 
     @property
     def base(self) -> str:
         return (os.environ.get(self.env) or self.default).rstrip("/")
 
     def get(self, path: str, params: Mapping[str, Any] | None, what: str,
-            cancel: CancelFlag | None = None) -> hub_http.Answer | None:
-        """The answer to one GET of ``base + path`` (None for a 404)."""
+            cancel: CancelFlag | None = None,
+            into: BinaryIO | None = None) -> hub_http.Answer | None:
+        """The answer to one GET of ``base + path`` (None for a 404); ``into``: a
+        successful answer's body is written there instead (``hub_http.get``)."""
         def stop() -> None:
             if cancel is not None and cancel.is_set():
                 raise Cancelled(f"cancelled while waiting for {self.name}")
 
-        with self._lock:  # one connection: the next request waits for this one
-            for attempt in range(self.retries + 1):
-                hub_http.wait(self._last + self.spacing - time.monotonic(), stop)
-                self._last = time.monotonic()
+        assert self.pace is not None
+        for attempt in range(self.retries + 1):
+            # One connection: the turn is held until the answer is read whole; the
+            # spacing runs from the end of one answer to the next request.
+            with self.pace.turn(self.spacing, stop, self.max_wait) as turn:
                 self.requests += 1
-                try:
-                    answer = self._once(self.base + path, params, what, stop)
-                finally:  # the spacing runs from the end of one answer to the next request
-                    self._last = time.monotonic()
-                if answer.status in (429, 503) and attempt < self.retries:
-                    wait = _seconds(answer.headers.get("retry-after"))
-                    if wait is not None and wait <= self.max_wait:
-                        hub_http.wait(wait, stop)  # then the spacing still holds
-                        continue
-                return self._checked(answer, what)
+                answer = self._once(self.base + path, params, what, stop, into)
+                wait = (_seconds(answer.headers.get("retry-after"))
+                        if answer.status in (429, 503) else None)
+                turn.retry_after = wait
+            if wait is not None and wait <= self.max_wait and attempt < self.retries:
+                continue  # the next turn waits for the Retry-After, then the spacing
+            return self._checked(answer, what)
         raise HubError(f"{what}: no answer")  # not reached
 
     def _once(self, url: str, params: Mapping[str, Any] | None, what: str,
-              stop: Any) -> hub_http.Answer:
+              stop: Any, into: BinaryIO | None = None) -> hub_http.Answer:
         import httpx2
 
         try:
             return hub_http.get(self._client(), url, params, deadline=self.timeout,
-                                max_bytes=self.max_bytes, stop=stop)
+                                max_bytes=self.max_bytes, stop=stop, into=into)
         except (hub_http.DeadlineExceeded, httpx2.TimeoutException):
             raise HubError(f"{what}: {self.name} did not answer within "
                            f"{self.timeout:g} s") from None
@@ -88,6 +92,9 @@ class Service:
         except hub_http.TooManyRedirects:
             raise HubError(f"{what}: {self.name} redirected more than "
                            f"{hub_http.MAX_REDIRECTS} times; not followed") from None
+        except hub_http.CutShort as exc:
+            raise HubError(f"{what}: {self.name}'s answer was cut short ({exc}); "
+                           "nothing kept") from None
         except hub_http.TooLarge:
             raise HubError(f"{what}: {self.name}'s answer is larger than "
                            f"{self.max_bytes / 2**20:g} MB; not read") from None
@@ -132,8 +139,9 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:120] if text else type(exc).__name__
 
 
-# One of each per process: the spacing holds for every caller in it.
+# One of each per process: the spacing holds for every caller in it (arXiv's, for
+# every PaperDesk program: its pace is shared with the PDFs and across processes).
 ARXIV_API = Service("arXiv", "PAPERDESK_ARXIV_API", "https://export.arxiv.org/api/query",
-                    accept="application/atom+xml")
+                    accept="application/atom+xml", pace=ARXIV)
 CROSSREF = Service("Crossref", "PAPERDESK_CROSSREF_API", "https://api.crossref.org",
                    spacing=1.0, accept="application/json")

@@ -101,6 +101,7 @@ class DetailPane(QScrollArea):
     year_correction = Signal(int)         # paper id
     highlight_opened = Signal(int, int)   # attachment id, page (0-based): read it there
     pdf_hit_opened = Signal(int, int)     # attachment id, page (0-based) of a search hit
+    shown = Signal(list)                  # the ids of the papers now shown (for sections)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -160,6 +161,7 @@ class DetailPane(QScrollArea):
                        self.older_notes, self.note, self.marks):
             layout.addWidget(widget)
         layout.addStretch(1)
+        self._layout = layout
         self.ids: list[int] = []
         self.note_id: int | None = None
         self._loading = False
@@ -167,12 +169,22 @@ class DetailPane(QScrollArea):
 
     # -- showing -------------------------------------------------------------
 
+    def add_section(self, widget: QWidget) -> None:
+        """A feature's own part of the pane (a paper's PDFs), above the notes; the
+        feature fills it, and shows it or not, when it hears ``shown``."""
+        self._layout.insertWidget(self._layout.indexOf(self.notes_label), widget)
+
     def set_tag_names(self, names: list[str]) -> None:
         self.tag_names.setStringList(names)
 
     def show_papers(self, papers: list[dict[str, Any]],
                     sightings: list[dict[str, Any]] | None = None) -> None:
         """Show one paper (with its sightings), several, or none."""
+        self._show_papers(papers, sightings)
+        self.shown.emit(list(self.ids))
+
+    def _show_papers(self, papers: list[dict[str, Any]],
+                     sightings: list[dict[str, Any]] | None) -> None:
         same = [p["id"] for p in papers] == self.ids
         if not same:
             self.flush_note()
@@ -222,6 +234,7 @@ class DetailPane(QScrollArea):
         self.title.setText(f"{summary['count']:,} papers selected")
         self.provenance.hide()
         self.meta.setText("Rating, status and tags apply to all of them.")
+        self.shown.emit(list(self.ids))
 
     def _show_shared(self, ratings: list[int], statuses: list[str],
                      tags: list[tuple[str, int]], single: bool) -> None:
