@@ -53,6 +53,10 @@ COMMANDS = [
     ("published", "--forget", "{}"),
     ("published", "--pick", "{}:1"),
     ("published", "--pick", "1:{}"),
+    ("pdf", "attach", "{}", "paper.pdf"),
+    ("pdf", "remove", "{}"),
+    ("pdf", "open", "{}"),
+    ("pdf", "locate", "{}", "paper.pdf"),
 ]
 
 
@@ -73,14 +77,15 @@ def _commands(parser: argparse.ArgumentParser, path=()):
 
 # Arguments that hold ids among other things, read by the command itself.
 FREE_FORM = {(("tag",), "items"), (("note",), "args"), (("merge",), "take"),
-             (("published",), "pick")}  # ID:N, each part checked by cli/ids.py
+             (("published",), "pick"),  # ID:N, each part checked by cli/ids.py
+             (("pdf", "attach"), "target")}  # [ID] FILE: the id checked by cli/ids.py
 
 
 def test_every_id_argument_is_checked():
     """No command reads an id or a number with a bare int (the way to OverflowError), and
     every command with an id argument is in COMMANDS."""
-    checked = {ids.paper_id, ids.note_id, ids.merge_id, ids.count, ids.position, ids.year,
-               ids.paper_id_list}
+    checked = {ids.paper_id, ids.note_id, ids.merge_id, ids.attachment_id, ids.count,
+               ids.position, ids.year, ids.paper_id_list}
     with_ids = set()
     for path, action in _commands(build_parser()):
         words = set(re.split(r"[^a-z]+", f"{action.dest} {action.metavar or ''}".lower()))

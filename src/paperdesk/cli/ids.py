@@ -40,6 +40,10 @@ def merge_id(text: str) -> int:
     return number(text, "a merge id", 1)
 
 
+def attachment_id(text: str) -> int:
+    return number(text, "an attachment id", 1)
+
+
 def year(text: str) -> int:
     """A whole number; the library says whether it is a year it takes."""
     try:

@@ -11,10 +11,6 @@ from paperdesk.cli.output import emit_json, escaped, fail, say, short
 from paperdesk.core.api import Library
 
 
-def attachment_id(text: str) -> int:
-    return ids.number(text, "an attachment id", 1)
-
-
 def register(sub: Commands) -> None:
     p = sub.add_parser(
         "pdf", help="attach, list, remove and open papers' PDFs",
@@ -34,7 +30,7 @@ def register(sub: Commands) -> None:
     a.add_argument("--link", action="store_true",
                    help="keep the file where it is (a link to it) instead of storing a copy")
     a.add_argument("--json", action="store_true", help="print what became of it as JSON")
-    a.set_defaults(func=cmd_attach)
+    a.set_defaults(func=cmd_attach, parser=a)
     li = actions.add_parser("list", help="list the PDFs (of the papers a query finds)",
                             description="List the attachments of the papers QUERY finds "
                                         "(all without one); a linked file that went "
@@ -46,17 +42,17 @@ def register(sub: Commands) -> None:
                            description="Take attachment ID off its paper (its highlights "
                                        "with it). A stored copy stays in the files folder "
                                        "until the trash is emptied.")
-    r.add_argument("id", type=attachment_id, metavar="ID", help="the attachment id")
+    r.add_argument("id", type=ids.attachment_id, metavar="ID", help="the attachment id")
     r.set_defaults(func=cmd_remove)
     o = actions.add_parser("open", help="open a PDF in the system's viewer",
                            description="Open attachment ID in the system's PDF viewer "
                                        "($PAPERDESK_PDF_OPENER names another command).")
-    o.add_argument("id", type=attachment_id, metavar="ID", help="the attachment id")
+    o.add_argument("id", type=ids.attachment_id, metavar="ID", help="the attachment id")
     o.set_defaults(func=cmd_open)
     lo = actions.add_parser("locate", help="point a missing PDF at where it is now",
                             description="Point attachment ID, whose file went missing, at "
                                         "FILE (read like any attached PDF).")
-    lo.add_argument("id", type=attachment_id, metavar="ID", help="the attachment id")
+    lo.add_argument("id", type=ids.attachment_id, metavar="ID", help="the attachment id")
     lo.add_argument("file", metavar="FILE", help="where the PDF is now")
     lo.set_defaults(func=cmd_locate)
     pdf_text_cmds.register(actions)  # pdf index: the text for pdf:word searches
@@ -67,7 +63,12 @@ def cmd_attach(args: argparse.Namespace, lib: Library) -> int:
     if len(args.target) > 2:
         fail("pdf attach: name one paper id and one file (or only the file)")
         return 2
-    paper = ids.paper_id(args.target[0]) if len(args.target) == 2 else None
+    paper = None
+    if len(args.target) == 2:
+        try:
+            paper = ids.paper_id(args.target[0])
+        except argparse.ArgumentTypeError as exc:  # a usage error, as argparse's own
+            args.parser.error(str(exc))
     changes = lib.pdf.attach(paper, args.target[-1], link=args.link)
     result = changes.result
     if args.json:

@@ -118,28 +118,7 @@ class DetailPane(QScrollArea):
         self.title.setFont(font)
         self.meta = _label(links=True)
         self.meta.linkActivated.connect(self._link)
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.stars = StarRating()
-        self.stars.rated.connect(lambda n: self.rate.emit(list(self.ids), n))
-        self.status = QComboBox()
-        for key, text in STATUS_LABELS.items():
-            self.status.addItem(text, key)
-        self.status.activated.connect(
-            lambda i: self.status_chosen.emit(list(self.ids), self.status.itemData(i)))
-        self.tags = _label(links=True)
-        self.tags.linkActivated.connect(lambda name: self.tag_removed.emit(list(self.ids), name))
-        self.tag_entry = QLineEdit()
-        self.tag_entry.setPlaceholderText("Add tags, separated by commas")
-        self.tag_names = QStringListModel()
-        completer = TagCompleter(self.tag_names, self.tag_entry)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.tag_entry.setCompleter(completer)
-        self.tag_entry.returnPressed.connect(self._add_tags)
-        form.addRow("Rating", self.stars)
-        form.addRow("Status", self.status)
-        form.addRow("Tags", self.tags)
-        form.addRow("", self.tag_entry)
+        form = self._edits_form()
         self.sources = _label()
         self.chart = UpvoteChart()
         self.abstract = _label()
@@ -166,6 +145,32 @@ class DetailPane(QScrollArea):
         self.note_id: int | None = None
         self._loading = False
         self.show_papers([])
+
+    def _edits_form(self) -> QFormLayout:
+        """The rating, status and tags of the papers shown, as a form."""
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.stars = StarRating()
+        self.stars.rated.connect(lambda n: self.rate.emit(list(self.ids), n))
+        self.status = QComboBox()
+        for key, text in STATUS_LABELS.items():
+            self.status.addItem(text, key)
+        self.status.activated.connect(
+            lambda i: self.status_chosen.emit(list(self.ids), self.status.itemData(i)))
+        self.tags = _label(links=True)
+        self.tags.linkActivated.connect(lambda name: self.tag_removed.emit(list(self.ids), name))
+        self.tag_entry = QLineEdit()
+        self.tag_entry.setPlaceholderText("Add tags, separated by commas")
+        self.tag_names = QStringListModel()
+        completer = TagCompleter(self.tag_names, self.tag_entry)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.tag_entry.setCompleter(completer)
+        self.tag_entry.returnPressed.connect(self._add_tags)
+        form.addRow("Rating", self.stars)
+        form.addRow("Status", self.status)
+        form.addRow("Tags", self.tags)
+        form.addRow("", self.tag_entry)
+        return form
 
     # -- showing -------------------------------------------------------------
 
