@@ -22,6 +22,7 @@ position (1-based) of the problem for a malformed query.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
@@ -60,6 +61,9 @@ class Compiled:
     # and its parameters before all others.
     with_: str = ""
     with_params: list[object] = field(default_factory=list)
+    # The ``pdf:`` fields a result may match (not those negated): what a hit's page
+    # and snippet are found by, read from the same compilation as the search.
+    pdf: tuple[Field, ...] = ()
 
 
 @dataclass
@@ -211,6 +215,12 @@ def _compiled(text: str, tables: frozenset[str] | None) -> Compiled:
     root = parse(text)
     if root is None:
         return Compiled()
+    found = _pdf_fields(root)
+    compiled = _compile(root, tables)
+    return dataclasses.replace(compiled, pdf=found) if found else compiled
+
+
+def _compile(root: Node, tables: frozenset[str] | None) -> Compiled:
     compiler = _Compiler(tables)
     part = compiler.part(root)
     words = _positive_words(root)
@@ -275,6 +285,10 @@ def pdf_expression(f: Field) -> str:
 
 def pdf_fields(text: str) -> list[Field]:
     """The ``pdf:`` fields of the query a result may match (not those negated)."""
+    return list(compile_query(text).pdf)
+
+
+def _pdf_fields(root: Node) -> tuple[Field, ...]:
     found: list[Field] = []
 
     def walk(node: Node | None, negated: bool) -> None:
@@ -286,8 +300,8 @@ def pdf_fields(text: str) -> list[Field]:
             for child in node.children:
                 walk(child, negated)
 
-    walk(parse(text), False)
-    return found
+    walk(root, False)
+    return tuple(found)
 
 
 def pdf_words(text: str) -> str | None:
