@@ -81,6 +81,8 @@ def test_every_form_gives_its_paper_with_its_authors_in_order_and_never_twice(tm
             assert got["authors"] == ["Takuya Akiba", "Shotaro Sano", "Masanori Koyama"]
             assert got["doi"] == DOI and got["year"] == 2019
             assert got["sources"]["title"]["source"] == "crossref"
+        # the key is made from what the service gave, never said to come from a .bib file
+        assert got["sources"]["citekey"]["source"] == got["sources"]["title"]["source"]
     # one request to arXiv for every id, however many forms named them
     assert len(services.paths("/api/query")) == 1
     again = paperdesk("--library", path, "add", *FORMS, env=_env(services), check_rc=0)
@@ -117,6 +119,7 @@ def test_offline_a_paper_is_kept_incomplete_and_completed_when_added_again(tmp_p
     assert sorted(p["title"] for p in papers) == [
         "OpenReview rJ4km2R5t7", "arXiv:2310.06825v2", f"doi:{DOI}"]
     assert {p["sources"]["title"]["source"] for p in papers} == {"link"}
+    assert {p["sources"]["citekey"]["source"] for p in papers} == {"link"}
     assert {p["url"] for p in papers} >= {"https://openreview.net/forum?id=rJ4km2R5t7"}
     later = paperdesk("--library", path, "add", "2310.06825", DOI, env=_env(services),
                       check_rc=0)

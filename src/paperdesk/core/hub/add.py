@@ -302,8 +302,10 @@ def _new_row(pid: int, item: Item, keys: KeyAllocator, stamp: str) -> list[Any]:
     hub = found if found is not None and found.upvotes is not None else None
     from_hub = ["upvotes"] if hub is not None else []  # the Hub's, whoever gave the rest
     from_hub += [n for n in ("github", "project_page") if found and getattr(found, n)]
-    sources = marked(marked(None, [f for f in fields if f != "authors" or authors], source,
-                            stamp), from_hub, "hf", stamp)
+    # The key is made from what the source gave: it is the source's, as a digest
+    # paper's key is the digest's (not a .bib file's, the default of a paper never seen).
+    made = [f for f in fields if f != "authors" or authors] + ["citekey"]
+    sources = marked(marked(None, made, source, stamp), from_hub, "hf", stamp)
     return [pid, title, found.abstract if found else "", title_key(title),
             json.dumps(authors, ensure_ascii=False), len(authors) or None, published, year,
             values["arxiv_id"], values["doi"], url, found.github if found else None,
