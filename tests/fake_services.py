@@ -159,6 +159,11 @@ class FakeServices:
         self.faults.append(Fault(prefix, status, body, headers or {}, times, cut, trickle))
 
     def paths(self, prefix: str = "") -> list[str]:
+        """The paths asked for, once every request in flight is logged: a request is
+        logged after its answer is sent, so a client can have the answer first."""
+        deadline = time.monotonic() + 10
+        while self.at_once and time.monotonic() < deadline:
+            time.sleep(0.005)
         return [p for _, _, p in self.log if p.startswith(prefix)]
 
     def _fault(self, path: str) -> Fault | None:

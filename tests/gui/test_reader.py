@@ -286,5 +286,5 @@ def test_the_f1_sheet_lists_the_reader_s_keys(qtbot, window):
     rows = set(sheet.entries)
     assert ("Reader", "Ctrl+H", "Highlight the selection (or the find hit)") in rows
     assert ("Reader", "PgDown", "Next page") in rows
-    assert ("Window", "Ctrl+Shift+P", "Read PDF") in rows
+    assert ("PDFs", "Ctrl+Shift+P", "Read PDF") in rows
     sheet.close()

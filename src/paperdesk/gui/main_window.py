@@ -189,7 +189,9 @@ class MainWindow(QMainWindow):
         ids = self._shown = self.selected_ids()
         if len(ids) == 1:
             paper = self.lib.paper(ids[0])
-            paper["highlights"] = self.lib.highlights.of_paper(ids[0])
+            # Read once for the pane and its sections (the PDFs' list, their highlights).
+            paper["attachments"] = self.lib.pdf.of_paper(ids[0])
+            paper["highlights"] = self.lib.highlights.of_paper(ids[0], paper["attachments"])
             query = self.context.selection.query if self.context.selection else ""
             paper["pdf_hits"] = self.lib.fulltext.hits(ids[0:1], query).get(ids[0], [])
             self.detail.show_papers([paper], self.lib.sightings(ids[0]))

@@ -24,6 +24,7 @@ AREAS: list[tuple[str, list[str]]] = [
                            "import_folder", "fetch_daily", "follows"]),
     ("Triage", ["triage"]),
     ("Reading queue", ["queue_up", "queue_down", "queue_top", "queue_bottom"]),
+    ("PDFs", ["get_pdf", "read_pdf"]),
     ("Opening and citing", ["open_arxiv", "open_hf", "open_code", "open_project",
                             "copy_bibtex", "copy_cite", "copy_pandoc", "copy_reference"]),
     ("Undo", ["undo", "redo"]),

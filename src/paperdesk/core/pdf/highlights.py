@@ -74,9 +74,12 @@ class Highlights:
         comment, colour, created_at, modified_at."""
         return highlights_table.of_attachments(self.lib.db, [attachment_id])
 
-    def of_paper(self, paper_id: int) -> list[dict[str, Any]]:
-        """The highlights of all of a paper's PDFs, each with its file's ``name``."""
-        attachments = attachments_table.of_papers(self.lib.db, [paper_id])
+    def of_paper(self, paper_id: int,
+                 attachments: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """The highlights of all of a paper's PDFs (``attachments``: as just read), each
+        with its file's ``name``."""
+        if attachments is None:
+            attachments = attachments_table.of_papers(self.lib.db, [paper_id])
         names = {a["id"]: a["name"] for a in attachments}
         rows = highlights_table.of_attachments(self.lib.db, list(names))
         for row in rows:

@@ -189,7 +189,12 @@ class GetPdf(Feature):
 
     def _shown(self, ids: list[int]) -> None:
         self.files.setVisible(len(ids) == 1)
-        if len(ids) == 1:
+        paper = getattr(self.detail, "paper", None)
+        if len(ids) == 1 and paper is not None and paper["id"] == ids[0] \
+                and "attachments" in paper:  # the pane read them with the paper
+            self.files.show_attachments(paper["attachments"],
+                                        can_fetch=bool(paper.get("arxiv_id")))
+        elif len(ids) == 1:
             self._fill(ids[0])
 
     def _refresh(self) -> None:

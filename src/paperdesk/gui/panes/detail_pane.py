@@ -142,6 +142,7 @@ class DetailPane(QScrollArea):
         layout.addStretch(1)
         self._layout = layout
         self.ids: list[int] = []
+        self.paper: dict[str, Any] | None = None
         self.note_id: int | None = None
         self._loading = False
         self.show_papers([])
@@ -195,6 +196,7 @@ class DetailPane(QScrollArea):
             self.flush_note()
             self.verticalScrollBar().setValue(0)  # a new paper shows from its title
         self.ids = [p["id"] for p in papers]
+        self.paper = papers[0] if len(papers) == 1 else None  # as read, for the sections
         single = len(papers) == 1
         for widget in (self.stars, self.status, self.tag_entry):
             widget.setEnabled(bool(papers))
