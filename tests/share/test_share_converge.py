@@ -35,7 +35,10 @@ def printed(path: Path) -> tuple:
     def run(*args: str):
         return json.loads(paperdesk_process("--library", path, *args, check_rc=0).stdout)
 
-    listed = sorted(({k: v for k, v in p.items() if k not in ("id", "modified", "digests")}
+    # A note's id and its times are each computer's (the note arrives when it arrives):
+    # its text is what travels, as tests/share/sharing.py compares it.
+    listed = sorted(({**{k: v for k, v in p.items() if k not in ("id", "modified", "digests")},
+                      "notes": sorted(n["text"] for n in p.get("notes", []))}
                      for p in run("list", "--json")), key=lambda p: p["uid"])
     queue = [p["uid"] for p in run("reading-list", "--json")]
     return listed, queue, run("tags", "--json")
