@@ -22,8 +22,10 @@ def view(lib: Library) -> dict[str, Any]:
         p = dict(p)
         p.pop("id")
         p.pop("modified")
-        p.pop("digests")  # sightings stay with the computer that imported them
-        p["notes"] = sorted(n["text"] for n in p["notes"])
+        # digests of one day are listed in the order each computer has them
+        p["digests"] = sorted(p["digests"])
+        # a note's local id is each computer's; its text and times travel
+        p["notes"] = sorted((n["text"], n["created"], n["updated"]) for n in p["notes"])
         papers[p["uid"]] = p
     queue = [lib.paper(i)["uid"] for i in lib.curation.reading_list()]
     return {"papers": papers, "queue": queue, "tags": lib.curation.tags()}

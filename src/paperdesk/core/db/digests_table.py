@@ -79,3 +79,48 @@ def _cover_seen(db: Database, paper_ids: Sequence[int]) -> None:
     recount."""
     cover(db, "papers", "id", paper_ids)
     cover(db, "sightings", "paper_id", paper_ids)
+
+
+_SHARED_DIGEST = ("name", "digest_date", "year", "year_source", "daily_papers", "encoding",
+                  "entries", "new_papers", "merged", "warnings", "imported_at")
+
+
+def set_columns(db: Database, digest_id: int, values: dict[str, Any]) -> None:
+    """A digest's row as another computer holds it (an exchange; its path stays)."""
+    names = [c for c in _SHARED_DIGEST if c in values]
+    cover(db, "digests", "id", [digest_id])
+    db.execute(f"UPDATE digests SET {', '.join(f'{c} = ?' for c in names)} WHERE id = ?",
+               [*(values[c] for c in names), digest_id])
+
+
+def _papers_of_sightings(db: Database, sighting_ids: Sequence[int]) -> set[int]:
+    return {r[0] for r in db.execute(
+        f"SELECT DISTINCT paper_id FROM sightings WHERE id IN "
+        f"({','.join('?' * len(sighting_ids)) or 'NULL'})", list(sighting_ids))}
+
+
+def delete_sightings(db: Database, sighting_ids: Sequence[int]) -> set[int]:
+    """Delete sightings another computer no longer holds; the papers they were of."""
+    if not sighting_ids:
+        return set()
+    papers = _papers_of_sightings(db, sighting_ids)
+    _cover_seen(db, sorted(papers))
+    db.conn.executemany("DELETE FROM sightings WHERE id = ?", [(i,) for i in sighting_ids])
+    return papers
+
+
+def set_sightings(db: Database, rows: Sequence[Sequence[Any]]) -> set[int]:
+    """(id, paper_id, position, line, raw_title, meta_raw, author_count, organization,
+    organization_handle, published, published_raw, year_inferred, upvotes) each: the
+    sightings as another computer holds them (moved by a merge there); the papers
+    they were and are of."""
+    if not rows:
+        return set()
+    papers = _papers_of_sightings(db, [r[0] for r in rows]) | {r[1] for r in rows}
+    _cover_seen(db, sorted(papers))
+    db.conn.executemany(
+        "UPDATE sightings SET paper_id = ?, position = ?, line = ?, raw_title = ?, "
+        "meta_raw = ?, author_count = ?, organization = ?, organization_handle = ?, "
+        "published = ?, published_raw = ?, year_inferred = ?, upvotes = ? WHERE id = ?",
+        [(*r[1:], r[0]) for r in rows])
+    return papers

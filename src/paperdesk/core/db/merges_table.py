@@ -35,3 +35,11 @@ def mark_different(db: Database, pairs: Sequence[tuple[int, int]], stamp: str) -
     return sum(db.execute(
         "INSERT OR IGNORE INTO not_duplicates (paper_a, paper_b, created) VALUES (?, ?, ?)",
         [a, b, stamp]).rowcount for a, b in pairs)
+
+
+def unmark_different(db: Database, pairs: Sequence[tuple[int, int]]) -> None:
+    """Forget (paper_a, paper_b) pairs (a < b) as different works (another computer's
+    mark undone, carried by an exchange)."""
+    cover(db, "not_duplicates", "paper_a", sorted({a for a, _ in pairs}))
+    db.conn.executemany("DELETE FROM not_duplicates WHERE paper_a = ? AND paper_b = ?",
+                        list(pairs))

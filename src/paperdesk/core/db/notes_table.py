@@ -50,3 +50,18 @@ def delete_of(db: Database, pid: int, note_id: int) -> None:
     """``delete`` imaged by its paper (as ``set_text_of``)."""
     cover(db, "notes", "paper_id", [pid])
     db.execute("DELETE FROM notes WHERE id = ?", [note_id])
+
+
+def set_times(db: Database, rows: Sequence[tuple[int, str, str]]) -> set[int]:
+    """Give notes the (note_id, created, updated) times another computer wrote them at
+    (an exchange, imaged by paper as ``set_text_of``); the papers whose notes they are."""
+    if not rows:
+        return set()
+    wanted = [r[0] for r in rows]
+    papers = {r[0] for r in db.execute(
+        f"SELECT DISTINCT paper_id FROM notes WHERE id IN ({','.join('?' * len(wanted))})",
+        wanted)}
+    cover(db, "notes", "paper_id", sorted(papers))
+    db.conn.executemany("UPDATE notes SET created = ?, updated = ? WHERE id = ?",
+                        [(c, u, n) for n, c, u in rows])
+    return papers

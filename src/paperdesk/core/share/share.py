@@ -28,12 +28,12 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import share_table
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import ShareError
-from paperdesk.core.share import apply, document, folder, git_remote, library_state
+from paperdesk.core.share import apply, document, folder, git_remote, library_state, records
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
-KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES)
+KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, *records.change_kinds())
 # Stored parts of the document before they are compacted into one snapshot.
 MOST_PARTS = 32
 
@@ -168,6 +168,7 @@ class Share:
         local = library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
         sent = document.push(doc, base, local, person, merged)
+        sent += records.push(doc, db)  # the rows beside the papers' own (``records``)
         counter = share_table.get(db, "counter", 0)
         read: dict[str, str] = share_table.get(db, "read", {})
         if sent:
@@ -179,6 +180,8 @@ class Share:
         # Nothing came in: the document says what the library says (a first share).
         pulled = (apply.pull(db, document.state(doc, person), local)
                   if got.imported or got.waiting else apply.Pulled())
+        if got.imported or got.waiting:
+            pulled.changed |= records.pull(db, doc, now()) - {*pulled.added, *pulled.removed}
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1

@@ -1,0 +1,50 @@
+"""What a record kind of the shared document is (``records``): the library's papers
+and notes by stable id (``Ids``), what changed between two sets of records (``Diff``),
+and the kind's reads, filter and writes (``Kind``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperdesk.core.db.database import Database
+
+Records = dict[str, dict[str, Any]]  # stable id -> values
+
+
+@dataclass
+class Ids:
+    """The library's papers and notes by stable id and local id, as it is now."""
+    pid: dict[str, int] = field(default_factory=dict)   # paper's stable id -> local id
+    uid: dict[int, str] = field(default_factory=dict)   # local id -> stable id
+    note: dict[str, int] = field(default_factory=dict)  # note's stable id -> local id
+    note_uid: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, db: Database) -> Ids:
+        out = cls()
+        for pid, uid in db.execute("SELECT id, uid FROM papers WHERE uid IS NOT NULL"):
+            out.pid[uid], out.uid[pid] = pid, uid
+        for nid, nuid in db.execute("SELECT note_id, uid FROM share_notes"):
+            out.note[nuid], out.note_uid[nid] = nid, nuid
+        return out
+
+
+@dataclass
+class Diff:
+    added: Records = field(default_factory=dict)
+    changed: dict[str, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
+    removed: Records = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    changes: str  # the change kind (``db.changes``) its writes are
+    read: Callable[[Database, Ids], Records]
+    held: Callable[[Records, Ids], Records]
+    write: Callable[[Database, Diff, Ids, str], set[int]]  # -> papers touched
