@@ -23,6 +23,9 @@ def register(sub: Commands) -> None:
     p.add_argument("--person", metavar="NAME",
                    help="in a lab's shared folder: your name; your reading status, rating "
                         "and reading queue stay your own")
+    p.add_argument("--with-files", action="store_true",
+                   help="the PDF files travel too, each written once into the folder under "
+                        "its SHA-256 (with FOLDER, or on a library shared already)")
     p.add_argument("--status", action="store_true",
                    help="show devices seen, the last exchange, what waits, what conflicted")
     p.add_argument("--json", action="store_true", help="print the status as JSON")
@@ -37,15 +40,18 @@ def cmd_share(args: argparse.Namespace, lib: Library) -> int:
         say("stopped sharing" if lib.share.stop() else "this library is not shared")
         return 0
     if args.where:
-        _said(lib.share.start(args.where, person=args.person).result)
+        _said(lib, lib.share.start(args.where, person=args.person,
+                                   with_files=args.with_files).result)
         return 0
-    if args.now:
-        _said(lib.share.now().result)
+    if args.with_files:
+        lib.share.with_files()
+    if args.now or args.with_files:
+        _said(lib, lib.share.now().result)
         return 0
     return _status(lib, args.json)
 
 
-def _said(result) -> None:
+def _said(lib: Library, result) -> None:
     for line in result.skipped:
         fail(escaped(line))
     said = (f"exchanged: sent {plural(result.sent, 'change')}, read "
@@ -54,6 +60,11 @@ def _said(result) -> None:
     say(said)
     if result.in_trash:
         say(f"{plural(result.in_trash, 'edit')} landed on papers in the trash")
+    files = lib.share.files
+    if files.sent or files.fetched:
+        say(f"files: sent {plural(files.sent, 'PDF')}, fetched {plural(files.fetched, 'PDF')}")
+    for line in files.lines:
+        fail(escaped(line))
     if result.conflicts:
         fail(f"{plural(len(result.conflicts), 'citation key')} conflicted: "
              "paperdesk share --status names them")

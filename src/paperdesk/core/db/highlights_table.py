@@ -92,3 +92,33 @@ def of_attachments(db: Database, attachment_ids: Sequence[int]) -> list[dict[str
     for row in rows:
         row["quads"] = json.loads(row["quads"])
     return rows
+
+
+_SHARED = ("attachment_id", "page", "quads", "text", "comment", "colour", "created_at",
+           "modified_at")
+
+
+def insert_shared(db: Database, rows: Sequence[Sequence[Any]]) -> None:
+    """Highlights as another computer made them (an exchange): ``_SHARED`` each, under
+    ids never given before (``ids``)."""
+    if not rows:
+        return
+    cover_attachments(db, sorted({r[0] for r in rows}))
+    first = ids.first_free(db, "highlights")
+    db.conn.executemany(
+        f"INSERT INTO highlights (id, {', '.join(_SHARED)}) VALUES (?, {marks(len(_SHARED))})",
+        [(first + n, *r) for n, r in enumerate(rows)])
+    ids.mark_used(db, "highlights")
+
+
+def set_shared(db: Database, rows: Sequence[Sequence[Any]]) -> None:
+    """(id, ``_SHARED``...) each: highlights as another computer holds them now."""
+    if not rows:
+        return
+    before = {r[0] for r in db.execute(
+        f"SELECT DISTINCT attachment_id FROM highlights WHERE id IN ({marks(len(rows))})",
+        [r[0] for r in rows])}
+    cover_attachments(db, sorted(before | {r[1] for r in rows}))
+    db.conn.executemany(
+        f"UPDATE highlights SET {', '.join(f'{c} = ?' for c in _SHARED)} WHERE id = ?",
+        [(*r[1:], r[0]) for r in rows])

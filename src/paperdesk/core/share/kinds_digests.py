@@ -85,4 +85,4 @@ def _sighting_ids(db: Database, digest_ids: dict[str, int]) -> dict[str, int]:
             for i, d, p, ln in db.execute("SELECT id, digest_id, position, line FROM sightings")}
 
 
-KINDS = (Kind("digests", ch.DIGESTS, _read, _held, _write),)
+KINDS = (Kind("digests", (ch.DIGESTS,), _read, _held, _write),)

@@ -44,7 +44,7 @@ class Diff:
 @dataclass(frozen=True)
 class Kind:
     name: str
-    changes: str  # the change kind (``db.changes``) its writes are
+    changes: tuple[str, ...]  # the change kinds (``db.changes``) its writes are
     read: Callable[[Database, Ids], Records]
     held: Callable[[Records, Ids], Records]
     write: Callable[[Database, Diff, Ids, str], set[int]]  # -> papers touched

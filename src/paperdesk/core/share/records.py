@@ -31,7 +31,7 @@ KINDS: tuple[Kind, ...] = (*kinds_curation.KINDS, *kinds_digests.KINDS, *kinds_p
 
 
 def change_kinds() -> tuple[str, ...]:
-    return tuple(sorted({k.changes for k in KINDS}))
+    return tuple(sorted({c for k in KINDS for c in k.changes}))
 
 
 def in_document(doc: loro.LoroDoc, name: str) -> Records:

@@ -24,11 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 import loro
 
+from paperdesk.core.db import attachments_table, share_table
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import share_table
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import ShareError
-from paperdesk.core.share import apply, document, folder, git_remote, library_state, records
+from paperdesk.core.share import (
+    apply,
+    document,
+    folder,
+    git_remote,
+    library_state,
+    pdf_files,
+    records,
+)
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -60,6 +68,7 @@ class Status:
     waiting: list[str] = field(default_factory=list)
     conflicted: list[str] = field(default_factory=list)
     in_trash: int = 0
+    with_files: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -73,16 +82,18 @@ def _inside(path: Path, folder: Path) -> bool:
 class Share:
     def __init__(self, lib: Library) -> None:
         self.lib = lib
+        self.files = pdf_files.Moved()  # the last exchange's PDF files
 
     @property
     def where(self) -> str | None:
         return share_table.get(self.lib.db, "where")
 
-    def start(self, where: str | os.PathLike[str], person: str | None = None) -> ch.Changes:
+    def start(self, where: str | os.PathLike[str], person: str | None = None, *,
+              with_files: bool = False) -> ch.Changes:
         """Share the library through the folder (or git repository) ``where``, then
-        exchange once."""
+        exchange once; ``with_files``: the PDF files too (``pdf_files``)."""
         if git_remote.is_git(str(where)):
-            return self._start_git(str(where), person)
+            return self._start_git(str(where), person, with_files)
         target = Path(where).expanduser().absolute()
         if not target.is_dir():
             raise ShareError(f"{target}: no such folder (make it, or point your sync tool's "
@@ -90,16 +101,17 @@ class Share:
         if _inside(self.lib.path, target):
             raise ShareError(f"{self.lib.path}: the library is inside the shared folder "
                              f"{target}; keep it outside (the folder holds only updates)")
-        self._record(str(target), person)
+        self._record(str(target), person, with_files=with_files)
         return self.now()
 
-    def _start_git(self, url: str, person: str | None) -> ch.Changes:
+    def _start_git(self, url: str, person: str | None, with_files: bool) -> ch.Changes:
         if not url.startswith(("git@", "ssh://", "https://", "http://", "git://", "file://")):
             url = str(Path(url).expanduser().absolute())
-        self._record(url, person, git=True)
+        self._record(url, person, git=True, with_files=with_files)
         return self.now()
 
-    def _record(self, where: str, person: str | None, *, git: bool = False) -> None:
+    def _record(self, where: str, person: str | None, *, git: bool = False,
+                with_files: bool = False) -> None:
         current = self.where
         if current is not None and current != where:
             raise ShareError(f"this library is shared through {current} already "
@@ -111,6 +123,15 @@ class Share:
             if share_table.get(db, "device") is None:
                 share_table.put(db, "device", uuid.uuid4().hex[:12])
             share_table.put(db, "person", person)
+            if with_files:
+                share_table.put(db, "with_files", True)
+
+    def with_files(self) -> None:
+        """From now on the PDF files travel too (``pdf_files``)."""
+        if self.where is None:
+            raise ShareError("this library is not shared (paperdesk share FOLDER --with-files)")
+        with self.lib.write("Share the files", [ch.SYNCS]):
+            share_table.put(self.lib.db, "with_files", True)
 
     def stop(self) -> bool:
         """Stop sharing: the library keeps everything; the folder is left as it is."""
@@ -127,9 +148,11 @@ class Share:
             person=share_table.get(db, "person"),
             last_exchange=share_table.get(db, "last_exchange"),
             devices=share_table.get(db, "devices", {}),
-            waiting=share_table.get(db, "waiting", []),
+            waiting=[*share_table.get(db, "waiting", []),
+                     *share_table.get(db, "files_waiting", [])],
             conflicted=share_table.get(db, "conflicted", []),
-            in_trash=share_table.get(db, "in_trash", 0))
+            in_trash=share_table.get(db, "in_trash", 0),
+            with_files=bool(share_table.get(db, "with_files")))
 
     def now(self) -> ch.Changes:
         """One exchange with the folder (see the module's notes)."""
@@ -148,6 +171,9 @@ class Share:
         with self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
             e.result = self._exchange(place)
             e.paper_ids |= set(self._touched)
+        self.files = pdf_files.Moved()
+        if share_table.get(self.lib.db, "with_files"):
+            self._move_files(place)
         if git and not git_remote.push(place):
             with self.lib.write("Share waits", [ch.SYNCS]):
                 waiting = share_table.get(self.lib.db, "waiting", [])
@@ -155,6 +181,13 @@ class Share:
                     *waiting, f"{where}: not reached; this computer's changes are pushed "
                               "at the next exchange"])
         return e.changes
+
+    def _move_files(self, place: Path) -> None:
+        self.files = moved = pdf_files.exchange(self.lib.path, place,
+                                                attachments_table.every(self.lib.db))
+        if moved.lines or share_table.get(self.lib.db, "files_waiting"):
+            with self.lib.write("Share waits", [ch.SYNCS]):
+                share_table.put(self.lib.db, "files_waiting", moved.lines)
 
     def _exchange(self, place: Path) -> Exchanged:
         db = self.lib.db

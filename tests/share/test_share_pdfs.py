@@ -1,0 +1,116 @@
+"""Attachments' records and highlights travel; the PDF files themselves only with
+``share --with-files``, written once into the folder under their SHA-256 and fetched
+whole, checked, into the other library's files folder."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from paperdesk.core.library import Library
+from tests.command_line import paperdesk
+from tests.pdf_files import pdf_bytes
+from tests.share.sharing import digest, library, uid_ids
+
+
+@pytest.fixture
+def two(tmp_path):
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a = library(tmp_path / "a" / "a.sqlite")
+    b = library(tmp_path / "b" / "b.sqlite")
+    a.import_paths([digest(tmp_path / "d")])
+    yield a, b, folder
+    a.close()
+    b.close()
+
+
+def exchange(*libs: Library) -> None:
+    for lib in (*libs, *libs):
+        lib.share.now()
+
+
+def _attach(lib: Library, tmp_path, pid: int, text: str = "one") -> tuple[int, bytes]:
+    data = pdf_bytes([["page one", text]])
+    source = tmp_path / f"{text}.pdf"
+    source.write_bytes(data)
+    return lib.pdf.attach(pid, source).result.attachment_id, data
+
+
+def listed(lib: Library) -> list[dict]:
+    rows = json.loads(paperdesk("--library", lib.path, "pdf", "list", "--json",
+                                check_rc=0).stdout)
+    ids = {i: u for u, i in uid_ids(lib).items()}
+    return sorted(({"paper": ids[r["paper_id"]], "name": r["name"], "state": r["state"],
+                    "sha256": r["sha256"]} for r in rows), key=lambda r: r["paper"])
+
+
+def test_an_attachment_and_its_highlights_travel_without_the_file(two, tmp_path):
+    a, b, folder = two
+    a.share.start(folder)
+    b.share.start(folder)
+    uid = sorted(uid_ids(a))[0]
+    att, data = _attach(a, tmp_path, uid_ids(a)[uid])
+    hl = a.highlights.add(att, 0, [[10, 10, 90, 10, 10, 20, 90, 20]], "page one",
+                          comment="key claim").result.highlight_id
+    exchange(a, b)
+    assert [(r["paper"], r["sha256"]) for r in listed(b)] == [
+        (uid, hashlib.sha256(data).hexdigest())]
+    assert listed(b)[0]["state"] != "ok"  # the file stays: the share has no --with-files
+    assert not (folder / "files").exists()
+    (b_att,) = b.pdf.of_paper(uid_ids(b)[uid])
+    (got,) = b.highlights.of_attachment(b_att["id"])
+    mine = a.highlights.of_attachment(att)[0]
+    local = ("id", "attachment_id", "paper_id")
+    assert {k: v for k, v in got.items() if k not in local} == {
+        k: v for k, v in mine.items() if k not in local}
+    assert got["comment"] == "key claim" and mine["id"] == hl
+    b.highlights.set_comment(got["id"], "the key claim")
+    b.share.now()
+    a.share.now()
+    assert a.highlights.get(hl)["comment"] == "the key claim"
+    b.highlights.delete(got["id"])
+    exchange(b, a)
+    assert a.highlights.of_attachment(att) == []
+    a.pdf.remove(att)
+    exchange(a, b)
+    assert listed(b) == []
+
+
+def test_with_files_the_pdf_is_written_once_and_fetched_whole(two, tmp_path):
+    a, b, folder = two
+    a.share.start(folder, with_files=True)
+    uid = sorted(uid_ids(a))[0]
+    _, data = _attach(a, tmp_path, uid_ids(a)[uid])
+    sha = hashlib.sha256(data).hexdigest()
+    a.share.now()
+    assert [p.name for p in (folder / "files").iterdir()] == [f"{sha}.pdf"]
+    out = paperdesk("--library", b.path, "share", str(folder), "--with-files", check_rc=0)
+    assert "fetched 1 PDF" in out.stderr
+    assert [r["state"] for r in listed(b)] == ["ok"]
+    (row,) = b.pdf.of_paper(uid_ids(b)[uid])
+    assert b.pdf.file(row["id"]).read_bytes() == data
+    assert json.loads(paperdesk("--library", b.path, "share", "--status", "--json",
+                                check_rc=0).stdout)["with_files"] is True
+    a.share.now()
+    assert [p.name for p in (folder / "files").iterdir()] == [f"{sha}.pdf"]  # once
+
+
+def test_a_file_still_arriving_is_left_and_fetched_when_whole(two, tmp_path):
+    a, b, folder = two
+    a.share.start(folder, with_files=True)
+    uid = sorted(uid_ids(a))[0]
+    _, data = _attach(a, tmp_path, uid_ids(a)[uid])
+    a.share.now()
+    (there,) = (folder / "files").iterdir()
+    there.write_bytes(data[: len(data) // 2])  # the sync tool is still copying it
+    b.share.start(folder, with_files=True)
+    assert [r["state"] for r in listed(b)] != ["ok"]
+    told = b.share.status().waiting
+    assert len(told) == 1 and there.name in told[0] and "fetched again" in told[0]
+    assert not list(b.path.parent.glob("b.files/**/*.pdf"))  # nothing half written
+    there.write_bytes(data)
+    b.share.now()
+    assert [r["state"] for r in listed(b)] == ["ok"] and b.share.status().waiting == []
