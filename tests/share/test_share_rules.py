@@ -107,3 +107,23 @@ def test_two_clones_of_a_bare_git_repository_converge(tmp_path):
     assert not (tmp_path / "a" / "a.sqlite.share" / "a.sqlite").exists()
     a.close()
     b.close()
+
+
+def test_one_paper_merged_into_two_on_two_computers_ends_in_one_grouping(two):
+    a, b, _ = two
+    k, m, x = sorted(uid_ids(a))[:3]
+    a.curation.add_note(uid_ids(a)[x], "a note on the merged one")
+    exchange(a, b)
+    a.duplicates.merge(uid_ids(a)[k], [uid_ids(a)[x]])
+    merged = b.duplicates.merge(uid_ids(b)[m], [uid_ids(b)[x]])
+    exchange(a, b)
+    assert view(a) == view(b)
+    assert x not in uid_ids(a) and x not in uid_ids(b)
+    notes = [(u, n) for u, p in view(b)["papers"].items() for n in p["notes"]]
+    assert [n[0] for _, n in notes] == ["a note on the merged one"]  # once, on one paper
+    assert b.share.now().result.sent == 0  # nothing goes round again
+    b.duplicates.unmerge(merged.result.merge_id)
+    exchange(b, a)
+    assert view(a) == view(b) and x in uid_ids(a)
+    notes = [n[0] for p in view(a)["papers"].values() for n in p["notes"]]
+    assert notes == ["a note on the merged one"]

@@ -413,3 +413,28 @@ def recount_sightings(db: Database, first_sighting: int) -> None:
         WHERE papers.id = s.paper_id
           AND (papers.upvotes IS NOT s.up OR papers.seen_count IS NOT s.seen)""",
                [first_sighting])
+
+
+def recount_seen(db: Database, paper_ids: Sequence[int]) -> None:
+    """``upvotes`` and ``seen_count`` of those of ``paper_ids`` seen in a digest, from
+    their sightings, as the sightings' triggers make them: after an exchange wrote
+    another computer's counts over them; a row already right is not rewritten."""
+    table = load_ids(db, paper_ids)
+    stale = [r[0] for r in db.execute(f"""SELECT p.id FROM papers p JOIN
+        (SELECT s.paper_id, max(s.upvotes) AS up, count(DISTINCT s.digest_id) AS seen
+         FROM sightings s WHERE s.paper_id IN (SELECT id FROM {table}) GROUP BY s.paper_id)
+        AS s ON s.paper_id = p.id
+        WHERE p.upvotes IS NOT nullif(max(coalesce(s.up, -1), coalesce(p.hub_upvotes, -1)), -1)
+           OR p.seen_count IS NOT s.seen""")]
+    if not stale:
+        return
+    _cover(db, stale, ("upvotes", "seen_count"))
+    table = load_ids(db, stale)
+    db.execute(f"""UPDATE papers SET upvotes = s.up, seen_count = s.seen
+        FROM (SELECT s.paper_id, nullif(max(coalesce(max(s.upvotes), -1),
+                                            coalesce(p.hub_upvotes, -1)), -1) AS up,
+                     count(DISTINCT s.digest_id) AS seen
+              FROM sightings s JOIN papers p ON p.id = s.paper_id
+              WHERE s.paper_id IN (SELECT id FROM {table})
+              GROUP BY s.paper_id) AS s
+        WHERE papers.id = s.paper_id""")

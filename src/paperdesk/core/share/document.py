@@ -42,16 +42,32 @@ def state(doc: loro.LoroDoc, person: str | None = None) -> State:
         paper[f.TAGS] = dict(value.get(f.TAG_SET + uid) or {})
         paper[f.NOTES] = dict(value.get(f.NOTE_MAP + uid) or {})
         out.papers[uid] = paper
-    for uid, kept in merged.items():
+    _one_paper_a_note(out)
+    # A note is one paper's: one held by a paper is not folded into another as well.
+    held = {n for p in out.papers.values() for n in p[f.NOTES]}
+    for uid, kept in sorted(merged.items()):
         target = kept_paper(kept, merged)
         if target in out.papers:
             out.papers[target][f.TAGS] = {**(value.get(f.TAG_SET + uid) or {}),
                                           **out.papers[target][f.TAGS]}
-            out.papers[target][f.NOTES] = {**(value.get(f.NOTE_MAP + uid) or {}),
-                                           **out.papers[target][f.NOTES]}
+            notes = {n: t for n, t in (value.get(f.NOTE_MAP + uid) or {}).items()
+                     if n not in held}
+            held |= notes.keys()
+            out.papers[target][f.NOTES] = {**notes, **out.papers[target][f.NOTES]}
     out.queue = queued(out.papers, [str(u) for u in value.get(_queue_name(person)) or []])
     _one_paper_a_key(out)
     return out
+
+
+def _one_paper_a_note(out: State) -> None:
+    """A note two papers' maps hold (each moved there by a merge on some computer) is
+    the paper's with the lowest stable id, alike everywhere."""
+    seen: set[str] = set()
+    for uid in sorted(out.papers):
+        notes = out.papers[uid][f.NOTES]
+        for n in [n for n in notes if n in seen]:
+            del notes[n]
+        seen |= notes.keys()
 
 
 def _one_paper_a_key(out: State) -> None:
@@ -92,6 +108,9 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
     written = 0
     merged = merged or {}
     marks = doc.get_map(f.MERGED)
+    moved_in: dict[str, set[str]] = {}
+    for m, kept in merged.items():
+        moved_in.setdefault(kept, set()).update((base.papers.get(m) or {}).get(f.NOTES, {}))
     for uid, paper in local.papers.items():
         before = base.papers.get(uid)
         node = doc.get_map(f.PAPER + uid)
@@ -109,8 +128,11 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
                 own.insert(c, paper.get(c))
                 written += 1
         written += _push_tags(doc, uid, (before or {}).get(f.TAGS, {}), paper[f.TAGS])
+        # notes a merge here moved in stay in the merged paper's map, folded in from there
+        moved = moved_in.get(uid, set())
         written += _push_notes(doc.get_map(f.NOTE_MAP + uid),
-                               (before or {}).get(f.NOTES, {}), paper[f.NOTES])
+                               _without((before or {}).get(f.NOTES, {}), moved),
+                               _without(paper[f.NOTES], moved))
     for uid in base.papers.keys() - local.papers.keys():
         if uid in merged:
             marks.insert(uid, merged[uid])  # its own maps stay: late tags still fold in
@@ -146,6 +168,10 @@ def _push_tags(doc: loro.LoroDoc, uid: str, before: dict[str, str],
             tags.delete(key)
             n += 1
     return n
+
+
+def _without(notes: dict[str, str], moved: set[str]) -> dict[str, str]:
+    return {n: t for n, t in notes.items() if n not in moved} if moved else notes
 
 
 def _push_notes(notes: loro.LoroMap, before: dict[str, str], after: dict[str, str]) -> int:

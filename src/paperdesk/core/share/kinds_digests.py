@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import digests_table
+from paperdesk.core.db import digests_table, papers_table
 from paperdesk.core.db.database import Database
 from paperdesk.core.share.record_kind import Diff, Ids, Kind, Records
 
@@ -83,6 +83,13 @@ def _sighting_ids(db: Database, digest_ids: dict[str, int]) -> dict[str, int]:
     shas = {i: sha for sha, i in digest_ids.items()}
     return {_sighting_key(shas[d], {"position": p, "line": ln}): i
             for i, d, p, ln in db.execute("SELECT id, digest_id, position, line FROM sightings")}
+
+
+def recount(db: Database, papers: set[int]) -> None:
+    """The upvotes and sightings counts of ``papers`` as their sightings here make them
+    (another computer's came over them as registers, counted from its sightings then)."""
+    if papers:
+        papers_table.recount_seen(db, sorted(papers))
 
 
 KINDS = (Kind("digests", (ch.DIGESTS,), _read, _held, _write),)

@@ -65,9 +65,11 @@ def push(doc: loro.LoroDoc, db: Database) -> int:
     return n
 
 
-def pull(db: Database, doc: loro.LoroDoc, stamp: str) -> set[int]:
+def pull(db: Database, doc: loro.LoroDoc, stamp: str, papers: set[int]) -> set[int]:
     """Make the library's records what ``doc`` says, kind by kind in the registry's
-    order (a kind's records may name those of a kind before it); the papers touched."""
+    order (a kind's records may name those of a kind before it); the papers touched.
+    ``papers``: those the exchange wrote, whose counts of sightings are then made
+    from the sightings again (another computer's counts came with its sightings)."""
     touched: set[int] = set()
     for kind in KINDS:
         ids = Ids.of(db)
@@ -79,4 +81,5 @@ def pull(db: Database, doc: loro.LoroDoc, stamp: str) -> set[int]:
             removed={k: v for k, v in have.items() if k not in want})
         if diff:
             touched |= kind.write(db, diff, ids, stamp)
+    kinds_digests.recount(db, touched | papers)
     return touched

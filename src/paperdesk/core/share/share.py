@@ -214,7 +214,8 @@ class Share:
         pulled = (apply.pull(db, document.state(doc, person), local)
                   if got.imported or got.waiting else apply.Pulled())
         if got.imported or got.waiting:
-            pulled.changed |= records.pull(db, doc, now()) - {*pulled.added, *pulled.removed}
+            pulled.changed |= records.pull(db, doc, now(), pulled.papers - {*pulled.removed}) - {
+                *pulled.added, *pulled.removed}
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
