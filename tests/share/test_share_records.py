@@ -1,5 +1,6 @@
 """The rows beside the papers' own fields travel (``core/share/records.py``): saved
-searches, pairs marked as different works, notes' times, digests and their sightings.
+searches, pairs marked as different works, notes' times, published versions, digests
+and their sightings.
 Each test edits one real library, exchanges through one real folder, and reads the
 other through the commands that show those rows."""
 
@@ -148,3 +149,22 @@ def test_a_merge_moves_the_sightings_to_the_kept_paper_everywhere(two, tmp_path)
     seen = cli(b, "show", str(uid_ids(b)[keep]), "--json")
     assert len(seen["sightings"]) == 2 and seen["seen_count"] == 1
     assert view(a) == view(b)
+
+
+def test_a_published_version_accepted_on_one_is_exported_on_the_other(two, tmp_path):
+    from paperdesk.core.hub.published import Venue
+
+    a, b, folder = two
+    a.import_paths([digest(tmp_path / "d")])
+    a.share.start(folder)
+    b.share.start(folder)
+    uid = sorted(uid_ids(a))[0]
+    a.published.accept(uid_ids(a)[uid], Venue("inproceedings", "NeurIPS", 2025, "1--9",
+                                              None, None, "dblp"))
+    exchange(a, b)
+    out = paperdesk("--library", b.path, "export", "--ids", str(uid_ids(b)[uid]), check_rc=0)
+    assert "@inproceedings" in out.stdout and "NeurIPS" in out.stdout
+    b.published.forget(uid_ids(b)[uid])
+    exchange(b, a)
+    out = paperdesk("--library", a.path, "export", "--ids", str(uid_ids(a)[uid]), check_rc=0)
+    assert "@inproceedings" not in out.stdout

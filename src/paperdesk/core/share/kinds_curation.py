@@ -8,12 +8,14 @@ different works, and notes' times.
 - ``note_times``: a note's ``created`` and ``updated`` by the note's stable id, so a
   note shows the times it was written on every computer (its text travels with the
   paper, ``document``).
+- ``published``: the published version a paper's preprint was accepted as (venue,
+  year, pages...), by the paper's stable id.
 """
 
 from __future__ import annotations
 
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import merges_table, notes_table, searches_table
+from paperdesk.core.db import merges_table, notes_table, published_table, searches_table
 from paperdesk.core.db.database import Database
 from paperdesk.core.share.record_kind import Diff, Ids, Kind, Records
 
@@ -83,8 +85,27 @@ def _write_note_times(db: Database, diff: Diff, ids: Ids, stamp: str) -> set[int
     return notes_table.set_times(db, rows)
 
 
+def _read_published(db: Database, ids: Ids) -> Records:
+    fields = published_table.FIELDS
+    return {ids.uid[row[0]]: dict(zip(fields, row[1:], strict=True)) for row in db.execute(
+        f"SELECT paper_id, {', '.join(fields)} FROM published_versions") if row[0] in ids.uid}
+
+
+def _held_published(records: Records, ids: Ids) -> Records:
+    return {k: v for k, v in records.items() if k in ids.pid}
+
+
+def _write_published(db: Database, diff: Diff, ids: Ids, stamp: str) -> set[int]:
+    for uid, record in {**diff.added, **{k: w for k, (_, w) in diff.changed.items()}}.items():
+        published_table.accept(db, ids.pid[uid], record)
+    for uid in diff.removed:
+        published_table.forget(db, ids.pid[uid])
+    return {ids.pid[u] for u in (*diff.added, *diff.changed, *diff.removed)}
+
+
 KINDS = (
     Kind("searches", (ch.SEARCHES,), _read_searches, _all, _write_searches),
     Kind("different", (ch.DUPLICATES,), _read_different, _held_different, _write_different),
     Kind("note_times", (ch.NOTES,), _read_note_times, _held_note_times, _write_note_times),
+    Kind("published", (ch.PAPERS,), _read_published, _held_published, _write_published),
 )
