@@ -114,3 +114,23 @@ def test_a_file_still_arriving_is_left_and_fetched_when_whole(two, tmp_path):
     there.write_bytes(data)
     b.share.now()
     assert [r["state"] for r in listed(b)] == ["ok"] and b.share.status().waiting == []
+
+
+def test_a_linked_pdf_keeps_each_computers_own_path(two, tmp_path):
+    a, b, folder = two
+    a.share.start(folder)
+    b.share.start(folder)
+    uid = sorted(uid_ids(a))[0]
+    data = pdf_bytes([["linked"]])
+    mine, theirs = tmp_path / "mine.pdf", tmp_path / "elsewhere" / "theirs.pdf"
+    mine.write_bytes(data)
+    theirs.parent.mkdir()
+    theirs.write_bytes(data)
+    att = a.pdf.attach(uid_ids(a)[uid], mine, link=True).result.attachment_id
+    exchange(a, b)
+    (row,) = b.pdf.of_paper(uid_ids(b)[uid])
+    assert row["kind"] == "linked" and [r["state"] for r in listed(b)] == ["missing"]
+    b.pdf.locate(row["id"], theirs)
+    exchange(b, a)
+    assert a.pdf.file(att) == mine and b.pdf.file(row["id"]) == theirs
+    assert [r["state"] for r in listed(a)] == ["ok"] == [r["state"] for r in listed(b)]

@@ -1,8 +1,9 @@
 """The record kind of attachments and their highlights (``records``), one kind since a
 highlight names its attachment: ``a:PAPER:SHA256`` an attachment of a paper (by the
 paper's stable id and the file's SHA-256: a paper holds a file once), its kind, path
-(a stored copy's path inside the files folder, a linked file's path as its computer
-has it), name, size, pages, source and reading position; ``h:ID`` a highlight, whose
+(a stored copy's path inside the files folder; a linked file's path is each
+computer's own, found there with ``pdf locate``), name, size, pages, source and
+reading position; ``h:ID`` a highlight, whose
 id is made from its file, page, quads and creation time, so the same highlight has
 the same id wherever it is read. The files themselves travel only with ``share
 --with-files`` (``pdf_files``).
@@ -38,6 +39,8 @@ def _read(db: Database, ids: Ids) -> Records:
         key = f"a:{ids.uid[row[1]]}:{row[2]}"
         keys[row[0]] = (key, row[2])
         out[key] = dict(zip(ATTACHMENT, row[3:], strict=True))
+        if out[key]["kind"] == "linked":
+            del out[key]["path"]  # the user's own path on this computer
     for row in db.execute(f"SELECT attachment_id, {', '.join(HIGHLIGHT)} FROM highlights"):
         if row[0] not in keys:
             continue
@@ -77,7 +80,7 @@ def _write(db: Database, diff: Diff, ids: Ids, stamp: str) -> set[int]:
         if key.startswith("a:"):
             _, paper, sha = key.split(":")
             local[key] = attachments_table.insert(db, {
-                **record, "paper_id": ids.pid[paper], "sha256": sha})
+                "path": "", **record, "paper_id": ids.pid[paper], "sha256": sha})
             touched.add(ids.pid[paper])
     for key, (_, record) in diff.changed.items():
         if key.startswith("a:"):
