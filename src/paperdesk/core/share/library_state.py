@@ -34,7 +34,7 @@ def read(db: Database, device: str) -> State:
     for row in db.execute(f"SELECT id, {columns} FROM papers"):
         pid, values = row[0], row[1:]
         uid = uids[pid]
-        paper = {c: f.value({c: v}, c) for c, v in zip(f.COLUMNS, values, strict=True)}
+        paper = f.values(dict(zip(f.COLUMNS, values, strict=True)), f.COLUMNS)
         paper[f.FROZEN] = int(pid in frozen)
         paper[f.TAGS], paper[f.NOTES] = {}, {}
         state.papers[uid] = paper

@@ -20,7 +20,7 @@ import os
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import loro
 
@@ -68,6 +68,34 @@ class Status:
 def _inside(path: Path, folder: Path) -> bool:
     path, folder = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
     return path == folder or folder in path.parents
+
+
+def _export_since(doc: loro.LoroDoc, saved: loro.VersionVector) -> bytes:
+    """What ``doc`` holds beyond ``saved``; all of it (a document never shared) as a
+    compacted snapshot, which the engine imports at once and which is a fraction of
+    the size of the same history as updates."""
+    if saved == loro.VersionVector():
+        return doc.export(loro.ExportMode.Snapshot())
+    return doc.export(loro.ExportMode.Updates(saved))
+
+
+def _store(db: Any, doc: loro.LoroDoc, parts: list[bytes], saved: loro.VersionVector,
+           update: bytes | None) -> None:
+    """Keep the document in the library: as one snapshot when its parts are many or
+    what is added is large beside them (every exchange imports them first: a snapshot
+    at once, updates op by op); else the new part (``update`` when it is all that
+    changed, exported once)."""
+    if doc.oplog_vv == saved:
+        return
+    if len(parts) >= MOST_PARTS or not parts:
+        whole = update if update and saved == loro.VersionVector() else None
+        share_table.replace_doc(db, whole or doc.export(loro.ExportMode.Snapshot()))
+        return
+    part = update or doc.export(loro.ExportMode.Updates(saved))
+    if len(part) * 4 > sum(map(len, parts)):
+        share_table.replace_doc(db, doc.export(loro.ExportMode.Snapshot()))
+    else:
+        share_table.append_doc(db, part)
 
 
 class Share:
@@ -164,28 +192,29 @@ class Share:
         if parts:
             doc.import_batch(parts)
         saved = doc.oplog_vv
-        base = document.state(doc, person)
+        value = cast(dict[str, Any], doc.get_deep_value())
+        base = document.state_of(value, person)
         local = library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
         sent = document.push(doc, base, local, person, merged)
         counter = share_table.get(db, "counter", 0)
         read: dict[str, str] = share_table.get(db, "read", {})
+        update = b""
         if sent:
             counter += 1
-            name, digest = folder.write_update(place, device, counter,
-                                               doc.export(loro.ExportMode.Updates(saved)))
+            update = _export_since(doc, saved)
+            name, digest = folder.write_update(place, device, counter, update)
             read[name] = digest  # ours: held already
+        pushed = doc.oplog_vv
         got = folder.read_new(place, doc, read)
         # Nothing came in: the document says what the library says (a first share).
-        pulled = (apply.pull(db, document.state(doc, person), local)
+        pulled = (apply.pull(db, document.state_of(document.refreshed(doc, value, saved),
+                                                   person), local)
                   if got.imported or got.waiting else apply.Pulled())
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
-        if len(parts) >= MOST_PARTS:
-            share_table.replace_doc(db, doc.export(loro.ExportMode.Snapshot()))
-        elif doc.oplog_vv != saved:
-            share_table.append_doc(db, doc.export(loro.ExportMode.Updates(saved)))
+        _store(db, doc, parts, saved, update if doc.oplog_vv == pushed else None)
         devices = share_table.get(db, "devices", {})
         stamp = now()
         for other in got.devices:
