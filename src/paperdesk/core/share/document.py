@@ -18,7 +18,7 @@ from paperdesk.core.share import fields as f
 from paperdesk.core.share.library_state import Paper, State, queued
 
 
-def _queue_name(person: str | None) -> str:
+def queue_name(person: str | None) -> str:
     return f.QUEUE if person is None else f"{f.QUEUE}:{person}"
 
 
@@ -76,7 +76,7 @@ def state_of(value: dict[str, Any], person: str | None = None) -> State:
                                           **out.papers[target][f.TAGS]}
             out.papers[target][f.NOTES] = {**(value.get(f.NOTE_MAP + uid) or {}),
                                            **out.papers[target][f.NOTES]}
-    out.queue = queued(out.papers, [str(u) for u in value.get(_queue_name(person)) or []])
+    out.queue = queued(out.papers, [str(u) for u in value.get(queue_name(person)) or []])
     _one_paper_a_key(out)
     return out
 
@@ -148,7 +148,7 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
             doc.get_map(f.PAPER + uid).insert(f.GONE, 1)
         written += 1
     if local.queue != base.queue:
-        rewrite_queue(doc.get_movable_list(_queue_name(person)), local.queue)
+        rewrite_queue(doc.get_movable_list(queue_name(person)), local.queue)
         written += 1
     if written:
         doc.commit()

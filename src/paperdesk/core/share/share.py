@@ -28,7 +28,7 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import share_table
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import ShareError
-from paperdesk.core.share import apply, document, folder, git_remote, library_state
+from paperdesk.core.share import apply, document, folder, git_remote, library_state, partial
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -96,6 +96,23 @@ def _store(db: Any, doc: loro.LoroDoc, parts: list[bytes], saved: loro.VersionVe
         share_table.replace_doc(db, doc.export(loro.ExportMode.Snapshot()))
     else:
         share_table.append_doc(db, part)
+
+
+def _pulled_states(db: Any, doc: loro.LoroDoc, sub: partial.Subset | None,
+                   value: dict[str, Any], since: tuple[loro.VersionVector, ...],
+                   local: library_state.State,
+                   who: tuple[str, str | None]) -> tuple[library_state.State, ...]:
+    """What the document now says and the library as it is, for ``apply.pull``: of the
+    subset and what the import touched; or the whole of both (the value read again
+    where the import changed it)."""
+    saved, pushed = since
+    device, person = who
+    if sub is not None:
+        target = sub.target(pushed)
+        if target is not None:
+            return target, sub.local
+        return document.state(doc, person), library_state.read(db, device)
+    return document.state_of(document.refreshed(doc, value, saved), person), local
 
 
 class Share:
@@ -173,6 +190,7 @@ class Share:
             place = Path(where)
         if not place.is_dir():
             raise ShareError(f"{place}: the shared folder is missing; nothing was exchanged")
+        self._nested = self.lib.db.conn.in_transaction
         with self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
             e.result = self._exchange(place)
             e.paper_ids |= set(self._touched)
@@ -192,9 +210,13 @@ class Share:
         if parts:
             doc.import_batch(parts)
         saved = doc.oplog_vv
-        value = cast(dict[str, Any], doc.get_deep_value())
-        base = document.state_of(value, person)
-        local = library_state.read(db, device)
+        sub = partial.Subset.open(db, doc, device, person) if parts else None
+        value: dict[str, Any] = {}
+        if sub is not None:  # the papers changed since the last exchange, and the queue
+            base, local = sub.base, sub.local
+        else:
+            value = cast(dict[str, Any], doc.get_deep_value())
+            base, local = document.state_of(value, person), library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
         sent = document.push(doc, base, local, person, merged)
         counter = share_table.get(db, "counter", 0)
@@ -208,9 +230,10 @@ class Share:
         pushed = doc.oplog_vv
         got = folder.read_new(place, doc, read)
         # Nothing came in: the document says what the library says (a first share).
-        pulled = (apply.pull(db, document.state_of(document.refreshed(doc, value, saved),
-                                                   person), local)
-                  if got.imported or got.waiting else apply.Pulled())
+        pulled = apply.Pulled()
+        if got.imported or got.waiting:
+            pulled = apply.pull(db, *_pulled_states(db, doc, sub, value, (saved, pushed),
+                                                    local, (device, person)))
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
@@ -220,6 +243,7 @@ class Share:
         for other in got.devices:
             devices[other] = stamp
         devices[device] = stamp
+        partial.recorded(db, pulled.papers, self._nested)  # where the next one reads on
         share_table.put(db, "counter", counter)
         share_table.put(db, "read", read)
         share_table.put(db, "devices", devices)
