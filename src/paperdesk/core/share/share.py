@@ -28,7 +28,15 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import share_table
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import ShareError
-from paperdesk.core.share import apply, document, folder, git_remote, library_state, partial
+from paperdesk.core.share import (
+    apply,
+    compaction,
+    document,
+    folder,
+    git_remote,
+    library_state,
+    partial,
+)
 
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
@@ -238,8 +246,10 @@ class Share:
         if snap:
             counter += 1
         _store(db, doc, parts, saved, update if doc.oplog_vv == pushed else None)
-        devices = share_table.get(db, "devices", {})
         stamp = now()
+        compaction.prune(place, device, read, stamp)
+        compaction.write_seen(place, device, read, stamp)
+        devices = share_table.get(db, "devices", {})
         for other in got.devices:
             devices[other] = stamp
         devices[device] = stamp
