@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -46,6 +47,8 @@ def printed(path: Path) -> tuple:
 
 class Sharing(RuleBasedStateMachine):
     git = False  # through one bare git repository instead of folders
+    # Examples checked and edits found surviving, over a run (printed with ``-s``).
+    counted: ClassVar[dict[str, int]] = {"examples": 0, "edits": 0, "kills": 0}
 
     @initialize()
     def start(self) -> None:
@@ -194,16 +197,23 @@ class Sharing(RuleBasedStateMachine):
         self.libs = [Library.open(path) for path in self.paths]
         assert seen[0] == seen[1] == seen[2]
         lib = self.libs[0]
+        survived = 0
         for (uid, name), values in self.written.items():
             paper = lib.paper(uid_ids(lib)[uid])
             assert paper[name] in values, (uid, name, paper[name], values)
+            survived += 1
         for uid, tag in self.tags_added:
             tags = lib.paper(uid_ids(lib)[uid])["tags"]
             if not self.tags_removed.get((uid, tag)):
                 assert tag in tags, (uid, tag)
+                survived += 1
         for (uid, tag) in self.tags_removed:
             if not self.tags_added.get((uid, tag)):
                 assert tag not in lib.paper(uid_ids(lib)[uid])["tags"]
+                survived += 1
+        self.counted["examples"] += 1
+        self.counted["edits"] += survived
+        self.counted["kills"] += self.kills
 
 
 @pytest.mark.slow
@@ -213,10 +223,13 @@ def test_three_libraries_converge_whatever_the_folder_does(_isolated_data):
                             stateful_step_count=25, deadline=None,
                             suppress_health_check=list(HealthCheck))
     run().runTest()
+    print(f"\nfolders: {Sharing.counted}")
+    assert Sharing.counted["examples"] > 0
 
 
 class SharingThroughGit(Sharing):
     git = True
+    counted: ClassVar[dict[str, int]] = {"examples": 0, "edits": 0, "kills": 0}
 
 
 @pytest.mark.slow
@@ -226,3 +239,5 @@ def test_three_clones_of_one_bare_repository_converge(_isolated_data):
                             stateful_step_count=20, deadline=None,
                             suppress_health_check=list(HealthCheck))
     run().runTest()
+    print(f"\ngit: {SharingThroughGit.counted}")
+    assert SharingThroughGit.counted["examples"] > 0

@@ -13,7 +13,10 @@ so that
   since its file was written (``changed_since``), by any program, seen or not.
 
 Rows no sync needs any more go (``prune``); only the library's newest one stays, which
-holds its generation. A library with no sync records nothing.
+holds its generation. A library with no sync records nothing, unless it is shared: an
+exchange reads again only the papers changed since the last one (``changed_since``
+from the generation it recorded; notes count there too), and reads every paper when
+the rows it needs were pruned.
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ from paperdesk.core.db import changes as ch
 
 # Kinds whose change can change a synced file's bytes or what goes in it.
 CONTENT = frozenset({ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.DIGESTS, ch.DUPLICATES})
+# What a shared library's exchange reads again of the papers changed since the last
+# one (``core/share/partial.py``): their fields, tags, notes and frozen keys.
+SHARED_CONTENT = CONTENT | {ch.NOTES, ch.SYNCS}
+# A change of these kinds alone that names no paper changed none (a sync's own state).
+QUIET = frozenset({ch.SYNCS})
 # Kinds whose changes name every paper they touch, so the other entries can be reused.
 PRECISE = frozenset({ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, ch.CANDIDATES, ch.SYNCS})
 # A change of more papers than this is recorded as one of any paper (a large import).
@@ -37,14 +45,15 @@ MOST_ROWS = 10_000
 PRUNE_EVERY = 1000
 
 
-def touched(parts: Iterable[ch.Changes]) -> tuple[bool, set[int] | None]:
+def touched(parts: Iterable[ch.Changes],
+            content: frozenset[str] = CONTENT) -> tuple[bool, set[int] | None]:
     """(whether the changes concern synced files, the papers they changed: None for any)."""
     concern, ids = False, set()  # type: tuple[bool, set[int] | None]
     for changes in parts:
         kinds = changes.kinds
         if ch.SEARCHES in kinds:  # what a saved search's file holds: no entry itself
             concern = True
-        if not kinds & CONTENT:
+        if not kinds & content or (kinds & content <= QUIET and not changes.paper_ids):
             continue
         concern = True
         if ids is not None and kinds <= PRECISE and changes.paper_ids:
@@ -80,10 +89,11 @@ def made(write: Any, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
 
 def record(db: Any, parts: Iterable[ch.Changes]) -> None:
     """Inside the write that made ``parts``: the syncs have them to catch up with."""
-    concern, ids = touched(parts)
-    if not concern or not db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
+    shared = db.execute("SELECT 1 FROM share_doc LIMIT 1").fetchone() is not None
+    concern, ids = touched(parts, SHARED_CONTENT if shared else CONTENT)
+    if not concern or not (shared or db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone()):
         return
-    blob = None if ids is None or len(ids) > MOST_IDS else array("q", sorted(ids)).tobytes()
+    blob = None if ids is None else blob_of(ids)
     added = db.execute("INSERT INTO sync_changes (paper_ids) VALUES (?)", [blob]).lastrowid
     if added and added % PRUNE_EVERY == 0:  # (a sync stopped for good writes no more)
         prune(db)
@@ -123,3 +133,15 @@ def prune(db: Any) -> None:
         " AND (generation <= (SELECT coalesce(min(generation), 0) FROM syncs "
         "WHERE generation IS NOT NULL) OR generation <= (SELECT max(generation) FROM "
         "sync_changes) - ?)", [MOST_ROWS])
+
+
+def blob_of(ids: set[int]) -> bytes | None:
+    """The ``paper_ids`` a change of ``ids`` is recorded with."""
+    return None if len(ids) > MOST_IDS else array("q", sorted(ids)).tobytes()
+
+
+def row(db: Any, generation: int) -> tuple[bool, bytes | None]:
+    """(whether the row of ``generation`` is there, its ``paper_ids``)."""
+    got = db.execute("SELECT paper_ids FROM sync_changes WHERE generation = ?",
+                     [generation]).fetchone()
+    return (False, None) if got is None else (True, None if got[0] is None else bytes(got[0]))

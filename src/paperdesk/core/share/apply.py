@@ -44,13 +44,19 @@ def pull(db: Database, target: State, local: State) -> Pulled:
     first = ids.first_free(db, "papers")
     for n, uid in enumerate(fresh):
         local.ids[uid] = first + n
-    written = {u for uids in plan.columns.values() for u in uids} | {
-        *plan.rekeyed, *plan.notes, *fresh,
-        *(u for uids in (*plan.tagged.values(), *plan.untagged.values()) for u in uids)}
-    touched = {local.ids[u] for u in written} | set(plan.gone)
-    with store.papers_in_bulk(db, touched), in_bulk(db, touched):
+    # Only what the search index's triggers watch is rewritten after the block: the
+    # text of papers made, removed or given another title or abstract, and the
+    # annotation rows of papers whose tags or notes change (a rating changes neither).
+    retext = {u for names, uids in plan.columns.items() if _TEXT & set(names) for u in uids}
+    texts = {local.ids[u] for u in {*retext, *fresh}} | set(plan.gone)
+    annotated = {local.ids[u] for u in {*plan.notes, *(
+        u for uids in (*plan.tagged.values(), *plan.untagged.values()) for u in uids)}}
+    with store.papers_in_bulk(db, texts), in_bulk(db, annotated - texts):
         _write(db, plan, target, local, fresh, stamp, out)
     return out
+
+
+_TEXT = {"title", "abstract"}  # the columns the papers' search triggers watch
 
 
 @dataclass
@@ -68,6 +74,8 @@ def _plan(target: State, local: State, out: Pulled) -> _Plan:
     plan = _Plan()
     for uid, want in target.papers.items():
         have = local.papers.get(uid)
+        if have == want:
+            continue  # most papers: the library has them as the document says
         changed = () if have is None else tuple(  # a new paper is inserted whole
             c for c in f.COLUMNS if c != "citekey" and have.get(c) != want[c])
         if changed:
@@ -94,10 +102,16 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
            stamp: str, out: Pulled) -> None:
     pid = local.ids.__getitem__
     if fresh:
+        # a new paper takes its key as it is made unless a paper here holds that key now
+        # (then it is given in the two steps below, once the other has let it go)
+        held = {p["citekey"] for p in local.papers.values() if p["citekey"]}
+        keyed = {u for u in fresh if target.papers[u]["citekey"] not in held}
+        plan.rekeyed = [u for u in plan.rekeyed if u not in keyed]
         fields = [c for c in f.COLUMNS if c != "citekey"]
-        papers_table.insert_shared(db, ["uid", *fields, "modified"], [
+        papers_table.insert_shared(db, ["uid", *fields, "citekey", "modified"], [
             (pid(u), u, *(target.papers[u][c] or (stamp if c == "added" else
-                                                  target.papers[u][c]) for c in fields), stamp)
+                                                  target.papers[u][c]) for c in fields),
+             target.papers[u]["citekey"] if u in keyed else None, stamp)
             for u in fresh])
         out.added = [pid(u) for u in fresh]
     for names, uids in plan.columns.items():

@@ -18,13 +18,41 @@ from paperdesk.core.share import fields as f
 from paperdesk.core.share.library_state import Paper, State, queued
 
 
-def _queue_name(person: str | None) -> str:
+def queue_name(person: str | None) -> str:
     return f.QUEUE if person is None else f"{f.QUEUE}:{person}"
 
 
 def state(doc: loro.LoroDoc, person: str | None = None) -> State:
     """The library the document describes, for ``person`` (None: one person's library)."""
-    value = cast(dict[str, Any], doc.get_deep_value())
+    return state_of(cast(dict[str, Any], doc.get_deep_value()), person)
+
+
+def refreshed(doc: loro.LoroDoc, value: dict[str, Any],
+              since: loro.VersionVector) -> dict[str, Any]:
+    """``value``, the document's whole value at ``since``, made its value now by reading
+    again only the roots that changed since (the engine names the containers each
+    change touched): reading the whole of a large document is most of an exchange."""
+    spans = doc.oplog_vv.sub_vec(since).inner()
+    if not value or sum(end - start for start, end in spans.values()) > len(value):
+        return cast(dict[str, Any], doc.get_deep_value())  # most of it changed: all at once
+    out = dict(value)
+    roots: set[str] = set()
+    for peer, (start, end) in spans.items():
+        for cid in doc.get_changed_containers_in(loro.ID(peer, start), end - start):
+            if isinstance(cid, loro.ContainerID.Root):
+                roots.add(cid.name)
+            else:  # a note's text: the root holding it
+                path = doc.get_path_to_container(cid) or []
+                if path and isinstance(path[0][0], loro.ContainerID.Root):
+                    roots.add(path[0][0].name)
+    for name in roots:  # every root is a map but the queues, which are movable lists
+        root = doc.get_movable_list(name) if name.startswith(f.QUEUE) else doc.get_map(name)
+        out[name] = root.get_deep_value()
+    return out
+
+
+def state_of(value: dict[str, Any], person: str | None = None) -> State:
+    """``state`` of the document's whole value (``LoroDoc.get_deep_value``)."""
     merged: dict[str, str] = value.get(f.MERGED) or {}
     own_prefix = f"{f.OWN}{person}:"
     out = State()
@@ -34,10 +62,9 @@ def state(doc: loro.LoroDoc, person: str | None = None) -> State:
         uid = root[len(f.PAPER):]
         if uid in merged or fields.get(f.GONE):
             continue
-        paper: Paper = {c: f.value(fields, c) for c in f.SHARED}
+        paper: Paper = f.values(fields, f.SHARED)
         registers = value.get(own_prefix + uid) or {} if person is not None else fields
-        for c in f.PERSONAL:
-            paper[c] = f.value(registers, c)
+        paper.update(f.values(registers, f.PERSONAL))
         paper[f.FROZEN] = f.value(fields, f.FROZEN)
         paper[f.TAGS] = dict(value.get(f.TAG_SET + uid) or {})
         paper[f.NOTES] = dict(value.get(f.NOTE_MAP + uid) or {})
@@ -54,7 +81,7 @@ def state(doc: loro.LoroDoc, person: str | None = None) -> State:
                      if n not in held}
             held |= notes.keys()
             out.papers[target][f.NOTES] = {**notes, **out.papers[target][f.NOTES]}
-    out.queue = queued(out.papers, [str(u) for u in value.get(_queue_name(person)) or []])
+    out.queue = queued(out.papers, [str(u) for u in value.get(queue_name(person)) or []])
     _one_paper_a_key(out)
     return out
 
@@ -113,6 +140,8 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
         moved_in.setdefault(kept, set()).update((base.papers.get(m) or {}).get(f.NOTES, {}))
     for uid, paper in local.papers.items():
         before = base.papers.get(uid)
+        if before == paper:
+            continue  # most papers: nothing to write, and no container looked up
         node = doc.get_map(f.PAPER + uid)
         if before is None and node.get(f.GONE) is not None:
             node.insert(f.GONE, None)  # made again after the trash was emptied of it
@@ -130,9 +159,10 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
         written += _push_tags(doc, uid, (before or {}).get(f.TAGS, {}), paper[f.TAGS])
         # notes a merge here moved in stay in the merged paper's map, folded in from there
         moved = moved_in.get(uid, set())
-        written += _push_notes(doc.get_map(f.NOTE_MAP + uid),
-                               _without((before or {}).get(f.NOTES, {}), moved),
-                               _without(paper[f.NOTES], moved))
+        old_notes = (before or {}).get(f.NOTES, {})
+        if old_notes != paper[f.NOTES]:
+            written += _push_notes(doc.get_map(f.NOTE_MAP + uid), _without(old_notes, moved),
+                                   _without(paper[f.NOTES], moved))
     for uid in base.papers.keys() - local.papers.keys():
         if uid in merged:
             marks.insert(uid, merged[uid])  # its own maps stay: late tags still fold in
@@ -140,7 +170,7 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
             doc.get_map(f.PAPER + uid).insert(f.GONE, 1)
         written += 1
     if local.queue != base.queue:
-        rewrite_queue(doc.get_movable_list(_queue_name(person)), local.queue)
+        rewrite_queue(doc.get_movable_list(queue_name(person)), local.queue)
         written += 1
     if written:
         doc.commit()
@@ -149,6 +179,8 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
 
 def _push_tags(doc: loro.LoroDoc, uid: str, before: dict[str, str],
                after: dict[str, str]) -> int:
+    if before == after:
+        return 0
     tags = doc.get_map(f.TAG_SET + uid)
     n = 0
     for key, name in after.items():

@@ -43,3 +43,22 @@ NOTES = "notes"
 def value(fields: dict[str, Any], name: str) -> Any:
     got = fields.get(name)
     return DEFAULTS.get(name) if got is None else got
+
+
+def values(fields: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """``value`` of each of ``names`` at once (the defaults filled after one pass)."""
+    out = {c: fields.get(c) for c in names}
+    for c, default in _defaulted(names):
+        if out[c] is None:
+            out[c] = default
+    return out
+
+
+_DEFAULTED: dict[tuple[str, ...], list[tuple[str, Any]]] = {}
+
+
+def _defaulted(names: tuple[str, ...]) -> list[tuple[str, Any]]:
+    got = _DEFAULTED.get(names)
+    if got is None:
+        got = _DEFAULTED[names] = [(c, DEFAULTS[c]) for c in names if c in DEFAULTS]
+    return got

@@ -122,7 +122,7 @@ def maybe_snapshot(folder: Path, doc: loro.LoroDoc, device: str, counter: int,
     if since < SNAPSHOT_EVERY:
         return None
     name = f"{device}-{counter:06d}{files.SNAPSHOT_SUFFIX}"
-    holds = {n: d for n, d in read.items() if not n.endswith(files.SNAPSHOT_SUFFIX)}
-    files.write(folder / name, doc.export(loro.ExportMode.Snapshot()), kind="snapshot",
-                device=device, holds=holds)
+    # older snapshots too: whoever reads this one need not read them (compaction.py)
+    read[name] = files.write(folder / name, doc.export(loro.ExportMode.Snapshot()),
+                             kind="snapshot", device=device, holds=dict(read))
     return name

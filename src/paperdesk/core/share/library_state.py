@@ -3,6 +3,7 @@ registers, tags and notes, and the reading queue in order (``read``)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,28 +25,36 @@ class State:
     conflicts: dict[str, str] = field(default_factory=dict)
 
 
-def read(db: Database, device: str) -> State:
-    """The library now; notes without a stable id get one (written in the open
-    transaction: the caller's exchange)."""
+def read(db: Database, device: str, only: Collection[int] | None = None) -> State:
+    """The library now (``only``: those papers, and the reading queue whole); notes
+    without a stable id get one (written in the open transaction: the caller's
+    exchange)."""
+    import json
+
     uids = paper_uids(db)
     state = State()
     columns = ", ".join(f"[{c}]" for c in f.COLUMNS)
+    args = [] if only is None else [json.dumps(sorted(only))]
+    within = "" if only is None else " IN (SELECT value FROM json_each(?))"
     frozen = {r[0] for r in db.execute("SELECT paper_id FROM frozen_keys")}
-    for row in db.execute(f"SELECT id, {columns} FROM papers"):
+    for row in db.execute(f"SELECT id, {columns} FROM papers"
+                          + (f" WHERE id{within}" if within else ""), args):
         pid, values = row[0], row[1:]
         uid = uids[pid]
-        paper = {c: f.value({c: v}, c) for c, v in zip(f.COLUMNS, values, strict=True)}
+        paper = f.values(dict(zip(f.COLUMNS, values, strict=True)), f.COLUMNS)
         paper[f.FROZEN] = int(pid in frozen)
         paper[f.TAGS], paper[f.NOTES] = {}, {}
         state.papers[uid] = paper
         state.ids[uid] = pid
     by_pid = {pid: uid for uid, pid in state.ids.items()}
     for pid, key, name in db.execute("SELECT pt.paper_id, t.name_key, t.name FROM paper_tags "
-                                     "pt JOIN tags t ON t.id = pt.tag_id"):
+                                     "pt JOIN tags t ON t.id = pt.tag_id"
+                                     + (f" WHERE pt.paper_id{within}" if within else ""), args):
         state.papers[by_pid[pid]][f.TAGS][key] = name
     known = share_table.note_uids(db)
     fresh = []
-    for nid, pid, text in db.execute("SELECT id, paper_id, text FROM notes"):
+    for nid, pid, text in db.execute("SELECT id, paper_id, text FROM notes"
+                                     + (f" WHERE paper_id{within}" if within else ""), args):
         nuid = known.get(nid)
         if nuid is None:
             nuid = new_note_uid(device, nid)
@@ -54,17 +63,21 @@ def read(db: Database, device: str) -> State:
         state.note_ids[nuid] = nid
     if fresh:
         share_table.set_note_uids(db, fresh)
-    state.queue = [by_pid[r[0]] for r in db.execute(
+    queue = [r[0] for r in db.execute(
         "SELECT id FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
         "ORDER BY list_position IS NULL, list_position, id")]
+    state.queue = [uids[pid] for pid in queue]
+    for pid in queue:  # the queue is written whole: its papers' ids, read or not
+        state.ids.setdefault(uids[pid], pid)
     return state
 
 
-def queued(papers: dict[str, Paper], order: list[str]) -> list[str]:
+def queued(papers: dict[str, Paper], order: list[str], also: Set[str] = frozenset()) -> list[str]:
     """The reading queue ``papers`` make with a shared ``order``: the to-read papers
-    out of the trash in that order, then those it lacks by stable id."""
+    out of the trash in that order, then those it lacks by stable id (``also``: more
+    papers known to be in it, not among ``papers``)."""
     wanted = {u for u, p in papers.items()
-              if p.get("status") == "to-read" and p.get("deleted_at") is None}
+              if p.get("status") == "to-read" and p.get("deleted_at") is None} | also
     seen: set[str] = set()
     out = []
     for uid in order:

@@ -20,7 +20,7 @@ import os
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import loro
 
@@ -30,10 +30,12 @@ from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import ShareError
 from paperdesk.core.share import (
     apply,
+    compaction,
     document,
     folder,
     git_remote,
     library_state,
+    partial,
     pdf_files,
     records,
 )
@@ -77,6 +79,51 @@ class Status:
 def _inside(path: Path, folder: Path) -> bool:
     path, folder = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
     return path == folder or folder in path.parents
+
+
+def _export_since(doc: loro.LoroDoc, saved: loro.VersionVector) -> bytes:
+    """What ``doc`` holds beyond ``saved``; all of it (a document never shared) as a
+    compacted snapshot, which the engine imports at once and which is a fraction of
+    the size of the same history as updates."""
+    if saved == loro.VersionVector():
+        return doc.export(loro.ExportMode.Snapshot())
+    return doc.export(loro.ExportMode.Updates(saved))
+
+
+def _store(db: Any, doc: loro.LoroDoc, parts: list[bytes], saved: loro.VersionVector,
+           update: bytes | None) -> None:
+    """Keep the document in the library: as one snapshot when its parts are many or
+    what is added is large beside them (every exchange imports them first: a snapshot
+    at once, updates op by op); else the new part (``update`` when it is all that
+    changed, exported once)."""
+    if doc.oplog_vv == saved:
+        return
+    if len(parts) >= MOST_PARTS or not parts:
+        whole = update if update and saved == loro.VersionVector() else None
+        share_table.replace_doc(db, whole or doc.export(loro.ExportMode.Snapshot()))
+        return
+    part = update or doc.export(loro.ExportMode.Updates(saved))
+    if len(part) * 4 > sum(map(len, parts)):
+        share_table.replace_doc(db, doc.export(loro.ExportMode.Snapshot()))
+    else:
+        share_table.append_doc(db, part)
+
+
+def _pulled_states(db: Any, doc: loro.LoroDoc, sub: partial.Subset | None,
+                   value: dict[str, Any], since: tuple[loro.VersionVector, ...],
+                   local: library_state.State,
+                   who: tuple[str, str | None]) -> tuple[library_state.State, ...]:
+    """What the document now says and the library as it is, for ``apply.pull``: of the
+    subset and what the import touched; or the whole of both (the value read again
+    where the import changed it)."""
+    saved, pushed = since
+    device, person = who
+    if sub is not None:
+        target = sub.target(pushed)
+        if target is not None:
+            return target, sub.local
+        return document.state(doc, person), library_state.read(db, device)
+    return document.state_of(document.refreshed(doc, value, saved), person), local
 
 
 class Share:
@@ -168,6 +215,7 @@ class Share:
             place = Path(where)
         if not place.is_dir():
             raise ShareError(f"{place}: the shared folder is missing; nothing was exchanged")
+        self._nested = self.lib.db.conn.in_transaction
         with self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
             e.result = self._exchange(place)
             e.paper_ids |= set(self._touched)
@@ -197,37 +245,45 @@ class Share:
         if parts:
             doc.import_batch(parts)
         saved = doc.oplog_vv
-        base = document.state(doc, person)
-        local = library_state.read(db, device)
+        sub = partial.Subset.open(db, doc, device, person) if parts else None
+        value: dict[str, Any] = {}
+        if sub is not None:  # the papers changed since the last exchange, and the queue
+            base, local = sub.base, sub.local
+        else:
+            value = cast(dict[str, Any], doc.get_deep_value())
+            base, local = document.state_of(value, person), library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
         sent = document.push(doc, base, local, person, merged)
         sent += records.push(doc, db)  # the rows beside the papers' own (``records``)
         counter = share_table.get(db, "counter", 0)
         read: dict[str, str] = share_table.get(db, "read", {})
+        update = b""
         if sent:
             counter += 1
-            name, digest = folder.write_update(place, device, counter,
-                                               doc.export(loro.ExportMode.Updates(saved)))
+            update = _export_since(doc, saved)
+            name, digest = folder.write_update(place, device, counter, update)
             read[name] = digest  # ours: held already
+        pushed = doc.oplog_vv
         got = folder.read_new(place, doc, read)
         # Nothing came in: the document says what the library says (a first share).
-        pulled = (apply.pull(db, document.state(doc, person), local)
-                  if got.imported or got.waiting else apply.Pulled())
+        pulled = apply.Pulled()
         if got.imported or got.waiting:
+            pulled = apply.pull(db, *_pulled_states(db, doc, sub, value, (saved, pushed),
+                                                    local, (device, person)))
             pulled.changed |= records.pull(db, doc, now(), pulled.papers - {*pulled.removed}) - {
                 *pulled.added, *pulled.removed}
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
-        if len(parts) >= MOST_PARTS:
-            share_table.replace_doc(db, doc.export(loro.ExportMode.Snapshot()))
-        elif doc.oplog_vv != saved:
-            share_table.append_doc(db, doc.export(loro.ExportMode.Updates(saved)))
-        devices = share_table.get(db, "devices", {})
+        _store(db, doc, parts, saved, update if doc.oplog_vv == pushed else None)
         stamp = now()
+        compaction.prune(place, device, read, stamp)
+        compaction.write_seen(place, device, read, stamp)
+        devices = share_table.get(db, "devices", {})
         for other in got.devices:
             devices[other] = stamp
         devices[device] = stamp
+        partial.recorded(db, pulled.papers, self._nested)  # where the next one reads on
         share_table.put(db, "counter", counter)
         share_table.put(db, "read", read)
         share_table.put(db, "devices", devices)

@@ -1,0 +1,188 @@
+"""An exchange that reads only the papers that changed (``Subset``), on either side:
+those the library changed since the last exchange (the library's own record of the
+papers each write changed, ``db/sync_changes.py``, read from the generation the last
+exchange recorded) and those whose roots the imported files touched (the engine names
+the containers each change touched). Reading every paper of the library and the
+whole document is most of an exchange of a large library: a rating on another
+computer is then a few papers read, not a hundred thousand.
+
+Every paper outside the subset is the same in the library and in the document (the
+library was made what the document said at the last exchange, and neither side has
+changed it since), so the subset's papers, the whole reading queue and the library's
+citation keys are all an exchange needs. Where that does not hold, or a rule of the
+document reads across papers, the exchange reads everything as before (``None``):
+a paper gone from the library (emptied from the trash, merged), a merge anywhere in
+the document, a citation key of the subset that another paper holds or held, a
+conflict already reported, a change recorded without its papers (a large import),
+rows of the record pruned since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, cast
+
+import loro
+
+from paperdesk.core.db import share_table, sync_changes
+from paperdesk.core.db.database import Database
+from paperdesk.core.share import fields as f
+from paperdesk.core.share.document import queue_name, state_of
+from paperdesk.core.share.library_state import State, queued, read
+
+# A subset larger than this share of the library is read whole instead (cheaper at once).
+MOST_SHARE = 0.5
+
+
+class Subset:
+    """The base (the document as the library last matched it) and the library, for
+    the papers the library changed since the last exchange."""
+
+    def __init__(self, db: Database, doc: loro.LoroDoc, device: str, person: str | None,
+                 dirty: set[int]) -> None:
+        self.db, self.doc, self.device, self.person = db, doc, device, person
+        self.local = read(db, device, dirty)
+        self.base = self._doc_state(self.local.papers)
+
+    @classmethod
+    def open(cls, db: Database, doc: loro.LoroDoc, device: str,
+             person: str | None) -> Subset | None:
+        if share_table.get(db, "conflicted") or _merges(doc):
+            return None
+        dirty = changed(db)
+        if dirty is None or len(dirty) > MOST_SHARE * _count(db):
+            return None
+        sub = cls(db, doc, device, person, dirty)
+        if len(sub.local.papers) != len(dirty) or _held(db, sub.base, sub.local):
+            return None  # a paper gone, or a key shared with a paper outside
+        return sub
+
+    def target(self, since: loro.VersionVector) -> State | None:
+        """After the import: the document now for the subset and the papers the
+        imported changes touched (the library read for those too, into ``local``)."""
+        if _merges(self.doc):
+            return None
+        touched = _touched_uids(self.doc, since) - self.local.papers.keys()
+        if touched:
+            known = _pids_of(self.db, touched)
+            more = read(self.db, self.device, set(known.values()))
+            if len(more.papers) != len(known):
+                return None
+            self.local.papers.update(more.papers)
+            self.local.ids.update(more.ids)
+            self.local.note_ids.update(more.note_ids)
+        target = self._doc_state(self.local.papers.keys() | touched)
+        if target.conflicts or _held(self.db, target, self.local):
+            return None
+        return target
+
+    def _doc_state(self, uids: Iterable[str]) -> State:
+        doc, person = self.doc, self.person
+        value: dict[str, Any] = {}
+        for uid in uids:
+            roots = [f.PAPER + uid, f.TAG_SET + uid, f.NOTE_MAP + uid]
+            if person is not None:
+                roots.append(f"{f.OWN}{person}:{uid}")
+            for root in roots:
+                got = doc.get_map(root).get_deep_value()
+                if got:
+                    value[root] = got
+        out = state_of(value, person)
+        listed = cast(list[Any], doc.get_movable_list(queue_name(person)).get_value() or [])
+        order = [str(u) for u in listed]
+        out.queue = queued(out.papers, order, self._queued_outside(value))
+        return out
+
+    def _queued_outside(self, value: dict[str, Any]) -> set[str]:
+        """The queue's papers outside the subset, as the library has them (the same as
+        the document has them: neither changed them)."""
+        inside = {root[len(f.PAPER):] for root in value if root.startswith(f.PAPER)}
+        inside |= self.local.papers.keys()
+        rows = self.db.execute("SELECT uid FROM papers WHERE status = 'to-read' AND "
+                               "deleted_at IS NULL AND uid IS NOT NULL")
+        return {r[0] for r in rows} - inside
+
+
+def changed(db: Database) -> set[int] | None:
+    """The papers the library changed since the last exchange (None: any may have).
+    The last exchange's own write is recorded just after it (``own``): it is left out
+    when its row is there holding the papers that exchange wrote, as it said."""
+    since = share_table.get(db, "generation")
+    if since is None:
+        return None
+    own = share_table.get(db, "own")
+    if own is not None and own[0] == since + 1:
+        there, blob = sync_changes.row(db, own[0])
+        if there and _digest(blob) == own[1]:
+            since = own[0]
+    return sync_changes.changed_since(db, since, sync_changes.generation(db))
+
+
+def recorded(db: Database, wrote: set[int], nested: bool) -> None:
+    """Inside an exchange, at its end: the generation the next one reads on from, and
+    the row this exchange's own write will add at its commit (a write of its own
+    only: nested in another, the outer write's row holds more)."""
+    generation = sync_changes.generation(db)
+    share_table.put(db, "generation", generation)
+    share_table.put(db, "own", None if nested or not wrote else [
+        generation + 1, _digest(sync_changes.blob_of(wrote))])
+
+
+def _digest(blob: bytes | None) -> str:
+    import hashlib
+
+    return "any" if blob is None else hashlib.sha256(blob).hexdigest()
+
+
+def _count(db: Database) -> int:
+    return db.execute("SELECT count(*) FROM papers").fetchone()[0] or 1
+
+
+def _merges(doc: loro.LoroDoc) -> bool:
+    return not doc.get_map(f.MERGED).is_empty()
+
+
+def _touched_uids(doc: loro.LoroDoc, since: loro.VersionVector) -> set[str]:
+    """The papers whose roots changed since ``since``."""
+    out: set[str] = set()
+    for peer, (start, end) in doc.oplog_vv.sub_vec(since).inner().items():
+        for cid in doc.get_changed_containers_in(loro.ID(peer, start), end - start):
+            root: Any = cid
+            if not isinstance(root, loro.ContainerID.Root):  # a note's text: its root
+                path = doc.get_path_to_container(cid) or []
+                root = path[0][0] if path else None
+                if not isinstance(root, loro.ContainerID.Root):
+                    continue
+            name = root.name
+            for prefix in (f.PAPER, f.TAG_SET, f.NOTE_MAP):
+                if name.startswith(prefix):
+                    out.add(name[len(prefix):])
+            if name.startswith(f.OWN):
+                out.add(name.rsplit(":", 1)[1])
+    return out
+
+
+def _pids_of(db: Database, uids: set[str]) -> dict[str, int]:
+    import json
+
+    rows = db.execute("SELECT uid, id FROM papers WHERE uid IN (SELECT value FROM "
+                      "json_each(?))", [json.dumps(sorted(uids))])
+    return dict(rows.fetchall())
+
+
+def _held(db: Database, state: State, local: State) -> bool:
+    """Whether a citation key of ``state``'s papers is, or was shown as, the key of a
+    paper outside them (``KEY`` or ``KEY-abcd``): then the document's rule of one key
+    a paper reads across the library, and the exchange reads it whole."""
+    keys = {str(p["citekey"]).lower() for p in state.papers.values() if p["citekey"]}
+    keys |= {str(p["citekey"]).lower() for p in local.papers.values() if p["citekey"]}
+    if not keys:
+        return False
+    stems = {k[:-5] for k in keys if len(k) > 5 and k[-5] == "-"}
+    inside = {local.ids[u] for u in local.papers}
+    for pid, key in db.execute("SELECT id, lower(citekey) FROM papers WHERE citekey IS NOT "
+                               "NULL"):
+        if pid not in inside and (key in keys or key in stems or (
+                len(key) > 5 and key[-5] == "-" and key[:-5] in keys)):
+            return True
+    return False
