@@ -94,7 +94,8 @@ def _outcome(lib) -> tuple:
     """What the edits decided, without the stamps each computer's clock wrote."""
     papers = {}
     for uid, p in view(lib)["papers"].items():
-        papers[uid] = (p["rating"], p["status"], tuple(p["tags"]), tuple(p["notes"]),
+        notes = tuple(text for text, _created, _updated in p["notes"])  # times: the clocks'
+        papers[uid] = (p["rating"], p["status"], tuple(p["tags"]), notes,
                        bool(p["deleted"]), p["citekey"])
     return papers, tuple(view(lib)["queue"])
 

@@ -24,6 +24,7 @@ from typing import Any, cast
 
 import loro
 
+from paperdesk.core.db import changes as ch
 from paperdesk.core.db import share_table, sync_changes
 from paperdesk.core.db.database import Database
 from paperdesk.core.share import fields as f
@@ -118,14 +119,19 @@ def changed(db: Database) -> set[int] | None:
     return sync_changes.changed_since(db, since, sync_changes.generation(db))
 
 
-def recorded(db: Database, wrote: set[int], nested: bool) -> None:
+def recorded(db: Database, wrote: set[int], nested: bool,
+             kinds: Iterable[str] = ()) -> None:
     """Inside an exchange, at its end: the generation the next one reads on from, and
     the row this exchange's own write will add at its commit (a write of its own
-    only: nested in another, the outer write's row holds more)."""
+    only: nested in another, the outer write's row holds more). ``kinds``: the record
+    kinds it wrote besides the papers'; one that names no papers (digests) makes the
+    row one of any paper."""
     generation = sync_changes.generation(db)
     share_table.put(db, "generation", generation)
-    share_table.put(db, "own", None if nested or not wrote else [
-        generation + 1, _digest(sync_changes.blob_of(wrote))])
+    precise = set(kinds) <= sync_changes.PRECISE | {ch.SEARCHES}
+    blob = sync_changes.blob_of(wrote) if precise else None
+    share_table.put(db, "own", None if nested or not (wrote or not precise) else [
+        generation + 1, _digest(blob)])
 
 
 def _digest(blob: bytes | None) -> str:

@@ -65,12 +65,16 @@ def push(doc: loro.LoroDoc, db: Database) -> int:
     return n
 
 
-def pull(db: Database, doc: loro.LoroDoc, stamp: str, papers: set[int]) -> set[int]:
+def pull(db: Database, doc: loro.LoroDoc, stamp: str,
+         papers: set[int]) -> tuple[set[int], set[str]]:
     """Make the library's records what ``doc`` says, kind by kind in the registry's
-    order (a kind's records may name those of a kind before it); the papers touched.
+    order (a kind's records may name those of a kind before it); the papers touched
+    and the change kinds written (the exchange's write says just those: a kind that
+    names no papers, such as digests, makes it a change of any paper).
     ``papers``: those the exchange wrote, whose counts of sightings are then made
     from the sightings again (another computer's counts came with its sightings)."""
     touched: set[int] = set()
+    kinds: set[str] = set()
     for kind in KINDS:
         ids = Ids.of(db)
         want = kind.held(in_document(doc, kind.name), ids)
@@ -81,5 +85,6 @@ def pull(db: Database, doc: loro.LoroDoc, stamp: str, papers: set[int]) -> set[i
             removed={k: v for k, v in have.items() if k not in want})
         if diff:
             touched |= kind.write(db, diff, ids, stamp)
+            kinds.update(kind.changes)
     kinds_digests.recount(db, touched | papers)
-    return touched
+    return touched, kinds

@@ -43,7 +43,8 @@ from paperdesk.core.share import (
 if TYPE_CHECKING:
     from paperdesk.core.library import Library
 
-KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES, *records.change_kinds())
+# What an exchange writes of the papers; the record kinds it wrote are added (``records``).
+KINDS = (ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.NOTES)
 # Stored parts of the document before they are compacted into one snapshot.
 MOST_PARTS = 32
 
@@ -130,6 +131,7 @@ class Share:
     def __init__(self, lib: Library) -> None:
         self.lib = lib
         self.files = pdf_files.Moved()  # the last exchange's PDF files
+        self._record_kinds: set[str] = set()  # the record kinds the last exchange wrote
 
     @property
     def where(self) -> str | None:
@@ -219,6 +221,7 @@ class Share:
         with self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
             e.result = self._exchange(place)
             e.paper_ids |= set(self._touched)
+            e.kinds |= self._record_kinds
         self.files = pdf_files.Moved()
         if share_table.get(self.lib.db, "with_files"):
             self._move_files(place)
@@ -239,6 +242,7 @@ class Share:
 
     def _exchange(self, place: Path) -> Exchanged:
         db = self.lib.db
+        self._record_kinds = set()
         device, person = share_table.get(db, "device"), share_table.get(db, "person")
         doc = loro.LoroDoc()
         parts = share_table.doc_parts(db)
@@ -270,8 +274,9 @@ class Share:
         if got.imported or got.waiting:
             pulled = apply.pull(db, *_pulled_states(db, doc, sub, value, (saved, pushed),
                                                     local, (device, person)))
-            pulled.changed |= records.pull(db, doc, now(), pulled.papers - {*pulled.removed}) - {
-                *pulled.added, *pulled.removed}
+            touched, self._record_kinds = records.pull(db, doc, now(),
+                                                       pulled.papers - {*pulled.removed})
+            pulled.changed |= touched - {*pulled.added, *pulled.removed}
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
@@ -283,7 +288,8 @@ class Share:
         for other in got.devices:
             devices[other] = stamp
         devices[device] = stamp
-        partial.recorded(db, pulled.papers, self._nested)  # where the next one reads on
+        # where the next one reads on
+        partial.recorded(db, pulled.papers, self._nested, self._record_kinds)
         share_table.put(db, "counter", counter)
         share_table.put(db, "read", read)
         share_table.put(db, "devices", devices)
