@@ -81,7 +81,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
     window.resize(1440, 820)
     window.show()
     app.processEvents()
-    viewport = window.table.viewport()
+    viewport = window.feed.view.viewport()
     raw = sqlite3.connect(path)
     results = []
 
@@ -93,7 +93,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
         deadline = time.perf_counter() + 10
         while time.perf_counter() < deadline:
             app.processEvents()
-            if window.model.complete and not window.reader.busy:
+            if window.feed.model.complete and not window.context.reader.busy:
                 break
             time.sleep(0.005)
 
@@ -121,7 +121,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
                                           first_page=True), runs)
     note(f"of which the core's first page (lib.search first_page=True, best 200 of at most "
          f"the newest 2,000 matches): {core * 1000:.1f} ms; the table shows "
-         f"{window.model.rowCount()} papers at once, the rest follow")
+         f"{window.feed.model.rowCount()} papers at once, the rest follow")
     every = median_time(lambda: lib.search(next(core_words), sort="relevance"), runs)
     note(f"the full list in relevance order (the reading thread's part): {every * 1000:.0f} ms")
 
@@ -142,7 +142,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
 
     def resort(_: object = None) -> None:
         column, order = next(orders)
-        window.table.sortByColumn(column, order)
+        window.feed.view.sortByColumn(column, order)
         settle()
 
     def sort_floor() -> None:
@@ -152,13 +152,13 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
     results.append(report("re-sort by a column to repainted table", median_time(resort, runs, idle),
                           median_time(sort_floor, runs), 0.1))
 
-    window.table.selectRow(3)
-    pid = window.model.paper_id(3)
+    window.feed.view.selectRow(3)
+    pid = window.feed.model.paper_id(3)
     stars = iter([1, 2, 3, 4, 5, 0] * runs)
 
     def rate(_: object = None) -> None:
         window.rate_selected(next(stars))
-        viewport.repaint(window.table.visualRect(window.model.index(3, 0)).adjusted(
+        viewport.repaint(window.feed.view.visualRect(window.feed.model.index(3, 0)).adjusted(
             0, 0, viewport.width(), 0))
 
     rates = iter([1, 2, 3, 4, 5, 0] * runs)

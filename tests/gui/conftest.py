@@ -64,20 +64,20 @@ def sidebar_counts(window: MainWindow) -> dict[str, str]:
 def select_row(window: MainWindow, row: int) -> int:
     """Make ``row`` the current and only selected row (selectRow would toggle a row
     already selected while Qt believes Ctrl is held after an earlier key click)."""
-    model = window.table.selectionModel()
-    model.setCurrentIndex(window.model.index(row, 0),
+    model = window.feed.view.selectionModel()
+    model.setCurrentIndex(window.feed.model.index(row, 0),
                           model.SelectionFlag.ClearAndSelect | model.SelectionFlag.Rows)
-    return window.model.paper_id(row)
+    return window.feed.model.paper_id(row)
 
 
 def select_rows(window: MainWindow, rows: list[int]) -> list[int]:
     """Select whole rows (replacing the selection); the selected paper ids."""
-    model = window.table.selectionModel()
+    model = window.feed.view.selectionModel()
     model.clearSelection()
     for row in rows:
-        model.select(window.model.index(row, 0),
+        model.select(window.feed.model.index(row, 0),
                      model.SelectionFlag.Select | model.SelectionFlag.Rows)
-    return window.selected_ids()
+    return window.feed.selected_ids()
 
 
 @pytest.fixture(autouse=True)
