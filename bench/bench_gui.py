@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sqlite3
 import statistics
@@ -27,7 +26,7 @@ from pathlib import Path
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
-from common import OUT, ROOT, header, median_time, note, report
+from common import OUT, ROOT, command_line, header, median_time, note, options, report
 from generate import make_library
 
 FLOOR_STARTUP = """
@@ -182,10 +181,9 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command_line(__doc__, 3)
     parser.add_argument("--papers", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args(argv)
+    args = options(parser, argv)
     path = OUT / f"gui-{args.papers}.sqlite"
     OUT.mkdir(parents=True, exist_ok=True)
     make_library(path, args.papers).close()
