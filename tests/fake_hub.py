@@ -11,12 +11,13 @@ It speaks the JSON that ``huggingface_hub`` parses (``PaperInfo``/``PaperAuthor`
 
 Faults are set per test: ``fail(path_prefix, status, times, headers, body, delay)``;
 a hostile server also has ``trickle`` (the body one byte per that many seconds: a
-slow-loris), ``stream`` (a body of that many bytes sent chunked, without a
-``Content-Length``) and ``location`` (a redirect, with the status given, to that
-address followed by the path and query asked for). ``FakeHub(host=)`` binds
-another loopback address (``127.0.0.2``: a second host for redirects to point
-at). ``extra`` items (raw JSON, broken ones too) end every search answer and the
-first page of every day. Every request is counted and logged.
+slow-loris), ``cut`` (that many bytes of the body, then the connection closes),
+``stream`` (a body of that many bytes sent chunked, without a ``Content-Length``)
+and ``location`` (a redirect, with the status given, to that address followed by
+the path and query asked for). ``FakeHub(host=)`` binds another loopback address
+(``127.0.0.2``: a second host for redirects to point at). ``extra`` items (raw
+JSON, broken ones too) end every search answer and the first page of every day.
+Every request is counted and logged.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Fault:
     trickle: float = 0.0   # seconds between the body's bytes
     stream: int = 0        # bytes of a huge chunked body of spaces after "["
     location: str = ""     # redirect to this address + the path and query asked for
+    cut: int | None = None  # only this many bytes of the body, then the connection closes
 
 
 def record(arxiv_id: str, title: str, summary: str, authors: list[str], published: str,
@@ -134,6 +136,9 @@ class FakeHub(LocalServer):
                             trickle=fault.trickle)
             if fault.stream:
                 return self._stream(handler, fault)
+            if fault.cut is not None:
+                return send(handler, fault.status or 200, fault.body, fault.headers,
+                            cut=fault.cut)
             if fault.status:
                 return send(handler, fault.status, fault.body, fault.headers)
         if path == "/api/papers/search":
