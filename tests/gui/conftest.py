@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from paperdesk.core.curation import triage
+from paperdesk.gui.curation import triage_view
 from paperdesk.gui.main_window import MainWindow
 
 # A wait for the window is a bound, not a measure: on a busy machine (two CPU-bound
@@ -59,6 +61,23 @@ def sidebar_counts(window: MainWindow) -> dict[str, str]:
         label, _, count = item.text(0).partition("  (")
         out[label] = count.rstrip(")")
     return out
+
+
+def active(window: MainWindow, qtbot: QtBot) -> None:
+    """Make the window the active one (keys go to it) and wait until it is."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
+def first_digest_triage(window: MainWindow, seed_lib, qtbot: QtBot):
+    """Triage of the library's first digest, open and active: (the view, the digest's
+    paper ids in triage order, the digest)."""
+    digest = seed_lib.digests()[0]
+    ids = triage.digest_papers(seed_lib, [digest["id"]])
+    view = triage_view.open_triage(window, [digest["id"]])
+    qtbot.addWidget(view)
+    qtbot.waitUntil(view.isActiveWindow)
+    return view, ids, digest
 
 
 def select_row(window: MainWindow, row: int) -> int:

@@ -8,26 +8,16 @@ import itertools
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMenu, QPushButton
 
-from paperdesk.core.curation import triage
 from paperdesk.gui import keyboard
 from paperdesk.gui.curation import triage_view
 from paperdesk.gui.table.paper_model import MOMENTUM
 from tests.digest_files import growing_digests, write_digest
 
-from .conftest import select_row
-
-
-def active(window, qtbot) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+from .conftest import active, first_digest_triage, select_row
 
 
 def test_triage_walks_a_digest_with_single_keys(window, seed_lib, qtbot):
-    digest = seed_lib.digests()[0]
-    ids = triage.digest_papers(seed_lib, [digest["id"]])
-    view = triage_view.open_triage(window, [digest["id"]])
-    qtbot.addWidget(view)
-    qtbot.waitUntil(view.isActiveWindow)
+    view, ids, digest = first_digest_triage(window, seed_lib, qtbot)
     assert view.progress_label.text() == f"1 of {len(ids)}"
     assert view.title.text() == seed_lib.paper(ids[0])["title"]
     assert view.evidence.text().startswith("Seen in ")

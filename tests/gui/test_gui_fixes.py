@@ -6,34 +6,18 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QStyleOptionViewItem
 
-from paperdesk.core.curation import triage
 from paperdesk.core.importing.file_report import IMPORTED, FileReport
 from paperdesk.gui import keyboard
 from paperdesk.gui.common.geometry import first_size, share_panes
-from paperdesk.gui.curation import triage_view
 from paperdesk.gui.importing.import_report import ImportReport, details
 from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from tests.digest_files import growing_digests
 
-from .conftest import select_row
-
-
-def active(window, qtbot) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-
-
-def _triage(window, seed_lib, qtbot):
-    digest = seed_lib.digests()[0]
-    ids = triage.digest_papers(seed_lib, [digest["id"]])
-    view = triage_view.open_triage(window, [digest["id"]])
-    qtbot.addWidget(view)
-    qtbot.waitUntil(view.isActiveWindow)
-    return view, ids
+from .conftest import active, first_digest_triage, select_row
 
 
 def test_ctrl_z_in_triage_undoes_and_goes_back(window, seed_lib, qtbot):
-    view, ids = _triage(window, seed_lib, qtbot)
+    view, ids, _digest = first_digest_triage(window, seed_lib, qtbot)
     before = seed_lib.paper(ids[0])["status"]
     qtbot.keyClick(view, Qt.Key.Key_T)
     assert seed_lib.paper(ids[0])["status"] == "to-read" and view.index == 1
@@ -49,7 +33,7 @@ def test_ctrl_z_in_triage_undoes_and_goes_back(window, seed_lib, qtbot):
 
 
 def test_skip_leaves_the_paper_unread_and_the_keys_say_undo(window, seed_lib, qtbot):
-    view, ids = _triage(window, seed_lib, qtbot)
+    view, ids, _digest = first_digest_triage(window, seed_lib, qtbot)
     qtbot.keyClick(view, Qt.Key.Key_S)
     assert seed_lib.paper(ids[0])["status"] == "unread" and view.index == 1
     assert "Ctrl+Z" in view.legend.text() and "unread" in view.legend.text()

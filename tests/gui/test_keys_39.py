@@ -10,12 +10,7 @@ from PySide6.QtWidgets import QApplication
 from paperdesk.gui import keyboard
 from paperdesk.gui.shortcuts_sheet import AREAS
 
-from .conftest import select_row
-
-
-def active(window, qtbot) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+from .conftest import active, select_row
 
 
 def test_the_sheet_goes_by_area_in_learning_order_without_the_undo_text(window, qtbot):
