@@ -22,18 +22,27 @@ and export together). The floor is bibtexparser parsing the same file alone.
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import generate
 import real_shape
-from common import OUT, header, note, process_usage, process_usage_together, report
+from common import (
+    OUT,
+    command_line,
+    header,
+    note,
+    options,
+    process_usage,
+    process_usage_together,
+    report,
+    scratch,
+    verdict,
+)
 from generate import paper
 from real_bib import WORDS, real_bib
 
@@ -168,18 +177,12 @@ def round_trip(bib: Path, tmp: Path) -> tuple[tuple[float, float, float, float],
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command_line(__doc__, 1, shape="the arXiv-style file's")
     parser.add_argument("--entries", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--only", choices=("real", "tugboat", "arxiv"))
-    parser.add_argument("--shape", choices=generate.SHAPES, default="real",
-                        help="the arXiv-style file's shape (generate.py)")
-    args = parser.parse_args()
-    generate.set_shape(args.shape)
-    OUT.mkdir(parents=True, exist_ok=True)
+    args = options(parser)
     ok = True
-    with tempfile.TemporaryDirectory(dir=OUT) as name:
-        tmp = Path(name)
+    with scratch() as tmp:
         for label, make, target in (
                 ("real entries of seven real files, made unique", real_file, 9.0),
                 ("tugboat.bib replicated", tugboat_file, 9.0),
@@ -210,8 +213,7 @@ def main() -> int:
             note(f"second floor: the rows the import wrote, written raw (plain sqlite3, no "
                  f"triggers, search rows included): {w_wall:.2f} s ({w_cpu:.2f} s CPU); the "
                  f"import {t_in / w_wall:.1f}x that")
-    print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
-    return 0 if ok else 1
+    return verdict(ok)
 
 
 if __name__ == "__main__":

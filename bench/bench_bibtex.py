@@ -16,7 +16,6 @@ machine is shared: wall-clock medians are printed with CPU-time medians.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import tempfile
@@ -27,7 +26,7 @@ from typing import Any
 
 import bibtexparser
 
-from common import header, note, report
+from common import command_line, header, note, options, report
 from generate import make_library
 from paperdesk.core.db import schema
 from paperdesk.core.library import Library
@@ -140,9 +139,7 @@ def bench_import(work: Path, runs: int) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median)")
-    args = parser.parse_args()
+    args = options(command_line(__doc__, 3, "runs per figure (median)"))
     with tempfile.TemporaryDirectory() as tmp:
         ok = bench_export(Path(tmp), args.runs)
         ok = bench_import(Path(tmp), args.runs) and ok

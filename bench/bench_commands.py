@@ -19,14 +19,10 @@ process is printed too.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
-import tempfile
-from pathlib import Path
 
-import generate
-from common import OUT, header, note, process_usage, report
+from common import command_line, header, note, options, process_usage, report, scratch
 from generate import make_library
 
 # Measured as installed: with compiled bytecode (a shell that sets
@@ -91,20 +87,15 @@ def figure(name: str, command: list[str], floor: list[str], target: float, runs:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
+    parser = command_line(__doc__, 5, "runs per figure (median)",
+                          shape="the generated library's")
     parser.add_argument("--papers", type=int, default=100_000, help="library size")
     parser.add_argument("--only", choices=["stats", "words", "duplicates", "list", "export"])
-    parser.add_argument("--shape", choices=generate.SHAPES, default="real",
-                        help="the generated library's shape (generate.py)")
     parser.add_argument("--digest-size", type=int, default=5000,
                         help="entries a digest (the papers come in digests of this size)")
-    args = parser.parse_args()
-    generate.set_shape(args.shape)
-    OUT.mkdir(parents=True, exist_ok=True)
+    args = options(parser)
     ok = True
-    with tempfile.TemporaryDirectory(dir=OUT) as name:
-        tmp = Path(name)
+    with scratch() as tmp:
         lib = make_library(tmp / "commands.sqlite", args.papers, digest_size=args.digest_size)
         path = str(lib.path)
         lib.close()

@@ -19,7 +19,6 @@ they stay separate papers for the scan to find.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shutil
@@ -32,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from common import header, median_time, note, report
+from common import command_line, header, median_time, note, options, report
 from generate import make_library, near, write_digest
 from paperdesk.core.duplicates import duplicates
 from paperdesk.core.library import Library
@@ -185,9 +184,7 @@ def bench_check(path: Path, tmp: Path, runs: int) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="runs per timed figure")
-    args = parser.parse_args()
+    args = options(command_line(__doc__, 3, "runs per timed figure"))
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         big = library(tmp, 100_000, "lib-100k.sqlite")

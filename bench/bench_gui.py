@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sqlite3
 import statistics
@@ -27,7 +26,7 @@ from pathlib import Path
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
-from common import OUT, ROOT, header, median_time, note, report
+from common import OUT, ROOT, command_line, header, median_time, note, options, report
 from generate import make_library
 
 FLOOR_STARTUP = """
@@ -81,7 +80,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
     window.resize(1440, 820)
     window.show()
     app.processEvents()
-    viewport = window.table.viewport()
+    viewport = window.feed.view.viewport()
     raw = sqlite3.connect(path)
     results = []
 
@@ -93,7 +92,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
         deadline = time.perf_counter() + 10
         while time.perf_counter() < deadline:
             app.processEvents()
-            if window.model.complete and not window.reader.busy:
+            if window.feed.model.complete and not window.context.reader.busy:
                 break
             time.sleep(0.005)
 
@@ -121,7 +120,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
                                           first_page=True), runs)
     note(f"of which the core's first page (lib.search first_page=True, best 200 of at most "
          f"the newest 2,000 matches): {core * 1000:.1f} ms; the table shows "
-         f"{window.model.rowCount()} papers at once, the rest follow")
+         f"{window.feed.model.rowCount()} papers at once, the rest follow")
     every = median_time(lambda: lib.search(next(core_words), sort="relevance"), runs)
     note(f"the full list in relevance order (the reading thread's part): {every * 1000:.0f} ms")
 
@@ -142,7 +141,7 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
 
     def resort(_: object = None) -> None:
         column, order = next(orders)
-        window.table.sortByColumn(column, order)
+        window.feed.view.sortByColumn(column, order)
         settle()
 
     def sort_floor() -> None:
@@ -152,13 +151,13 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
     results.append(report("re-sort by a column to repainted table", median_time(resort, runs, idle),
                           median_time(sort_floor, runs), 0.1))
 
-    window.table.selectRow(3)
-    pid = window.model.paper_id(3)
+    window.feed.view.selectRow(3)
+    pid = window.feed.model.paper_id(3)
     stars = iter([1, 2, 3, 4, 5, 0] * runs)
 
     def rate(_: object = None) -> None:
         window.rate_selected(next(stars))
-        viewport.repaint(window.table.visualRect(window.model.index(3, 0)).adjusted(
+        viewport.repaint(window.feed.view.visualRect(window.feed.model.index(3, 0)).adjusted(
             0, 0, viewport.width(), 0))
 
     rates = iter([1, 2, 3, 4, 5, 0] * runs)
@@ -182,10 +181,9 @@ def bench_in_window(path: Path, runs: int, keystroke_target: float = 0.05) -> li
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command_line(__doc__, 3)
     parser.add_argument("--papers", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args(argv)
+    args = options(parser, argv)
     path = OUT / f"gui-{args.papers}.sqlite"
     OUT.mkdir(parents=True, exist_ok=True)
     make_library(path, args.papers).close()

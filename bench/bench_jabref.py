@@ -18,14 +18,12 @@ most a third of its memory.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import statistics
-import tempfile
 from pathlib import Path
 
 import bench_bibfile
-from common import OUT, header, note, process_usage
+from common import command_line, header, note, options, process_usage, scratch, verdict
 
 
 def jabref(bib: Path, tmp: Path) -> tuple[float, float, float]:
@@ -44,17 +42,14 @@ def paperdesk(bib: Path, tmp: Path) -> tuple[float, float, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command_line(__doc__, 1)
     parser.add_argument("--entries", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--only", choices=("real", "arxiv"))
-    args = parser.parse_args()
+    args = options(parser)
     if shutil.which("jabref") is None:
         raise SystemExit("jabref is not installed (apt-get install jabref)")
-    OUT.mkdir(parents=True, exist_ok=True)
     ok = True
-    with tempfile.TemporaryDirectory(dir=OUT) as name:
-        tmp = Path(name)
+    with scratch() as tmp:
         for label, make in (("real entries of seven real files, made unique",
                              bench_bibfile.real_file),
                             ("arXiv-style with abstracts", bench_bibfile.arxiv_file)):
@@ -76,8 +71,7 @@ def main() -> int:
             note(f"time {t_p / t_j:.2f}x JabRef's (target <= 0.70x: "
                  f"{'met' if fast else 'NOT met'}); memory {m_p / m_j:.2f}x (target <= "
                  f"0.33x: {'met' if small else 'NOT met'}); CPU {c_p / c_j:.2f}x")
-    print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
-    return 0 if ok else 1
+    return verdict(ok)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ linked to a paper of a 1,000-paper library:
 
 from __future__ import annotations
 
-import argparse
 import os
 import sqlite3
 import statistics
@@ -31,7 +30,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from common import OUT, header, median_time, note, report
+from common import OUT, command_line, header, median_time, note, options, report
 from pdf_corpus import corpus, library_with
 
 
@@ -124,7 +123,7 @@ def bench_keystrokes(path: Path, runs: int) -> bool:
         running = feature.thread is not None
         window.search_bar.edit.setText(next(queries))
         window.search_bar.fire()
-        window.table.viewport().repaint()
+        window.feed.view.viewport().repaint()
         during.append(running and feature.thread is not None)
 
     def idle(_: object = None) -> None:
@@ -155,12 +154,11 @@ def bench_keystrokes(path: Path, runs: int) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command_line(__doc__, 1)
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--pages", type=int, default=16)
-    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--only", choices=("extraction", "queries", "keys"))
-    args = parser.parse_args(argv)
+    args = options(parser, argv)
     paths = corpus(OUT / "pdf-corpus", args.files, args.pages)
     path = OUT / f"pdf-bench-{args.files}" / "library.sqlite"
     path.parent.mkdir(parents=True, exist_ok=True)

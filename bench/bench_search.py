@@ -24,17 +24,14 @@ tags, statuses and notes on a share of the papers.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sqlite3
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from common import OUT, header, median_time, note, report
+from common import command_line, header, median_time, note, options, report, scratch, verdict
 from generate import make_library
 from paperdesk.core.db import schema, store
 from paperdesk.core.library import Library
@@ -247,15 +244,13 @@ def rating_figures(lib: Library, conn: sqlite3.Connection, runs: int) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
+    parser = command_line(__doc__, 5, "runs per figure (median)")
     parser.add_argument("--papers", type=int, default=100_000, help="library size")
     parser.add_argument("--only", choices=["words", "fields", "tagging", "rating"],
                         help="one group only")
-    args = parser.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=OUT) as name:
-        lib = make_library(Path(name) / "search.sqlite", args.papers)
+    args = options(parser)
+    with scratch() as tmp:
+        lib = make_library(tmp / "search.sqlite", args.papers)
         note(f"library of {lib.stats()['papers']:,} papers; curating it ...")
         curate(lib)
         lib.db.execute("PRAGMA optimize")
@@ -269,8 +264,7 @@ def main() -> int:
         finally:
             conn.close()
             lib.close()
-    print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
-    return 0 if ok else 1
+    return verdict(ok)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,16 @@ work done the most direct way: raw sqlite3, a raw FTS5 query, a bare process),
 as medians of a few runs, with their ratio and the target:
 
     figure                                  | seconds | floor   | ratio | target  | met
+
+The harness the benchmarks share: ``command_line`` (the description and ``--runs``,
+``--shape`` with ``shape=``), ``scratch`` (a folder under bench/out that goes
+afterwards) and ``verdict`` (the last line and the exit status).
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import os
 import resource
 import statistics
@@ -16,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +205,43 @@ def report(figure: str, seconds: float, floor: float | None, target: float | Non
 
 def note(text: str) -> None:
     print(f"  {text}", flush=True)
+
+
+def command_line(doc: str | None, runs: int, runs_help: str | None = None, *,
+                 shape: str | None = None) -> argparse.ArgumentParser:
+    """A benchmark's options: the first line of its docstring ``doc`` as the description,
+    ``--runs`` (``runs`` by default); ``shape``: ``--shape``, the shape of the data
+    generate.py makes (``shape`` says what of), for ``options`` to set."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=runs, help=runs_help)
+    if shape is not None:
+        import generate
+
+        parser.add_argument("--shape", choices=generate.SHAPES, default="real",
+                            help=f"{shape} shape (generate.py)")
+    return parser
+
+
+def options(parser: argparse.ArgumentParser, argv: list[str] | None = None
+            ) -> argparse.Namespace:
+    """The options given; the shape of generated data set from ``--shape``."""
+    args = parser.parse_args(argv)
+    if getattr(args, "shape", None) is not None:
+        import generate
+
+        generate.set_shape(args.shape)
+    return args
+
+
+@contextlib.contextmanager
+def scratch() -> Iterator[Path]:
+    """A folder under bench/out for one run, removed afterwards."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=OUT) as name:
+        yield Path(name)
+
+
+def verdict(ok: bool) -> int:
+    """The last line, and the exit status: 1 when a target was missed."""
+    print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
+    return 0 if ok else 1

@@ -324,7 +324,7 @@ def drop_digest(app, window, lib, seeds, tmp) -> str:
     from PySide6.QtWidgets import QApplication
 
     global tracing
-    before = window.model.rowCount()
+    before = window.feed.model.rowCount()
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(seeds[4]))])
     point = QPointF(window.width() / 2, window.height() / 2)
@@ -335,9 +335,9 @@ def drop_digest(app, window, lib, seeds, tmp) -> str:
     QApplication.sendEvent(window, enter)
     QApplication.sendEvent(window, QDropEvent(point, copy, mime, Qt.MouseButton.LeftButton,
                                               Qt.KeyboardModifier.NoModifier))
-    done = pump(app, lambda: window.model.rowCount() != before, 60)
+    done = pump(app, lambda: window.feed.model.rowCount() != before, 60)
     tracing = False
-    return f"from the drop to the table rows ({before} -> {window.model.rowCount()} rows)" \
+    return f"from the drop to the table rows ({before} -> {window.feed.model.rowCount()} rows)" \
         if done else ""
 
 
@@ -352,13 +352,13 @@ def search_keystroke(app, window, lib, seeds, tmp) -> str:
     QTest.keyClicks(edit, "languag")
     pump(app, lambda: window.feed.query == "languag", 30)
     pump(app, lambda: False, 1.0)
-    before = window.model.rowCount()
+    before = window.feed.model.rowCount()
     tracing = True
     QTest.keyClick(edit, Qt.Key.Key_E)
-    done = pump(app, lambda: window.feed.query == "language" and not window.reader.busy, 30)
+    done = pump(app, lambda: window.feed.query == "language" and not window.context.reader.busy, 30)
     pump(app, lambda: False, 1.0)  # the rows read after the query's answer
     tracing = False
-    return f"from the key to the rows ({before} -> {window.model.rowCount()} rows)" \
+    return f"from the key to the rows ({before} -> {window.feed.model.rowCount()} rows)" \
         if done else ""
 
 
@@ -372,8 +372,8 @@ def tag_to_bib(app, window, lib, seeds, tmp) -> str:
     pump(app, lambda: False, 1.5)
     from paperdesk.gui import paper_edits
 
-    pid = window.model.paper_id(0)
-    window.select_ids([pid], pid)
+    pid = window.feed.model.paper_id(0)
+    window.feed.select_ids([pid], pid)
     tracing = True
     paper_edits.add_tags(window.context, [pid], ["kept-in-sync"])
     done = pump(app, lambda: "kept-in-sync" in out.read_text(encoding="utf-8"), 30)

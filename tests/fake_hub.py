@@ -11,24 +11,26 @@ It speaks the JSON that ``huggingface_hub`` parses (``PaperInfo``/``PaperAuthor`
 
 Faults are set per test: ``fail(path_prefix, status, times, headers, body, delay)``;
 a hostile server also has ``trickle`` (the body one byte per that many seconds: a
-slow-loris), ``stream`` (a body of that many bytes sent chunked, without a
-``Content-Length``) and ``location`` (a redirect, with the status given, to that
-address followed by the path and query asked for). ``FakeHub(host=)`` binds
-another loopback address (``127.0.0.2``: a second host for redirects to point
-at). ``extra`` items (raw JSON, broken ones too) end every search answer and the
-first page of every day. Every request is counted and logged.
+slow-loris), ``cut`` (that many bytes of the body, then the connection closes),
+``stream`` (a body of that many bytes sent chunked, without a ``Content-Length``)
+and ``location`` (a redirect, with the status given, to that address followed by
+the path and query asked for). ``FakeHub(host=)`` binds another loopback address
+(``127.0.0.2``: a second host for redirects to point at). ``extra`` items (raw
+JSON, broken ones too) end every search answer and the first page of every day.
+Every request is counted and logged.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
+
+from tests.local_server import LocalServer, send
 
 _WORD = re.compile(r"\w+")
 
@@ -44,6 +46,7 @@ class Fault:
     trickle: float = 0.0   # seconds between the body's bytes
     stream: int = 0        # bytes of a huge chunked body of spaces after "["
     location: str = ""     # redirect to this address + the path and query asked for
+    cut: int | None = None  # only this many bytes of the body, then the connection closes
 
 
 def record(arxiv_id: str, title: str, summary: str, authors: list[str], published: str,
@@ -92,47 +95,14 @@ def list_item(paper: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
-class FakeHub:
+class FakeHub(LocalServer):
     def __init__(self, host: str = "127.0.0.1") -> None:
-        self.host = host
+        super().__init__(host)
         self.papers: dict[str, dict[str, Any]] = {}
         self.days: dict[str, list[str]] = {}
         self.faults: list[Fault] = []
         self.extra: list[Any] = []  # items put at the end of every list answered
         self.requests: list[str] = []
-        self.lock = threading.Lock()
-        hub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            # Headers and body go out in two writes: without this, Nagle's algorithm
-            # and the client's delayed ACK hold each kept-alive answer for 40 ms.
-            disable_nagle_algorithm = True
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                hub._serve(self)
-
-        self.server = ThreadingHTTPServer((host, 0), Handler)
-        self.server.daemon_threads = True
-        # Checks for shutdown every 20 ms: the default half second added half a
-        # second to the end of every test with a stand-in Hub.
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
-                                       daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.server.server_address[1]}"
-
-    def __enter__(self) -> FakeHub:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     # -- set-up ----------------------------------------------------------------
 
@@ -149,30 +119,28 @@ class FakeHub:
 
     # -- serving ---------------------------------------------------------------
 
-    def _fault(self, path: str) -> Fault | None:
-        with self.lock:
-            for fault in self.faults:
-                if path.startswith(fault.prefix) and fault.times > 0:
-                    fault.times -= 1
-                    return fault
-        return None
-
     def _serve(self, handler: BaseHTTPRequestHandler) -> None:
         url = urlparse(handler.path)
         path, query = unquote(url.path), parse_qs(url.query)
         with self.lock:
             self.requests.append(handler.path)
-        fault = self._fault(path)
+        fault = self.take_fault(path)
         if fault is not None:
             if fault.delay:
                 time.sleep(fault.delay)
             if fault.location:
-                return self._send(handler, fault.status, b"",
-                                  {**fault.headers, "Location": fault.location + handler.path})
-            if fault.trickle or fault.stream:
-                return self._hostile(handler, fault)
+                return send(handler, fault.status, b"",
+                        {**fault.headers, "Location": fault.location + handler.path})
+            if fault.trickle:
+                return send(handler, fault.status or 200, fault.body, fault.headers,
+                            trickle=fault.trickle)
+            if fault.stream:
+                return self._stream(handler, fault)
+            if fault.cut is not None:
+                return send(handler, fault.status or 200, fault.body, fault.headers,
+                            cut=fault.cut)
             if fault.status:
-                return self._send(handler, fault.status, fault.body, fault.headers)
+                return send(handler, fault.status, fault.body, fault.headers)
         if path == "/api/papers/search":
             return self._json(handler, self._search(query.get("q", [""])[0],
                                                     int(query.get("limit", ["20"])[0])))
@@ -185,9 +153,9 @@ class FakeHub:
         if path.startswith("/api/papers/"):
             paper = self.papers.get(path.rsplit("/", 1)[1])
             if paper is None:
-                return self._send(handler, 404, b'{"error": "Paper not found"}')
+                return send(handler, 404, b'{"error": "Paper not found"}')
             return self._json(handler, paper)
-        return self._send(handler, 404, b'{"error": "not found"}')
+        return send(handler, 404, b'{"error": "not found"}')
 
     def _search(self, q: str, limit: int) -> list[dict[str, Any]]:
         words = set(_WORD.findall(q.lower()))
@@ -200,24 +168,16 @@ class FakeHub:
         return [list_item(p) for _, _, p in scored[:limit]] + self.extra
 
     def _json(self, handler: BaseHTTPRequestHandler, data: Any) -> None:
-        self._send(handler, 200, json.dumps(data).encode("utf-8"))
+        send(handler, 200, json.dumps(data).encode("utf-8"))
 
     @staticmethod
-    def _hostile(handler: BaseHTTPRequestHandler, fault: Fault) -> None:
-        """A slow-loris (one byte per ``trickle`` s) or a chunked body of ``stream`` bytes."""
+    def _stream(handler: BaseHTTPRequestHandler, fault: Fault) -> None:
+        """A chunked body of ``stream`` bytes: "[" and spaces, no Content-Length."""
         try:
             handler.send_response(fault.status or 200)
             handler.send_header("Content-Type", "application/json")
             for key, value in fault.headers.items():
                 handler.send_header(key, value)
-            if fault.trickle:
-                handler.send_header("Content-Length", str(len(fault.body)))
-                handler.end_headers()
-                for byte in fault.body:
-                    handler.wfile.write(bytes([byte]))
-                    handler.wfile.flush()
-                    time.sleep(fault.trickle)
-                return
             handler.send_header("Transfer-Encoding", "chunked")
             handler.end_headers()
             chunk = b"[" + b" " * (2**20 - 1)
@@ -227,20 +187,6 @@ class FakeHub:
                 sent += len(chunk)
                 chunk = b" " * 2**20
             handler.wfile.write(b"1\r\n]\r\n0\r\n\r\n")
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-    @staticmethod
-    def _send(handler: BaseHTTPRequestHandler, status: int, body: bytes,
-              headers: dict[str, str] | None = None) -> None:
-        try:
-            handler.send_response(status)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(body)))
-            for key, value in (headers or {}).items():
-                handler.send_header(key, value)
-            handler.end_headers()
-            handler.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass
 

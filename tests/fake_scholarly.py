@@ -21,22 +21,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
-
-@dataclass
-class Fault:
-    prefix: str
-    status: int
-    body: bytes
-    headers: dict[str, str]
-    times: int
-    delay: float = 0.0
+from tests.local_server import Fault, LocalServer, send
 
 
 def dblp_hit(title: str, venue: str, year: int, kind: str, key: str, *,
@@ -76,48 +66,19 @@ def s2_paper(arxiv_id: str, title: str, venue: str, year: int, *, kind: str = "c
             ["JournalArticle"]}
 
 
-class FakeScholarly:
+class FakeScholarly(LocalServer):
     """DBLP under ``/search/publ/api`` and Semantic Scholar under ``/graph/v1/``."""
 
     def __init__(self) -> None:
+        super().__init__(quiet_errors=True)
         self.hits: list[dict[str, Any]] = []
         self.papers: dict[str, dict[str, Any]] = {}
         self.faults: list[Fault] = []
         self.log: list[str] = []
-        self.lock = threading.Lock()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                fake._serve(self)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.handle_error = lambda *_a: None  # a client that hung up: not news
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
-                                       daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
 
     @property
     def env(self) -> dict[str, str]:
         return {"PAPERDESK_DBLP_API": self.url, "PAPERDESK_S2_API": self.url}
-
-    def __enter__(self) -> FakeScholarly:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     def answer(self, prefix: str, status: int, body: bytes = b"", times: int = 1,
                headers: dict[str, str] | None = None, delay: float = 0.0) -> None:
@@ -127,12 +88,10 @@ class FakeScholarly:
         path = handler.path
         with self.lock:
             self.log.append(path)
-            fault = next((f for f in self.faults if path.startswith(f.prefix) and f.times), None)
-            if fault:
-                fault.times -= 1
+        fault = self.take_fault(path)
         if fault:
             time.sleep(fault.delay)
-            return self._send(handler, fault.status, fault.body, fault.headers)
+            return send(handler, fault.status, fault.body, fault.headers)
         url = urlparse(path)
         if url.path == "/search/publ/api":
             words = set(re.findall(r"\w+", parse_qs(url.query).get("q", [""])[0].lower()))
@@ -145,26 +104,12 @@ class FakeScholarly:
                                "hits": {"@total": str(len(hits)), "@computed": str(len(hits)),
                                         "@sent": str(len(hits)), "@first": "0",
                                         "hit": hits}}}
-            return self._send(handler, 200, json.dumps(body).encode(), {})
+            return send(handler, 200, json.dumps(body).encode(), {})
         if url.path.startswith("/graph/v1/paper/arXiv:"):
             arxiv_id = unquote(url.path.rsplit(":", 1)[1])
             paper = self.papers.get(arxiv_id)
             if paper is None:
-                return self._send(handler, 404, json.dumps(
+                return send(handler, 404, json.dumps(
                     {"error": f"Paper with id arXiv:{arxiv_id} not found"}).encode(), {})
-            return self._send(handler, 200, json.dumps(paper).encode(), {})
-        return self._send(handler, 404, b'{"error": "Not found"}', {})
-
-    @staticmethod
-    def _send(handler: BaseHTTPRequestHandler, status: int, body: bytes,
-              headers: dict[str, str]) -> None:
-        try:
-            handler.send_response(status)
-            for key, value in {"Content-Type": "application/json", **headers}.items():
-                handler.send_header(key, value)
-            handler.send_header("Content-Length", str(len(body)))
-            handler.end_headers()
-            handler.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
+            return send(handler, 200, json.dumps(paper).encode(), {})
+        return send(handler, 404, b'{"error": "Not found"}', {})

@@ -26,13 +26,14 @@ connection, ``trickle`` sends it a byte every so many seconds; a "Content-Length
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 from xml.sax.saxutils import escape
+
+from tests.local_server import Fault, LocalServer, send
 
 FEED_HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"'
              ' xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"'
@@ -93,21 +94,13 @@ def crossref_work(doi: str, title: str, authors: list[tuple[str, str]], year: in
     return work
 
 
-@dataclass
-class Fault:
-    prefix: str
-    status: int
-    body: bytes
-    headers: dict[str, str]
-    times: int
-    cut: int | None = None
-    trickle: float | None = None
 
 
-class FakeServices:
+class FakeServices(LocalServer):
     """arXiv's API under ``/api/query`` and Crossref under ``/works/``, on one port."""
 
     def __init__(self, host: str = "127.0.0.1") -> None:
+        super().__init__(host)
         self.arxiv: dict[str, ArxivPaper] = {}
         self.works: dict[str, dict[str, Any]] = {}
         self.pdfs: dict[str, bytes] = {}  # "IDvN": the PDF's bytes
@@ -116,28 +109,6 @@ class FakeServices:
         self.agents: list[str] = []
         self.at_once = 0
         self.most_at_once = 0
-        self.lock = threading.Lock()
-        services = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            disable_nagle_algorithm = True
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                services._serve(self)
-
-        self.server = ThreadingHTTPServer((host, 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
-                                       daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
 
     @property
     def env(self) -> dict[str, str]:
@@ -145,18 +116,11 @@ class FakeServices:
                 "PAPERDESK_ARXIV_PDF": self.url + "/pdf",
                 "PAPERDESK_CROSSREF_API": self.url}
 
-    def __enter__(self) -> FakeServices:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
     def answer(self, prefix: str, status: int, body: bytes = b"", times: int = 1,
                headers: dict[str, str] | None = None, cut: int | None = None,
                trickle: float | None = None) -> None:
-        self.faults.append(Fault(prefix, status, body, headers or {}, times, cut, trickle))
+        self.faults.append(Fault(prefix, status, body, headers or {}, times, cut=cut,
+                                 trickle=trickle))
 
     def paths(self, prefix: str = "") -> list[str]:
         """The paths asked for, once every request in flight is logged: a request is
@@ -165,14 +129,6 @@ class FakeServices:
         while self.at_once and time.monotonic() < deadline:
             time.sleep(0.005)
         return [p for _, _, p in self.log if p.startswith(prefix)]
-
-    def _fault(self, path: str) -> Fault | None:
-        with self.lock:
-            for fault in self.faults:
-                if path.startswith(fault.prefix) and fault.times > 0:
-                    fault.times -= 1
-                    return fault
-        return None
 
     def _serve(self, handler: BaseHTTPRequestHandler) -> None:
         began = time.monotonic()
@@ -191,37 +147,37 @@ class FakeServices:
     def _answer(self, handler: BaseHTTPRequestHandler) -> None:
         url = urlparse(handler.path)
         path, query = unquote(url.path), parse_qs(url.query)
-        fault = self._fault(path)
+        fault = self.take_fault(path)
         if fault is not None:
-            return self._send(handler, fault.status, fault.body, fault.headers, fault.cut,
+            return send(handler, fault.status, fault.body, fault.headers, fault.cut,
                               fault.trickle)
         if path.startswith("/pdf/"):
             pdf = self.pdfs.get(path[len("/pdf/"):])
             if pdf is None:
-                return self._send(handler, 404, b"<html>No such paper</html>",
+                return send(handler, 404, b"<html>No such paper</html>",
                                   {"Content-Type": "text/html"})
-            return self._send(handler, 200, pdf, {"Content-Type": "application/pdf"})
+            return send(handler, 200, pdf, {"Content-Type": "application/pdf"})
         if path == "/api/query" and "search_query" in query:
             found = self._search(query["search_query"][0],
                                  int(query.get("max_results", ["10"])[0]))
             body = FEED_HEAD + "".join(p.entry() for p in found) + "</feed>\n"
-            return self._send(handler, 200, body.encode("utf-8"),
+            return send(handler, 200, body.encode("utf-8"),
                               {"Content-Type": "application/atom+xml; charset=utf-8"})
         if path == "/api/query":
             ids = [i for i in query.get("id_list", [""])[0].split(",") if i]
             body = FEED_HEAD + "".join(self._entry(i) for i in ids) + "</feed>\n"
-            return self._send(handler, 200, body.encode("utf-8"),
+            return send(handler, 200, body.encode("utf-8"),
                               {"Content-Type": "application/atom+xml; charset=utf-8"})
         if path.startswith("/works/"):
             work = self.works.get(path[len("/works/"):].lower())
             if work is None:
-                return self._send(handler, 404, b"Resource not found.",
+                return send(handler, 404, b"Resource not found.",
                                   {"Content-Type": "text/plain"})
             data = {"status": "ok", "message-type": "work", "message-version": "1.0.0",
                     "message": work}
-            return self._send(handler, 200, json.dumps(data).encode("utf-8"),
+            return send(handler, 200, json.dumps(data).encode("utf-8"),
                               {"Content-Type": "application/json"})
-        return self._send(handler, 404, b"not found", {})
+        return send(handler, 404, b"not found", {})
 
     def _search(self, search: str, limit: int) -> list[ArxivPaper]:
         if search.startswith("cat:"):
@@ -243,33 +199,3 @@ class FakeServices:
                     f"_{escape(asked)}</id>\n    <title>Error</title>\n    <summary>incorrect "
                     f"id format for {escape(asked)}</summary>\n  </entry>\n")
         return ""
-
-    @staticmethod
-    def _send(handler: BaseHTTPRequestHandler, status: int, body: bytes,
-              headers: dict[str, str], cut: int | None = None,
-              trickle: float | None = None) -> None:
-        try:
-            handler.send_response(status)
-            unsized = headers.get("Content-Length") == ""  # the body ends with the connection
-            for key, value in {"Content-Type": "application/json", **headers}.items():
-                if key != "Content-Length":
-                    handler.send_header(key, value)
-            if unsized:
-                handler.send_header("Connection", "close")
-                handler.close_connection = True
-            else:
-                handler.send_header("Content-Length", str(len(body)))
-            handler.end_headers()
-            if trickle is not None:
-                for n in range(len(body)):
-                    handler.wfile.write(body[n:n + 1])
-                    handler.wfile.flush()
-                    time.sleep(trickle)
-            elif cut is not None:
-                handler.wfile.write(body[:cut])
-                handler.wfile.flush()
-                handler.close_connection = True
-            else:
-                handler.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass

@@ -114,3 +114,84 @@ def test_every_package_is_in_the_wheel_list():
     found = {init.parent.relative_to(src).as_posix().replace("/", ".")
              for init in (src / "paperdesk").rglob("__init__.py")}
     assert sorted(found - listed) == []
+
+
+GUI = ROOT / "src" / "paperdesk" / "gui"
+# The window's own parts live beside features in these packages; the rest are features'.
+_SHARED = {"paperdesk.gui.common", "paperdesk.gui.panes", "paperdesk.gui.table"}
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT / "src").with_suffix("").parts)
+
+
+def feature_modules() -> set[str]:
+    """The modules of the window's features: each that defines a ``Feature``, and every
+    module of a package one of ``gui/features.py``'s FEATURES comes from (but the
+    packages shared with the window's own parts), but ``gui/jobs/reads``, the read
+    functions the window fills its sidebar and detail pane from. (A package's
+    ``__init__``, which holds nothing, is none.)"""
+    all_gui = {_module(p) for p in GUI.rglob("*.py") if p.name != "__init__.py"}
+    tree = ast.parse((GUI / "features.py").read_text())
+    listed = {node.module for node in ast.walk(tree)
+              if isinstance(node, ast.ImportFrom) and node.module
+              and node.module.startswith("paperdesk.gui.")} - {"paperdesk.gui.context"}
+    packages = {m.rpartition(".")[0] for m in listed} - {"paperdesk.gui"} - _SHARED
+    found = listed | {m for m in all_gui for pkg in packages if m.startswith(pkg + ".")}
+    for path in GUI.rglob("*.py"):
+        if any(isinstance(n, ast.ClassDef) and "Feature" in map(ast.unparse, n.bases)
+               for n in ast.walk(ast.parse(path.read_text()))):
+            found.add(_module(path))
+    return found - {"paperdesk.gui.jobs.reads"}
+
+
+def test_the_window_imports_no_feature():
+    """Features reach the window through the context; the window knows none by name."""
+    modules = {_module(p).removesuffix(".__init__") for p in (ROOT / "src").rglob("*.py")}
+    window = GUI / "main_window.py"
+    imported = _runtime_imports(window, _module(window), modules)
+    assert {"paperdesk.gui.importing.importing", "paperdesk.gui.jobs.reader",
+            "paperdesk.gui.hub.today", "paperdesk.gui.sharing"} <= feature_modules()
+    assert sorted(imported & feature_modules()) == []
+    typed = ast.parse(window.read_text())  # nor under TYPE_CHECKING
+    named = {n.module for n in ast.walk(typed) if isinstance(n, ast.ImportFrom) and n.module}
+    assert sorted(named & feature_modules()) == []
+
+
+def table_forwards(source: str) -> list[str]:
+    """The window's members that hand back a member of its table (``feed``): an
+    attribute set to one (``self.model = feed.model``), or a method or property whose
+    one statement returns one (or its call's result)."""
+    def of_table(node: ast.AST, called: bool = False) -> bool:
+        if called and isinstance(node, ast.Call):
+            node = node.func
+        return isinstance(node, ast.Attribute) and ast.unparse(node.value) in ("feed",
+                                                                               "self.feed")
+
+    cls = next(n for n in ast.parse(source).body
+               if isinstance(n, ast.ClassDef) and n.name == "MainWindow")
+    found = []
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs = (zip(target.elts, node.value.elts, strict=False)
+                         if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                         else [(target, node.value)])
+                found += [ast.unparse(t) for t, v in pairs
+                          if ast.unparse(t).startswith("self.") and of_table(v)]
+        elif isinstance(node, ast.FunctionDef) and len(node.body) == 1:
+            body = node.body[0]
+            value = body.value if isinstance(body, (ast.Return, ast.Expr)) else None
+            if value is not None and of_table(value, called=True):
+                found.append(node.name)
+    return found
+
+
+def test_the_window_forwards_no_member_of_its_table():
+    """Views and tests reach the table through ``context.selection``/``context.table``
+    or ``window.feed``, never through names the window hands on."""
+    assert table_forwards((GUI / "main_window.py").read_text()) == []
+    old = ("class MainWindow:\n    def make(self):\n        self.model, self.n = feed.model, 1\n"
+           "        self.step = self.feed.step\n"
+           "    @property\n    def query(self):\n        return self.feed.query\n")
+    assert sorted(table_forwards(old)) == ["query", "self.model", "self.step"]

@@ -32,6 +32,14 @@ def test_a_slow_loris_is_cut_at_the_deadline_of_the_whole_request(hub):
         finishes(lambda: fast(timeout=3.0).paper("2501.00001"))
 
 
+def test_an_answer_cut_short_is_one_line(hub):
+    body = json.dumps(record("2501.00002", "Cut Paper", ABSTRACT, ["Ada"], DAY)).encode()
+    hub.fail("/api/papers/2501.00002", 200, body=body, cut=40)
+    with pytest.raises(HubError, match=r"the Hub's answer was cut short \(40 of [0-9,]+ "
+                                       r"bytes\); nothing kept"):
+        finishes(lambda: fast().paper("2501.00002"))
+
+
 def test_cancel_ends_a_429_storm_without_waiting_for_the_retry(lib, hub):
     ids = [_add_paper(lib, f"Storm Paper {n}", abstract=f"{ABSTRACT} {n}") for n in range(8)]
     # An hour's wait asked for, and honoured: only the cancel can end the run in time.

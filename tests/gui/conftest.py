@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from paperdesk.core.curation import triage
+from paperdesk.gui.curation import triage_view
 from paperdesk.gui.main_window import MainWindow
 
 # A wait for the window is a bound, not a measure: on a busy machine (two CPU-bound
@@ -61,23 +63,40 @@ def sidebar_counts(window: MainWindow) -> dict[str, str]:
     return out
 
 
+def active(window: MainWindow, qtbot: QtBot) -> None:
+    """Make the window the active one (keys go to it) and wait until it is."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+
+
+def first_digest_triage(window: MainWindow, seed_lib, qtbot: QtBot):
+    """Triage of the library's first digest, open and active: (the view, the digest's
+    paper ids in triage order, the digest)."""
+    digest = seed_lib.digests()[0]
+    ids = triage.digest_papers(seed_lib, [digest["id"]])
+    view = triage_view.open_triage(window, [digest["id"]])
+    qtbot.addWidget(view)
+    qtbot.waitUntil(view.isActiveWindow)
+    return view, ids, digest
+
+
 def select_row(window: MainWindow, row: int) -> int:
     """Make ``row`` the current and only selected row (selectRow would toggle a row
     already selected while Qt believes Ctrl is held after an earlier key click)."""
-    model = window.table.selectionModel()
-    model.setCurrentIndex(window.model.index(row, 0),
+    model = window.feed.view.selectionModel()
+    model.setCurrentIndex(window.feed.model.index(row, 0),
                           model.SelectionFlag.ClearAndSelect | model.SelectionFlag.Rows)
-    return window.model.paper_id(row)
+    return window.feed.model.paper_id(row)
 
 
 def select_rows(window: MainWindow, rows: list[int]) -> list[int]:
     """Select whole rows (replacing the selection); the selected paper ids."""
-    model = window.table.selectionModel()
+    model = window.feed.view.selectionModel()
     model.clearSelection()
     for row in rows:
-        model.select(window.model.index(row, 0),
+        model.select(window.feed.model.index(row, 0),
                      model.SelectionFlag.Select | model.SelectionFlag.Rows)
-    return window.selected_ids()
+    return window.feed.selected_ids()
 
 
 @pytest.fixture(autouse=True)

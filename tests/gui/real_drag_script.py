@@ -24,13 +24,13 @@ window = MainWindow(lib)
 window.resize(1200, 700)
 window.show()
 window.sidebar.select(("list", None))
-before = list(window.model.ids())
-window.select_ids([before[4]], before[4])
+before = list(window.feed.model.ids())
+window.feed.select_ids([before[4]], before[4])
 
 
 def point(row: int, dy: int) -> tuple[int, int]:
-    rect = window.table.visualRect(window.model.index(row, TITLE))
-    where = window.table.viewport().mapToGlobal(rect.topLeft())
+    rect = window.feed.view.visualRect(window.feed.model.index(row, TITLE))
+    where = window.feed.view.viewport().mapToGlobal(rect.topLeft())
     return where.x() + 30, where.y() + dy
 
 
@@ -44,7 +44,7 @@ def drive() -> None:
 
 
 def finish() -> None:
-    print(json.dumps({"before": before, "after": list(window.model.ids()),
+    print(json.dumps({"before": before, "after": list(window.feed.model.ids()),
                       "queue": lib.curation.reading_list(), "papers": lib.stats()["papers"]}))
     window.close()
     app.quit()

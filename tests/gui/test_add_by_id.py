@@ -53,7 +53,7 @@ def test_a_paste_on_the_table_adds_what_it_names_and_undo_takes_it_back(window, 
     before = lib.stats()["papers"]
     QGuiApplication.clipboard().setText("see https://arxiv.org/abs/2310.06825v1 and more\n")
     QGuiApplication.clipboard().setText("https://arxiv.org/abs/2310.06825v1\nnot an id\n")
-    window.table.setFocus()
+    window.feed.view.setFocus()
     window.actions_by_name["paste_ids"].trigger()
     qtbot.waitUntil(lambda: "Mistral 7B" in _titles(lib), timeout=WAIT_MS)
     assert lib.stats()["papers"] == before + 1
@@ -75,7 +75,7 @@ def test_a_link_dropped_from_a_browser_is_added_and_text_that_names_none_is_not(
     assert not _drop(window, words)
     empty = QMimeData()
     QGuiApplication.clipboard().setText("nothing here")
-    window.table.setFocus()
+    window.feed.view.setFocus()
     window.actions_by_name["paste_ids"].trigger()
     assert window.statusBar().currentMessage().endswith("holds no arXiv id, DOI or link")
     assert empty.formats() == []

@@ -32,12 +32,12 @@ def test_one_listener_hears_every_kind_of_gui_write(lib, seeds, make_window, qtb
     assert all(c.paper_ids == edit.paper_ids for c in heard[1:])
 
     heard.clear()
-    window.import_paths([seeds[4]])  # on the worker
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    window.context.importer.start([seeds[4]])  # on the worker
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
     imports = [c for c in heard if ch.DIGESTS in c.kinds]
     assert len(imports) == 1 and imports[0].label == f"Import {seeds[4].name}"
     assert ch.TABLE_SET in imports[0].views
-    assert window.model.rowCount() == lib.stats()["papers"]  # the table followed
+    assert window.feed.model.rowCount() == lib.stats()["papers"]  # the table followed
 
     heard.clear()
     view.scan()  # on the worker
@@ -51,10 +51,10 @@ def test_one_listener_hears_every_kind_of_gui_write(lib, seeds, make_window, qtb
     merge_all = next(c for c in heard if ch.DUPLICATES in c.kinds)
     assert merge_all.result.groups == 1 and {original, copy} <= merge_all.paper_ids
     assert len({original, copy} & set(lib.search("").ids)) == 1
-    qtbot.waitUntil(lambda: len({original, copy} & set(window.model.ids())) == 1)
+    qtbot.waitUntil(lambda: len({original, copy} & set(window.feed.model.ids())) == 1)
 
     heard.clear()
     window.undo_stack.undo()  # the merge taken back through the undo stack
     assert heard and heard[0].how == ch.UNDONE and {original, copy} <= heard[0].paper_ids
     assert {original, copy} <= set(lib.search("").ids)
-    qtbot.waitUntil(lambda: {original, copy} <= set(window.model.ids()))
+    qtbot.waitUntil(lambda: {original, copy} <= set(window.feed.model.ids()))

@@ -22,8 +22,8 @@ def _entries(text: str):
 
 def test_copy_bibtex_puts_parseable_entries_on_the_clipboard(window, seed_lib, qtbot):
     ids = select_rows(window, [0, 1, 4])
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_C,
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_C,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     data = QGuiApplication.clipboard().mimeData()
     assert data.hasFormat("text/x-bibtex")
@@ -44,7 +44,7 @@ def test_copy_citation_keys_as_a_cite_command(window, seed_lib):
 
 def test_nothing_selected_copies_nothing(window):
     QGuiApplication.clipboard().setText("before")
-    window.table.clearSelection()
+    window.feed.view.clearSelection()
     assert clipboard.copy_bibtex(window) == 0
     assert clipboard.copy_cite(window) == ""
     assert QGuiApplication.clipboard().text() == "before"
@@ -55,16 +55,16 @@ def test_dragging_papers_out_carries_a_bib_file(window, seed_lib, qtbot, monkeyp
     dragged = []
     monkeypatch.setattr(clipboard.DragOut, "start_drag",
                         lambda self: dragged.append(clipboard.drag_mime(window.lib,
-                                                                        window.selected_ids())))
-    viewport = window.table.viewport()
-    start = window.table.visualRect(window.model.index(0, 0)).center()
+                                                                        window.feed.selected_ids())))
+    viewport = window.feed.view.viewport()
+    start = window.feed.view.visualRect(window.feed.model.index(0, 0)).center()
     qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
     end = QPointF(start + QPoint(0, 40))
     move = QMouseEvent(QEvent.Type.MouseMove, end, viewport.mapToGlobal(end),
                        Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(viewport, move)
-    assert window.selected_ids() == ids  # pressing a selected row kept the selection
+    assert window.feed.selected_ids() == ids  # pressing a selected row kept the selection
     [data] = dragged
     [url] = data.urls()
     path = Path(url.toLocalFile())
@@ -79,10 +79,10 @@ def test_dragging_papers_out_carries_a_bib_file(window, seed_lib, qtbot, monkeyp
 
 def test_a_plain_click_on_a_selected_row_selects_just_it(window, qtbot):
     select_rows(window, [0, 1, 2])
-    viewport = window.table.viewport()
-    point = window.table.visualRect(window.model.index(1, 0)).center()
+    viewport = window.feed.view.viewport()
+    point = window.feed.view.visualRect(window.feed.model.index(1, 0)).center()
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=point)
-    assert window.selected_ids() == [window.model.paper_id(1)]
+    assert window.feed.selected_ids() == [window.feed.model.paper_id(1)]
 
 
 def test_copy_pandoc_citation_and_formatted_references(window, seed_lib):

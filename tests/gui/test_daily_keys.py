@@ -8,26 +8,16 @@ import itertools
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMenu, QPushButton
 
-from paperdesk.core.curation import triage
 from paperdesk.gui import keyboard
 from paperdesk.gui.curation import triage_view
 from paperdesk.gui.table.paper_model import MOMENTUM
 from tests.digest_files import growing_digests, write_digest
 
-from .conftest import select_row
-
-
-def active(window, qtbot) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+from .conftest import active, first_digest_triage, select_row
 
 
 def test_triage_walks_a_digest_with_single_keys(window, seed_lib, qtbot):
-    digest = seed_lib.digests()[0]
-    ids = triage.digest_papers(seed_lib, [digest["id"]])
-    view = triage_view.open_triage(window, [digest["id"]])
-    qtbot.addWidget(view)
-    qtbot.waitUntil(view.isActiveWindow)
+    view, ids, digest = first_digest_triage(window, seed_lib, qtbot)
     assert view.progress_label.text() == f"1 of {len(ids)}"
     assert view.title.text() == seed_lib.paper(ids[0])["title"]
     assert view.evidence.text().startswith("Seen in ")
@@ -59,11 +49,11 @@ def test_triage_walks_a_digest_with_single_keys(window, seed_lib, qtbot):
 def test_triage_after_an_import_shows_the_evidence(window, seed_lib, qtbot, tmp_path):
     files = growing_digests(tmp_path / "g", papers=3, days=3)
     seed_lib.import_paths(files[:2])
-    window.import_paths([files[2]])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
-    qtbot.waitUntil(lambda: window.importer.report.findChild(
+    window.context.importer.start([files[2]])
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.context.importer.report.findChild(
         QPushButton, "triage-button") is not None)
-    button = window.importer.report.findChild(QPushButton, "triage-button")
+    button = window.context.importer.report.findChild(QPushButton, "triage-button")
     assert "3 papers" in button.text()
     button.click()
     view = window.context.features["triage"].view
@@ -76,21 +66,21 @@ def test_triage_after_an_import_shows_the_evidence(window, seed_lib, qtbot, tmp_
 def test_status_tag_note_keys_and_esc(window, seed_lib, qtbot):
     active(window, qtbot)
     pid = select_row(window, 2)
-    window.table.setFocus()
+    window.feed.view.setFocus()
     for key, status in ((Qt.Key.Key_T, "to-read"), (Qt.Key.Key_W, "reading"),
                         (Qt.Key.Key_U, "unread"), (Qt.Key.Key_R, "read")):
-        qtbot.keyClick(window.table, key)
+        qtbot.keyClick(window.feed.view, key)
         assert seed_lib.paper(pid)["status"] == status
-    qtbot.keyClick(window.table, Qt.Key.Key_G)
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_G)
     assert window.detail.tag_entry.hasFocus()
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_N)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_N)
     assert window.detail.note.hasFocus()
     qtbot.keyClicks(window.search_bar.edit, "scaling")
-    qtbot.waitUntil(lambda: window.query == "scaling")
+    qtbot.waitUntil(lambda: window.feed.query == "scaling")
     qtbot.keyClick(window.search_bar.edit, Qt.Key.Key_Escape)
-    assert window.search_bar.edit.text() == "" and window.query == ""
-    assert window.table.hasFocus()
+    assert window.search_bar.edit.text() == "" and window.feed.query == ""
+    assert window.feed.view.hasFocus()
     # every one of them is in a menu and on the shortcuts sheet
     sheet = keyboard.show_sheet(window)
     qtbot.addWidget(sheet)
@@ -111,7 +101,7 @@ def test_tab_goes_search_table_then_detail_fields(window, seed_lib, qtbot):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         seen.append(QApplication.focusWidget())
     d = window.detail
-    assert seen == [window.search_bar.edit, window.table, d.status, d.tag_entry, d.note]
+    assert seen == [window.search_bar.edit, window.feed.view, d.status, d.tag_entry, d.note]
     qtbot.keyClick(d.note, Qt.Key.Key_Backtab)
     assert QApplication.focusWidget() is d.tag_entry
 
@@ -132,16 +122,16 @@ def test_ctrl_z_in_the_note_undoes_typing_not_the_library(window, seed_lib, qtbo
     qtbot.keyClick(window.detail.note, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.detail.note.toPlainText() == "first thoughts and more"
-    window.table.setFocus()  # leaving the box saves it
+    window.feed.view.setFocus()  # leaving the box saves it
     assert seed_lib.paper(pid)["notes"][0]["text"] == "first thoughts and more"
     labels = [window.undo_stack.text(i) for i in range(window.undo_stack.count())]
     assert not any("Delete" in label for label in labels)
 
 
 def test_rows_context_menu_has_the_frequent_actions(window, seed_lib, qtbot):
-    rect = window.table.visualRect(window.model.index(3, 0))
+    rect = window.feed.view.visualRect(window.feed.model.index(3, 0))
     menu = keyboard.row_menu(window, rect.center())
-    assert window.current_id() == window.model.paper_id(3)
+    assert window.feed.current_id() == window.feed.model.paper_id(3)
     texts = [a.text().replace("&", "") for a in menu.actions()]
     assert "Add to the reading queue (to read)" in texts and "Add a tag…" in texts
     assert "Move to the top of the queue" in texts
@@ -153,15 +143,15 @@ def test_upvote_chart_in_the_detail_pane(make_window, lib, qtbot, tmp_path):
     lib.import_paths([write_digest(tmp_path, "late.txt", 4, 30, {3: 300})])
     window = make_window(lib)
     pid = lib.search('"Task 3"').ids[0]
-    window.select_ids([pid], pid)
+    window.feed.select_ids([pid], pid)
     chart = window.detail.chart
     assert chart.isVisible()
     assert [v for _d, v in chart.data] == [5, 68, 131, 194, 300]
     # the Momentum column sorts by upvotes gained per day, in SQL
-    window.table.sortByColumn(MOMENTUM, Qt.SortOrder.DescendingOrder)
-    assert window.model.ids() == lib.search(sort="momentum", descending=True).ids
+    window.feed.view.sortByColumn(MOMENTUM, Qt.SortOrder.DescendingOrder)
+    assert window.feed.model.ids() == lib.search(sort="momentum", descending=True).ids
     # Task 2 gains 6 a day; Task 3's late sighting (300 on Apr 30) brings it to 4.9
-    assert window.model.index(0, MOMENTUM).data() == "6.0"
-    assert window.model.index(window.model.row_of(pid), MOMENTUM).data() == "4.9"
+    assert window.feed.model.index(0, MOMENTUM).data() == "6.0"
+    assert window.feed.model.index(window.feed.model.row_of(pid), MOMENTUM).data() == "4.9"
     spots = chart.positions()
     assert all(a.x() < b.x() and a.y() > b.y() for a, b in itertools.pairwise(spots))

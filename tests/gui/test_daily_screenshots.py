@@ -52,13 +52,14 @@ def test_reading_queue_screenshot(seed_lib, make_window, tmp_path, qtbot):
     window = make_window(seed_lib)
     window.resize(1440, 820)
     window.sidebar.select(("list", None))
-    window.select_ids([window.model.paper_id(2)], window.model.paper_id(2))
+    window.feed.select_ids([window.feed.model.paper_id(2)], window.feed.model.paper_id(2))
     window.actions_by_name["queue_top"].trigger()
-    assert window.model.rowCount() == 7 and window.current_id() == window.model.paper_id(0)
-    title = seed_lib.paper(window.current_id())["title"]
+    model = window.feed.model
+    assert model.rowCount() == 7 and window.feed.current_id() == model.paper_id(0)
+    title = seed_lib.paper(window.feed.current_id())["title"]
     qtbot.waitUntil(lambda: any(i.text(0) == f"Next up: {title}"
                                 for i in window.sidebar.entries()))
-    window.table.horizontalScrollBar().setValue(0)
+    window.feed.view.horizontalScrollBar().setValue(0)
     qtbot.wait(50)
     save_screenshot(window, tmp_path, "reading-queue.png")
 
@@ -69,7 +70,7 @@ def test_upvote_chart_screenshot(seed_lib, make_window, tmp_path, qtbot):
     window.resize(1440, 820)
     window.splitter.setSizes([200, 720, 520])
     pid = seed_lib.search(sort="momentum", descending=True, limit=1).ids[0]
-    window.select_ids([pid], pid)
+    window.feed.select_ids([pid], pid)
     assert len(window.detail.chart.data) == 4
     qtbot.wait(50)
     save_screenshot(window.detail, tmp_path, "upvote-chart.png")

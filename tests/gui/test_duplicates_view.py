@@ -79,12 +79,12 @@ def test_merging_through_the_view_changes_the_library_and_undo_restores(
     assert len(lib.sightings(original)) == sightings
     assert lib.stats()["papers"] == 195
     assert view.list.count() == 2 and sidebar_counts(window)["Duplicates"] == "2"
-    assert window.model.rowCount() == 195
+    assert window.feed.model.rowCount() == 195
 
     window.actions_by_name["undo"].trigger()
     after = {p["id"]: p for p in lib.papers([original, repeat], with_notes=True)}
     assert after == before
-    assert lib.stats()["papers"] == 196 and window.model.rowCount() == 196
+    assert lib.stats()["papers"] == 196 and window.feed.model.rowCount() == 196
     rescanned(window, qtbot)
     assert sorted(sorted(g.ids) for g in view.groups) == sorted(repeats)
 
@@ -169,9 +169,9 @@ def test_the_import_report_links_to_the_likely_duplicates(lib, seeds, tmp_path, 
     folder.mkdir()
     with Library.open(tmp_path / "scratch.sqlite") as scratch:  # only to write the file
         assert add_retyped(scratch, seeds[0], folder, 2)
-    window.import_paths([seeds[0], folder / f"retyped-{seeds[0].name}"])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=SCAN_TIMEOUT)
-    report = window.importer.report
+    window.context.importer.start([seeds[0], folder / f"retyped-{seeds[0].name}"])
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=SCAN_TIMEOUT)
+    report = window.context.importer.report
     qtbot.waitUntil(lambda: report.findChild(type(report.summary), "duplicates-link")
                     is not None, timeout=5000)
     link = report.findChild(type(report.summary), "duplicates-link")

@@ -20,17 +20,17 @@ def test_clicking_a_star_rates_the_paper_and_undo_restores(window, seed_lib, qtb
     stars = window.detail.stars
     qtbot.mouseClick(stars, Qt.MouseButton.LeftButton, pos=QPoint(4 * 18 - 6, 10))
     assert seed_lib.paper(pid)["rating"] == 4
-    assert window.model.index(3, RATING).data(Qt.ItemDataRole.EditRole) == 4
+    assert window.feed.model.index(3, RATING).data(Qt.ItemDataRole.EditRole) == 4
     undo(window)
     assert seed_lib.paper(pid)["rating"] == 0
-    assert window.model.index(3, RATING).data(Qt.ItemDataRole.EditRole) == 0
+    assert window.feed.model.index(3, RATING).data(Qt.ItemDataRole.EditRole) == 0
     window.actions_by_name["redo"].trigger()
     assert seed_lib.paper(pid)["rating"] == 4
 
 
 def test_clicking_stars_in_the_table_rates_that_row(window, seed_lib, qtbot):
     window.resize(1400, 800)  # the rating column in view
-    table, model = window.table, window.model
+    table, model = window.feed.view, window.feed.model
     pid = model.paper_id(5)
 
     def click_third_star() -> None:
@@ -50,12 +50,12 @@ def test_clicking_stars_in_the_table_rates_that_row(window, seed_lib, qtbot):
 
 def test_keyboard_rates_and_marks_read(window, seed_lib, qtbot):
     pid = select_row(window, 0)
-    window.table.setFocus()
+    window.feed.view.setFocus()
     window.actions_by_name["rate5"].trigger()
     assert seed_lib.paper(pid)["rating"] == 5
     window.actions_by_name["mark_read"].trigger()
     assert seed_lib.paper(pid)["status"] == "read"
-    assert window.model.index(0, STATUS).data() == "Read"
+    assert window.feed.model.index(0, STATUS).data() == "Read"
     qtbot.waitUntil(lambda: sidebar_counts(window)["Read"] == "1")
     undo(window)
     assert seed_lib.paper(pid)["status"] == "unread"
@@ -64,19 +64,19 @@ def test_keyboard_rates_and_marks_read(window, seed_lib, qtbot):
 
 
 def test_tags_apply_to_every_selected_paper_and_undo(window, seed_lib, qtbot):
-    window.table.selectRow(0)
+    window.feed.view.selectRow(0)
     for row in (1, 2):
-        window.table.selectionModel().select(
-            window.model.index(row, 0),
-            window.table.selectionModel().SelectionFlag.Select
-            | window.table.selectionModel().SelectionFlag.Rows)
-    ids = window.selected_ids()
+        window.feed.view.selectionModel().select(
+            window.feed.model.index(row, 0),
+            window.feed.view.selectionModel().SelectionFlag.Select
+            | window.feed.view.selectionModel().SelectionFlag.Rows)
+    ids = window.feed.selected_ids()
     assert len(ids) == 3
     qtbot.keyClicks(window.detail.tag_entry, "scaling, to-cite")
     qtbot.keyClick(window.detail.tag_entry, Qt.Key.Key_Return)
     for paper in seed_lib.papers(ids):
         assert paper["tags"] == ["scaling", "to-cite"]
-    assert window.model.index(0, TAGS).data() == "scaling, to-cite"
+    assert window.feed.model.index(0, TAGS).data() == "scaling, to-cite"
     qtbot.waitUntil(lambda: sidebar_counts(window).get("to-cite") == "3")
     window.detail.tag_removed.emit(ids, "scaling")
     assert all(p["tags"] == ["to-cite"] for p in seed_lib.papers(ids))
@@ -121,12 +121,12 @@ def test_a_pending_note_is_saved_when_the_selection_moves(window, seed_lib, qtbo
 
 
 def test_correcting_an_inferred_year(window, seed_lib):
-    paper = next(p for p in seed_lib.papers(window.model.ids()) if p["year_inferred"])
+    paper = next(p for p in seed_lib.papers(window.feed.model.ids()) if p["year_inferred"])
     window.edit(seed_lib.curation.set_year, paper["id"], 2023)
-    row = window.model.row_of(paper["id"])
-    assert window.model.index(row, 1).data() == "2023"
+    row = window.feed.model.row_of(paper["id"])
+    assert window.feed.model.index(row, 1).data() == "2023"
     undo(window)
-    assert window.model.index(row, 1).data() == f"{paper['year']}?"
+    assert window.feed.model.index(row, 1).data() == f"{paper['year']}?"
 
 
 def test_a_core_error_is_a_readable_message(window, seed_lib):
@@ -141,27 +141,27 @@ def test_single_key_shortcuts_work_in_the_table_not_while_typing(window, seed_li
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     select_row(window, 0)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_J)
-    pid = window.current_id()
-    assert pid == window.model.paper_id(1)
-    qtbot.keyClick(window.table, Qt.Key.Key_3)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_J)
+    pid = window.feed.current_id()
+    assert pid == window.feed.model.paper_id(1)
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_3)
     assert seed_lib.paper(pid)["rating"] == 3
-    qtbot.keyClick(window.table, Qt.Key.Key_R)
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_R)
     assert seed_lib.paper(pid)["status"] == "read"
-    qtbot.keyClick(window.table, Qt.Key.Key_K)
-    assert window.current_id() == window.model.paper_id(0)
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_K)
+    assert window.feed.current_id() == window.feed.model.paper_id(0)
     qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     assert window.search_bar.edit.hasFocus()
     qtbot.keyClicks(window.search_bar.edit, "5")
-    assert seed_lib.paper(window.current_id())["rating"] == 0  # typed, not a shortcut
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert seed_lib.paper(window.feed.current_id())["rating"] == 0  # typed, not a shortcut
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert seed_lib.paper(pid)["status"] == "unread"  # Ctrl+Z undid "mark read"
 
 
 def test_tag_completion_completes_the_tag_after_the_last_comma(window, seed_lib, qtbot):
-    seed_lib.curation.add_tags([window.model.paper_id(9)], ["reinforcement-learning"])
+    seed_lib.curation.add_tags([window.feed.model.paper_id(9)], ["reinforcement-learning"])
     window.reload_all()
     completer = window.detail.tag_entry.completer()
     window.detail.tag_entry.setText("scaling, rein")
@@ -175,15 +175,15 @@ def test_rating_every_paper_at_once(window, seed_lib, monkeypatch):
     from paperdesk.gui.table import paper_model
 
     monkeypatch.setattr(paper_model, "MANY", 50)  # take the whole-table path at 193 papers
-    window.table.selectAll()
-    assert len(window.selected_ids()) == SEED_PAPERS
+    window.feed.view.selectAll()
+    assert len(window.feed.selected_ids()) == SEED_PAPERS
     window.rate_selected(2)
-    assert {p["rating"] for p in seed_lib.papers(window.model.ids())} == {2}
-    assert {window.model.index(r, RATING).data(Qt.ItemDataRole.EditRole)
+    assert {p["rating"] for p in seed_lib.papers(window.feed.model.ids())} == {2}
+    assert {window.feed.model.index(r, RATING).data(Qt.ItemDataRole.EditRole)
             for r in range(SEED_PAPERS)} == {2}
     undo(window)
-    assert {p["rating"] for p in seed_lib.papers(window.model.ids())} == {0}
-    assert window.model.index(100, RATING).data(Qt.ItemDataRole.EditRole) == 0
+    assert {p["rating"] for p in seed_lib.papers(window.feed.model.ids())} == {0}
+    assert window.feed.model.index(100, RATING).data(Qt.ItemDataRole.EditRole) == 0
 
 
 def test_an_undo_that_gives_a_paper_a_new_key_says_so(window, seed_lib, tmp_path):

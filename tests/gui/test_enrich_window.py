@@ -78,7 +78,7 @@ def test_fetch_daily_papers_from_the_file_menu(window, server, qtbot):
     report = _wait_report(qtbot, window)
     assert "1 paper, 1 new" in report.summary.text()
     assert window.lib.stats()["papers"] == before + 1
-    qtbot.waitUntil(lambda: window.model.rowCount() == before + 1)
+    qtbot.waitUntil(lambda: window.feed.model.rowCount() == before + 1)
 
 
 def test_offline_gives_a_report_line_and_changes_nothing(window, server, qtbot, monkeypatch):
@@ -107,7 +107,7 @@ def test_completing_after_import_is_off_until_turned_on(window, server, qtbot, t
     assert not action.isChecked()
     action.trigger()
     assert action.isChecked()
-    window.import_paths([digest])
+    window.context.importer.start([digest])
     report = _wait_report(qtbot, window)
     assert report.summary.text().startswith("completed 1 of 1 papers")
     (pid,) = window.lib.search('"After Import Paper"').ids

@@ -36,13 +36,13 @@ def test_exporting_all_papers_writes_one_entry_per_paper(window, seed_lib, tmp_p
     keys = {p["citekey"] for p in seed_lib.papers(seed_lib.search().ids)}
     assert {e.key for e in entries} == keys
     titles = {e.key: e["title"] for e in entries}
-    paper = seed_lib.paper(window.model.paper_id(0))
+    paper = seed_lib.paper(window.feed.model.paper_id(0))
     assert paper["title"].split()[-1].strip("{}") in titles[paper["citekey"]]
 
 
 def test_the_current_search_and_the_selection(window, seed_lib, tmp_path, qtbot):
-    window.set_query("scaling")
-    shown = window.model.ids()
+    window.feed.set_query("scaling")
+    shown = window.feed.model.ids()
     assert 0 < len(shown) < SEED_PAPERS
     dialog = _dialog(window, qtbot)
     dialog.set_options(scope=SHOWN, path=tmp_path / "shown.bib")
@@ -50,10 +50,11 @@ def test_the_current_search_and_the_selection(window, seed_lib, tmp_path, qtbot)
     keys = [p["citekey"] for p in seed_lib.papers(shown)]
     assert [e.key for e in _parse(tmp_path / "shown.bib")] == keys
 
-    window.table.selectRow(0)
-    model = window.table.selectionModel()
-    model.select(window.model.index(2, 0), model.SelectionFlag.Select | model.SelectionFlag.Rows)
-    chosen = window.selected_ids()
+    window.feed.view.selectRow(0)
+    model = window.feed.view.selectionModel()
+    model.select(window.feed.model.index(2, 0),
+                 model.SelectionFlag.Select | model.SelectionFlag.Rows)
+    chosen = window.feed.selected_ids()
     dialog = _dialog(window, qtbot)
     assert dialog.scope() == SELECTED  # several selected: the selection is offered first
     dialog.set_options(path=tmp_path / "selected.bib", style="biblatex", ascii=True)
@@ -65,9 +66,9 @@ def test_the_current_search_and_the_selection(window, seed_lib, tmp_path, qtbot)
 
 
 def test_notes_go_in_when_asked(window, seed_lib, tmp_path, qtbot):
-    pid = window.model.paper_id(0)
+    pid = window.feed.model.paper_id(0)
     window.edit(seed_lib.curation.add_note, pid, "Read section 3 again")
-    window.table.selectRow(0)
+    window.feed.view.selectRow(0)
     for notes, name in ((False, "plain.bib"), (True, "notes.bib")):
         dialog = _dialog(window, qtbot)
         dialog.set_options(scope=SELECTED, notes=notes, path=tmp_path / name)
@@ -101,10 +102,11 @@ def test_an_unwritable_path_says_why_and_writes_nothing(window, tmp_path, qtbot,
 
 
 def test_the_papers_shown_are_all_of_them_while_the_table_has_its_first_page(window, seed_lib):
-    window.set_query("scaling")
-    every = list(window.model.ids())
-    assert window.model.complete and len(every) > 20
-    window.model._ids, window.model.complete = every[:20], False  # as before the rest arrives
+    window.feed.set_query("scaling")
+    every = list(window.feed.model.ids())
+    assert window.feed.model.complete and len(every) > 20
+    # as before the rest arrives
+    window.feed.model._ids, window.feed.model.complete = every[:20], False
     assert shown_ids(window) == every
 
 
@@ -187,7 +189,7 @@ def test_the_dialog_offers_every_format_and_follows_the_one_chosen(window, seed_
                for i in range(dialog.style.count())]
     assert offered == [(f.label, f.name) for f in FORMATS]
     assert dialog.windowTitle() == "Export BibTeX"  # the first format, as before
-    window.table.selectRow(0)
+    window.feed.view.selectRow(0)
     for chosen in FORMATS:
         dialog = _dialog(window, qtbot)
         dialog.set_options(path=tmp_path / "refs.bib", scope=SELECTED, ascii=True, notes=True,

@@ -85,7 +85,7 @@ def test_menus_add_named_actions_where_asked(window, qtbot):
     actions = paper.actions()
     assert actions.index(action) + 1 == actions.index(window.actions_by_name["mark_read"])
     assert window.actions_by_name["probe_key"] is action
-    assert action in window.table.actions()
+    assert action in window.feed.view.actions()
     assert action.shortcutContext() == Qt.ShortcutContext.WidgetWithChildrenShortcut
     action.trigger()
     assert fired == ["probe"]
@@ -118,13 +118,13 @@ def test_the_sidebar_takes_sections_from_features_and_rewrites_one_count(window)
 def test_the_table_is_an_object_of_its_own_and_the_contexts_selection(window, qtbot):
     feed = window.context.selection
     assert isinstance(feed, TableFeed) and TableFeed not in type(window).__mro__
-    assert feed.view is window.table is window.context.table and feed.model is window.model
+    assert feed.view is window.feed.view is window.context.table and feed.model is window.feed.model
     ids = select_rows(window, [1, 2, 4])
     assert window.context.selected_ids() == ids == feed.selected_ids()
-    qtbot.waitUntil(lambda: window.model.complete)
-    assert feed.shown_ids() == window.model.ids() and len(ids) == 3
+    qtbot.waitUntil(lambda: window.feed.model.complete)
+    assert feed.shown_ids() == window.feed.model.ids() and len(ids) == 3
     feed.select_ids([ids[2]], ids[2])
-    assert feed.current_id() == ids[2] and window.current_id() == ids[2]
+    assert feed.current_id() == ids[2] and window.feed.current_id() == ids[2]
 
 
 PROBE_MIME = "application/x-paperdesk-probe"
@@ -167,10 +167,10 @@ def test_the_window_asks_the_features_who_takes_a_drop(window, qtbot):
     assert probe.dropped == [b"hello"]
     # the table's own rows: the queue refuses them for everyone (nothing is imported)
     select_rows(window, [0, 1])
-    own = queue_view.ids_mime(window.context, window.selected_ids())
+    own = queue_view.ids_mime(window.context, window.feed.selected_ids())
     own.setUrls([QUrl.fromLocalFile(__file__)])
     assert window.context.drop_taker(own) is None
-    assert not _drop(window, own).isAccepted() and window.importer.report is None
+    assert not _drop(window, own).isAccepted() and window.context.importer.report is None
     # files from elsewhere: the importer
     files = QMimeData()
     files.setUrls([QUrl.fromLocalFile(__file__)])

@@ -49,7 +49,7 @@ def two_papers(tmp_path, arxiv):
 
 
 def _row(window, paper_id: int) -> int:
-    return window.model.ids().index(paper_id)
+    return window.feed.model.ids().index(paper_id)
 
 
 def _select(window, paper_id: int) -> None:
@@ -73,8 +73,8 @@ def _drop_at(window, point: QPoint, paths: list[Path]) -> QMimeData:
 
 
 def _row_point(window, paper_id: int) -> QPoint:
-    table = window.table
-    rect = table.visualRect(window.model.index(_row(window, paper_id), 1))
+    table = window.feed.view
+    rect = table.visualRect(window.feed.model.index(_row(window, paper_id), 1))
     return table.viewport().mapTo(window, rect.center())
 
 

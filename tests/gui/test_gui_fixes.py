@@ -6,34 +6,18 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QStyleOptionViewItem
 
-from paperdesk.core.curation import triage
 from paperdesk.core.importing.file_report import IMPORTED, FileReport
 from paperdesk.gui import keyboard
 from paperdesk.gui.common.geometry import first_size, share_panes
-from paperdesk.gui.curation import triage_view
 from paperdesk.gui.importing.import_report import ImportReport, details
 from paperdesk.gui.panes.upvote_chart import UpvoteChart
 from tests.digest_files import growing_digests
 
-from .conftest import select_row
-
-
-def active(window, qtbot) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
-
-
-def _triage(window, seed_lib, qtbot):
-    digest = seed_lib.digests()[0]
-    ids = triage.digest_papers(seed_lib, [digest["id"]])
-    view = triage_view.open_triage(window, [digest["id"]])
-    qtbot.addWidget(view)
-    qtbot.waitUntil(view.isActiveWindow)
-    return view, ids
+from .conftest import active, first_digest_triage, select_row
 
 
 def test_ctrl_z_in_triage_undoes_and_goes_back(window, seed_lib, qtbot):
-    view, ids = _triage(window, seed_lib, qtbot)
+    view, ids, _digest = first_digest_triage(window, seed_lib, qtbot)
     before = seed_lib.paper(ids[0])["status"]
     qtbot.keyClick(view, Qt.Key.Key_T)
     assert seed_lib.paper(ids[0])["status"] == "to-read" and view.index == 1
@@ -49,7 +33,7 @@ def test_ctrl_z_in_triage_undoes_and_goes_back(window, seed_lib, qtbot):
 
 
 def test_skip_leaves_the_paper_unread_and_the_keys_say_undo(window, seed_lib, qtbot):
-    view, ids = _triage(window, seed_lib, qtbot)
+    view, ids, _digest = first_digest_triage(window, seed_lib, qtbot)
     qtbot.keyClick(view, Qt.Key.Key_S)
     assert seed_lib.paper(ids[0])["status"] == "unread" and view.index == 1
     assert "Ctrl+Z" in view.legend.text() and "unread" in view.legend.text()
@@ -61,21 +45,21 @@ def test_skip_leaves_the_paper_unread_and_the_keys_say_undo(window, seed_lib, qt
 def test_enter_or_esc_in_the_tag_box_goes_back_to_the_table(window, seed_lib, qtbot):
     active(window, qtbot)
     pid = select_row(window, 2)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_G)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_G)
     assert window.detail.tag_entry.hasFocus()
     qtbot.keyClicks(window.detail.tag_entry, "later")
     qtbot.keyClick(window.detail.tag_entry, Qt.Key.Key_Return)
     assert "later" in seed_lib.paper(pid)["tags"]
-    assert window.table.hasFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_T)  # a command, not typing
+    assert window.feed.view.hasFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_T)  # a command, not typing
     assert seed_lib.paper(pid)["status"] == "to-read"
     assert window.detail.tag_entry.text() == ""
-    qtbot.keyClick(window.table, Qt.Key.Key_G)
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_G)
     qtbot.keyClicks(window.detail.tag_entry, "xx")
     qtbot.keyClick(window.detail.tag_entry, Qt.Key.Key_Escape)
-    assert window.table.hasFocus() and window.detail.tag_entry.text() == ""
-    qtbot.keyClick(window.table, Qt.Key.Key_W)
+    assert window.feed.view.hasFocus() and window.detail.tag_entry.text() == ""
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_W)
     assert seed_lib.paper(pid)["status"] == "reading"
     assert window.detail.tag_entry.text() == ""
 
@@ -98,21 +82,21 @@ def test_delete_and_undo_keep_the_next_paper_selected_and_in_view(window, seed_l
     window.resize(1200, 600)
     row = 60
     gone = select_row(window, row)
-    window.table.scrollTo(window.model.index(row, 0))
-    bar = window.table.verticalScrollBar()
+    window.feed.view.scrollTo(window.feed.model.index(row, 0))
+    bar = window.feed.view.verticalScrollBar()
     scroll = bar.value()
     assert scroll > 0
-    following = window.model.paper_id(row + 1)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Delete)
-    qtbot.waitUntil(lambda: window.model.row_of(gone) is None)
-    assert window.selected_ids() == [following]
-    assert window.table.currentIndex().row() == row
+    following = window.feed.model.paper_id(row + 1)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: window.feed.model.row_of(gone) is None)
+    assert window.feed.selected_ids() == [following]
+    assert window.feed.view.currentIndex().row() == row
     assert abs(bar.value() - scroll) <= 2
     assert window.detail.ids == [following]
     window.undo_stack.undo()
-    qtbot.waitUntil(lambda: window.model.row_of(gone) is not None)
-    assert window.selected_ids() == [following]
+    qtbot.waitUntil(lambda: window.feed.model.row_of(gone) is not None)
+    assert window.feed.selected_ids() == [following]
     assert abs(bar.value() - scroll) <= 2
 
 
@@ -179,10 +163,10 @@ def test_import_report_counts_one_entry_in_the_singular(tmp_path):
 
 def test_the_undo_of_an_import_is_named_once(window, seed_lib, qtbot, tmp_path):
     files = growing_digests(tmp_path / "g", papers=3, days=1)
-    window.import_paths(files)
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
-    window.importer.report.close()
-    window.undo_last_import()
+    window.context.importer.start(files)
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
+    window.context.importer.report.close()
+    window.context.features["imports"].undo_last()
     undo_text = window.actions_by_name["undo"].text().replace("&", "")
     # Named by what it did (the import removed), so Undo never reads as removing it.
     assert undo_text.startswith("Undo removal of the import") and "Undo Undo" not in undo_text
@@ -215,14 +199,14 @@ def test_the_charts_labels_line_up_with_its_points(qtbot):
 
 def test_a_warning_put_right_leaves_the_status_bar(window, seed_lib, qtbot):
     bar = window.statusBar()
-    window.set_query("rating:>>")
+    window.feed.set_query("rating:>>")
     assert bar.currentMessage().startswith("⚠")
-    window.set_query("scaling")
+    window.feed.set_query("scaling")
     assert bar.currentMessage() == ""
     window.context.notify("the file is gone")
     pid = select_row(window, 0)
     window.edit(seed_lib.curation.set_rating, [pid], 3)  # an edit that went in
     assert bar.currentMessage() == ""
     window.context.show_message("Copied it")
-    window.set_query("")
+    window.feed.set_query("")
     assert bar.currentMessage() == "Copied it"  # only warnings go

@@ -40,17 +40,17 @@ def test_dropping_a_digest_imports_it_on_the_worker(four_seeds, make_window, see
     lib = four_seeds
     window = make_window(lib)
     before = lib.stats()["papers"]
-    assert window.model.rowCount() == before
+    assert window.feed.model.rowCount() == before
     mime = drop(window, [seeds[4]])
-    assert window.progress.isVisible() or window.importer.report is not None
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    assert window.progress.isVisible() or window.context.importer.report is not None
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
     after = lib.stats()["papers"]
     assert after == SEED_PAPERS > before
-    assert window.model.rowCount() == after
+    assert window.feed.model.rowCount() == after
     counts = sidebar_counts(window)
     assert counts["All papers"] == str(after)
     assert len(lib.digests()) == 5
-    rows = window.importer.report.rows()
+    rows = window.context.importer.report.rows()
     assert rows[0][0] == seeds[4].name and rows[0][1] == "Imported"
     new = int(rows[0][2])
     assert new == after - before
@@ -62,9 +62,9 @@ def test_dropping_on_the_search_box_imports_instead_of_pasting(four_seeds, make_
                                                                qtbot):
     window = make_window(four_seeds)
     mime = drop(window.search_bar.edit, [seeds[4]])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
     assert window.search_bar.edit.text() == ""
-    assert window.model.rowCount() == SEED_PAPERS
+    assert window.feed.model.rowCount() == SEED_PAPERS
     assert mime.hasUrls()
 
 
@@ -74,22 +74,22 @@ def test_a_dropped_non_digest_is_reported_and_changes_nothing(window, seed_lib, 
     junk.write_text("Dear diary,\n\ntoday I read nothing at all.\n")
     stats = seed_lib.stats()
     mime = drop(window, [junk])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
-    [row] = window.importer.report.rows()
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
+    [row] = window.context.importer.report.rows()
     assert row[0] == "notes.txt"
     assert row[1] == "Not imported"
     assert row[4]  # the reason, in words
     assert seed_lib.stats() == stats
-    assert window.model.rowCount() == SEED_PAPERS
+    assert window.feed.model.rowCount() == SEED_PAPERS
     assert sidebar_counts(window)["All papers"] == f"{SEED_PAPERS}"
     assert mime.hasUrls()
 
 
 def test_dropping_an_already_imported_file_says_so(window, seeds, qtbot):
     mime = drop(window, [seeds[0]])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
-    assert window.importer.report.rows()[0][1] == "Already imported"
-    assert window.model.rowCount() == SEED_PAPERS
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
+    assert window.context.importer.report.rows()[0][1] == "Already imported"
+    assert window.feed.model.rowCount() == SEED_PAPERS
     assert mime.hasUrls()
 
 
@@ -106,7 +106,7 @@ def test_a_drop_is_taken_as_a_copy_never_a_move(four_seeds, make_window, seeds, 
     dropped = QDropEvent(point, move, mime, Qt.MouseButton.LeftButton,
                          Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(window, dropped)
-    assert not dropped.isAccepted() and window.importer.report is None
+    assert not dropped.isAccepted() and window.context.importer.report is None
     enter = QDragEnterEvent(point.toPoint(), move | copy, mime, Qt.MouseButton.LeftButton,
                             Qt.KeyboardModifier.NoModifier)
     enter.setDropAction(move)
@@ -117,5 +117,5 @@ def test_a_drop_is_taken_as_a_copy_never_a_move(four_seeds, make_window, seeds, 
     either.setDropAction(move)
     QApplication.sendEvent(window, either)
     assert either.isAccepted() and either.dropAction() == copy
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
     assert seeds[4].exists()

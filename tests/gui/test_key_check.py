@@ -15,8 +15,8 @@ from .conftest import select_rows
 
 def _weak_row(window) -> tuple[int, str]:
     lib = window.lib
-    for row in range(window.model.rowCount()):
-        pid = window.model.paper_id(row)
+    for row in range(window.feed.model.rowCount()):
+        pid = window.feed.model.paper_id(row)
         if lib.bibtex.weak_keys([pid]) and not lib.paper(pid)["organization"]:
             return row, lib.paper(pid)["citekey"]
     raise AssertionError("the seeds have papers without author names")
@@ -110,7 +110,7 @@ def test_offline_the_copy_stops_and_the_weak_key_stays_unfrozen(window, qtbot, m
 
 def test_not_on_the_hub_copy_anyway_copies_and_freezes(window, server, qtbot, monkeypatch):
     row, weak = _weak_row(window)
-    title = window.lib.paper(window.model.paper_id(row))["title"]
+    title = window.lib.paper(window.feed.model.paper_id(row))["title"]
     for arxiv_id in [i for i, p in server.papers.items() if p["title"] == title]:
         del server.papers[arxiv_id]  # the Hub does not know this one
     pid, weak, asked = _copy_cite_completing(window, qtbot, monkeypatch, answer=True)
@@ -125,7 +125,7 @@ def test_the_question_names_the_keys_and_why(window, qtbot, tmp_path):
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     _row, weak = _weak_row(window)
-    pid = window.model.paper_id(_row)
+    pid = window.feed.model.paper_id(_row)
     seen: dict = {}
 
     def answer() -> None:

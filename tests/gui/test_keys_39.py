@@ -10,12 +10,7 @@ from PySide6.QtWidgets import QApplication
 from paperdesk.gui import keyboard
 from paperdesk.gui.shortcuts_sheet import AREAS
 
-from .conftest import select_row
-
-
-def active(window, qtbot) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow)
+from .conftest import active, select_row
 
 
 def test_the_sheet_goes_by_area_in_learning_order_without_the_undo_text(window, qtbot):
@@ -40,22 +35,22 @@ def test_the_sheet_goes_by_area_in_learning_order_without_the_undo_text(window, 
 def test_tab_from_the_note_goes_to_the_table_where_j_works(window, qtbot):
     active(window, qtbot)
     select_row(window, 0)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_N)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_N)
     assert window.detail.note.hasFocus()
     qtbot.keyClick(window.detail.note, Qt.Key.Key_Tab)
-    assert QApplication.focusWidget() is window.table
-    qtbot.keyClick(window.table, Qt.Key.Key_J)
-    assert window.table.currentIndex().row() == 1
+    assert QApplication.focusWidget() is window.feed.view
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_J)
+    assert window.feed.view.currentIndex().row() == 1
 
 
 def test_ctrl_end_and_ctrl_home_select_the_last_and_the_first_row(window, qtbot):
     active(window, qtbot)
     select_row(window, 5)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
-    last = window.model.rowCount() - 1
-    assert window.selected_ids() == [window.model.paper_id(last)]
-    assert window.detail.ids == [window.model.paper_id(last)]
-    qtbot.keyClick(window.table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
-    assert window.selected_ids() == [window.model.paper_id(0)]
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    last = window.feed.model.rowCount() - 1
+    assert window.feed.selected_ids() == [window.feed.model.paper_id(last)]
+    assert window.detail.ids == [window.feed.model.paper_id(last)]
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert window.feed.selected_ids() == [window.feed.model.paper_id(0)]

@@ -140,14 +140,14 @@ def test_undo_of_a_large_import_runs_on_the_worker_and_undo_waits_for_it(
     lib = Library.open(tmp_path / "lib.sqlite", create=True)
     window = make_window(lib)
     jobs = finished_jobs(window.worker)
-    window.importer.start(SEEDS[:2])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=WAIT_MS)
-    window.importer.report.close()
+    window.context.importer.start(SEEDS[:2])
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=WAIT_MS)
+    window.context.importer.report.close()
     count = lib.stats()["papers"]
     assert count >= 50
     window.context.ops.edit(lib.curation.set_rating, [lib.search("").ids[0]], 5)
 
-    window.undo_last_import()
+    window.context.features["imports"].undo_last()
     undo(window)  # at once: waits (Undo is off) until the import's undo is on the stack
     qtbot.waitUntil(lambda: len(jobs) == 2, timeout=WAIT_MS)  # the import, its undo
     assert jobs[-1].startswith("Undo import") and lib.stats()["papers"] == 0
@@ -233,10 +233,10 @@ def test_the_menu_names_an_undone_import_without_saying_the_opposite(
         make_window, tmp_path, qtbot):
     lib = Library.open(tmp_path / "lib.sqlite", create=True)
     window = make_window(lib)
-    window.importer.start(SEEDS[:1])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=WAIT_MS)
-    window.importer.report.close()
-    window.undo_last_import()
+    window.context.importer.start(SEEDS[:1])
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=WAIT_MS)
+    window.context.importer.report.close()
+    window.context.features["imports"].undo_last()
     name = SEEDS[0].name
     assert window.actions_by_name["undo"].text() == f"&Undo removal of the import of {name}"
     undo(window)  # the import is back: Redo takes it away again

@@ -25,14 +25,14 @@ def test_the_detail_pane_and_triage_show_the_text(window, seed_lib, qtbot, tmp_p
     window.reload_all()
     pid = seed_lib.search("adapters").ids[0]
     assert r"(\eg adapters)" in seed_lib.paper(pid)["abstract"]  # stored as it came
-    window.select_ids([pid], pid)
+    window.feed.select_ids([pid], pid)
     qtbot.waitUntil(lambda: window.detail.ids == [pid])
     assert "(e.g. adapters)" in window.detail.abstract.text()
     assert "\\eg" not in window.detail.abstract.text()
     assert window.detail.title.text() == "Tuning α with Adapters"
     from paperdesk.gui.table.paper_model import TITLE
-    cell = window.model.index(window.model.row_of(pid), TITLE)
-    assert window.model.data(cell) == "Tuning α with Adapters"  # the table's row too
+    cell = window.feed.model.index(window.feed.model.row_of(pid), TITLE)
+    assert window.feed.model.data(cell) == "Tuning α with Adapters"  # the table's row too
     from paperdesk.gui.hub.today import TodayTriage
     view = TodayTriage(window.context, [pid], "Today")
     qtbot.addWidget(view)

@@ -29,7 +29,7 @@ def test_new_then_open_switches_libraries_and_remembers_them(window, seed_lib, t
     fresh = tmp_path / "second.sqlite"
     assert library_files.open_path(window, fresh, create=True)
     assert window.lib.path == fresh and fresh.exists()
-    assert window.model.rowCount() == 0
+    assert window.feed.model.rowCount() == 0
     assert str(fresh) in window.windowTitle()
     assert window.stack.currentWidget() is window.empty
     assert library_files.recent()[:2] == [str(fresh), str(seed_lib.path)]
@@ -37,7 +37,7 @@ def test_new_then_open_switches_libraries_and_remembers_them(window, seed_lib, t
     back = Library.open(seed_lib.path)  # the window closed the first one on switching
     back.close()
     assert library_files.open_path(window, seed_lib.path)
-    assert window.model.rowCount() == SEED_PAPERS
+    assert window.feed.model.rowCount() == SEED_PAPERS
     assert library_files.recent()[:2] == [str(seed_lib.path), str(fresh)]
     assert warnings == []
 
@@ -59,7 +59,7 @@ def test_opening_a_foreign_file_is_refused_and_leaves_it_alone(window, seed_lib,
     assert foreign.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("foreign")) == [
         foreign.name]
-    assert window.lib is seed_lib and window.model.rowCount() == SEED_PAPERS
+    assert window.lib is seed_lib and window.feed.model.rowCount() == SEED_PAPERS
     assert str(foreign) not in library_files.recent()
 
 

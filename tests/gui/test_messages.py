@@ -16,7 +16,7 @@ def texts_in_the_message_area(window) -> list[str]:
     bar = window.statusBar()
     drawn = [bar.currentMessage()] if bar.currentMessage() else []
     drawn += [w.text() for w in bar.findChildren(QLabel)
-              if w.isVisible() and w is window.count_label]
+              if w.isVisible() and w is window.feed.count_label]
     return drawn
 
 
@@ -47,4 +47,4 @@ def test_the_count_line_is_hidden_while_a_message_shows(window, qtbot):
     window.context.show_message("Exported 193 papers", 3000)
     assert texts_in_the_message_area(window) == ["Exported 193 papers"]
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == "", timeout=4 * READ_MS)
-    assert texts_in_the_message_area(window) == [window.count_label.text()]
+    assert texts_in_the_message_area(window) == [window.feed.count_label.text()]

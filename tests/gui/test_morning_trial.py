@@ -40,8 +40,8 @@ def test_the_morning_by_keys(window, server, qtbot, tmp_path, monkeypatch):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     # Today: one key, the triage opens on this week's papers
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_T, CTRL)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_T, CTRL)
     feature = window.context.features["today"]
     qtbot.waitUntil(lambda: feature.result is not None, timeout=60000)
     view = feature.view
@@ -63,24 +63,24 @@ def test_the_morning_by_keys(window, server, qtbot, tmp_path, monkeypatch):
         QGuiApplication.clipboard().setText(f"https://arxiv.org/abs/{PAPER.arxiv_id}\n")
         window.activateWindow()  # back from the triage window
         qtbot.waitUntil(window.isActiveWindow)
-        window.table.setFocus()
-        assert window.table.hasFocus()
-        qtbot.keyClick(window.table, Qt.Key.Key_V, CTRL)
+        window.feed.view.setFocus()
+        assert window.feed.view.hasFocus()
+        qtbot.keyClick(window.feed.view, Qt.Key.Key_V, CTRL)
         qtbot.waitUntil(lambda: bool(lib.search('"Mistral 7B"').ids), timeout=30000)
     # A search with a typo, then Esc: the paper is selected again, in view
     qtbot.waitUntil(lambda: not window.context.ops.busy)  # the added paper is selected
-    window.table.setFocus()
+    window.feed.view.setFocus()
     for _ in range(12):
-        qtbot.keyClick(window.table, Qt.Key.Key_J)
+        qtbot.keyClick(window.feed.view, Qt.Key.Key_J)
     chosen = window.feed.current_id()
-    qtbot.keyClick(window.table, Qt.Key.Key_F, CTRL)
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_F, CTRL)
     assert window.search_bar.edit.hasFocus()
     qtbot.keyClicks(window.search_bar.edit, "adaptres")  # the typo
-    qtbot.waitUntil(lambda: window.model.rowCount() == 0)
+    qtbot.waitUntil(lambda: window.feed.model.rowCount() == 0)
     save_screenshot(window, tmp_path, "morning-typo.png")
     qtbot.keyClick(window.search_bar.edit, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: window.feed.current_id() == chosen)
-    assert window.detail.ids == [chosen] and window.table.hasFocus()
+    assert window.detail.ids == [chosen] and window.feed.view.hasFocus()
     # Rows onto a tag
     window.edit(lib.curation.add_tags, [chosen], ["morning"])
     window.refresh_sidebar()
@@ -91,8 +91,8 @@ def test_the_morning_by_keys(window, server, qtbot, tmp_path, monkeypatch):
         len(set(ids) | {chosen})))
     save_screenshot(window, tmp_path, "morning-tagged.png")
     # F1, then the follow dialog
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_F1)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_F1)
     sheet = next(w for w in QGuiApplication.topLevelWindows() if w.title() ==
                  "Keyboard shortcuts")
     assert sheet.isVisible()

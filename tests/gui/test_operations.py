@@ -23,7 +23,7 @@ def heard_papers(context) -> list[tuple[ch.Changes, object]]:
 def test_a_job_writes_on_the_worker_goes_on_the_undo_stack_and_is_heard_once(
         window, seed_lib, qtbot):
     context = window.context
-    pid = window.model.paper_id(2)
+    pid = window.feed.model.paper_id(2)
     heard = heard_papers(context)
     threads: list[int] = []
     order: list[str] = []
@@ -53,7 +53,7 @@ def test_a_job_writes_on_the_worker_goes_on_the_undo_stack_and_is_heard_once(
     assert context.undo_stack.undoText() == results[0].label
     # the job is over (a scan for duplicates in the background may still run: quiet)
     assert not context.progress.isVisible() and job_id not in context.ops._pending
-    qtbot.waitUntil(lambda: window.model.index(window.model.row_of(pid), 0).isValid())
+    qtbot.waitUntil(lambda: window.feed.model.index(window.feed.model.row_of(pid), 0).isValid())
 
     context.undo_stack.undo()
     assert seed_lib.paper(pid)["rating"] == 0
@@ -62,7 +62,7 @@ def test_a_job_writes_on_the_worker_goes_on_the_undo_stack_and_is_heard_once(
 
 def test_an_edit_runs_on_the_ui_thread_and_a_refused_one_only_says_why(window, seed_lib):
     context = window.context
-    pid = window.model.paper_id(0)
+    pid = window.feed.model.paper_id(0)
     heard = heard_papers(context)
     owner = object()
     before = context.undo_stack.count()
@@ -99,8 +99,8 @@ def test_a_job_that_fails_calls_failed_and_an_inline_job_runs_at_once(window, se
 
 def test_writes_by_anyone_on_the_library_are_heard_without_an_initiator(window, seed_lib):
     heard = heard_papers(window.context)
-    pid = window.model.paper_id(1)
+    pid = window.feed.model.paper_id(1)
     seed_lib.curation.set_rating([pid], 2)  # not through the runner
     [(changes, who)] = heard
     assert who is None and changes.paper_ids == {pid}
-    assert window.model.index(window.model.row_of(pid), 0).isValid()
+    assert window.feed.model.index(window.feed.model.row_of(pid), 0).isValid()

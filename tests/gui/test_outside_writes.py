@@ -29,10 +29,10 @@ def test_a_tag_from_a_terminal_shows_in_the_row_detail_and_sidebar(window, qtbot
     qtbot.wait(2 * INTERVAL_MS)
     heard: list[ch.Changes] = []
     lib.add_listener(heard.append)
-    window.table.verticalScrollBar().setValue(0)
+    window.feed.view.verticalScrollBar().setValue(0)
     row = 30
     paper = select_row(window, row)
-    bar = window.table.verticalScrollBar()
+    bar = window.feed.view.verticalScrollBar()
     bar.setValue(min(12, bar.maximum()))
     scrolled = bar.value()
     assert "from-cron" not in sidebar_counts(window)
@@ -42,10 +42,10 @@ def test_a_tag_from_a_terminal_shows_in_the_row_detail_and_sidebar(window, qtbot
     assert len(made) == 1  # heard at the first look after it
     qtbot.waitUntil(lambda: sidebar_counts(window).get("from-cron") == "1")
     assert [c.how for c in heard] == [ch.OUTSIDE]
-    assert window.feed.current_id() == paper and window.selected_ids() == [paper]
+    assert window.feed.current_id() == paper and window.feed.selected_ids() == [paper]
     qtbot.waitUntil(lambda: "from-cron" in window.detail.tags.text())
     qtbot.waitUntil(lambda: bar.value() == scrolled)
-    tags = window.model.data(window.model.index(window.model.row_of(paper), TAGS))
+    tags = window.feed.model.data(window.feed.model.index(window.feed.model.row_of(paper), TAGS))
     assert "from-cron" in tags
 
 

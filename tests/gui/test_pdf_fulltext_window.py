@@ -27,8 +27,8 @@ def test_indexed_in_the_background_then_found_with_page_and_snippet(qtbot, seed_
     assert not feature.status.isVisible()
 
     qtbot.keyClicks(window.search_bar.edit, 'pdf:"quokka marmalade"')
-    qtbot.waitUntil(lambda: window.query == 'pdf:"quokka marmalade"')
-    qtbot.waitUntil(lambda: window.model.rowCount() == 1)
+    qtbot.waitUntil(lambda: window.feed.query == 'pdf:"quokka marmalade"')
+    qtbot.waitUntil(lambda: window.feed.model.rowCount() == 1)
     assert select_row(window, 0) == pid
     qtbot.waitUntil(lambda: window.detail.pdf_hits.isVisible())
     text = window.detail.pdf_hits.text()
@@ -61,12 +61,12 @@ def test_a_new_attachment_is_indexed_and_a_search_answers_meanwhile(qtbot, seed_
     # ask the run on for one more.
     assert feature.runs >= 1
     qtbot.keyClicks(window.search_bar.edit, "has:pdf")  # answered while it indexes
-    qtbot.waitUntil(lambda: window.model.rowCount() == 6)
+    qtbot.waitUntil(lambda: window.feed.model.rowCount() == 6)
     qtbot.waitUntil(lambda: feature.thread is None)
     window.search_bar.edit.clear()
     qtbot.keyClicks(window.search_bar.edit, "pdf:walrus3")
-    qtbot.waitUntil(lambda: window.query == "pdf:walrus3")
-    qtbot.waitUntil(lambda: window.model.rowCount() == 1)
-    assert window.model.paper_id(0) == ids[3]
+    qtbot.waitUntil(lambda: window.feed.query == "pdf:walrus3")
+    qtbot.waitUntil(lambda: window.feed.model.rowCount() == 1)
+    assert window.feed.model.paper_id(0) == ids[3]
     qtbot.keyClick(window.search_bar.edit, Qt.Key.Key_Escape)
 

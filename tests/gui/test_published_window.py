@@ -16,13 +16,13 @@ from .conftest import select_rows
 @pytest.fixture
 def scholarly(window, monkeypatch, qtbot):
     lib = window.lib
-    ids = [window.model.paper_id(r) for r in range(3)]
+    ids = [window.feed.model.paper_id(r) for r in range(3)]
     with lib.transaction():  # three preprints, as a completion from the Hub leaves them
         for n, pid in enumerate(ids):
             lib.db.execute("UPDATE papers SET arxiv_id = ? WHERE id = ?",
                            [f"2405.{n:05d}", pid])
     qtbot.wait(300)  # the table hears of the write and reloads
-    rows = [r for r in range(window.model.rowCount()) if window.model.paper_id(r) in ids]
+    rows = [r for r in range(window.feed.model.rowCount()) if window.feed.model.paper_id(r) in ids]
     assert sorted(select_rows(window, rows)) == sorted(ids)
     for service in (published.DBLP, published.S2):
         monkeypatch.setattr(service, "spacing", 0.0)

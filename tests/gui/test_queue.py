@@ -17,12 +17,12 @@ def make_queue(window, lib, n=6) -> list[int]:
     ids = lib.search(sort="title").ids[:n]
     window.edit(lib.curation.set_status, ids, "to-read")
     window.sidebar.select(("list", None))
-    assert window.model.ids() == ids == lib.curation.reading_list()
+    assert window.feed.model.ids() == ids == lib.curation.reading_list()
     return ids
 
 
 def places(window) -> list[str]:
-    return [window.model.index(r, QUEUE).data() for r in range(window.model.rowCount())]
+    return [window.feed.model.index(r, QUEUE).data() for r in range(window.feed.model.rowCount())]
 
 
 def test_one_queue_in_the_sidebar_with_next_up(window, seed_lib, qtbot):
@@ -33,17 +33,17 @@ def test_one_queue_in_the_sidebar_with_next_up(window, seed_lib, qtbot):
     assert "To read" not in counts and "Reading list" not in counts  # no second list
     title = seed_lib.paper(ids[0])["title"]
     assert f"Next up: {title}" in counts
-    header = window.table.horizontalHeader()
+    header = window.feed.view.horizontalHeader()
     assert not header.isSectionHidden(QUEUE) and header.visualIndex(QUEUE) == 0
     assert places(window) == ["1", "2", "3", "4", "5", "6"]
     window.sidebar.select(("all", None))  # elsewhere a to-read paper shows its place too
-    assert window.model.index(window.model.row_of(ids[2]), QUEUE).data() == "3"
-    assert window.model.index(window.model.row_of(
+    assert window.feed.model.index(window.feed.model.row_of(ids[2]), QUEUE).data() == "3"
+    assert window.feed.model.index(window.feed.model.row_of(
         seed_lib.search(sort="title").ids[10]), QUEUE).data() is None
     next_item = next(i for i in window.sidebar.entries() if i.text(0).startswith("Next up"))
     window.sidebar.setCurrentItem(next_item)
     assert window.sidebar.current_source() == ("list", None)
-    assert window.current_id() == ids[0]
+    assert window.feed.current_id() == ids[0]
 
 
 def test_keys_move_the_selection_and_undo(window, seed_lib, qtbot):
@@ -51,30 +51,30 @@ def test_keys_move_the_selection_and_undo(window, seed_lib, qtbot):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     select_rows(window, [3, 4])
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
     a, b, c, d, e, f = ids
-    assert seed_lib.curation.reading_list() == window.model.ids() == [a, b, d, e, c, f]
-    assert set(window.selected_ids()) == {d, e}  # the moved papers stay selected
-    qtbot.keyClick(window.table, Qt.Key.Key_Home, Qt.KeyboardModifier.AltModifier)
-    assert window.model.ids() == [d, e, a, b, c, f]
-    qtbot.keyClick(window.table, Qt.Key.Key_End, Qt.KeyboardModifier.AltModifier)
-    assert window.model.ids() == [a, b, c, f, d, e]
-    qtbot.keyClick(window.table, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)  # at the end
-    assert window.model.ids() == [a, b, c, f, d, e]
+    assert seed_lib.curation.reading_list() == window.feed.model.ids() == [a, b, d, e, c, f]
+    assert set(window.feed.selected_ids()) == {d, e}  # the moved papers stay selected
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_Home, Qt.KeyboardModifier.AltModifier)
+    assert window.feed.model.ids() == [d, e, a, b, c, f]
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_End, Qt.KeyboardModifier.AltModifier)
+    assert window.feed.model.ids() == [a, b, c, f, d, e]
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)  # at the end
+    assert window.feed.model.ids() == [a, b, c, f, d, e]
     window.undo_stack.undo()
-    assert window.model.ids() == seed_lib.curation.reading_list() == [d, e, a, b, c, f]
+    assert window.feed.model.ids() == seed_lib.curation.reading_list() == [d, e, a, b, c, f]
     window.undo_stack.undo()
     window.undo_stack.undo()
-    assert window.model.ids() == ids
+    assert window.feed.model.ids() == ids
     window.undo_stack.redo()
-    assert window.model.ids() == [a, b, d, e, c, f]
+    assert window.feed.model.ids() == [a, b, d, e, c, f]
 
 
 def drop_at(window, row: int, data: QMimeData) -> QDropEvent:
     """Drag ``data`` over the table's viewport to the top of ``row``, and drop it there."""
-    viewport = window.table.viewport()
-    rect = window.table.visualRect(window.model.index(row, TITLE))
+    viewport = window.feed.view.viewport()
+    rect = window.feed.view.visualRect(window.feed.model.index(row, TITLE))
     pos = QPointF(rect.center().x(), rect.top() + 2)
     actions = Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
     args = (actions, data, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
@@ -96,10 +96,10 @@ def test_a_drop_inside_the_queue_moves_and_never_imports(window, seed_lib, qtbot
     data = ids_mime(window, [ids[5]])
     event = drop_at(window, 1, data)
     assert event.isAccepted() and event.dropAction() == Qt.DropAction.MoveAction
-    assert window.model.ids() == [ids[0], ids[5], *ids[1:5]]
-    assert seed_lib.stats() == before and not window.importer.busy  # nothing imported
+    assert window.feed.model.ids() == [ids[0], ids[5], *ids[1:5]]
+    assert seed_lib.stats() == before and not window.context.importer.busy  # nothing imported
     window.undo_stack.undo()
-    assert window.model.ids() == ids
+    assert window.feed.model.ids() == ids
 
 
 def test_the_drag_the_table_starts_in_the_queue_is_a_move(window, seed_lib, qtbot, monkeypatch):
@@ -116,7 +116,7 @@ def test_the_drag_the_table_starts_in_the_queue_is_a_move(window, seed_lib, qtbo
     assert data.formats() == ["application/x-paperdesk-paper-ids"]  # no file, no export
     assert not data.urls()
     drop_at(window, 0, data)
-    assert window.model.ids() == [ids[4], ids[5], *ids[:4]]
+    assert window.feed.model.ids() == [ids[4], ids[5], *ids[:4]]
     assert seed_lib.stats() == before
     # outside the queue the same rows drag out as BibTeX, and dropping them back on
     # the window imports nothing
@@ -132,4 +132,4 @@ def test_the_drag_the_table_starts_in_the_queue_is_a_move(window, seed_lib, qtbo
     drop = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, out,
                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(window, drop)
-    assert not window.importer.busy and seed_lib.stats() == before
+    assert not window.context.importer.busy and seed_lib.stats() == before

@@ -33,7 +33,7 @@ def test_read_a_to_read_paper_find_copy_highlight_undo_redo(qtbot, window, pdf):
     pid = select_row(window, 0)
     lib.curation.set_status([pid], "to-read")
     aid = attach(lib, pid, pdf)
-    qtbot.keyClick(window.table, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)
     reader = window.context.features["reader"]
     qtbot.waitUntil(lambda: reader.opened_window(aid) is not None)
@@ -185,7 +185,7 @@ def test_a_hostile_file_is_one_line_and_the_window_lives(qtbot, window, tmp_path
     assert window.isVisible()
     # The window still answers: the next reader opens.
     select_row(window, 1)
-    assert window.selected_ids()
+    assert window.feed.selected_ids()
 
 
 def test_the_detail_pane_shows_highlights_and_reads_one_at_its_page(qtbot, window, pdf):

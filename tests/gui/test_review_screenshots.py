@@ -34,10 +34,10 @@ def test_duplicate_review_screenshot(lib, seeds, make_window, tmp_path, qtbot):
 
 def test_export_dialog_screenshot(seed_lib, make_window, tmp_path, qtbot):
     window = make_window(seed_lib)
-    window.set_query("scaling")
-    model = window.table.selectionModel()
+    window.feed.set_query("scaling")
+    model = window.feed.view.selectionModel()
     for row in (0, 1, 2):
-        model.select(window.model.index(row, 0), model.SelectionFlag.Select
+        model.select(window.feed.model.index(row, 0), model.SelectionFlag.Select
                      | model.SelectionFlag.Rows)
     window.actions_by_name["export_bibtex"].trigger()
     dialog = window.context.features["export"].dialog

@@ -28,14 +28,14 @@ window = MainWindow(Library.open(sys.argv[1]))
 window.show()
 for _ in range(10):
     app.processEvents()
-out = {"hscroll": window.table.horizontalScrollBar().value(),
-       "hmax": window.table.horizontalScrollBar().maximum()}
+out = {"hscroll": window.feed.view.horizontalScrollBar().value(),
+       "hmax": window.feed.view.horizontalScrollBar().maximum()}
 window.activateWindow()
-window.table.setFocus()
+window.feed.view.setFocus()
 for _ in range(5):
-    QTest.keyClick(window.table, Qt.Key.Key_J)
-out["hscroll_after_j"] = window.table.horizontalScrollBar().value()
-out["row_after_j"] = window.table.currentIndex().row()
+    QTest.keyClick(window.feed.view, Qt.Key.Key_J)
+out["hscroll_after_j"] = window.feed.view.horizontalScrollBar().value()
+out["row_after_j"] = window.feed.view.currentIndex().row()
 sheet = ShortcutsSheet(window.actions_by_name, window.context.feature_keys(), window)
 sheet.move(90, 0)
 fit_to_screen(sheet)  # not shown yet: no frame known

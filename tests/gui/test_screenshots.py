@@ -40,12 +40,12 @@ def test_main_window_screenshot(seed_lib, make_window, tmp_path, qtbot):
     pid = _curate(seed_lib)
     window = make_window(seed_lib)
     window.resize(1440, 820)
-    window.table.sortByColumn(UPVOTES, Qt.SortOrder.DescendingOrder)
-    row = window.model.row_of(pid)
-    window.table.selectionModel().setCurrentIndex(
-        window.model.index(row, 0),
+    window.feed.view.sortByColumn(UPVOTES, Qt.SortOrder.DescendingOrder)
+    row = window.feed.model.row_of(pid)
+    window.feed.view.selectionModel().setCurrentIndex(
+        window.feed.model.index(row, 0),
         QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
-    window.table.scrollTo(window.model.index(row, 0))
+    window.feed.view.scrollTo(window.feed.model.index(row, 0))
     qtbot.wait(50)
     assert window.detail.ids == [pid]
     save_screenshot(window, tmp_path, "main-window.png")
@@ -57,8 +57,8 @@ def test_import_report_screenshot(lib, seeds, make_window, tmp_path, qtbot):
     junk = tmp_path / "reading-notes.docx"
     junk.write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)
     mime = drop(window, [*seeds, junk])
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=30000)
-    report = window.importer.report
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=30000)
+    report = window.context.importer.report
     assert [r[1] for r in report.rows()].count("Already imported") == 2
     qtbot.wait(50)
     save_screenshot(report, tmp_path, "import-report.png")

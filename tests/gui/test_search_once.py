@@ -23,12 +23,12 @@ def test_a_keystroke_compiles_its_query_once(window, seed_lib, qtbot, monkeypatc
     query._compiled.cache_clear()
     edit = window.search_bar.edit
     edit.setText("languag")
-    qtbot.waitUntil(lambda: window.model.complete
-                    and set(window.model.ids()) == found(seed_lib, "languag"))
+    qtbot.waitUntil(lambda: window.feed.model.complete
+                    and set(window.feed.model.ids()) == found(seed_lib, "languag"))
     del parsed[:]
     qtbot.keyClick(edit, Qt.Key.Key_E)
     expected = set(seed_lib.search("language").ids)
-    qtbot.waitUntil(lambda: window.model.complete and set(window.model.ids()) == expected)
+    qtbot.waitUntil(lambda: window.feed.model.complete and set(window.feed.model.ids()) == expected)
     assert parsed.count("language") == 1, parsed
 
 
@@ -41,21 +41,21 @@ def test_a_keystroke_reads_the_current_paper_at_most_once(window, seed_lib, qtbo
     text = typed + key.name[-1].lower()
     edit = window.search_bar.edit
     edit.setText(typed)
-    qtbot.waitUntil(lambda: window.model.complete
-                    and set(window.model.ids()) == found(seed_lib, typed))
+    qtbot.waitUntil(lambda: window.feed.model.complete
+                    and set(window.feed.model.ids()) == found(seed_lib, typed))
     expected = set(seed_lib.search(text).ids)
     if kept:
         current = sorted(set(seed_lib.search(typed).ids) & expected)[0]  # listed by both
-        window.select_ids([current], current)
+        window.feed.select_ids([current], current)
         qtbot.waitUntil(lambda: window.detail.ids == [current])
     else:
-        assert window.model.rowCount() == 0
+        assert window.feed.model.rowCount() == 0
     with statements(seed_lib.db.conn) as ran:
         qtbot.keyClick(edit, key)
-        qtbot.waitUntil(lambda: window.query == text and window.model.complete
-                        and set(window.model.ids()) == expected)
+        qtbot.waitUntil(lambda: window.feed.query == text and window.feed.model.complete
+                        and set(window.feed.model.ids()) == expected)
     notes = [q for q in ran if "FROM notes WHERE paper_id IN" in q]
     # kept: the pane shows it already, unchanged; else read once (twice before: the
     # first row selected, then the selection told again)
     assert len(notes) == (0 if kept else 1), notes
-    assert window.current_id() is not None and window.detail.ids == [window.current_id()]
+    assert window.feed.current_id() is not None and window.detail.ids == [window.feed.current_id()]

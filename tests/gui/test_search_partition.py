@@ -14,7 +14,7 @@ def search(window, qtbot, lib, query: str) -> set[int]:
     ``lib.search`` finds; those ids."""
     expected = found(lib, query)
     window.search_bar.edit.setText(query)
-    qtbot.waitUntil(lambda: window.model.complete and set(window.model.ids()) == expected)
+    qtbot.waitUntil(lambda: window.feed.model.complete and set(window.feed.model.ids()) == expected)
     return expected
 
 
@@ -24,20 +24,21 @@ def test_a_query_and_its_negation_split_the_table(window, seed_lib, qtbot, query
     counts = {}
     for text in (query, f"-{query}"):
         search(window, qtbot, seed_lib, text)
-        counts[text] = window.model.rowCount()
+        counts[text] = window.feed.model.rowCount()
     assert counts[query] + counts[f"-{query}"] == total
     assert counts[f"-{query}"] > counts[query] or query == "year:2023"
 
 
 def test_a_query_nested_too_deeply_says_where(window, seed_lib, qtbot, tmp_path):
     window.search_bar.edit.setText("-has:upvotes")
-    qtbot.waitUntil(lambda: window.model.rowCount() == len(seed_lib.search("-has:upvotes").ids))
-    shown = window.model.rowCount()
+    qtbot.waitUntil(lambda: window.feed.model.rowCount()
+                    == len(seed_lib.search("-has:upvotes").ids))
+    shown = window.feed.model.rowCount()
     window.search_bar.edit.setText("(" * 100 + "model" + ")" * 100)
     qtbot.waitUntil(lambda: window.search_bar.message.isVisible())
     text = window.search_bar.message.text()
     assert "nests too deeply at position 65" in text and "\n" not in text
-    assert window.model.rowCount() == shown  # the last good results stay
+    assert window.feed.model.rowCount() == shown  # the last good results stay
     save_screenshot(window, tmp_path, "search-too-deep.png")
     window.search_bar.edit.setText("upvotes>99999999999999999999")
     qtbot.waitUntil(lambda: "goes from 0 to 9223372036854775807" in

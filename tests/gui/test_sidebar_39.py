@@ -34,7 +34,7 @@ def drag_to(window, item, data) -> tuple[bool, QDropEvent]:
 
 
 def test_rows_dropped_on_a_tag_get_it_and_undo_takes_it_back(window, seed_lib, qtbot):
-    window.edit(seed_lib.curation.add_tags, [window.model.paper_id(50)], ["to-cite"])
+    window.edit(seed_lib.curation.add_tags, [window.feed.model.paper_id(50)], ["to-cite"])
     window.refresh_sidebar()
     before = seed_lib.stats()
     ids = select_rows(window, [0, 1, 2])
@@ -55,15 +55,15 @@ def test_rows_dropped_on_a_tag_get_it_and_undo_takes_it_back(window, seed_lib, q
 
 
 def test_a_tag_no_paper_holds_is_gone_from_the_sidebar(window, seed_lib, qtbot):
-    pid = window.model.paper_id(0)
+    pid = window.feed.model.paper_id(0)
     window.edit(seed_lib.curation.add_tags, [pid], ["cli2"])
     qtbot.waitUntil(lambda: sidebar_counts(window).get("cli2") == "1")
     window.edit(seed_lib.trash.delete, [pid])  # the tag stays on it, in the trash
-    qtbot.waitUntil(lambda: window.model.row_of(pid) is None)
+    qtbot.waitUntil(lambda: window.feed.model.row_of(pid) is None)
     window.refresh_sidebar()
     assert "cli2" not in sidebar_counts(window)
     window.edit(seed_lib.trash.restore, [pid])  # back: so is its tag
-    qtbot.waitUntil(lambda: window.model.row_of(pid) is not None)
+    qtbot.waitUntil(lambda: window.feed.model.row_of(pid) is not None)
     window.refresh_sidebar()
     assert sidebar_counts(window).get("cli2") == "1"
 
@@ -71,7 +71,7 @@ def test_a_tag_no_paper_holds_is_gone_from_the_sidebar(window, seed_lib, qtbot):
 def test_long_names_keep_start_end_and_count_with_the_whole_name_in_the_tooltip(
         window, seed_lib, qtbot):
     name = "reading-group-2026-autumn-multimodal-agents"
-    window.edit(seed_lib.curation.add_tags, [window.model.paper_id(0)], [name])
+    window.edit(seed_lib.curation.add_tags, [window.feed.model.paper_id(0)], [name])
     qtbot.waitUntil(lambda: name in sidebar_counts(window))
     window.resize(800, 600)  # a 1600-pixel screen at QT_SCALE_FACTOR=2
     from paperdesk.gui.common.geometry import share_panes

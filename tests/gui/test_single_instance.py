@@ -105,6 +105,6 @@ def test_a_handed_search_is_shown_and_files_are_imported_as_a_drop(make_window, 
 
     window = make_window(lib)
     deliver(window, {"files": [str(seeds[2])], "search": "scaling"})
-    qtbot.waitUntil(lambda: window.importer.report is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.context.importer.report is not None, timeout=20000)
     assert [d["name"] for d in lib.digests()] == [seeds[2].name]
     assert window.search_bar.text() == "scaling" and window.feed.query == "scaling"

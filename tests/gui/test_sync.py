@@ -101,13 +101,13 @@ def test_edits_are_written_a_second_later_on_a_thread(window, seed_lib, qtbot, t
     assert out.read_text() == ""
     rounds = []
     writer(window).finished.connect(rounds.append)
-    row = next(r for r in range(window.model.rowCount()) if window.model.paper_id(r) == 5)
+    row = next(r for r in range(window.feed.model.rowCount()) if window.feed.model.paper_id(r) == 5)
     window.rate_row(row, 5)
     window.rate_row(row + 1, 4)
     assert writer(window).timer.isActive() and out.read_text() == ""  # debounced
     _written(window, qtbot)
     assert len(rounds) == 1  # two edits, one write
-    ids = sorted([5, window.model.paper_id(row + 1)])
+    ids = sorted([5, window.feed.model.paper_id(row + 1)])
     assert out.read_text(encoding="utf-8") == seed_lib.bibtex.export(ids)
     window.undo_stack.undo()
     _written(window, qtbot)
@@ -122,7 +122,7 @@ def test_imports_on_the_worker_reach_the_sync(make_window, lib, seeds, qtbot, tm
     window = make_window(lib)
     out = tmp_path / "all.bib"
     lib.syncs.add(out)
-    window.import_paths(seeds[:2])
+    window.context.importer.start(seeds[:2])
     qtbot.waitUntil(lambda: out.exists() and out.read_text(encoding="utf-8")
                     == lib.bibtex.export(), timeout=WAIT_MS)
     _written(window, qtbot)

@@ -36,7 +36,7 @@ def test_today_triages_the_new_papers_by_momentum_then_the_backlog(window, serve
     before = lib.stats()["papers"]
     assert window.actions_by_name["today"].shortcut().toString() == KEY
     window.activateWindow()
-    qtbot.keyClick(window.table, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
     feature = _today_view(window, qtbot)
     assert lib.stats()["papers"] == before + 3
     view = feature.view

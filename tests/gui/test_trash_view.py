@@ -17,16 +17,16 @@ def _trash_page(window):
 
 def test_delete_key_moves_to_the_trash_and_undo_brings_back(window, seed_lib, qtbot):
     ids = select_rows(window, [0, 2, 5])
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Delete)
+    window.feed.view.setFocus()
+    qtbot.keyClick(window.feed.view, Qt.Key.Key_Delete)
     assert seed_lib.trash.ids() and set(seed_lib.trash.ids()) == set(ids)
     assert seed_lib.stats()["papers"] == 190
-    assert window.model.rowCount() == 190
-    assert not set(ids) & set(window.model.ids())
+    assert window.feed.model.rowCount() == 190
+    assert not set(ids) & set(window.feed.model.ids())
     assert sidebar_counts(window)["Trash"] == "3"
     window.actions_by_name["undo"].trigger()
     assert seed_lib.trash.ids() == []
-    assert window.model.rowCount() == SEED_PAPERS
+    assert window.feed.model.rowCount() == SEED_PAPERS
     assert sidebar_counts(window)["Trash"] == "0"
 
 
@@ -46,8 +46,8 @@ def test_the_trash_view_restores_selected_papers(window, seed_lib):
     assert sorted(seed_lib.trash.ids()) == sorted(ids)
     assert sorted(trash.ids()) == sorted(ids)
     window.sidebar.select(("all", None))
-    assert window.context.features["review"].content.currentWidget() is window.table
-    assert window.model.rowCount() == 191
+    assert window.context.features["review"].content.currentWidget() is window.feed.view
+    assert window.feed.model.rowCount() == 191
 
 
 def test_emptying_the_trash_asks_first_and_can_be_undone(window, seed_lib, monkeypatch):

@@ -18,22 +18,23 @@ from .conftest import select_row, sidebar_counts
 def test_undo_last_import_keeps_later_work(window, seed_lib, qtbot, tmp_path):
     action = window.actions_by_name["undo_import"]
     assert not action.isEnabled()
-    window.import_paths([write_digest(tmp_path, "new.txt", 6, 1, {n: n for n in range(10)})])
-    qtbot.waitUntil(lambda: window.model.rowCount() == 203, timeout=20000)
-    window.importer.report.accept()
+    window.context.importer.start([write_digest(tmp_path, "new.txt", 6, 1,
+                                                {n: n for n in range(10)})])
+    qtbot.waitUntil(lambda: window.feed.model.rowCount() == 203, timeout=20000)
+    window.context.importer.report.accept()
     assert action.isEnabled()
     new = seed_lib.search('"Attention for Task"').ids
     window.edit(seed_lib.curation.set_rating, [new[0]], 5)
     old = seed_lib.search("scaling").ids[0]
     window.edit(seed_lib.curation.add_tags, [old], ["keeper"])
     action.trigger()
-    assert window.model.rowCount() == SEED_PAPERS and seed_lib.stats()["digests"] == 5
+    assert window.feed.model.rowCount() == SEED_PAPERS and seed_lib.stats()["digests"] == 5
     assert seed_lib.stats()["trash"] == 1  # the rated one, kept in the trash
     assert seed_lib.paper(old)["tags"] == ["keeper"]
     assert "Import undone: removed 9 papers" in window.statusBar().currentMessage()
     assert not action.isEnabled()
     window.undo_stack.undo()  # and the undo of it brings the import back
-    qtbot.waitUntil(lambda: window.model.rowCount() == 203)
+    qtbot.waitUntil(lambda: window.feed.model.rowCount() == 203)
     assert seed_lib.stats()["digests"] == 6
 
 
@@ -87,4 +88,4 @@ def test_search_error_leaves_the_box_its_width(window, qtbot):
 def test_select_then_keyboard_in_status_view(window, seed_lib, qtbot):
     pid = select_row(window, 3)
     window.sidebar.select(("status", "unread"))
-    assert window.current_id() == pid
+    assert window.feed.current_id() == pid

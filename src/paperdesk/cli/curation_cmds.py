@@ -12,7 +12,7 @@ import sys
 from paperdesk.cli import Commands
 from paperdesk.cli import ids as numbers
 from paperdesk.cli.library_cmds import cmd_list
-from paperdesk.cli.output import emit_json, say, short
+from paperdesk.cli.output import emit_json, listing, say, short
 from paperdesk.core.api import SORTS, STATUSES, Library, NotFound, plural
 
 
@@ -172,13 +172,8 @@ def cmd_tags(args: argparse.Namespace, lib: Library) -> int:
         return _report(changes, f"deleted {args.name} from "
                                 f"{plural(changes.result['untagged'], 'paper')}")
     tags = c.tags()
-    if args.json:
-        emit_json(tags)
-        return 0
-    for tag in tags:
-        print(f"{tag['count']:>6}  {tag['name']}")
-    say(plural(len(tags), "tag"))
-    return 0
+    return listing(tags, lambda tag: f"{tag['count']:>6}  {tag['name']}", as_json=args.json,
+                   total=plural(len(tags), "tag"))
 
 
 def cmd_note(args: argparse.Namespace, lib: Library) -> int:
@@ -199,13 +194,9 @@ def cmd_note(args: argparse.Namespace, lib: Library) -> int:
     if len(args.args) == 1:
         lib.require([paper_id])
         notes = c.notes(paper_id)
-        if args.json:
-            emit_json(notes)
-            return 0
-        for note in notes:
-            print(f"[note {note['id']}, {note['updated']}]\n{note['text']}\n")
-        say(plural(len(notes), "note"))
-        return 0
+        return listing(notes, lambda note: f"[note {note['id']}, {note['updated']}]\n"
+                                           f"{note['text']}\n",
+                       as_json=args.json, total=plural(len(notes), "note"))
     changes = c.add_note(paper_id, _text(args.args[1]))
     say(f"added note {changes.result['note_id']} to paper {paper_id}")
     return 0

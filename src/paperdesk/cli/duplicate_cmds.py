@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from paperdesk.cli import Commands, ids
-from paperdesk.cli.output import emit_json, say, short
+from paperdesk.cli.output import emit_json, listing, say, short
 from paperdesk.core.api import CHOICES, TIERS, DuplicateError, Library
 
 
@@ -58,16 +59,14 @@ def cmd_duplicates(args: argparse.Namespace, lib: Library) -> int:
     groups = lib.duplicates.scan(tier=args.tier)
     if args.stats:
         print(f"compared {groups.candidates} candidate pairs of titles", file=sys.stderr)
-    if args.json:
-        emit_json([g.to_json() for g in groups])
-        return 0
-    for g in groups:
+
+    def lines(g: Any) -> str:
         titles = {p["id"]: p["title"] for p in lib.papers(g.ids)}
-        print(f"{g.tier:<8} {g.score:>3}  {', '.join(g.evidence)}")
-        for pid in g.ids:
-            print(f"    {pid:>7}  {short(titles.get(pid), 90)}")
-    say(f"{len(groups)} groups")
-    return 0
+        return "\n".join([f"{g.tier:<8} {g.score:>3}  {', '.join(g.evidence)}"]
+                         + [f"    {pid:>7}  {short(titles.get(pid), 90)}" for pid in g.ids])
+
+    return listing(groups, lines, as_json=args.json, json_item=lambda g: g.to_json(),
+                   total=f"{len(groups)} groups")
 
 
 def _choices(takes: list[str]) -> dict[str, int]:
@@ -113,15 +112,11 @@ def cmd_merge(args: argparse.Namespace, lib: Library) -> int:
 def cmd_unmerge(args: argparse.Namespace, lib: Library) -> int:
     if args.merge_id is None and args.paper is None:
         merges = lib.duplicates.history()
-        if args.json:
-            emit_json(merges)
-            return 0
-        for m in merges:
-            state = "undone" if m["undone"] else "      "
-            print(f"{m['id']:>5}  {m['created']}  {state}  kept {m['kept_id']}, merged "
-                  f"{', '.join(map(str, m['merged_ids']))}")
-        say(f"{len(merges)} merges")
-        return 0
+        return listing(merges, lambda m: f"{m['id']:>5}  {m['created']}  "
+                                         f"{'undone' if m['undone'] else '      '}  kept "
+                                         f"{m['kept_id']}, merged "
+                                         f"{', '.join(map(str, m['merged_ids']))}",
+                       as_json=args.json, total=f"{len(merges)} merges")
     if args.merge_id is not None and args.paper is not None:
         raise DuplicateError("give a merge id or --paper, not both")
     merge_id = args.merge_id if args.paper is None else lib.duplicates.latest_merge_of(args.paper)

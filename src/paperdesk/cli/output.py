@@ -6,8 +6,10 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def emit_json(data: Any) -> None:
@@ -95,6 +97,26 @@ def say(message: str) -> None:
     """A message for the person at the terminal (stderr, so stdout stays data); its
     control characters are escaped, but for the newlines it was written with."""
     print(escaped(message, keep="\n"), file=sys.stderr)
+
+
+def listing(items: Sequence[T], line: Callable[[T], str], *, as_json: bool,
+            json_item: Callable[[T], Any] | None = None, total: str | None = None,
+            empty: str | None = None) -> int:
+    """What a command that lists things writes, and its exit status (0): with --json
+    (``as_json``) the items as a JSON array (each as ``json_item`` gives it); else a
+    line each on stdout (``line``), then ``total`` on stderr, or ``empty`` there
+    instead when there are none."""
+    if as_json:
+        emit_json([json_item(i) for i in items] if json_item is not None else list(items))
+        return 0
+    if not items and empty is not None:
+        say(empty)
+        return 0
+    for item in items:
+        print(line(item))
+    if total is not None:
+        say(total)
+    return 0
 
 
 def fail(message: str) -> None:

@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from paperdesk.cli import Commands, ids, pdf_fetch_cmds, pdf_text_cmds
-from paperdesk.cli.output import emit_json, escaped, fail, say, short
+from paperdesk.cli.output import emit_json, escaped, fail, listing, say, short
 from paperdesk.core.api import Library
 
 
@@ -95,14 +95,9 @@ def _line(row: dict[str, Any]) -> str:
 
 def cmd_list(args: argparse.Namespace, lib: Library) -> int:
     rows = lib.pdf.listing(args.query)
-    if args.json:
-        emit_json(rows)
-        return 0
-    for row in rows:
-        print(_line(row))
     missing = sum(r["state"] != "ok" for r in rows)
-    say(f"{len(rows)} PDF{'s' * (len(rows) != 1)}" + (f", {missing} missing" if missing else ""))
-    return 0
+    return listing(rows, _line, as_json=args.json, total=f"{len(rows)} PDF{'s' * (len(rows) != 1)}"
+                   + (f", {missing} missing" if missing else ""))
 
 
 def cmd_remove(args: argparse.Namespace, lib: Library) -> int:

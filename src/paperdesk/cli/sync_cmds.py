@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from paperdesk.cli import Commands
-from paperdesk.cli.output import emit_json, escaped, fail, say
+from paperdesk.cli.output import escaped, fail, listing, say
 from paperdesk.core.api import CONFLICT, FAILED, FORMATS, Library, PaperDeskError, Sync
 
 if TYPE_CHECKING:
@@ -132,15 +132,8 @@ def _row(sync: Sync) -> str:
 def cmd_list(args: argparse.Namespace, lib: Library) -> int:
     # The state the files on disk have, not only the one recorded.
     syncs = [lib.syncs.on_disk(s) for s in lib.syncs.all()]
-    if args.json:
-        emit_json([s.to_json() for s in syncs])
-        return 0
-    if not syncs:
-        say("no file is kept in sync; add one with `paperdesk sync add FILE`")
-        return 0
-    for sync in syncs:
-        print(_row(sync))
-    return 0
+    return listing(syncs, _row, as_json=args.json, json_item=Sync.to_json,
+                   empty="no file is kept in sync; add one with `paperdesk sync add FILE`")
 
 
 def cmd_remove(args: argparse.Namespace, lib: Library) -> int:

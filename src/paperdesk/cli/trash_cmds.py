@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from paperdesk.cli import Commands, ids
-from paperdesk.cli.output import emit_json, fail, say, short
+from paperdesk.cli.output import fail, listing, say, short
 from paperdesk.core.api import Library, plural
 
 
@@ -44,13 +44,8 @@ def cmd_trash(args: argparse.Namespace, lib: Library) -> int:
         return 0
     ids = lib.trash.ids()
     if args.action == "list":
-        if args.json:
-            emit_json(lib.papers(ids))
-        else:
-            for paper in lib.papers(ids):
-                print(f"{paper['id']:>6}  {short(paper['title'], 90)}")
-            say(f"{plural(len(ids), 'paper')} in the trash")
-        return 0
+        return listing(lib.papers(ids), lambda p: f"{p['id']:>6}  {short(p['title'], 90)}",
+                       as_json=args.json, total=f"{plural(len(ids), 'paper')} in the trash")
     if not args.yes:
         if not sys.stdin.isatty():
             fail("emptying the trash deletes papers for good; add --yes to confirm")

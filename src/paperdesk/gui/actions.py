@@ -20,13 +20,13 @@ DIGEST_FILTER = ("Digests and BibTeX (*.txt *.md *.bib);;Digests (*.txt *.md);;"
 
 def _choose_files(w: MainWindow) -> None:
     files, _ = QFileDialog.getOpenFileNames(w, "Import digest or BibTeX files", "", DIGEST_FILTER)
-    w.import_paths([Path(f) for f in files])
+    w.context.importer.start([Path(f) for f in files])
 
 
 def _choose_folder(w: MainWindow) -> None:
     folder = QFileDialog.getExistingDirectory(w, "Import a folder of digests")
     if folder:
-        w.import_paths([Path(folder)])
+        w.context.importer.start([Path(folder)])
 
 
 def build_actions(w: MainWindow, menus: Menus) -> None:
@@ -35,7 +35,8 @@ def build_actions(w: MainWindow, menus: Menus) -> None:
     add("file", "import_files", "&Import files…", lambda: _choose_files(w),
         QKeySequence.StandardKey.Open, "import")
     add("file", "import_folder", "Import a &folder…", lambda: _choose_folder(w), "Ctrl+Shift+O")
-    add("file", "undo_import", "&Undo last import", w.undo_last_import).setEnabled(False)
+    add("file", "undo_import", "&Undo last import",
+        lambda: w.context.features["imports"].undo_last()).setEnabled(False)
     menus.separator("file")
     add("file", "open_demo", "Open the &demo library", w.open_demo)
     menus.separator("file")
@@ -55,8 +56,8 @@ def build_actions(w: MainWindow, menus: Menus) -> None:
     add("edit", "save_search", "Save search as smart &list…",
         lambda: w.save_search(w.search_bar.text()) if w.search_bar.text() else None)
 
-    add("paper", "next", "&Next paper", lambda: w.step(1), "J", table_only=True)
-    add("paper", "previous", "&Previous paper", lambda: w.step(-1), "K", table_only=True)
+    add("paper", "next", "&Next paper", lambda: w.feed.step(1), "J", table_only=True)
+    add("paper", "previous", "&Previous paper", lambda: w.feed.step(-1), "K", table_only=True)
     menus.separator("paper")
     for n in range(6):
         add("paper", f"rate{n}", f"Rate {'★' * n if n else 'none'}",

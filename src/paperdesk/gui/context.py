@@ -3,10 +3,11 @@
 A ``Context`` holds the open library (``library_changed`` when another one is
 opened), the undo stack, the one operation runner (``ops``, whose ``changed``
 signal carries every write's ``Changes``), the background worker and its
-progress panel, ``notify``/``show_message`` for the status line, the
-selection of the paper table, the menus and the sidebar (through their small
-public APIs) and the named actions. ``widget`` is the window, for dialogs to
-sit on.
+progress panel, the reading thread (``reader``), the ``importer`` (imports one
+after another, and what Undo last import takes back), ``notify``/``show_message``
+for the status line, the selection of the paper table (``selection``, and the
+table itself, ``table``), the menus and the sidebar (through their small public
+APIs) and the named actions. ``widget`` is the window, for dialogs to sit on.
 
 A ``Feature`` is one part of the window installed from the one list in
 ``gui/features.py`` (``install``); the installed ones are ``features`` by name.
@@ -22,7 +23,8 @@ from PySide6.QtGui import QAction, QUndoStack
 
 from paperdesk.core.api import Library
 from paperdesk.gui.common.message_line import MessageLine
-from paperdesk.gui.importing.importing import ProgressPanel
+from paperdesk.gui.importing.importing import Importer, ProgressPanel
+from paperdesk.gui.jobs.reader import Reader
 from paperdesk.gui.jobs.worker import Worker
 from paperdesk.gui.operations import Operations
 
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel, QMainWindow, QTableView
 
     from paperdesk.core.api import Changes
-    from paperdesk.gui.importing.importing import Importer
     from paperdesk.gui.menus import Menus
     from paperdesk.gui.panes.sidebar import Sidebar
 
@@ -110,6 +111,7 @@ class Context(QObject):
         self.history_worker = Worker(window)  # large undos and redos, never behind a job
         self.progress = ProgressPanel(lambda: self.ops.cancel())
         self.ops = Operations(self)
+        self.reader = Reader(window)  # the table's long lists and the sidebar's counts
         self.changed = self.ops.changed  # (Changes, initiator) after every write
         self.actions: dict[str, QAction] = {}
         self.features: dict[str, Feature] = {}
@@ -118,7 +120,7 @@ class Context(QObject):
         self.table: QTableView | None = None
         self.menus: Menus | None = None
         self.sidebar: Sidebar | None = None
-        self.importer: Importer | None = None
+        self.importer = Importer(self)  # imports one after another; Undo last import
         self.close_hooks: list[Callable[[], None]] = []
         self._warning: str | None = None  # the warning the status bar shows, if any
         self.messages = MessageLine(window.statusBar())  # its one message area

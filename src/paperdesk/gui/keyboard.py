@@ -35,33 +35,33 @@ _TEXT_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
 
 def set_status(window: MainWindow, status: str) -> None:
-    if ids := window.selected_ids():
+    if ids := window.feed.selected_ids():
         window.context.ops.edit(window.lib.curation.set_status, ids, status)
 
 
 def add_tag(window: MainWindow) -> None:
-    if window.selected_ids():
+    if window.feed.selected_ids():
         window.detail.tag_entry.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
 
 def write_note(window: MainWindow) -> None:
-    if len(window.selected_ids()) == 1:
+    if len(window.feed.selected_ids()) == 1:
         window.detail.note.setFocus(Qt.FocusReason.ShortcutFocusReason)
         window.detail.ensureWidgetVisible(window.detail.note)
 
 
 def to_end(window: MainWindow, last: bool) -> None:
     """Select the first (or the last) paper listed, the whole list read first."""
-    window.model.complete_now()
-    if rows := window.model.rowCount():
-        window.select_row(rows - 1 if last else 0)
+    window.feed.model.complete_now()
+    if rows := window.feed.model.rowCount():
+        window.feed.select_row(rows - 1 if last else 0)
 
 
 def clear_search(window: MainWindow) -> None:
     if window.search_bar.edit.text():
         window.search_bar.edit.clear()
         window.search_bar.fire()
-    window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    window.feed.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
 
 class TextKeys(QObject):
@@ -78,7 +78,7 @@ class TextKeys(QObject):
         window.detail.tag_entry.returnPressed.connect(self.back_to_table)
 
     def back_to_table(self) -> None:
-        self.window.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.window.feed.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
@@ -106,13 +106,13 @@ class TextKeys(QObject):
 
 def row_menu(window: MainWindow, pos) -> QMenu | None:
     """The context menu of the rows under ``pos``: the frequent actions."""
-    index = window.table.indexAt(pos)
+    index = window.feed.view.indexAt(pos)
     if not index.isValid():
         return None
-    if not window.table.selectionModel().isRowSelected(index.row()):
-        window.select_row(index.row())
+    if not window.feed.view.selectionModel().isRowSelected(index.row()):
+        window.feed.select_row(index.row())
     a = window.actions_by_name
-    menu = QMenu(window.table)
+    menu = QMenu(window.feed.view)
     menu.setObjectName("row-menu")
     for name in ("mark_to_read", "mark_reading", "mark_read", "mark_unread"):
         menu.addAction(a[name])
@@ -165,7 +165,7 @@ def install(window: MainWindow) -> TextKeys:
 
 def _table_keys(window: MainWindow) -> None:
     """Tab leaves the table; the rows' context menu; the Tab order."""
-    table = window.table
+    table = window.feed.view
     table.setTabKeyNavigation(False)  # Tab leaves the table instead of walking its cells
     table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 

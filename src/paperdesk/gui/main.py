@@ -49,16 +49,16 @@ class _FirstPaint(QObject):
     def __init__(self, window) -> None:
         super().__init__(window)
         self.window = window
-        window.table.viewport().installEventFilter(self)
+        window.feed.view.viewport().installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:
-        if event.type() == QEvent.Type.Paint and self.window.model.rowCount():
+        if event.type() == QEvent.Type.Paint and self.window.feed.model.rowCount():
             QTimer.singleShot(0, self._done)
             watched.removeEventFilter(self)
         return False
 
     def _done(self) -> None:
-        print(f"first-rows {time.time():.6f} rows={self.window.model.rowCount()}", flush=True)
+        print(f"first-rows {time.time():.6f} rows={self.window.feed.model.rowCount()}", flush=True)
         self.window.close()
         QApplication.quit()
 
@@ -102,6 +102,6 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
         return app.exec()
     finally:
         window.worker.stop()
-        window.reader.stop()
+        window.context.reader.stop()
         listener.close()
         window.lib.close()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
@@ -25,9 +24,7 @@ from paperdesk.gui.common.geometry import PANES, first_size, fit_to_screen, shar
 from paperdesk.gui.common.icons import icon
 from paperdesk.gui.context import Context, Feature
 from paperdesk.gui.features import FEATURES
-from paperdesk.gui.importing.importing import Importer
 from paperdesk.gui.jobs import reads
-from paperdesk.gui.jobs.reader import Reader
 from paperdesk.gui.menus import Menus
 from paperdesk.gui.panes.detail_pane import DetailPane
 from paperdesk.gui.panes.search_bar import SearchBar
@@ -63,16 +60,14 @@ class MainWindow(QMainWindow):
         self._shown: list[int] | None = None  # the ids the detail pane was last given
         self._fitted = False
         self._make_parts()
-        ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.table, self.feed
-        ctx.importer = self.importer = Importer(ctx)
-        self.importer.done.connect(lambda _reports: self._show_undo_import())
-        ctx.menus = Menus(self, ctx.actions, self.table)
+        ctx.sidebar, ctx.table, ctx.selection = self.sidebar, self.feed.view, self.feed
+        ctx.menus = Menus(self, ctx.actions, self.feed.view)
         build_actions(self, ctx.menus)
         self._lay_out()
         self._counts_timer = QTimer(self, singleShot=True, interval=120)
         self._counts_timer.timeout.connect(self.request_counts)
         self._restore_state()
-        self.model.active = True
+        self.feed.model.active = True
         ctx.install(FEATURES)
         self.keys = keyboard.install(self)  # status keys, tag, note, triage, Esc, row menu
         self.reload_all()
@@ -85,20 +80,14 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar()
         self.sidebar.delete_saved_search.connect(partial(paper_edits.delete_search,
                                                          self.context))
-        self.reader = Reader(self)
-        self.reader.done.connect(self._read_done)
-        feed = self.feed = TableFeed(self.context, self.sidebar, self.search_bar, self.reader)
+        reader = self.context.reader
+        reader.done.connect(self._read_done)
+        feed = self.feed = TableFeed(self.context, self.sidebar, self.search_bar, reader)
         self.search_bar.search.connect(feed.set_query)
         self.search_bar.save_requested.connect(self.save_search)
         self.sidebar.source_changed.connect(lambda _s: feed.source_changed())
         feed.selection_changed.connect(self._selection_changed)
         feed.rated.connect(self.rate_row)
-        # The table's parts and selection, as the window's (views and tests read them).
-        self.model, self.table, self.count_label = feed.model, feed.view, feed.count_label
-        self.empty_note, self.set_query = feed.empty_note, feed.set_query
-        self.selected_ids, self.current_id = feed.selected_ids, feed.current_id
-        self.select_ids, self.select_row = feed.select_ids, feed.select_row
-        self.fetch_ids, self.step = feed.fetch_ids, feed.step
         self.detail = DetailPane()
         self._connect_detail()
 
@@ -106,7 +95,7 @@ class MainWindow(QMainWindow):
         """Sidebar, table and detail side by side (or the first-run page); the status
         bar; the toolbar."""
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        for widget in (self.sidebar, self.table, self.detail):
+        for widget in (self.sidebar, self.feed.view, self.detail):
             self.splitter.addWidget(widget)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes(list(PANES))
@@ -119,7 +108,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.splitter)
         self.setCentralWidget(self.stack)
-        self.statusBar().addWidget(self.count_label)
+        self.statusBar().addWidget(self.feed.count_label)
         self.statusBar().addPermanentWidget(self.progress)
         self.toolbar = self.addToolBar("Main")
         self.toolbar.setObjectName("main-toolbar")
@@ -164,7 +153,7 @@ class MainWindow(QMainWindow):
     def request_counts(self) -> None:
         """Recount the sidebar on the reading thread (after edits)."""
         self._counts_token += 1
-        self.reader.request("counts", self._counts_token, self.lib.path, reads.counts)
+        self.context.reader.request("counts", self._counts_token, self.lib.path, reads.counts)
 
     def reload_all(self) -> None:
         """After imports or undoing them: everything may have changed."""
@@ -173,20 +162,16 @@ class MainWindow(QMainWindow):
         self.feed.reload()
         self.refresh_sidebar()
 
-    @property
-    def query(self) -> str:
-        return self.feed.query
-
     def _selection_changed(self) -> None:
         """The table's selection was set again (a click, a search, a refresh): the
         detail pane reads the papers only when they are others than it shows (a
         write to the ones it shows reaches it through ``apply``)."""
-        if self.selected_ids() != self._shown:
+        if self.feed.selected_ids() != self._shown:
             self.show_selection()
 
     def show_selection(self) -> None:
         """Read the selected papers into the detail pane."""
-        ids = self._shown = self.selected_ids()
+        ids = self._shown = self.feed.selected_ids()
         if len(ids) == 1:
             paper = self.lib.paper(ids[0])
             # Read once for the pane and its sections (the PDFs' list, their highlights).
@@ -224,14 +209,15 @@ class MainWindow(QMainWindow):
 
     def rate_row(self, row: int, rating: int) -> None:
         """A click on the stars in the table rates that paper."""
-        if 0 <= row < self.model.rowCount():
-            paper_edits.set_rating(self.context, [self.model.paper_id(row)], rating)
+        model = self.feed.model
+        if 0 <= row < model.rowCount():
+            paper_edits.set_rating(self.context, [model.paper_id(row)], rating)
 
     def rate_selected(self, rating: int) -> None:
-        paper_edits.set_rating(self.context, self.selected_ids(), rating)
+        paper_edits.set_rating(self.context, self.feed.selected_ids(), rating)
 
     def mark_read(self) -> None:
-        paper_edits.set_status(self.context, self.selected_ids(), "read")
+        paper_edits.set_status(self.context, self.feed.selected_ids(), "read")
 
     def save_note(self, paper_id: int, note_id: int | None, text: str) -> None:
         changes = paper_edits.save_note(self.context, paper_id, note_id, text)
@@ -274,25 +260,6 @@ class MainWindow(QMainWindow):
         self._shown = None
         self.detail.show_papers([])
         self.reload_all()
-        self.importer.last_import = lib.imports.last()
-        self._show_undo_import()
-
-    def _show_undo_import(self) -> None:
-        """File > Undo last import names the library's last import, or is off."""
-        record = self.importer.last_import
-        action = self.actions_by_name["undo_import"]
-        action.setEnabled(record is not None)
-        named = "" if record is None or not record.files else f" ({record.files[0]}" + (
-            f" and {len(record.files) - 1} more)" if len(record.files) > 1 else ")")
-        action.setText(f"&Undo last import{named}")
-
-    def import_paths(self, paths: list[Path]) -> None:
-        self.importer.start(paths)
-
-    def undo_last_import(self) -> None:
-        """Remove what the last import created; the user's work since stays."""
-        self.importer.undo_last()  # the next import (or library) offers one again
-        self._show_undo_import()
 
     def _drop_taker(self, event) -> Feature | None:
         """The feature that takes this drop (files from elsewhere: the importer; the
@@ -359,6 +326,6 @@ class MainWindow(QMainWindow):
         self._counts_timer.stop()
         self.search_bar.timer.stop()
         self.save_state()
-        self.reader.stop()
+        self.context.reader.stop()
         self.context.close()  # after the last edits (the note above) are in
         super().closeEvent(event)

@@ -159,17 +159,8 @@ class Hub:
                 raise HubUnavailable(f"the Hub at {endpoint()} redirected {what} to "
                                      f"{exc.target}, another host; not followed, nothing "
                                      "taken from it") from None
-            except hub_http.TooManyRedirects:
-                raise HubError(f"{what}: the Hub redirected more than "
-                               f"{hub_http.MAX_REDIRECTS} times; not followed") from None
-            except hub_http.TooLarge:
-                raise HubError(f"{what}: the Hub's answer is larger than "
-                               f"{lim.max_bytes / 2**20:g} MB; not read") from None
-            except (httpx2.ConnectError, httpx2.UnsupportedProtocol, OSError) as exc:
-                raise HubUnavailable(f"could not reach the Hub at {endpoint()}: "
-                                     f"{_first_line(exc)}") from None
-            except httpx2.HTTPError as exc:
-                raise HubError(f"{what}: {_first_line(exc)}") from None
+            except (*hub_http.REFUSALS, httpx2.HTTPError, OSError) as exc:
+                raise http_failure(exc, what, "the Hub", endpoint(), lim.max_bytes) from None
             self._timeouts_in_a_row = 0
             status = answer.status
             if status == 404:
@@ -264,7 +255,30 @@ def _record(what: str, data: Any) -> HubPaper:
                        f"({exc})") from None
 
 
-def _first_line(exc: BaseException) -> str:
+def http_failure(exc: BaseException, what: str, name: str, base: str,
+                 max_bytes: int) -> HubError:
+    """The one line for ``what``, asked of ``name`` at ``base``, when the request failed
+    with ``exc``: one of ``hub_http.REFUSALS`` (too many redirects, an answer larger
+    than ``max_bytes`` or shorter than it promised), no connection (HubUnavailable),
+    or httpx's own error, its first line. Timeouts and redirects to another host are
+    each caller's own to say."""
+    import httpx2
+
+    if isinstance(exc, hub_http.TooManyRedirects):
+        return HubError(f"{what}: {name} redirected more than {hub_http.MAX_REDIRECTS} "
+                        "times; not followed")
+    if isinstance(exc, hub_http.TooLarge):
+        return HubError(f"{what}: {name}'s answer is larger than {max_bytes / 2**20:g} MB; "
+                        "not read")
+    if isinstance(exc, hub_http.CutShort):
+        return HubError(f"{what}: {name}'s answer was cut short ({exc}); nothing kept")
+    if isinstance(exc, (httpx2.ConnectError, httpx2.UnsupportedProtocol, OSError)):
+        return HubUnavailable(f"could not reach {name} at {base}: {first_line(exc)}")
+    return HubError(f"{what}: {first_line(exc)}")
+
+
+def first_line(exc: BaseException) -> str:
+    """An error's first line, at most 120 characters (its type's name if it says nothing)."""
     text = str(exc).strip().splitlines()
     return text[0][:120] if text else type(exc).__name__
 

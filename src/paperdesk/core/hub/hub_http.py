@@ -67,6 +67,10 @@ class TooManyRedirects(Exception):
     """More than MAX_REDIRECTS redirects on the Hub's host."""
 
 
+# The refusals said the same way for every service (``hub.http_failure``).
+REFUSALS = (TooManyRedirects, TooLarge, CutShort)
+
+
 @dataclass(frozen=True)
 class Answer:
     status: int

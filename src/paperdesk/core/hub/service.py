@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from paperdesk.core.hub import hub_http
-from paperdesk.core.hub.hub import HubError, HubUnavailable
+from paperdesk.core.hub.hub import HubError, http_failure
 from paperdesk.core.hub.pace import ARXIV, Pace
 from paperdesk.core.model.errors import Cancelled
 from paperdesk.core.model.jobs import CancelFlag
@@ -89,20 +89,8 @@ class Service:
         except hub_http.OffHost as exc:
             raise HubError(f"{what}: {self.name} sent PaperDesk to {exc.target}, another "
                            "host; not followed, nothing taken from it") from None
-        except hub_http.TooManyRedirects:
-            raise HubError(f"{what}: {self.name} redirected more than "
-                           f"{hub_http.MAX_REDIRECTS} times; not followed") from None
-        except hub_http.CutShort as exc:
-            raise HubError(f"{what}: {self.name}'s answer was cut short ({exc}); "
-                           "nothing kept") from None
-        except hub_http.TooLarge:
-            raise HubError(f"{what}: {self.name}'s answer is larger than "
-                           f"{self.max_bytes / 2**20:g} MB; not read") from None
-        except (httpx2.ConnectError, httpx2.UnsupportedProtocol, OSError) as exc:
-            raise HubUnavailable(f"could not reach {self.name} at {self.base}: "
-                                 f"{_first_line(exc)}") from None
-        except httpx2.HTTPError as exc:
-            raise HubError(f"{what}: {_first_line(exc)}") from None
+        except (*hub_http.REFUSALS, httpx2.HTTPError, OSError) as exc:
+            raise http_failure(exc, what, self.name, self.base, self.max_bytes) from None
 
     def _checked(self, answer: hub_http.Answer, what: str) -> hub_http.Answer | None:
         status = answer.status
@@ -132,11 +120,6 @@ class Service:
 def _seconds(value: str | None) -> float | None:
     value = (value or "").strip()
     return float(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:120] if text else type(exc).__name__
 
 
 # One of each per process: the spacing holds for every caller in it (arXiv's, for

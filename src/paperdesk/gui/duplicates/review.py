@@ -32,12 +32,14 @@ class _Pages(QObject):
         window = context.widget
         super().__init__(window)
         self.window = window
+        self.table = table = context.table
+        self.count_label = context.selection.count_label
         self.duplicates = DuplicatesView(context)
         self.trash = TrashView(context)
         self.content = QStackedWidget()
-        index = window.splitter.indexOf(window.table)
+        index = window.splitter.indexOf(table)
         window.splitter.replaceWidget(index, self.content)
-        for page in (window.table, self.duplicates, self.trash):
+        for page in (table, self.duplicates, self.trash):
             self.content.addWidget(page)
         window.splitter.setStretchFactor(index, 1)
         # Only the page showing sets the minimum size (the review's would widen the window).
@@ -61,20 +63,20 @@ class _Pages(QObject):
             w.detail.hide()
             if self.duplicates.groups is None and not self.duplicates.scanning:
                 self.duplicates.scan()
-            w.count_label.setText("Duplicates to review")
+            self.count_label.setText("Duplicates to review")
         elif source == TRASH:
             self.trash.reload()
             self.content.setCurrentWidget(self.trash)
             w.detail.hide()
-            w.count_label.setText("Trash")
+            self.count_label.setText("Trash")
         else:
-            self.content.setCurrentWidget(w.table)
+            self.content.setCurrentWidget(self.table)
             w.detail.show()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Window state is saved on close: save it with the table and detail pane showing.
         if watched is self.window and event.type() == QEvent.Type.Close:
-            self.content.setCurrentWidget(self.window.table)
+            self.content.setCurrentWidget(self.table)
             self.window.detail.show()
         return False
 

@@ -137,7 +137,7 @@ def deliver(window, message: dict[str, Any]) -> None:
     search shown; the window comes to the front."""
     files = [Path(f) for f in message.get("files") or [] if isinstance(f, str)]
     if files:
-        window.import_paths(files)
+        window.context.importer.start(files)
     search = message.get("search")
     if isinstance(search, str):
         window.search_bar.edit.setText(search)
