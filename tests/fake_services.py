@@ -140,9 +140,10 @@ class FakeServices(LocalServer):
             time.sleep(0.05)  # long enough for a second connection to overlap
             self._answer(handler)
         finally:
+            ended = getattr(handler, "sent_at", None) or time.monotonic()
             with self.lock:
                 self.at_once -= 1
-                self.log.append((began, time.monotonic(), handler.path))
+                self.log.append((began, ended, handler.path))
 
     def _answer(self, handler: BaseHTTPRequestHandler) -> None:
         url = urlparse(handler.path)

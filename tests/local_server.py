@@ -91,7 +91,10 @@ def send(handler: BaseHTTPRequestHandler, status: int, body: bytes,
     """One answer: JSON unless ``headers`` give another Content-Type, its Content-Length
     the body's (``"Content-Length": ""``: none, the body ends when the connection
     closes); ``cut``: only that many bytes, then the connection closes; ``trickle``: a
-    byte every so many seconds. A client that hung up ends it."""
+    byte every so many seconds. A client that hung up ends it. ``handler.sent_at``:
+    the moment just before the body's last bytes were written, which no client can
+    have read the answer before (a log of when answers ended uses it: a stamp taken
+    after the write can come late on a busy machine, after the client has read on)."""
     headers = headers or {}
     try:
         handler.send_response(status)
@@ -105,8 +108,10 @@ def send(handler: BaseHTTPRequestHandler, status: int, body: bytes,
         else:
             handler.send_header("Content-Length", str(len(body)))
         handler.end_headers()
+        handler.sent_at = time.monotonic()
         if trickle:
             for n in range(len(body)):
+                handler.sent_at = time.monotonic()
                 handler.wfile.write(body[n:n + 1])
                 handler.wfile.flush()
                 time.sleep(trickle)
