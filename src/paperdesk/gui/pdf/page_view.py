@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 from PySide6.QtWidgets import QAbstractScrollArea
 
 from paperdesk.core.api import HIGHLIGHT_COLOURS
@@ -27,6 +27,7 @@ KEPT = 24      # images kept
 HIT = QColor(255, 200, 0, 90)
 CURRENT_HIT = QColor(255, 120, 0, 140)
 SELECTED = QColor(40, 110, 255, 80)
+BACKGROUND = QColor(90, 90, 96)
 
 
 def quad_boxes(quads: list[list[float]]) -> list[tuple[float, float, float, float]]:
@@ -65,6 +66,9 @@ class PageView(QAbstractScrollArea):
         self._anchor: tuple[int, int] | None = None
         self._page = -1
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        # The paint covers every pixel (background, then pages): Qt need not clear first.
+        self.viewport().setAutoFillBackground(False)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.viewport().setMouseTracking(False)
         renderer.rendered.connect(self._rendered)
         renderer.text_ready.connect(self._text)
@@ -208,12 +212,16 @@ class PageView(QAbstractScrollArea):
                       y - self.verticalScrollBar().value(), w, h)
 
     def paintEvent(self, _event) -> None:
-        self._ask()
         painter = QPainter(self.viewport())
-        painter.fillRect(self.viewport().rect(), QColor(90, 90, 96))
         y = self.verticalScrollBar().value()
-        for page in self.layout_.visible(y, y + self.viewport().height()):
-            target = self._view_rect(self.layout_.rect(page))
+        shown = self.layout_.visible(y, y + self.viewport().height())
+        targets = {p: self._view_rect(self.layout_.rect(p)) for p in shown}
+        around = QRegion(self.viewport().rect())  # the grey around the pages, not under
+        for target in targets.values():
+            around -= QRegion(target.toAlignedRect())
+        for rect in around:
+            painter.fillRect(rect, BACKGROUND)
+        for page, target in targets.items():
             image = self.image_for(page)
             if image is None:
                 painter.fillRect(target, Qt.GlobalColor.white)
@@ -224,6 +232,7 @@ class PageView(QAbstractScrollArea):
                 painter.drawImage(target, image)
             self._paint_marks(painter, page)
         painter.end()
+        self._ask()  # after the paint: the pages wanted render while it goes to the screen
 
     def _fill_quads(self, painter: QPainter, page: int, boxes, fill: QColor) -> None:
         for box in boxes:
