@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QInputDialog,
     QLabel,
     QLineEdit,
     QMainWindow,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.api import HIGHLIGHT_COLOURS, PaperDeskError
+from paperdesk.gui.pdf.comment_dialog import ask_comment
 from paperdesk.gui.pdf.layout import ZOOM_STEP
 from paperdesk.gui.pdf.page_view import PageView
 from paperdesk.gui.pdf.renderer import Renderer, as_image
@@ -313,9 +313,8 @@ class ReaderWindow(QMainWindow):
                      None)
         if found is None:
             return
-        text, ok = QInputDialog.getMultiLineText(self, "Comment", f"On “{found['text'][:80]}”:",
-                                                 found["comment"])
-        if ok:
+        text = ask_comment(self, found["text"][:80], found["comment"])
+        if text is not None:
             self.comment(text)
 
     def comment(self, text: str) -> None:
