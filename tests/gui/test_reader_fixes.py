@@ -1,6 +1,7 @@
-"""A highlight's comment by the keyboard alone: Ctrl+M, type (Enter a new line, Tab
-on to the buttons), Ctrl+Enter saves; Esc cancels and writes nothing. Offscreen, on
-the reader's 30-page PDF written byte by byte."""
+"""What a person met in the reader driven by keys under X (bench/xtrial_pdf.py), offscreen
+here, on the reader's 30-page PDF written byte by byte: a highlight's comment by the
+keyboard alone (Ctrl+M, type, Enter a new line, Ctrl+Enter saves, Esc cancels and
+writes nothing); the reader's window within the screen."""
 
 from __future__ import annotations
 
@@ -75,4 +76,17 @@ def test_ctrl_m_types_a_comment_and_ctrl_enter_saves_it(qtbot, window, tmp_path)
     qtbot.keyClick(shown.view, Qt.Key.Key_M, CTRL)
     assert len(seen) == 1, seen
     assert lib.highlights.get(made["id"])["comment"] == "horses\nreally"
+    shown.close()
+
+
+def test_the_reader_opens_within_the_screen(qtbot, window, tmp_path):
+    """At a scale of 2 a 1920 x 1200 screen holds 960 x 600: the reader's 900 x 1000 went
+    past its bottom, tool bar and status line out of reach (the offscreen screen is
+    smaller still)."""
+    lib = window.context.lib
+    aid = attach(lib, lib.search("").ids[0], reader_pdf(tmp_path, tex=False))
+    shown = opened(qtbot, window, aid)
+    room = shown.screen().availableGeometry()
+    assert shown.frameGeometry().height() <= room.height()
+    assert shown.frameGeometry().width() <= room.width()
     shown.close()
