@@ -4,8 +4,8 @@ The view paints the pages ``Layout`` places, each from the image the rendering
 thread made for the zoom in use (an image of another zoom, stretched, stands in
 until it comes; a blank page before any). It asks for the pages on screen and
 ``AHEAD`` beyond them, the page in view first, and keeps the last ``KEPT`` images.
-Over the pages: the highlights in their colours, every find hit (the current one
-stronger) and the selection, all from the characters' boxes of the page's text.
+Over the pages: the highlights filled in their colours, every find hit framed (the
+current one framed and filled) and the selection, all from the characters' boxes of the page's text.
 A drag over text selects it; the keys are the reader window's.
 """
 
@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QRegion
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QRegion
 from PySide6.QtWidgets import QAbstractScrollArea
 
 from paperdesk.core.api import HIGHLIGHT_COLOURS
@@ -24,8 +24,10 @@ from paperdesk.gui.pdf.renderer import RENDER, TEXT, Renderer
 
 AHEAD = 3      # pages rendered beyond the last on screen (one behind the first)
 KEPT = 24      # images kept
-HIT = QColor(255, 200, 0, 90)
-CURRENT_HIT = QColor(255, 120, 0, 140)
+# Find's hits are framed, not filled like a highlight (a yellow highlight and a
+# yellow hit looked the same); the current hit is framed and filled.
+HIT = QColor(230, 90, 0)
+CURRENT_HIT = QColor(255, 120, 0, 120)
 SELECTED = QColor(40, 110, 255, 80)
 BACKGROUND = QColor(90, 90, 96)
 
@@ -238,6 +240,14 @@ class PageView(QAbstractScrollArea):
         for box in boxes:
             painter.fillRect(self._view_rect(self.layout_.box_to_view(page, box)), fill)
 
+    def _frame_quads(self, painter: QPainter, page: int, boxes) -> None:
+        painter.save()
+        painter.setPen(QPen(HIT, 1.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for box in boxes:
+            painter.drawRect(self._view_rect(self.layout_.box_to_view(page, box)))
+        painter.restore()
+
     def _paint_marks(self, painter: QPainter, page: int) -> None:
         for h in self.highlights:
             if h["page"] == page:
@@ -248,8 +258,10 @@ class PageView(QAbstractScrollArea):
             return
         for n, (p, start, end) in enumerate(self.hits):
             if p == page:
-                fill = CURRENT_HIT if n == self.current_hit else HIT
-                self._fill_quads(painter, page, range_boxes(text, start, end), fill)
+                boxes = range_boxes(text, start, end)
+                if n == self.current_hit:
+                    self._fill_quads(painter, page, boxes, CURRENT_HIT)
+                self._frame_quads(painter, page, boxes)
         if self.selection is not None and self.selection[0] == page:
             self._fill_quads(painter, page, range_boxes(text, *self.selection[1:]), SELECTED)
 
