@@ -237,8 +237,13 @@ class PageView(QAbstractScrollArea):
         self._ask()  # after the paint: the pages wanted render while it goes to the screen
 
     def _fill_quads(self, painter: QPainter, page: int, boxes, fill: QColor) -> None:
+        """Fill boxes as a highlighter pen does: multiplied, so that the ink stays black
+        under any colour, and marks one over another (a hit on a highlight) stay legible."""
+        painter.save()
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Multiply)
         for box in boxes:
             painter.fillRect(self._view_rect(self.layout_.box_to_view(page, box)), fill)
+        painter.restore()
 
     def _frame_quads(self, painter: QPainter, page: int, boxes) -> None:
         painter.save()
