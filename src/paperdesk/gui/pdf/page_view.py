@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QRegion
 from PySide6.QtWidgets import QAbstractScrollArea
 
@@ -219,8 +219,8 @@ class PageView(QAbstractScrollArea):
         shown = self.layout_.visible(y, y + self.viewport().height())
         targets = {p: self._view_rect(self.layout_.rect(p)) for p in shown}
         around = QRegion(self.viewport().rect())  # the grey around the pages, not under
-        for target in targets.values():
-            around -= QRegion(target.toAlignedRect())
+        for page, target in targets.items():
+            around -= QRegion(self._covered(page, target))
         for rect in around:
             painter.fillRect(rect, BACKGROUND)
         for page, target in targets.items():
@@ -235,6 +235,17 @@ class PageView(QAbstractScrollArea):
             self._paint_marks(painter, page)
         painter.end()
         self._ask()  # after the paint: the pages wanted render while it goes to the screen
+
+    def _covered(self, page: int, target: QRectF) -> QRect:
+        """The pixels the page's paint covers: its image's own, at whole pixels (PDFium
+        rounds the page's size its way: a column left out here would show stale
+        pixels, the viewport being opaque), else the page's rectangle."""
+        image = self.images.get((page, round(self.zoom, 4)))
+        if image is None:
+            return target.toAlignedRect()
+        dpr = image.devicePixelRatio() or 1.0  # whole pixels within it: the grey may go
+        return QRect(round(target.x()), round(target.y()),  # under its last half pixel
+                     int(image.width() / dpr), int(image.height() / dpr))
 
     def _fill_quads(self, painter: QPainter, page: int, boxes, fill: QColor) -> None:
         """Fill boxes as a highlighter pen does: multiplied, so that the ink stays black
