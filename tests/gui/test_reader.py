@@ -239,6 +239,20 @@ def test_a_library_without_pdfs_starts_no_reader_process(qtbot, window):
     assert reader.warmed is None and reader._sandbox is None
 
 
+def test_a_first_pdf_attached_starts_the_reader_process_so_reading_starts_none(qtbot, window,
+                                                                              pdf):
+    reader = window.context.features["reader"]
+    lib = window.context.lib
+    assert reader.warmed is None  # no PDF yet: nothing started
+    changes = window.context.ops.edit(lambda: lib.pdf.attach(lib.search("").ids[0], pdf, link=True))
+    qtbot.waitUntil(lambda: reader.warmed is not None and not reader.warmed.is_alive())
+    assert reader.sandbox.started == 1
+    shown = opened(qtbot, window, changes.result.attachment_id)
+    qtbot.waitUntil(lambda: shown.view.has_page_image(0))
+    assert reader.sandbox.started == 1  # the open went to the process already there
+    shown.close()
+
+
 def test_pages_are_rendered_a_few_ahead_and_no_further(qtbot, window, pdf):
     from paperdesk.gui.pdf.page_view import AHEAD
 

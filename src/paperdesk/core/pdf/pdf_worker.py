@@ -7,8 +7,9 @@ kills. Tasks come in over one pipe as ``(name, path, args)`` and each gets one a
 keys. The last document opened stays open while the same file (same size and time of
 change) is asked for again, so a reader turning pages opens its file once.
 
-Nothing here imports PaperDesk beyond this module and, for the indexer's task
-("pages": the text normalised as the full-text index keeps it), ``normalise``: the
+Nothing here imports PaperDesk beyond this module, for the indexer's task
+("pages": the text normalised as the full-text index keeps it) ``normalise``, and
+for the reader's "render_into" (a page drawn into shared memory) ``shared_render``: the
 child starts quickly, and the answers are plain tuples, lists, strings and bytes.
 Normalising here keeps that Python work off the process that asked (the window's, whose
 UI thread would otherwise wait for the interpreter's lock while it runs).
@@ -144,6 +145,21 @@ def render(doc: Any, index: int, scale: float) -> dict[str, Any]:
         page.close()
 
 
+def render_into(doc: Any, index: int, scale: float, block: str, size: int) -> dict[str, int]:
+    """A page rendered into the shared memory block named ``block`` (``size`` bytes):
+    its width, height and bytes a row, or the bytes it needs (``shared_render``)."""
+    from paperdesk.core.pdf.shared_render import render_into as draw
+
+    page = _page(doc, index)
+    try:
+        width, height = page.get_size()
+        if width * height * scale * scale > MAX_PIXELS or scale <= 0:
+            raise TaskError("size", f"{width:.0f} x {height:.0f} points at scale {scale}")
+        return draw(page, scale, block, size)
+    finally:
+        page.close()
+
+
 def run(opened: _Open, name: str, path: str, args: tuple) -> Any:
     """One task's result (raises TaskError)."""
     doc = opened.get(path)
@@ -159,6 +175,8 @@ def run(opened: _Open, name: str, path: str, args: tuple) -> Any:
         return boxes(doc, args[0])
     if name == "render":
         return render(doc, args[0], args[1])
+    if name == "render_into":
+        return render_into(doc, *args)
     raise ValueError(f"unknown task {name!r}")
 
 

@@ -4,9 +4,12 @@
 beside the indexer's) and asks it for everything: the page count when opened
 (every page taken to be the size of the first until its own text says), a page
 rendered to BGRA bytes at a scale, a page's text with a box per character
-(``PageText``). A file the sandbox cannot read (not a PDF, encrypted, damaged,
-too slow or too large) is a ``PdfError`` of one line naming the file; the sandbox
-starts a new child for the next ask, and the program goes on.
+(``PageText``). Pages come through shared memory (``shared_render.Segment``, a
+block of these pages' own that the sandbox's child draws into), not through its
+pipe; where no shared memory can be made, through the pipe. A file the sandbox
+cannot read (not a PDF, encrypted, damaged, too slow or too large) is a
+``PdfError`` of one line naming the file; the sandbox starts a new child for the
+next ask, and the program goes on.
 
 Called from one thread at a time (the reader's rendering thread); the sandbox's
 lock makes a second caller wait its turn.
@@ -36,6 +39,7 @@ class ReaderPages:
         self.sandbox = sandbox if sandbox is not None else new_sandbox()
         self.first: tuple[float, tuple[bytes, int, int, int]] | None = None
         self.first_text: PageText | None = None
+        self.segment = _segment(self.sandbox)
         try:
             pages = int(self.sandbox.info(self.path, deadline=OPEN_DEADLINE_S)["pages"])
             if pages < 1:
@@ -51,12 +55,12 @@ class ReaderPages:
         (no scale, or an image too large to make) from its text."""
         if scale is not None:
             try:
-                r = self.sandbox.render(self.path, 0, scale, deadline=OPEN_DEADLINE_S)
+                data, width, height, stride = self._render(0, scale, OPEN_DEADLINE_S)
             except PdfError:
                 pass  # its text may still be read, and give the size
-            else:
-                self.first = (scale, (r.data, r.width, r.height, r.stride))
-                return (r.width / scale, r.height / scale)
+            else:  # a copy: the block is drawn into again at the next render
+                self.first = (scale, (bytes(data), width, height, stride))
+                return (width / scale, height / scale)
         self.first_text = _page_text(self.sandbox.boxes(self.path, 0,
                                                         deadline=OPEN_DEADLINE_S))
         return (self.first_text.width, self.first_text.height)
@@ -65,11 +69,19 @@ class ReaderPages:
     def page_count(self) -> int:
         return len(self.sizes)
 
-    def render(self, page: int, scale: float) -> tuple[bytes, int, int, int]:
+    def render(self, page: int, scale: float) -> tuple[bytes | memoryview, int, int, int]:
         """Page ``page`` (0-based) at ``scale`` pixels a point: BGRA bytes, width,
-        height and the bytes of a row."""
+        height and the bytes of a row (the bytes are good until the next render)."""
         self._check(page)
-        r = self.sandbox.render(self.path, page, scale, deadline=PAGE_DEADLINE_S)
+        return self._render(page, scale, PAGE_DEADLINE_S)
+
+    def _render(self, page: int, scale: float, deadline: float
+                ) -> tuple[bytes | memoryview, int, int, int]:
+        if self.segment is not None:
+            width, height, stride = self.sandbox.render_into(
+                self.path, page, scale, self.segment, deadline=deadline)
+            return self.segment.view(stride * height), width, height, stride
+        r = self.sandbox.render(self.path, page, scale, deadline=deadline)
         return r.data, r.width, r.height, r.stride
 
     def page_text(self, page: int) -> PageText:
@@ -84,6 +96,8 @@ class ReaderPages:
 
     def close(self) -> None:
         """Let the file go; the sandbox stops too when it was made for these pages."""
+        if self.segment is not None:
+            self.segment.close()
         if self._own:
             self.sandbox.close()
 
@@ -93,6 +107,19 @@ def new_sandbox() -> Any:
     from paperdesk.core.pdf.sandbox import PdfSandbox
 
     return PdfSandbox(name="paperdesk-reader")
+
+
+def _segment(sandbox: Any) -> Any:
+    """A block of shared memory for the pages, or None (the sandbox renders into
+    none, or the system gives none): the pipe carries them then."""
+    if not hasattr(sandbox, "render_into"):
+        return None
+    from paperdesk.core.pdf.shared_render import Segment
+
+    try:
+        return Segment()
+    except OSError:
+        return None
 
 
 def _page_text(boxes: Any) -> PageText:

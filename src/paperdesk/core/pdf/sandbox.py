@@ -14,6 +14,7 @@ file, and the next task starts a new child.
         pdf.text(path)            # every page's text; pdf.text(path, [0, 2]) some
         pdf.boxes(path, 2)        # PageBoxes: page 3's text and a box per character
         pdf.render(path, 0, 2.0)  # Rendered: page 1 as BGRA bytes at scale 2
+        pdf.render_into(path, 0, 2.0, segment)  # the same, into shared memory
         for path, pages in pdf.texts(paths): ...  # the next file read meanwhile
 
 Pages are 0-based. One sandbox runs one task at a time (a lock: threads may share
@@ -133,6 +134,17 @@ class PdfSandbox:
         """Page ``page`` at ``scale`` (1.0: a point is a pixel) as BGRA bytes."""
         r = self._call("render", path, (page, float(scale)), deadline)
         return Rendered(r["width"], r["height"], r["stride"], r["data"])
+
+    def render_into(self, path: str | Path, page: int, scale: float, segment: Any, *,
+                    deadline: float | None = None) -> tuple[int, int, int]:
+        """Page ``page`` at ``scale`` drawn into ``segment`` (``shared_render.Segment``,
+        made larger when the page needs it): its width, height and bytes a row."""
+        while True:
+            r = self._call("render_into", path, (page, float(scale), segment.name,
+                                                 segment.size), deadline)
+            if "need" not in r:
+                return r["width"], r["height"], r["stride"]
+            segment.grow(r["need"])
 
     # -- the child -----------------------------------------------------------------------
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolButton, QWidget
 
 from paperdesk.gui.common.icons import icon
 
 DELAY_MS = 150
+# Moves a line edit also takes from Emacs on X11 (Ctrl+E to the line's end): there they
+# would hide the window's keys of the same letter (Ctrl+E, Export) from the search box.
+EMACS_MOVES = (QKeySequence.StandardKey.MoveToEndOfLine,
+               QKeySequence.StandardKey.MoveToStartOfLine,
+               QKeySequence.StandardKey.DeleteEndOfLine)
 
 
 class ElidedLabel(QLabel):
@@ -73,6 +78,19 @@ class SearchBar(QWidget):
         self.timer.timeout.connect(self.fire)
         self.edit.textChanged.connect(lambda _: self.timer.start())
         self.edit.returnPressed.connect(self.fire)
+        self.edit.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A Ctrl+letter the box would take as an Emacs move goes to the window's keys
+        first (Ctrl+E exports, in the box too); a key the window has none for still
+        moves in the box."""
+        if (watched is self.edit and event.type() == QEvent.Type.ShortcutOverride
+                and event.modifiers() == Qt.KeyboardModifier.ControlModifier  # type: ignore[attr-defined]
+                and Qt.Key.Key_A <= event.key() <= Qt.Key.Key_Z  # type: ignore[attr-defined]
+                and any(event.matches(k) for k in EMACS_MOVES)):  # type: ignore[attr-defined]
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
 
     def text(self) -> str:
         return self.edit.text().strip()

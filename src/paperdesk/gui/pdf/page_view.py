@@ -4,8 +4,8 @@ The view paints the pages ``Layout`` places, each from the image the rendering
 thread made for the zoom in use (an image of another zoom, stretched, stands in
 until it comes; a blank page before any). It asks for the pages on screen and
 ``AHEAD`` beyond them, the page in view first, and keeps the last ``KEPT`` images.
-Over the pages: the highlights in their colours, every find hit (the current one
-stronger) and the selection, all from the characters' boxes of the page's text.
+Over the pages: the highlights filled in their colours, every find hit framed (the
+current one framed and filled) and the selection, all from the characters' boxes of the page's text.
 A drag over text selects it; the keys are the reader window's.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QRegion
 from PySide6.QtWidgets import QAbstractScrollArea
 
 from paperdesk.core.api import HIGHLIGHT_COLOURS
@@ -24,9 +24,12 @@ from paperdesk.gui.pdf.renderer import RENDER, TEXT, Renderer
 
 AHEAD = 3      # pages rendered beyond the last on screen (one behind the first)
 KEPT = 24      # images kept
-HIT = QColor(255, 200, 0, 90)
-CURRENT_HIT = QColor(255, 120, 0, 140)
+# Find's hits are framed, not filled like a highlight (a yellow highlight and a
+# yellow hit looked the same); the current hit is framed and filled.
+HIT = QColor(230, 90, 0)
+CURRENT_HIT = QColor(255, 120, 0, 120)
 SELECTED = QColor(40, 110, 255, 80)
+BACKGROUND = QColor(90, 90, 96)
 
 
 def quad_boxes(quads: list[list[float]]) -> list[tuple[float, float, float, float]]:
@@ -65,6 +68,9 @@ class PageView(QAbstractScrollArea):
         self._anchor: tuple[int, int] | None = None
         self._page = -1
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        # The paint covers every pixel (background, then pages): Qt need not clear first.
+        self.viewport().setAutoFillBackground(False)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.viewport().setMouseTracking(False)
         renderer.rendered.connect(self._rendered)
         renderer.text_ready.connect(self._text)
@@ -208,12 +214,16 @@ class PageView(QAbstractScrollArea):
                       y - self.verticalScrollBar().value(), w, h)
 
     def paintEvent(self, _event) -> None:
-        self._ask()
         painter = QPainter(self.viewport())
-        painter.fillRect(self.viewport().rect(), QColor(90, 90, 96))
         y = self.verticalScrollBar().value()
-        for page in self.layout_.visible(y, y + self.viewport().height()):
-            target = self._view_rect(self.layout_.rect(page))
+        shown = self.layout_.visible(y, y + self.viewport().height())
+        targets = {p: self._view_rect(self.layout_.rect(p)) for p in shown}
+        around = QRegion(self.viewport().rect())  # the grey around the pages, not under
+        for page, target in targets.items():
+            around -= QRegion(self._covered(page, target))
+        for rect in around:
+            painter.fillRect(rect, BACKGROUND)
+        for page, target in targets.items():
             image = self.image_for(page)
             if image is None:
                 painter.fillRect(target, Qt.GlobalColor.white)
@@ -224,10 +234,35 @@ class PageView(QAbstractScrollArea):
                 painter.drawImage(target, image)
             self._paint_marks(painter, page)
         painter.end()
+        self._ask()  # after the paint: the pages wanted render while it goes to the screen
+
+    def _covered(self, page: int, target: QRectF) -> QRect:
+        """The pixels the page's paint covers: its image's own, at whole pixels (PDFium
+        rounds the page's size its way: a column left out here would show stale
+        pixels, the viewport being opaque), else the page's rectangle."""
+        image = self.images.get((page, round(self.zoom, 4)))
+        if image is None:
+            return target.toAlignedRect()
+        dpr = image.devicePixelRatio() or 1.0  # whole pixels within it: the grey may go
+        return QRect(round(target.x()), round(target.y()),  # under its last half pixel
+                     int(image.width() / dpr), int(image.height() / dpr))
 
     def _fill_quads(self, painter: QPainter, page: int, boxes, fill: QColor) -> None:
+        """Fill boxes as a highlighter pen does: multiplied, so that the ink stays black
+        under any colour, and marks one over another (a hit on a highlight) stay legible."""
+        painter.save()
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Multiply)
         for box in boxes:
             painter.fillRect(self._view_rect(self.layout_.box_to_view(page, box)), fill)
+        painter.restore()
+
+    def _frame_quads(self, painter: QPainter, page: int, boxes) -> None:
+        painter.save()
+        painter.setPen(QPen(HIT, 1.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for box in boxes:
+            painter.drawRect(self._view_rect(self.layout_.box_to_view(page, box)))
+        painter.restore()
 
     def _paint_marks(self, painter: QPainter, page: int) -> None:
         for h in self.highlights:
@@ -239,8 +274,10 @@ class PageView(QAbstractScrollArea):
             return
         for n, (p, start, end) in enumerate(self.hits):
             if p == page:
-                fill = CURRENT_HIT if n == self.current_hit else HIT
-                self._fill_quads(painter, page, range_boxes(text, start, end), fill)
+                boxes = range_boxes(text, start, end)
+                if n == self.current_hit:
+                    self._fill_quads(painter, page, boxes, CURRENT_HIT)
+                self._frame_quads(painter, page, boxes)
         if self.selection is not None and self.selection[0] == page:
             self._fill_quads(painter, page, range_boxes(text, *self.selection[1:]), SELECTED)
 

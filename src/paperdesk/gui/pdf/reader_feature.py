@@ -5,7 +5,9 @@ calls (the full-text search's hits, the attachment list): it opens the reader on
 the PDF (or raises the reader already open on it), at ``page`` (0-based; else where
 the user left it), with ``words`` found and marked. The file is opened off the UI
 thread, through one sandbox process all readers share (started at the first open,
-kept until the window closes, so later opens start no process); a file it cannot
+kept until the window closes, so later opens start no process: it starts two
+seconds after the window opens on a library with PDFs, or when a library without
+gets its first, by Get PDF or a drop); a file it cannot
 read is one line in the status bar, and the window goes on. Opening the PDF of a
 to-read paper makes it reading, an edit the undo stack holds.
 """
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QThread, QTimer, Signal
 
-from paperdesk.core.api import PaperDeskError
+from paperdesk.core.api import ATTACHMENTS, PaperDeskError
 from paperdesk.gui.context import Feature
 from paperdesk.gui.pdf.layout import START_ZOOM
 from paperdesk.gui.pdf.reader_window import KEYS, ReaderWindow
@@ -85,6 +87,12 @@ class Reader(Feature):
                                            args=(self.sandbox,), name="paperdesk-reader-warm",
                                            daemon=True)
             self.warmed.start()
+
+    def changes_applied(self, changes: Any, initiator: object | None) -> None:
+        """A PDF attached (Get PDF, a drop): the readers' process starts, if not yet,
+        so that reading it starts none."""
+        if ATTACHMENTS in changes.kinds and self._sandbox is None and self.warmed is None:
+            self.warm()
 
     def read_current(self) -> None:
         """Read the first PDF of the paper in the table's focus."""

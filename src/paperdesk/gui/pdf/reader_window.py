@@ -18,10 +18,9 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QRect, QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QInputDialog,
     QLabel,
     QLineEdit,
     QMainWindow,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from paperdesk.core.api import HIGHLIGHT_COLOURS, PaperDeskError
+from paperdesk.gui.pdf.comment_dialog import ask_comment
 from paperdesk.gui.pdf.layout import ZOOM_STEP
 from paperdesk.gui.pdf.page_view import PageView
 from paperdesk.gui.pdf.renderer import Renderer, as_image
@@ -73,6 +73,15 @@ KEYS = [(" / ".join(keys), text) for _name, text, keys in ACTIONS] + [
     ("↑ / ↓", "Scroll"), ("Enter (find box)", "Find next")]
 
 
+def fitted_size(window: QMainWindow) -> QSize:
+    """The reader's first size: 900 by 1000, or less where the screen is smaller (at
+    a scale of 2 a 1920 by 1200 screen holds 960 by 600), so that its tool bar and
+    status line are on the screen."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    room = screen.availableGeometry() if screen is not None else QRect(0, 0, 900, 1000)
+    return QSize(min(900, int(room.width() * 0.95)), min(1000, int(room.height() * 0.95)))
+
+
 class ReaderWindow(QMainWindow):
     closed = Signal(int)  # the attachment id
 
@@ -104,7 +113,7 @@ class ReaderWindow(QMainWindow):
         self._words: list[str] = []
         context.changed.connect(self._changes)
         self.statusBar().showMessage("Drag over the text to select it; Ctrl+H highlights it")
-        self.resize(900, 1000)
+        self.resize(fitted_size(self))
         self.renderer.start()
         self.reload_highlights()
 
@@ -313,9 +322,8 @@ class ReaderWindow(QMainWindow):
                      None)
         if found is None:
             return
-        text, ok = QInputDialog.getMultiLineText(self, "Comment", f"On “{found['text'][:80]}”:",
-                                                 found["comment"])
-        if ok:
+        text = ask_comment(self, found["text"][:80], found["comment"])
+        if text is not None:
             self.comment(text)
 
     def comment(self, text: str) -> None:

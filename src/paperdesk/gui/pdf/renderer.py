@@ -9,8 +9,11 @@ and ``forget`` drops what waits when the zoom changes. What comes back comes
 through signals, to the UI thread: ``rendered(page, scale, image)``,
 ``text_ready(page, PageText)``, ``failed(message)`` as one line.
 
-``page_image`` is the one rendering call: the sandbox's BGRA bytes as a QImage at
-the screen's device pixel ratio.
+``page_image`` is the one rendering call: the sandbox's BGRA bytes (from shared
+memory, good until the next render: copied here at once) as a QImage at the
+screen's device pixel ratio. The image is of ``Format_RGB32``: a page is opaque
+(PDFium fills it white first), and an opaque image is drawn onto the screen as a
+plain copy, where one with alpha is blended pixel by pixel at every paint.
 """
 
 from __future__ import annotations
@@ -32,10 +35,10 @@ def page_image(doc: Any, page: int, scale: float, dpr: float) -> QImage:
     return as_image(doc.render(page, scale * dpr), dpr)
 
 
-def as_image(rendered: tuple[bytes, int, int, int], dpr: float) -> QImage:
+def as_image(rendered: tuple[bytes | memoryview, int, int, int], dpr: float) -> QImage:
     """The sandbox's BGRA bytes (data, width, height, bytes a row) as a QImage."""
     data, width, height, stride = rendered
-    image = QImage(data, width, height, stride, QImage.Format.Format_ARGB32).copy()
+    image = QImage(data, width, height, stride, QImage.Format.Format_RGB32).copy()
     image.setDevicePixelRatio(dpr)
     return image
 
