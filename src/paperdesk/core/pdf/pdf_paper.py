@@ -57,7 +57,7 @@ def added_paper(lib: Library, facts: PdfFacts, hub: Hub | None) -> ch.Changes:
     if facts.ids:
         changes = lib.add([str(facts.ids[0])], hub=hub)
         item = cast(AddResult, changes.result).inputs[0]
-        if item.status == INCOMPLETE and facts.title:
+        if item.status == INCOMPLETE and facts.title and item.paper_id is not None:
             changes = ch.combine(changes.label, [changes, _titled(lib, item.paper_id, facts)],
                                  changes.result)
         return changes
