@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,6 +61,6 @@ def build_actions(w: MainWindow, menus: Menus) -> None:
     menus.separator("paper")
     for n in range(6):
         add("paper", f"rate{n}", f"Rate {'★' * n if n else 'none'}",
-            lambda n=n: w.rate_selected(n), str(n), table_only=True)
+            functools.partial(w.rate_selected, n), str(n), table_only=True)
     menus.separator("paper")
     add("paper", "mark_read", "Mark as &read", w.mark_read, "R", "read", table_only=True)

@@ -22,4 +22,6 @@ class Imports(Feature):
         return True if local_paths(data.urls()) else None
 
     def drop(self, event: QDropEvent) -> None:
-        self.context.importer.start(local_paths(event.mimeData().urls()))
+        importer = self.context.importer
+        assert importer is not None  # made with the window, before it takes drops
+        importer.start(local_paths(event.mimeData().urls()))
