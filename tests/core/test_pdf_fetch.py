@@ -42,16 +42,16 @@ def fake(monkeypatch):
 
 
 def test_an_id_that_is_no_arxiv_id_is_never_made_into_a_request(lib, fake):
-    [item] = lib.add(["2401.00001"]).result.items
+    [item] = lib.add(["2401.00001"]).result.inputs
     with lib.transaction():
         papers_table.set_columns(lib.db, item.paper_id, {"arxiv_id": "../../admin?x=1"})
-    [done] = lib.fetch_pdfs([item.paper_id]).result.items
+    [done] = lib.fetch_pdfs([item.paper_id]).result.papers
     assert done.status == "no arXiv id" and "is not an arXiv id" in done.why
     assert fake.paths("/pdf/") == []
 
 
 def test_more_than_the_most_at_once_is_refused_before_anything_is_asked(lib, fake):
-    [item] = lib.add(["2401.00001"]).result.items
+    [item] = lib.add(["2401.00001"]).result.inputs
     with pytest.raises(PaperDeskError, match=r"201 papers at once; fetch at most 200 PDFs"):
         lib.fetch_pdfs([item.paper_id, *range(10_000, 10_000 + MAX_PAPERS)])
     assert fake.paths("/pdf/") == [] and lib.pdf.of_paper(item.paper_id) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 
@@ -10,6 +11,7 @@ class Commands(Protocol):
     """What ``ArgumentParser.add_subparsers`` returns, as the command modules use it
     (argparse's own class for it is private)."""
 
-    choices: dict[str, argparse.ArgumentParser]
+    @property
+    def choices(self) -> Mapping[str, argparse.ArgumentParser]: ...
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...

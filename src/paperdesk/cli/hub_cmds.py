@@ -185,8 +185,8 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     changes = lib.add(_inputs(args.links), hub=_hub(args))
     result = changes.result
     if args.json:
-        emit_json([item.to_json() for item in result.items])
-    for item in result.items:
+        emit_json([item.to_json() for item in result.inputs])
+    for item in result.inputs:
         who = f"{item.citekey or item.paper_id}"
         if item.status == "failed":
             say(f"  failed: {item.why}")
@@ -197,7 +197,7 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
                 + (f" ({item.why})" if item.why else ""))
         for warning in [] if args.json else item.warnings:
             say(f"  warning: {warning}")
-    failed = sum(item.status == "failed" for item in result.items)
+    failed = sum(item.status == "failed" for item in result.inputs)
     return 1 if failed else 0
 
 

@@ -12,7 +12,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from paperdesk import __version__
 from paperdesk.cli import Commands
@@ -69,7 +69,7 @@ class Parser(argparse.ArgumentParser):
 
     commands: Commands | None = None  # its subcommands (``build_parser``)
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         message = " ".join(message.split())
         self.exit(2, f"{self.prog}: {message}; see `{self.prog} --help`\n")
 

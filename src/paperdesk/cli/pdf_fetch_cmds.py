@@ -92,12 +92,12 @@ def _fetch(lib: Library, ids: list[int] | None, *, as_json: bool = False,
     with _ctrl_c_cancels() as cancel:
         changes = lib.fetch_pdfs(ids, to_read_only=to_read_only, cancel=cancel)
     result = changes.result
-    if not result.items and quiet_when_none:
+    if not result.papers and quiet_when_none:
         return 0
     if as_json:
-        emit_json([item.to_json() for item in result.items])
+        emit_json([item.to_json() for item in result.papers])
     else:
-        for item in result.items:
+        for item in result.papers:
             if result.cancelled and item.status not in ("fetched", "failed"):
                 continue  # the summary counts them: Ctrl-C is one line
             who = f"{item.citekey or item.paper_id}"
@@ -109,7 +109,7 @@ def _fetch(lib: Library, ids: list[int] | None, *, as_json: bool = False,
                 say(f"  {item.why}")
     for warning in result.warnings if not as_json else []:
         say(f"  warning: {warning}")
-    say(result.summary() if result.items else
+    say(result.summary() if result.papers else
         "no papers to fetch (none marked to-read without a PDF)" if ids is None
         or to_read_only else
         "no papers match")

@@ -43,116 +43,121 @@ if TYPE_CHECKING:
 class Areas:
     """What ``Library`` inherits: one cached property per area of work."""
 
+    def _library(self) -> Library:
+        """The library the areas are of: ``Library`` itself, which inherits them (each
+        area is made with it)."""
+        raise NotImplementedError
+
     @functools.cached_property
-    def trash(self: Library) -> Trash:
+    def trash(self) -> Trash:
         from paperdesk.core.curation.trash import Trash
 
-        return Trash(self)
+        return Trash(self._library())
 
     @functools.cached_property
-    def browse(self: Library) -> Browse:
+    def browse(self) -> Browse:
         from paperdesk.core.curation.browse import Browse
 
-        return Browse(self)
+        return Browse(self._library())
 
     @functools.cached_property
-    def curation(self: Library) -> Curation:
+    def curation(self) -> Curation:
         from paperdesk.core.curation.curation import Curation
 
-        return Curation(self)
+        return Curation(self._library())
 
     @functools.cached_property
-    def queue(self: Library) -> Queue:
+    def queue(self) -> Queue:
         from paperdesk.core.curation.queue import Queue
 
-        return Queue(self)
+        return Queue(self._library())
 
     @functools.cached_property
-    def triage(self: Library) -> Triage:
+    def triage(self) -> Triage:
         from paperdesk.core.curation.triage import Triage
 
-        return Triage(self)
+        return Triage(self._library())
 
     @functools.cached_property
-    def imports(self: Library) -> Imports:
+    def imports(self) -> Imports:
         from paperdesk.core.importing.import_undo import Imports
 
-        return Imports(self)
+        return Imports(self._library())
 
     @functools.cached_property
-    def bibtex(self: Library) -> Bibtex:
+    def bibtex(self) -> Bibtex:
         from paperdesk.core.bibtex.bibtex_export import Bibtex
 
-        return Bibtex(self)
+        return Bibtex(self._library())
 
     @functools.cached_property
-    def citations(self: Library) -> Citations:
+    def citations(self) -> Citations:
         from paperdesk.core.bibtex.citation import Citations
 
-        return Citations(self)
+        return Citations(self._library())
 
     @functools.cached_property
-    def syncs(self: Library) -> Syncs:
+    def syncs(self) -> Syncs:
         from paperdesk.core.sync.syncs import Syncs
 
-        return Syncs(self)
+        return Syncs(self._library())
 
     @functools.cached_property
-    def sync_feed(self: Library) -> SyncFeed:
+    def sync_feed(self) -> SyncFeed:
         from paperdesk.core.sync.sync_feed import SyncFeed
 
-        return SyncFeed(self)
+        return SyncFeed(self._library())
 
     @functools.cached_property
-    def duplicates(self: Library) -> Duplicates:
+    def duplicates(self) -> Duplicates:
         from paperdesk.core.duplicates.duplicates import Duplicates
 
-        return Duplicates(self)
+        return Duplicates(self._library())
 
     @functools.cached_property
-    def published(self: Library) -> Published:
+    def published(self) -> Published:
         from paperdesk.core.hub.published_versions import Published
 
-        return Published(self)
+        return Published(self._library())
 
     @functools.cached_property
-    def follows(self: Library) -> Follows:
+    def follows(self) -> Follows:
         from paperdesk.core.hub.follow import Follows
 
-        return Follows(self)
+        return Follows(self._library())
 
     @functools.cached_property
-    def pdf(self: Library) -> Pdfs:
+    def pdf(self) -> Pdfs:
         from paperdesk.core.pdf.attach import Pdfs
 
-        return Pdfs(self)
+        return Pdfs(self._library())
 
     @functools.cached_property
-    def fulltext(self: Library) -> PdfText:
+    def fulltext(self) -> PdfText:
         from paperdesk.core.pdf.fulltext import PdfText
 
-        return PdfText(self)
+        return PdfText(self._library())
 
     @functools.cached_property
-    def reading(self: Library) -> Reading:
+    def reading(self) -> Reading:
         from paperdesk.core.pdf.reading import Reading
 
-        return Reading(self)
+        return Reading(self._library())
 
     @functools.cached_property
-    def highlights(self: Library) -> Highlights:
+    def highlights(self) -> Highlights:
         from paperdesk.core.pdf.highlights import Highlights
 
-        return Highlights(self)
+        return Highlights(self._library())
 
     @functools.cached_property
-    def share(self: Library) -> Share:
+    def share(self) -> Share:
         from paperdesk.core.share.share import Share
 
-        return Share(self)
+        return Share(self._library())
 
     @functools.cached_property
-    def settings(self: Library) -> LibrarySettings:
+    def settings(self) -> LibrarySettings:
         from paperdesk.core.db.library_settings import LibrarySettings
 
-        return LibrarySettings(self.path)
+        return LibrarySettings(self._library().path)

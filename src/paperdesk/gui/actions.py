@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFileDialog
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog
 from paperdesk.gui.common.icons import icon
 
 if TYPE_CHECKING:
+    from paperdesk.gui.importing.file_drops import Imports
     from paperdesk.gui.main_window import MainWindow
     from paperdesk.gui.menus import Menus
 
@@ -36,7 +38,7 @@ def build_actions(w: MainWindow, menus: Menus) -> None:
         QKeySequence.StandardKey.Open, "import")
     add("file", "import_folder", "Import a &folder…", lambda: _choose_folder(w), "Ctrl+Shift+O")
     add("file", "undo_import", "&Undo last import",
-        lambda: w.context.features["imports"].undo_last()).setEnabled(False)
+        lambda: cast("Imports", w.context.features["imports"]).undo_last()).setEnabled(False)
     menus.separator("file")
     add("file", "open_demo", "Open the &demo library", w.open_demo)
     menus.separator("file")
@@ -61,6 +63,6 @@ def build_actions(w: MainWindow, menus: Menus) -> None:
     menus.separator("paper")
     for n in range(6):
         add("paper", f"rate{n}", f"Rate {'★' * n if n else 'none'}",
-            lambda n=n: w.rate_selected(n), str(n), table_only=True)
+            functools.partial(w.rate_selected, n), str(n), table_only=True)
     menus.separator("paper")
     add("paper", "mark_read", "Mark as &read", w.mark_read, "R", "read", table_only=True)

@@ -118,7 +118,7 @@ class Context(QObject):
         # The window's parts, set as it makes them (before any feature is installed).
         self.selection: Selection | None = None
         self.table: QTableView | None = None
-        self.menus: Menus | None = None
+        self._menus: Menus | None = None  # made by the window (main_window)
         self.sidebar: Sidebar | None = None
         self.importer = Importer(self)  # imports one after another; Undo last import
         self.close_hooks: list[Callable[[], None]] = []
@@ -130,6 +130,17 @@ class Context(QObject):
     @property
     def lib(self) -> Library:
         return self._lib
+
+    @property
+    def menus(self) -> Menus:
+        """The window's menus, which it makes before any feature is installed."""
+        if self._menus is None:
+            raise RuntimeError("the window has no menus yet")
+        return self._menus
+
+    @menus.setter
+    def menus(self, menus: Menus) -> None:
+        self._menus = menus
 
     def set_library(self, lib: Library) -> None:
         """Make ``lib`` the window's library (the one it had is closed)."""

@@ -15,17 +15,19 @@ so the library's undo never takes away a note being typed.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from paperdesk.gui.common.geometry import fit_to_screen
 from paperdesk.gui.shortcuts_sheet import ShortcutsSheet
 
 if TYPE_CHECKING:
+    from paperdesk.gui.curation.triage_view import Triage
     from paperdesk.gui.main_window import MainWindow
 
 STATUS_KEYS = [("mark_unread", "Mark as &unread", "unread", "U"),
@@ -80,12 +82,12 @@ class TextKeys(QObject):
     def back_to_table(self) -> None:
         self.window.feed.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
+    def _key(self, watched: QObject, kind: QEvent.Type, event: QKeyEvent) -> bool:
+        """Whether the text fields' own keys took ``event``."""
         if kind == QEvent.Type.ShortcutOverride and any(
                 event.matches(k) for k in _TEXT_KEYS):
             event.accept()  # the box's own undo, not the library's
-            return False
+            return True
         if kind == QEvent.Type.KeyPress and watched is self.window.search_bar.edit \
                 and event.key() == Qt.Key.Key_Escape:
             clear_search(self.window)
@@ -99,6 +101,12 @@ class TextKeys(QObject):
                 and event.key() == Qt.Key.Key_Tab and not event.modifiers():
             self.back_to_table()  # the last field: back where the keys work
             return True
+        return False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if isinstance(event, QKeyEvent) and self._key(watched, kind, event):
+            return kind == QEvent.Type.KeyPress  # a shortcut override goes on to the box
         if kind == QEvent.Type.FocusOut and watched is self.window.detail.note:
             self.window.detail.flush_note()
         return False
@@ -137,10 +145,12 @@ def install(window: MainWindow) -> TextKeys:
     """The window's keys and row menu (after the features, whose actions it lists)."""
     menus = window.context.menus
     paper = menus.menu("paper")
-    first = paper.actions()[0] if paper.actions() else None
-    paper.insertSeparator(first)
+    if paper.actions():
+        paper.insertSeparator(paper.actions()[0])
+    else:
+        paper.addSeparator()
     for name, text, status, key in STATUS_KEYS:
-        menus.add(paper, name, text, lambda s=status: set_status(window, s), key,
+        menus.add(paper, name, text, functools.partial(set_status, window, status), key,
                   table_only=True, before="mark_read")
     paper.addSeparator()
     menus.add(paper, "add_tag", "Add a &tag…", lambda: add_tag(window), "G", table_only=True)
@@ -148,7 +158,7 @@ def install(window: MainWindow) -> TextKeys:
               table_only=True)
     paper.addSeparator()
     menus.add(paper, "triage", "&Triage a digest…",
-              lambda: window.context.features["triage"].open(), "Ctrl+Shift+T")
+              lambda: cast("Triage", window.context.features["triage"]).open(), "Ctrl+Shift+T")
     menus.add("edit", "clear_search", "Clear the search", lambda: clear_search(window), "Esc",
               table_only=True)
     menus.add("edit", "first_row", "Go to the &first paper", lambda: to_end(window, False),

@@ -69,7 +69,7 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
-    app.setDesktopFileName("org.paperdesk.PaperDesk")  # matches packaging/linux's entry
+    QApplication.setDesktopFileName("org.paperdesk.PaperDesk")  # matches packaging/linux's entry
     sys.excepthook = show_error
     message = {"files": [str(f.absolute()) for f in files or []], "search": search}
     if single_instance.hand_over(single_instance.server_name(path), message):

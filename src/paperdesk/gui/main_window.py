@@ -117,9 +117,9 @@ class MainWindow(QMainWindow):
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.search_bar)
         # (The note takes drops on its viewport, where a scroll area's events arrive.)
-        for widget in (self.search_bar.edit, self.detail.note, self.detail.note.viewport(),
-                       self.detail.tag_entry):
-            widget.installEventFilter(self)
+        for field in (self.search_bar.edit, self.detail.note, self.detail.note.viewport(),
+                      self.detail.tag_entry):
+            field.installEventFilter(self)
 
     def _connect_detail(self) -> None:
         d, ctx = self.detail, self.context
@@ -283,7 +283,7 @@ class MainWindow(QMainWindow):
         """File drops on text fields import too, instead of pasting file names."""
         kinds = (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop)
         if event.type() in kinds and self._drop_taker(event) is not None:
-            if event.type() == QEvent.Type.Drop:
+            if event.type() == QEvent.Type.Drop and isinstance(event, QDropEvent):
                 self.drop_widget = watched  # whose coordinates the drop's position is in
                 try:
                     self.dropEvent(event)

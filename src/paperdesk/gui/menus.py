@@ -56,18 +56,30 @@ class Menus:
             self.table.addAction(action)
         action.setCheckable(checkable)
         action.triggered.connect(lambda _checked=False: slot())
-        self.menu(menu).insertAction(self._before(before), action)
+        place, into = self._before(before), self.menu(menu)
+        if place is None:  # (Qt's insert before no action: the end)
+            into.addAction(action)
+        else:
+            into.insertAction(place, action)
         self.actions[name] = action
         return action
 
     def add_submenu(self, menu: str | QMenu, text: str,
                     before: str | QAction | None = None) -> QMenu:
         sub = QMenu(text, self.window)
-        self.menu(menu).insertMenu(self._before(before), sub)
+        place, into = self._before(before), self.menu(menu)
+        if place is None:
+            into.addMenu(sub)
+        else:
+            into.insertMenu(place, sub)
         return sub
 
     def separator(self, menu: str | QMenu, before: str | QAction | None = None) -> None:
-        self.menu(menu).insertSeparator(self._before(before))
+        place, into = self._before(before), self.menu(menu)
+        if place is None:
+            into.addSeparator()
+        else:
+            into.insertSeparator(place)
 
     def put(self, menu: str | QMenu, name: str, action: QAction) -> QAction:
         """An action made elsewhere (the undo stack's), in ``menu`` under ``name``."""

@@ -19,6 +19,7 @@ announced on the UI thread before the job's ``done`` is called.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -212,7 +213,8 @@ class Operations(QObject):
         lib = self.context.lib
         if outcome.library == lib.path:  # the job's writes reach this library's feed
             for changes in outcome.changes:
-                self._as(pending.initiator if pending else None, lambda c=changes: lib.notify(c))
+                self._as(pending.initiator if pending else None,
+                         functools.partial(lib.notify, changes))
         if pending is None:
             return
         self._show()

@@ -60,7 +60,8 @@ class _Repair:
         """The value repaired, its marks read up to ``end``: by default the last special,
         since nothing after it can change what is written (no mark starting before it
         reaches past it: a control word is letters, and the special is none)."""
-        raw, out, last, pos = self.raw, [], 0, 0
+        out: list[str] = []
+        raw, last, pos = self.raw, 0, 0
         if end is None:
             end = max(map(raw.rfind, _REPAIRS)) + 1
         while (m := _MARKS.search(raw, pos, end)) is not None:

@@ -16,6 +16,13 @@ _HEAD = re.compile(r"\s*@\s*([A-Za-z][^\s{(]*)\s*[{(]\s*([^\s,{}()\"#%'=]+)\s*,"
 _NAME = re.compile(r"\s*([^\s\"#%'(),={}]+)\s*=\s*")
 _WORD = re.compile(r"[^\s\"#%'(),={}]+")
 _SPACE = re.compile(r"\s*")
+
+
+def _after_space(text: str, at: int) -> int:
+    """The index after the white space at ``at``."""
+    space = _SPACE.match(text, at)
+    assert space is not None  # (it matches everywhere, if only the empty string)
+    return space.end()
 _RUN_ON = re.compile(r"\n\s*[A-Za-z][\w-]*\s*=")  # a field's line inside a value
 
 
@@ -51,7 +58,7 @@ def _quoted_end(text: str, at: int) -> int:
 def _value_end(text: str, at: int) -> int:
     """The index after a value (parts joined by ``#``) starting at ``at``, or -1."""
     while True:
-        at = _SPACE.match(text, at).end()
+        at = _after_space(text, at)
         if text.startswith("{", at):
             at = _group_end(text, at)
         elif text.startswith('"', at):
@@ -61,7 +68,7 @@ def _value_end(text: str, at: int) -> int:
             at = word.end() if word else -1
         if at < 0:
             return -1
-        after = _SPACE.match(text, at).end()
+        after = _after_space(text, at)
         if not text.startswith("#", after):
             return at
         at = after + 1
@@ -158,7 +165,7 @@ def _read(raw: str) -> tuple[re.Match[str], list[tuple[str, str]], str] | None:
         if end < 0:  # BibTeX runs on into the entries after it: not read here
             return None
         fields.append((name.group(1), raw[name.end():end].strip()))
-        at = _SPACE.match(raw, end).end()
+        at = _after_space(raw, end)
         if not raw.startswith(",", at):
             break
         at += 1

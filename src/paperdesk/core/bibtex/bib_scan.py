@@ -367,7 +367,7 @@ def read_slow(text: str, out: Scan, index: int) -> None:
     tail = text[after.start:after.head_end] if after else ""
     blocks = bibtexparser.parse_string(part + tail, parse_stack=[]).blocks
     for block in blocks[:-1] if after else blocks:  # the last: the next segment's start
-        _take(block, seg.line + block.start_line, out, index, part)
+        _take(block, seg.line + (block.start_line or 0), out, index, part)
 
 
 def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
@@ -394,7 +394,7 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
     elif isinstance(block, model.Preamble):
         out.preambles.append(str(block.value))
     elif isinstance(block, model.Entry) and _differs(block) and (
-            entry := _as_bibtex(block.raw, line)) is not None:
+            entry := _as_bibtex(block.raw or "", line)) is not None:
         out.slow_entries.setdefault(index, []).append(entry)
     elif isinstance(block, model.Entry):
         written = _TYPE.match(block.raw or "")

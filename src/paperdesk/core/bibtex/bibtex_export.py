@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from paperdesk.core.bibtex.export_report import ExportReport
 from paperdesk.core.bibtex.key_aliases import aliases
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import dbfile, files, papers_table
+from paperdesk.core.db.database import Database
 from paperdesk.core.model import workers
 from paperdesk.core.model.errors import BibtexError as BibtexError
 from paperdesk.core.model.errors import LibraryError
@@ -63,7 +64,8 @@ class Bibtex:
         ids = list(ids)
         return self._freezing(ids, lambda: freeze(self.lib.db, ids))
 
-    def _freeze_written(self, written: list[tuple[int, str]], carried: list[int] = ()) -> int:
+    def _freeze_written(self, written: list[tuple[int, str]],
+                        carried: Sequence[int] = ()) -> int:
         """An export's keys left PaperDesk: frozen on the papers that hold them now; those
         a merge carried onto the ``carried`` papers are now theirs (``papers_table``)."""
         return self._freezing([pid for pid, _ in written] + list(carried), lambda: (
@@ -117,7 +119,7 @@ class Bibtex:
                freeze: bool = False, as_written: bool = False,
                report: ExportReport | None = None,
                encoded: bool = False,
-               with_files: bool = False) -> tuple[list[str], Iterator[Any]]:
+               with_files: bool = False) -> tuple[list[str], Generator[Any, None, None]]:
         """The ``@preamble``/``@string`` blocks the entries need (those of the .bib files
         they came from; none for CSL-JSON), and the entries one at a time (UTF-8 bytes
         with ``encoded``); ``with_files``: each with its PDFs in JabRef's ``file`` field."""
@@ -212,7 +214,7 @@ class Bibtex:
     def _generate(self, chosen: list[int] | None, style: str, ascii: bool, notes: bool,
                   progress: Progress, cancel: CancelFlag | None, freeze: bool = False,
                   as_written: bool = False, report: ExportReport | None = None,
-                  encoded: bool = False) -> Iterator[Any]:
+                  encoded: bool = False) -> Generator[Any, None, None]:
         written: list[tuple[int, str]] = []  # (paper, the key written) not frozen yet
         with snapshot(self.lib.db) as view:
             ids = chosen_ids(view.db, chosen)
@@ -239,9 +241,10 @@ class Bibtex:
             self._freeze_written(written, [pid for pid in ids if pid in carried])
 
 
-def batch_exporter(path: str, identity: Any, version: int, notes: bool, style: str,
+def batch_exporter(path: str, identity: Any, version: int | None, notes: bool, style: str,
                    ascii: bool, as_written: bool, reported: bool, encoded: bool,
-                   known_as: dict[int, str] | None, db: Any = None) -> Callable[[list[int]], Any]:
+                   known_as: dict[int, str] | None,
+                   db: Database | None = None) -> Callable[[list[int]], Any]:
     """What exports a batch of papers (their ids): their entries (UTF-8 bytes when
     ``encoded``), what was changed on the way (an ``ExportReport`` when ``reported``)
     and those whose keys are not frozen yet. ``known_as``: each paper's aliases

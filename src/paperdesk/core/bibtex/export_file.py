@@ -28,7 +28,8 @@ def assemble(write: Callable[[Any], object], style: str, entries: Iterable[Any],
     """Write the file of ``style`` through ``write``, part by part (no text of many
     entries is ever built): the ``header`` blocks (``@preamble``, ``@string``), then the
     ``entries`` as they come; str parts, or bytes with ``binary``. The number of entries."""
-    head, sep, tail, empty = (p.encode() if binary else p for p in layout(style))
+    parts: list[Any] = [p.encode() if binary else p for p in layout(style)]  # str or bytes
+    head, sep, tail, empty = parts
     count = 0
     if header:
         write(head + sep.join(header))

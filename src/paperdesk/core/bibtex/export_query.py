@@ -178,7 +178,8 @@ def snapshot(db: Database) -> Iterator[Snapshot]:
 
 def _read_only(library: Path) -> Snapshot | None:
     try:
-        own = Database(dbfile.connect(library, mode="ro"))
+        conn = dbfile.connect(library, mode="ro")
+        own = Database(conn)
     except (sqlite3.Error, LibraryError, OSError):
         return None
     try:
@@ -187,10 +188,10 @@ def _read_only(library: Path) -> Snapshot | None:
     except sqlite3.Error:
         own.close()
         return None
-    return Snapshot(own, version, own.conn.identity, library)
+    return Snapshot(own, version, conn.identity, library)
 
 
-def reader(path: str, identity: Any, version: int) -> Callable[[list[int], bool], Any]:
+def reader(path: str, identity: Any, version: int | None) -> Callable[[list[int], bool], Any]:
     """An exporting process's reads (``rows_of``) through a read-only connection of its
     own, opened at its first batch: a batch is read only when the library is the one
     the export began on (the same file ``identity``), as it was (``user_version`` at
@@ -206,7 +207,7 @@ def reader(path: str, identity: Any, version: int) -> Callable[[list[int], bool]
             db = opened[0]
             db.execute("BEGIN")
             try:
-                if (db.conn.identity != tuple(identity)
+                if (getattr(db.conn, "identity", None) != tuple(identity)
                         or db.execute("PRAGMA user_version").fetchone()[0] != version):
                     return None
                 return rows_of(db, ids, notes)

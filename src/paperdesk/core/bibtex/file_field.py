@@ -9,7 +9,7 @@ folder beside the library, or the user's own linked file. A path holding a brace
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,8 @@ def by_key(db: Database, library: Path, keys: list[str] | None = None) -> dict[s
     return {k: v for k, rows in grouped.items() if (v := field_value(library, rows))}
 
 
-def with_files(entries: Iterator[Any], fields: dict[str, str]) -> Iterator[Any]:
+def with_files(entries: Iterator[Any], fields: dict[str, str]
+               ) -> Generator[Any, None, None]:
     """The BibTeX entries (text, or UTF-8 bytes) with a ``file`` field added to each
     whose key ``fields`` names."""
     try:

@@ -334,7 +334,8 @@ def _protect_plain(title: str, first: re.Match[str], ascii: bool) -> str:
             spans[-1] = (spans[-1][0], end)  # neighbouring words share braces
         else:
             spans.append((start, end))
-    pieces, pos = [], 0
+    pieces: list[str] = []
+    pos = 0
     for start, end in spans:
         pieces += (title[pos:start], "\x02", title[start:end], "\x03")
         pos = end

@@ -37,7 +37,7 @@ def char_tables() -> tuple[dict[int, str], dict[str, str]]:
     names: dict[str, str] = {}
     for rule in get_builtin_conversion_rules("defaults"):
         mapping = getattr(rule, "rule", None)
-        if not hasattr(mapping, "items"):
+        if mapping is None or not hasattr(mapping, "items"):
             continue
         for code, latex in mapping.items():
             forward.setdefault(code, latex)
@@ -76,7 +76,8 @@ def greek_latex(ch: str) -> str | None:
     letter PaperDesk knows (a Coptic letter, a sign)."""
     if not is_greek(ch):
         return None
-    base, *marks = unicodedata.normalize("NFD", ch)
+    decomposed = unicodedata.normalize("NFD", ch)
+    base, marks = decomposed[0], list(decomposed[1:])
     name = _GREEK.get(base)
     if name is None:
         return None

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
-from typing import Any
 
 from paperdesk.core.db import changes as ch
+from paperdesk.core.db.database import Database
 
 # Kinds whose change can change a synced file's bytes or what goes in it.
 CONTENT = frozenset({ch.PAPERS, ch.PAPER_SET, ch.TAGS, ch.DIGESTS, ch.DUPLICATES})
@@ -63,7 +63,7 @@ def touched(parts: Iterable[ch.Changes],
     return concern, ids
 
 
-def written(db: Any, write: Any, queued: list[ch.Changes] | None, before: int) -> None:
+def written(db: Database, write: ch.Write, queued: list[ch.Changes] | None, before: int) -> None:
     """Called by ``Library.write`` inside its transaction, just before the commit: what
     an outer write (``queued``: the changes of the writes nested in it; None for a nested
     write, recorded by its outer one) made, if it changed rows since the connection's
@@ -73,7 +73,7 @@ def written(db: Any, write: Any, queued: list[ch.Changes] | None, before: int) -
         record(db, made(write, queued))
 
 
-def made(write: Any, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
+def made(write: ch.Write, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
     """Inside an outer ``Library.write`` about to commit: the changes it made, as its
     listeners will hear them (the nested writes' ``queued``, its own, or, unsaid, every
     kind)."""
@@ -87,7 +87,7 @@ def made(write: Any, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
     return parts
 
 
-def record(db: Any, parts: Iterable[ch.Changes]) -> None:
+def record(db: Database, parts: Iterable[ch.Changes]) -> None:
     """Inside the write that made ``parts``: the syncs have them to catch up with."""
     shared = db.execute("SELECT 1 FROM share_doc LIMIT 1").fetchone() is not None
     concern, ids = touched(parts, SHARED_CONTENT if shared else CONTENT)
@@ -99,12 +99,12 @@ def record(db: Any, parts: Iterable[ch.Changes]) -> None:
         prune(db)
 
 
-def generation(db: Any) -> int:
+def generation(db: Database) -> int:
     """The library's generation: how many changes the synced files have had to follow."""
     return db.execute("SELECT coalesce(max(generation), 0) FROM sync_changes").fetchone()[0]
 
 
-def changed_since(db: Any, since: int | None, upto: int) -> set[int] | None:
+def changed_since(db: Database, since: int | None, upto: int) -> set[int] | None:
     """The papers changed after generation ``since`` up to ``upto``; None when any may
     have (a change of any paper, ``since`` unknown, or rows pruned since)."""
     if since is None:
@@ -125,7 +125,7 @@ def changed_since(db: Any, since: int | None, upto: int) -> set[int] | None:
     return ids
 
 
-def prune(db: Any) -> None:
+def prune(db: Database) -> None:
     """Inside a write: the rows every sync has caught up with go (and those beyond
     ``MOST_ROWS``), but the newest, which holds the library's generation."""
     db.execute(
@@ -140,7 +140,7 @@ def blob_of(ids: set[int]) -> bytes | None:
     return None if len(ids) > MOST_IDS else array("q", sorted(ids)).tobytes()
 
 
-def row(db: Any, generation: int) -> tuple[bool, bytes | None]:
+def row(db: Database, generation: int) -> tuple[bool, bytes | None]:
     """(whether the row of ``generation`` is there, its ``paper_ids``)."""
     got = db.execute("SELECT paper_ids FROM sync_changes WHERE generation = ?",
                      [generation]).fetchone()

@@ -65,14 +65,14 @@ class Item:
 
 
 @dataclass
-class AddResult:
+class AddResult(ch.Result):
     """What became of each input, in the order given."""
 
-    items: list[Item]
+    inputs: list[Item]
 
     def summary(self) -> str:
         counts: dict[str, int] = {}
-        for item in self.items:
+        for item in self.inputs:
             counts[item.status] = counts.get(item.status, 0) + 1
         return "; ".join(f"{n} {status}" for status, n in counts.items()) or "nothing to add"
 

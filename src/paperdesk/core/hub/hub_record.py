@@ -133,7 +133,8 @@ class Broken:
     @classmethod
     def of(cls, data: Any, place: int, why: str) -> Broken:
         outer = data if isinstance(data, dict) else {}
-        inner = outer.get("paper") if isinstance(outer.get("paper"), dict) else {}
+        paper = outer.get("paper")
+        inner = paper if isinstance(paper, dict) else {}
         raw_id, title = outer.get("id") or inner.get("id"), outer.get("title") or inner.get(
             "title")
         title = one_line(title[:MAX_CHARS["title"]]) if isinstance(title, str) else ""

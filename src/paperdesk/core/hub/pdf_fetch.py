@@ -64,18 +64,18 @@ class Item:
 
 
 @dataclass
-class FetchResult:
-    items: list[Item]
+class FetchResult(ch.Result):
+    papers: list[Item]
     cancelled: bool = False
     stopped: str | None = None   # why the run stopped (arXiv unreachable)
     warnings: list[str] = field(default_factory=list)
 
     def count(self, status: str) -> int:
-        return sum(item.status == status for item in self.items)
+        return sum(item.status == status for item in self.papers)
 
     def summary(self) -> str:
         counts: dict[str, int] = {}
-        for item in self.items:
+        for item in self.papers:
             counts[item.status] = counts.get(item.status, 0) + 1
         fetched = counts.pop(FETCHED, 0)
         head = f"Fetched {fetched} PDF{'s' * (fetched != 1)}" if fetched else "No PDF fetched"
@@ -117,7 +117,7 @@ def fetch_pdfs(lib: Library, ids: Sequence[int], *, progress: Progress = no_prog
                        "at a time (arXiv asks for no bulk downloads)")
     ids = lib.require(ids)
     result = FetchResult(_items(lib, ids))
-    wanted = [i for i in result.items if i.status == NOT_FETCHED]
+    wanted = [i for i in result.papers if i.status == NOT_FETCHED]
     folder = Path(tempfile.mkdtemp(prefix=f".{lib.name}.fetching-", dir=lib.path.parent))
     try:
         _versions(wanted, result, cancel)

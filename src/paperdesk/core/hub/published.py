@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from paperdesk.core.hub.found import text
@@ -46,6 +46,7 @@ MAX_VALUES = 50_000  # separators and containers in one answer
 MAX_TEXT = 300  # characters of a venue name or pages
 _TEX = re.compile(r"[\\{}$]|\^\^")
 _PREPRINT_VENUES = {"arxiv", "arxivorg", "corr", "arxivpreprint", "biorxiv", "medrxiv"}
+_T = TypeVar("_T", dict, list)
 
 
 @dataclass(frozen=True)
@@ -153,19 +154,17 @@ def semantic_scholar(arxiv_id: str, what: str, problems: list[str],
     data = _json(answer, service, what)
     if not isinstance(data, dict):
         raise HubError(f"{what}: Semantic Scholar's answer is not the JSON it should be")
-    ids = data.get("externalIds") if isinstance(data.get("externalIds"), dict) else {}
+    ids = _part(data, "externalIds", dict)
     said = text(ids.get("ArXiv"))
     if said and said != arxiv_id:
         raise HubError(f"{what}: Semantic Scholar answered with arXiv:{said[:40]}; not taken")
-    place = data.get("publicationVenue") if isinstance(data.get("publicationVenue"),
-                                                       dict) else {}
-    journal = data.get("journal") if isinstance(data.get("journal"), dict) else {}
+    place = _part(data, "publicationVenue", dict)
+    journal = _part(data, "journal", dict)
     venue = _clean(place.get("name") or data.get("venue"), what, "Semantic Scholar",
                    "venue", problems)
     if venue is None or letters(venue) in _PREPRINT_VENUES:
         return []
-    types = data.get("publicationTypes") if isinstance(data.get("publicationTypes"),
-                                                       list) else []
+    types = _part(data, "publicationTypes", list)
     kind = {"conference": "inproceedings", "journal": "article"}.get(text(place.get("type")))
     if kind is None:
         kind = "inproceedings" if "Conference" in types else (
@@ -177,6 +176,12 @@ def semantic_scholar(arxiv_id: str, what: str, problems: list[str],
                   _clean(journal.get("pages"), what, "Semantic Scholar", "pages", problems),
                   None if volume and volume.startswith("abs/") else volume,
                   _doi(ids.get("DOI")), "s2", text(ids.get("DBLP")) or None)]
+
+
+def _part(data: dict[str, Any], name: str, kind: type[_T]) -> _T:
+    """``data[name]`` if it is a ``kind`` (an object, a list), else an empty one."""
+    value = data.get(name)
+    return value if isinstance(value, kind) else kind()
 
 
 def merged(found: list[Venue]) -> list[Venue]:

@@ -114,6 +114,7 @@ def import_bib(lib: Library, path: Path, source: FileBytes, progress: Progress =
                 "VALUES (?, ?, ?, ?, ?)",
                 [path.name, sha, json.dumps(found.preambles), json.dumps(found.strings),
                  now()]).lastrowid
+            assert file_id is not None  # the row the INSERT just made
             writer = BibWriter(lib, report, progress, cancel, file_id, reader.expected)
             writer.allocator.expect(keys)  # before any key is made: none takes one of these
             if first is not None:

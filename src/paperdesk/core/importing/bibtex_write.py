@@ -82,7 +82,7 @@ class BibWriter:
             if doi:
                 self.by_doi[doi.lower()] = pid
 
-    def _load(self, papers: list[BibPaper]) -> None:
+    def _load(self, papers: list[Entry]) -> None:
         """The papers that were in the library before, by the keys of these entries."""
         keys = sorted({p.key for p in papers if p.key})
         for i in range(0, len(keys), 900):

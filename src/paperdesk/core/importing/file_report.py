@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from paperdesk.core.db import changes as ch
 
@@ -92,7 +92,11 @@ class ImportResult(Sequence[FileReport]):
     changes: ch.Changes = ch.NOTHING
     record: Any = None  # what it created, as kept for undoing it (import_undo.ImportRecord)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> FileReport: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[FileReport]: ...
+    def __getitem__(self, index: int | slice) -> FileReport | list[FileReport]:
         return self.reports[index]
 
     def __len__(self) -> int:

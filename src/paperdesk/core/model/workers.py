@@ -31,7 +31,7 @@ import types
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Self
 
 from paperdesk.core.model.jobs import CancelFlag, check_cancel
 
@@ -178,7 +178,7 @@ class Workers:
         except OSError:  # no process could be started: work here
             self.close(now=True)
 
-    def __enter__(self) -> Workers:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, kind: object, *_: object) -> None:

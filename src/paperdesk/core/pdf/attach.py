@@ -19,7 +19,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from paperdesk.core.db import attachments_table
 from paperdesk.core.db import changes as ch
@@ -28,6 +28,7 @@ from paperdesk.core.model.errors import NotFound, PdfError
 from paperdesk.core.pdf import pdf_facts, pdf_paper, store
 
 if TYPE_CHECKING:
+    from paperdesk.core.hub.add import AddResult
     from paperdesk.core.hub.hub import Hub
     from paperdesk.core.library import Library
 
@@ -301,7 +302,7 @@ def _paper_of(changes: ch.Changes) -> int:
     result = changes.result
     if isinstance(result, pdf_paper.MadePaper):
         return result.paper_id
-    item = result.items[0]  # type: ignore[attr-defined]  # add's AddResult
+    item = cast("AddResult", result).inputs[0]
     if item.paper_id is None:
         raise PdfError(f"{item.input}: {item.why or 'cannot be added'}; nothing was attached")
     return int(item.paper_id)

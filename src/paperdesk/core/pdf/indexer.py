@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,7 @@ def pending(attachments: Iterable[Mapping[str, Any]], states: Mapping[int, tuple
             if states.get(row["id"]) != (row["sha256"], version)]
 
 
-def index(library: Path, attachments: list[Mapping[str, Any]], *, rebuild: bool = False,
+def index(library: Path, attachments: Sequence[Mapping[str, Any]], *, rebuild: bool = False,
           progress: Progress = no_progress, cancel: CancelFlag | None = None,
           sandbox: PdfSandbox | None = None, normalise_here: bool = True) -> IndexReport:
     """Bring the full-text file of the library at ``library`` up to ``attachments``

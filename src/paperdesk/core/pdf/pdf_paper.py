@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from paperdesk.core.bibtex.citekey import KeyAllocator, refresh
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import ids as id_tops
 from paperdesk.core.db import papers_table
-from paperdesk.core.hub.add import INCOMPLETE
+from paperdesk.core.hub.add import INCOMPLETE, AddResult
 from paperdesk.core.model import links
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.sources import marked, parse
@@ -52,12 +52,12 @@ def known_paper(lib: Library, facts: PdfFacts) -> int | None:
 
 def added_paper(lib: Library, facts: PdfFacts, hub: Hub | None) -> ch.Changes:
     """A new paper for the PDF: added by its first identifier as ``add`` would, or made
-    from what the PDF says; ``Changes.result.paper_id`` names it (its ``items`` too,
+    from what the PDF says; ``Changes.result.paper_id`` names it (its ``inputs`` too,
     for one added by identifier)."""
     if facts.ids:
         changes = lib.add([str(facts.ids[0])], hub=hub)
-        item = changes.result.items[0]
-        if item.status == INCOMPLETE and facts.title:
+        item = cast(AddResult, changes.result).inputs[0]
+        if item.status == INCOMPLETE and facts.title and item.paper_id is not None:
             changes = ch.combine(changes.label, [changes, _titled(lib, item.paper_id, facts)],
                                  changes.result)
         return changes

@@ -30,7 +30,7 @@ import contextlib
 import multiprocessing
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -197,7 +197,8 @@ class PdfSandbox:
         return _result(answer, name)
 
     def texts(self, paths: Iterable[str | Path], *, normalised: bool = False,
-              deadline: float | None = None) -> Iterator[tuple[Path, list[str] | PdfError]]:
+              deadline: float | None = None
+              ) -> Generator[tuple[Path, list[str] | PdfError], None, None]:
         """Each file's text (a list of pages; ``normalised``: as ``normalise`` makes
         it, in the child), or the PdfError that says why it has none, in order. The
         child reads the next file while the caller works on the one it was given:

@@ -46,6 +46,14 @@ def _block(name: str) -> shared_memory.SharedMemory:
     return block
 
 
+def _buf(block: shared_memory.SharedMemory) -> memoryview:
+    """The block's bytes (None only once it is closed, which no caller does first)."""
+    buf = block.buf
+    if buf is None:
+        raise ValueError(f"shared memory {block.name} is closed")
+    return buf
+
+
 def render_into(page: Any, scale: float, name: str, size: int) -> dict[str, int]:
     """Render ``page`` (a pypdfium2 page) at ``scale`` into block ``name`` of ``size``
     bytes, as BGRA rows: ``{"width", "height", "stride"}``, or ``{"need": bytes}``
@@ -59,8 +67,7 @@ def render_into(page: Any, scale: float, name: str, size: int) -> dict[str, int]
     need = (w + 1) * 4 * (h + 1)
     if need > size:
         return {"need": need}
-    block = _block(name)
-    buffer = (ctypes.c_ubyte * size).from_buffer(block.buf)
+    buffer = (ctypes.c_ubyte * size).from_buffer(_buf(_block(name)))
 
     def into(width: int, height: int, format: int, rev_byteorder: bool = False,
              **_: Any) -> Any:
@@ -96,7 +103,7 @@ class Segment:
         self.block = shared_memory.SharedMemory(create=True, size=size)
 
     def view(self, nbytes: int) -> memoryview:
-        return self.block.buf[:nbytes]
+        return _buf(self.block)[:nbytes]
 
     def close(self) -> None:
         block = self.block

@@ -100,7 +100,7 @@ class AddByIdentifier(Feature):
     def _added(self, changes: Changes) -> None:
         result = changes.result
         ctx = self.context
-        items = result.items
+        items = result.inputs
         failed = [i for i in items if i.status == "failed"]
         already = [i for i in items if i.status == "already in the library"]
         said = result.summary()

@@ -92,7 +92,7 @@ class GetPdf(Feature):
         result = changes.result
         ctx = self.context
         ctx.show_message(result.summary(), 15000)
-        failed = [i for i in result.items if i.status == "failed"]
+        failed = [i for i in result.papers if i.status == "failed"]
         if failed:
             lines = [f"{i.citekey or i.paper_id}: {i.why}" for i in failed]
             lines += [f"warning: {w}" for w in result.warnings]

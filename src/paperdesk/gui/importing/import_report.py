@@ -71,7 +71,9 @@ class ImportReport(QDialog):
                 item = QTableWidgetItem(value)
                 item.setToolTip(r.path if col == 0 else value)
                 self.table.setItem(row, col, item)
-        self.table.horizontalHeaderItem(3).setToolTip(KNOWN_TIP)
+        known = self.table.horizontalHeaderItem(3)
+        if known is not None:
+            known.setToolTip(KNOWN_TIP)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
         for col in range(1, len(COLUMNS) - 1):
@@ -98,5 +100,5 @@ class ImportReport(QDialog):
 
     def rows(self) -> list[list[str]]:
         """The table's text, row by row."""
-        return [[self.table.item(r, c).text() for c in range(len(COLUMNS))]
-                for r in range(self.table.rowCount())]
+        return [[item.text() if (item := self.table.item(r, c)) is not None else ""
+                 for c in range(len(COLUMNS))] for r in range(self.table.rowCount())]

@@ -91,6 +91,7 @@ class Importer(QObject):
             if error is not None:
                 self.context.notify(error)
                 return
+            assert reports is not None  # a job that did not fail gives its result
             self.context.lib.imports.record(reports)  # kept in the library by the import
             self.last_import = self.context.lib.imports.last()
             self.done.emit(reports)

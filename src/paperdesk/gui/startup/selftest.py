@@ -83,7 +83,7 @@ def _check(timeout_s: float) -> str:
             window.lib.close()
         app.processEvents()
     return (f"self-test passed: demo library of {papers} papers, window showed {rows} rows, "
-            f"{pdf} (PySide6 {pyside_version}, platform {app.platformName()})")
+            f"{pdf} (PySide6 {pyside_version}, platform {QApplication.platformName()})")
 
 
 def _one_page_pdf() -> bytes:

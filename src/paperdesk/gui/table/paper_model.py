@@ -169,7 +169,8 @@ class PaperModel(QAbstractTableModel):
         self._load(shown)
         for pid in shown:
             row = self.row_of(pid)
-            self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
 
     def ids(self) -> list[int]:
         return self._ids

@@ -29,7 +29,9 @@ class EmptyNote(QLabel):
         self.show()
 
     def _place(self) -> None:
-        self.setGeometry(self.parentWidget().rect())
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setGeometry(parent.rect())
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == event.Type.Resize:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPalette, QPixmap, QPolygonF
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPalette, QPixmap, QPolygonF
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QStyle,
@@ -126,7 +126,7 @@ class StarClicks(QObject):
         view.viewport().installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (event.type() == QEvent.Type.MouseButtonRelease
+        if (isinstance(event, QMouseEvent) and event.type() == QEvent.Type.MouseButtonRelease
                 and event.button() == Qt.MouseButton.LeftButton
                 and not event.modifiers()):
             pos = event.position().toPoint()

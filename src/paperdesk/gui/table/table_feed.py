@@ -305,7 +305,8 @@ class TableFeed(QObject):
     def selected_ids(self) -> list[int]:
         """The selected papers in table order (from selection ranges: cheap for 100k)."""
         rows: set[int] = set()
-        for r in self.view.selectionModel().selection():
+        selection = self.view.selectionModel().selection()
+        for r in (selection.at(i) for i in range(selection.count())):
             rows.update(range(r.top(), r.bottom() + 1))
         ids = self.model.ids()
         return [ids[row] for row in sorted(rows) if row < len(ids)]
