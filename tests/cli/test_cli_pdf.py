@@ -133,3 +133,22 @@ def test_export_files_writes_jabrefs_file_field(library, tmp_path):
     refused = paperdesk("--library", library, "export", "--format", "csl-json", "--files",
                         check_rc=1)
     assert "file field" in refused.stderr
+
+
+def test_list_finds_a_paper_by_its_highlights_words(library, tmp_path):
+    from paperdesk.core.library import Library
+
+    got = json.loads(paperdesk("--library", library, "pdf", "attach", _pdf(tmp_path),
+                               "--json", env=OFFLINE, check_rc=0).stdout)
+    quad = [[72.0, 700.0, 300.0, 700.0, 72.0, 688.0, 300.0, 688.0]]
+    with Library.open(library) as lib:
+        lib.highlights.add(got["attachment_id"], 0, quad, "A Readable Title",
+                           comment="flibbertigibbet")
+
+    def listed(query: str) -> list[int]:
+        out = paperdesk("--library", library, "list", "--json", "--", query, check_rc=0)
+        return [p["id"] for p in json.loads(out.stdout)]
+
+    assert listed("flibbertigibbet") == [got["paper_id"]] == listed("readable has:highlights")
+    assert listed("note:flibbertigibbet") == [got["paper_id"]]
+    assert listed("-flibbertigibbet") == []
