@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import paperdesk, paperdesk_process
-from tests.pdf_files import claims_pages, encrypted_pdf, write_pdf
+from tests.pdf_files import claims_pages, encrypted_pdf, nested_tree_pdf, write_pdf
 
 OFFLINE = {"PAPERDESK_ARXIV_API": "http://127.0.0.1:9/api/query",
            "PAPERDESK_CROSSREF_API": "http://127.0.0.1:9", "HF_HUB_OFFLINE": "1"}
@@ -71,11 +71,15 @@ def test_attach_list_open_and_remove(library, tmp_path):
 def test_hostile_files_one_line_each_in_a_process(library, tmp_path):
     files = {"encrypted.pdf": encrypted_pdf(), "empty.pdf": b"",
              "notapdf.pdf": b"<html>not a pdf</html>\n" * 30,
-             "million.pdf": claims_pages(1_000_000)}
+             "million.pdf": claims_pages(1_000_000), "tree.pdf": nested_tree_pdf(5000),
+             "cut.pdf": _pdf(tmp_path).read_bytes()[:180], "huge.pdf": b""}
     before = {t: _rows(library, t) for t in ("papers", "attachments")}
     for name, data in files.items():
         path = tmp_path / name
         path.write_bytes(data)
+        if name == "huge.pdf":
+            with open(path, "wb") as f:  # sparse: past the size PaperDesk stores
+                f.truncate((1 << 30) + 1)
         done = paperdesk_process("--library", library, "pdf", "attach", path, env=OFFLINE)
         assert done.returncode == 1, (name, done.stderr)
         lines = done.stderr.splitlines()
