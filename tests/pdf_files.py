@@ -5,7 +5,8 @@ Helvetica. In a line, ``\\x01`` is the glyph of the ligature "fi" and ``\\x02`` 
 of "fl" (a font encoding maps the codes to the glyphs, so PDFium reads them as U+FB01
 and U+FB02, as it does in papers typeset by TeX). ``encrypted_pdf()`` is a PDF locked
 with a user password; ``nested_pdf(depth)`` one whose page tree nests ``depth``
-arrays deep; ``claims_pages(n)`` one whose page tree claims ``n`` pages.
+arrays deep; ``nested_tree_pdf(depth)`` one whose page tree is ``depth`` nodes deep;
+``claims_pages(n)`` one whose page tree claims ``n`` pages.
 """
 
 from __future__ import annotations
@@ -95,6 +96,23 @@ def encrypted_pdf() -> bytes:
 def nested_pdf(depth: int) -> bytes:
     """A one-page PDF whose page's /Resources holds arrays nested ``depth`` deep."""
     return pdf_bytes([["nested"]], page_extra=b"/Nest " + b"[" * depth + b"]" * depth + b" ")
+
+
+def nested_tree_pdf(depth: int) -> bytes:
+    """A one-page PDF whose page tree is ``depth`` /Pages nodes, each the only kid of
+    the one above it (objects nested by reference), the page under the last."""
+    content = _content(["deep tree"])
+    first = 6  # 1 catalog, 2 font, 3 its map, 4 the page, 5 its content, then the nodes
+    objects = [b"<< /Type /Catalog /Pages %d 0 R >>" % first, FONT.replace(b"5 0 R", b"3 0 R"),
+               b"<< /Length %d >>\nstream\n" % len(CMAP) + CMAP + b"\nendstream",
+               b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+               b"<< /F1 2 0 R >> >> /Contents 5 0 R >>" % (first + depth - 1),
+               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"]
+    for i in range(depth):
+        kid = b"4 0 R" if i == depth - 1 else b"%d 0 R" % (first + i + 1)
+        parent = b"" if i == 0 else b"/Parent %d 0 R " % (first + i - 1)
+        objects.append(b"<< /Type /Pages " + parent + b"/Kids [" + kid + b"] /Count 1 >>")
+    return _document(objects)
 
 
 def claims_pages(count: int) -> bytes:

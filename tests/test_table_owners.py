@@ -68,6 +68,7 @@ MIGRATIONS = {
     "core/db/schema_0024.py": "migration 0024: the statistics triggers with the Hub's count",
     "core/db/schema_0027.py": "migration 0027: every paper's stable id",
     "core/db/schema_0028.py": "migration 0028: the attachments and highlights tables",
+    "core/db/schema_0031.py": "migration 0031: the annotations index with the highlights",
 }
 
 # Modules that write rows of a table named at run time (``{table}``), never one

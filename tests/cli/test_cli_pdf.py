@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.command_line import paperdesk, paperdesk_process
-from tests.pdf_files import claims_pages, encrypted_pdf, write_pdf
+from tests.pdf_files import claims_pages, encrypted_pdf, nested_tree_pdf, write_pdf
 
 OFFLINE = {"PAPERDESK_ARXIV_API": "http://127.0.0.1:9/api/query",
            "PAPERDESK_CROSSREF_API": "http://127.0.0.1:9", "HF_HUB_OFFLINE": "1"}
@@ -71,11 +71,15 @@ def test_attach_list_open_and_remove(library, tmp_path):
 def test_hostile_files_one_line_each_in_a_process(library, tmp_path):
     files = {"encrypted.pdf": encrypted_pdf(), "empty.pdf": b"",
              "notapdf.pdf": b"<html>not a pdf</html>\n" * 30,
-             "million.pdf": claims_pages(1_000_000)}
+             "million.pdf": claims_pages(1_000_000), "tree.pdf": nested_tree_pdf(5000),
+             "cut.pdf": _pdf(tmp_path).read_bytes()[:180], "huge.pdf": b""}
     before = {t: _rows(library, t) for t in ("papers", "attachments")}
     for name, data in files.items():
         path = tmp_path / name
         path.write_bytes(data)
+        if name == "huge.pdf":
+            with open(path, "wb") as f:  # sparse: past the size PaperDesk stores
+                f.truncate((1 << 30) + 1)
         done = paperdesk_process("--library", library, "pdf", "attach", path, env=OFFLINE)
         assert done.returncode == 1, (name, done.stderr)
         lines = done.stderr.splitlines()
@@ -133,3 +137,22 @@ def test_export_files_writes_jabrefs_file_field(library, tmp_path):
     refused = paperdesk("--library", library, "export", "--format", "csl-json", "--files",
                         check_rc=1)
     assert "file field" in refused.stderr
+
+
+def test_list_finds_a_paper_by_its_highlights_words(library, tmp_path):
+    from paperdesk.core.library import Library
+
+    got = json.loads(paperdesk("--library", library, "pdf", "attach", _pdf(tmp_path),
+                               "--json", env=OFFLINE, check_rc=0).stdout)
+    quad = [[72.0, 700.0, 300.0, 700.0, 72.0, 688.0, 300.0, 688.0]]
+    with Library.open(library) as lib:
+        lib.highlights.add(got["attachment_id"], 0, quad, "A Readable Title",
+                           comment="flibbertigibbet")
+
+    def listed(query: str) -> list[int]:
+        out = paperdesk("--library", library, "list", "--json", "--", query, check_rc=0)
+        return [p["id"] for p in json.loads(out.stdout)]
+
+    assert listed("flibbertigibbet") == [got["paper_id"]] == listed("readable has:highlights")
+    assert listed("note:flibbertigibbet") == [got["paper_id"]]
+    assert listed("-flibbertigibbet") == []

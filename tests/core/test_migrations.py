@@ -7,7 +7,14 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from paperdesk.core.db import schema, schema_0001, schema_0002, schema_0014, schema_0024
+from paperdesk.core.db import (
+    schema,
+    schema_0001,
+    schema_0002,
+    schema_0014,
+    schema_0024,
+    schema_0031,
+)
 from paperdesk.core.library import Library
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -40,11 +47,14 @@ def test_the_first_step_is_written_out_as_it_ran():
     assert sum("INSERT OR REPLACE" in t for t in schema_0001.TRIGGERS) == 8
     assert not any("INSERT OR REPLACE" in t for t in schema_0002.TRIGGERS)
     # The current triggers are 0002's but for the index's, which 0014 replaced (tags
-    # and notes in a table of their own), and the papers' statistics, which 0024 replaced
-    # (the Hub's upvotes count).
+    # and notes in a table of their own) and 0031 again for the annotation rows (the
+    # highlights with the notes), and the papers' statistics, which 0024 replaced (the
+    # Hub's upvotes count).
     replaced = schema_0014.TRIGGER_NAMES + schema_0024.TRIGGER_NAMES
     kept = [t for t in schema_0002.TRIGGERS if t.split()[2] not in replaced]
-    current = schema_0014.TRIGGERS + kept + schema_0024.TRIGGERS
+    text_rows = [t for t in schema_0014.TRIGGERS
+                 if t.split()[2] not in schema_0031.TRIGGER_NAMES]
+    current = text_rows + kept + schema_0024.TRIGGERS + schema_0031.TRIGGERS
     assert current == schema.TRIGGERS
     assert all(t.split()[2] in schema_0014.TRIGGER_NAMES for t in schema_0002.TRIGGERS
                if "_fts_" in t.split()[2])

@@ -19,7 +19,7 @@ import pytest
 from paperdesk.core.db import papers_table
 from paperdesk.core.model.errors import PdfError
 from paperdesk.core.pdf import store
-from tests.pdf_files import claims_pages, encrypted_pdf, nested_pdf, write_pdf
+from tests.pdf_files import claims_pages, encrypted_pdf, nested_pdf, nested_tree_pdf, write_pdf
 
 TABLES = ("papers", "attachments", "highlights", "notes", "paper_tags")
 
@@ -150,7 +150,7 @@ def _hostile(tmp_path: Path, name: str) -> Path:
     good = write_pdf(tmp_path / "good.pdf", [["words"]]).read_bytes()
     data = {"encrypted.pdf": encrypted_pdf(), "empty.pdf": b"", "cut.pdf": good[:180],
             "words.pdf": b"plain words, not a PDF\n" * 40, "nested.pdf": nested_pdf(20000),
-            "million.pdf": claims_pages(1_000_000)}.get(name)
+            "million.pdf": claims_pages(1_000_000), "tree.pdf": nested_tree_pdf(5000)}.get(name)
     if name == "huge.pdf":
         with open(path, "wb") as f:  # sparse: a size past the cap, no disk used
             f.truncate(store.MAX_BYTES + 1)
@@ -159,7 +159,8 @@ def _hostile(tmp_path: Path, name: str) -> Path:
     return path
 
 
-HOSTILE = ["encrypted.pdf", "empty.pdf", "cut.pdf", "words.pdf", "million.pdf", "huge.pdf"]
+HOSTILE = ["encrypted.pdf", "empty.pdf", "cut.pdf", "words.pdf", "million.pdf", "huge.pdf",
+           "tree.pdf"]
 
 
 @pytest.mark.parametrize("name", HOSTILE)
@@ -176,9 +177,15 @@ def test_hostile_files_get_one_line_and_leave_the_library_as_it_was(seed_lib, tm
 
 
 def test_objects_nested_thousands_deep_are_read_as_the_page_they_hold(lib, tmp_path):
-    """PDFium bounds the depth it parses (in the sandbox): the file is one page, attached."""
+    """PDFium bounds the depth it parses (in the sandbox): arrays nested 20,000 deep
+    beside the page's contents are left unread and the page reads, so the file is
+    attached as the one page it shows. A page tree nested 5,000 deep hides its page:
+    refused, one line (``test_hostile_files_get_one_line...``, tree.pdf)."""
     got = lib.pdf.attach(None, _hostile(tmp_path, "nested.pdf")).result
     assert got["pages"] == 1 and got["new_paper"]
+    with pytest.raises(PdfError, match=r"^tree\.pdf has a page that cannot be loaded \(its "
+                                       r"page tree .*\(page 1 of 1\); nothing was attached$"):
+        lib.pdf.attach(None, _hostile(tmp_path, "tree.pdf"))
 
 
 def test_a_merge_moves_the_files_and_keeps_an_identical_one_once(seed_lib, pdf, tmp_path):

@@ -5,6 +5,7 @@ Real PDFs in the files folder, a real library, the real sandbox process.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 
@@ -198,3 +199,29 @@ def test_the_file_is_no_more_readable_than_the_library(pdf_lib) -> None:
     pdf_lib.path.chmod(0o600)
     pdf_lib.fulltext.index()
     assert fulltext_db.path_of(pdf_lib.path).stat().st_mode & 0o077 == 0
+
+
+def _index_niceness(lib, **how) -> set[int]:
+    """The priority of the sandbox processes an indexing starts, seen while it runs."""
+    import time
+
+    import psutil
+
+    me, start, seen = psutil.Process(), time.time() - 1, set()
+
+    def progress(_fraction: float, _message: str) -> None:
+        for child in me.children():
+            with contextlib.suppress(psutil.Error):
+                if child.create_time() >= start:
+                    seen.add(child.nice())
+
+    lib.fulltext.index(rebuild=True, progress=progress, **how)
+    return seen
+
+
+def test_a_command_indexes_at_its_own_priority_the_window_below_it(pdf_lib) -> None:
+    import psutil
+
+    mine = psutil.Process().nice()
+    assert _index_niceness(pdf_lib) == {mine}
+    assert _index_niceness(pdf_lib, background=True) == {min(mine + 10, 19)}

@@ -28,6 +28,7 @@ from paperdesk.core.db import (
     schema_0024,
     schema_0027,
     schema_0028,
+    schema_0031,
 )
 from paperdesk.core.db.database import Database as schema_db
 from paperdesk.core.model import uids
@@ -403,3 +404,13 @@ def _published_versions(db: Database) -> None:
                "(entry_type IN ('inproceedings', 'article')), venue TEXT NOT NULL, "
                "year INTEGER, pages TEXT, volume TEXT, doi TEXT, source TEXT NOT NULL, "
                "accepted TEXT NOT NULL)")
+
+
+@migrations(name="0031_highlights_searched")
+def _highlights_searched(db: Database) -> None:
+    """The text and comment of a paper's highlights in its row of ``annotations_fts``,
+    beside its notes, so that words find them as they find notes, kept by triggers on
+    highlights and attachments (``schema_0031``)."""
+    for statement in schema_0031.STATEMENTS:
+        if statement.strip():
+            db.execute(statement)

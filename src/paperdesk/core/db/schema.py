@@ -8,7 +8,7 @@ migration this version does not know was written by a newer PaperDesk and is
 refused.
 
 The full-text index (``papers_fts``: titles and abstracts; ``annotations_fts``:
-the notes and tags of the papers that have some, migration 0014) and the
+the notes, tags and highlights of the papers that have some, migrations 0014 and 0031) and the
 cached ``upvotes`` (the digests' count or the Hub's, the larger) and ``seen_count``
 on papers are kept up to date by triggers,
 so every write path, undo included, leaves them right.
@@ -19,7 +19,14 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 
-from paperdesk.core.db import schema_0002, schema_0010, schema_0014, schema_0021, schema_0024
+from paperdesk.core.db import (
+    schema_0002,
+    schema_0010,
+    schema_0014,
+    schema_0021,
+    schema_0024,
+    schema_0031,
+)
 from paperdesk.core.db.database import Database
 
 APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk library
@@ -27,13 +34,14 @@ APPLICATION_ID = 0x50445344  # "PDSD": marks a SQLite file as a PaperDesk librar
 STATUSES = ("unread", "to-read", "reading", "read")
 
 # The triggers that keep derived data right on every write path, as the
-# latest migration that touched them wrote them: the index's from 0014, the
-# papers' statistics from 0024 (0002's others). They are dropped and recreated around
-# bulk imports (see store.bulk_index).
-TRIGGERS = schema_0014.TRIGGERS + [
+# latest migration that touched them wrote them: the text rows' from 0014, the
+# annotation rows' (notes, tags, highlights) from 0031, the papers' statistics from
+# 0024 (0002's others). They are dropped and recreated around bulk imports (see
+# store.bulk_index).
+TRIGGERS = [t for t in schema_0014.TRIGGERS if t.split()[2] not in schema_0031.TRIGGER_NAMES] + [
     t for t in schema_0002.TRIGGERS
     if t.split()[2] not in schema_0014.TRIGGER_NAMES + schema_0024.TRIGGER_NAMES
-] + schema_0024.TRIGGERS
+] + schema_0024.TRIGGERS + schema_0031.TRIGGERS
 TRIGGER_NAMES = [t.split()[2] for t in TRIGGERS]
 # The papers' momentum (0010) has triggers of its own, dropped and recreated
 # around bulk imports too, and a statement recomputing it for the papers the
@@ -84,6 +92,7 @@ MIGRATIONS = (
     "0028_attachments_and_highlights",
     "0029_share",
     "0030_published_versions",
+    "0031_highlights_searched",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -267,10 +267,10 @@ def papers_in_bulk(db: Database, paper_ids: Collection[int]) -> Iterator[None]:
 def reindex_statements(source: str) -> list[str]:
     """SQL that rewrites the index rows (text and annotations) of the papers ``source``
     selects (a FROM clause over ``papers p``), for code that wrote with triggers off."""
-    from paperdesk.core.db import schema_0014
+    from paperdesk.core.db import schema_0031
 
     sql = (_TEXT_ROWS.format(source=source) + ";"
-           + schema_0014.ANNOTATION_ROWS.format(ids=f"SELECT p.id FROM {source}"))
+           + schema_0031.ANNOTATION_ROWS.format(ids=f"SELECT p.id FROM {source}"))
     return [part for part in sql.split(";") if part.strip()]
 
 

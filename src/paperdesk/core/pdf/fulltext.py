@@ -44,13 +44,14 @@ class PdfText:
 
     def index(self, *, rebuild: bool = False, progress: Progress = no_progress,
               cancel: CancelFlag | None = None,
-              sandbox: PdfSandbox | None = None, normalise_here: bool = True) -> IndexReport:
+              sandbox: PdfSandbox | None = None, normalise_here: bool = True,
+              background: bool = False) -> IndexReport:
         """Extract the text of every attachment not indexed yet (``rebuild``: of every
         one, the file emptied first). Resumable: see ``core/pdf/indexer`` (and there
-        ``normalise_here``: False in a window's process)."""
+        ``normalise_here`` and ``background``: False and True in a window's process)."""
         return indexer.index(self.lib.path, self.attachments(), rebuild=rebuild,
                              progress=progress, cancel=cancel, sandbox=sandbox,
-                             normalise_here=normalise_here)
+                             normalise_here=normalise_here, background=background)
 
     def status(self) -> dict[str, int]:
         """Attachments in the library, indexed as this extractor reads them, waiting,

@@ -86,17 +86,21 @@ def pending(attachments: Iterable[Mapping[str, Any]], states: Mapping[int, tuple
 
 def index(library: Path, attachments: Sequence[Mapping[str, Any]], *, rebuild: bool = False,
           progress: Progress = no_progress, cancel: CancelFlag | None = None,
-          sandbox: PdfSandbox | None = None, normalise_here: bool = True) -> IndexReport:
+          sandbox: PdfSandbox | None = None, normalise_here: bool = True,
+          background: bool = False) -> IndexReport:
     """Bring the full-text file of the library at ``library`` up to ``attachments``
     (the rows of its ``attachments`` table); ``rebuild``: empty it first.
 
     ``normalise_here``: the pages are normalised in this process, while the sandbox
     reads the next file (the quickest on two cores); else in the sandbox, which keeps
-    this process's interpreter free for a window's UI thread."""
+    this process's interpreter free for a window's UI thread. ``background``: the
+    sandbox runs below normal priority (a window's indexer: its UI comes first); a
+    command someone waits for runs at theirs (on a busy machine, nice 10 gave it a
+    third of its speed)."""
     report = IndexReport(attachments=len(attachments))
     own = sandbox is None
-    pdf = PdfSandbox(name="paperdesk-pdf-index", background=True) if sandbox is None \
-        else sandbox
+    pdf = PdfSandbox(name="paperdesk-pdf-index", background=background) \
+        if sandbox is None else sandbox
     try:
         with Fulltext.open(library) as ft:
             if rebuild:

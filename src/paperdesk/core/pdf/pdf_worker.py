@@ -29,8 +29,15 @@ ERRORS = {
     "missing": "cannot be read (no such file, or no permission)",
     "page": "has no such page",
     "size": "has a page too large to render",
+    "large": "is larger than PaperDesk reads",
+    "unloadable": "has a page that cannot be loaded (its page tree is damaged, or nests "
+                  "deeper than PDFium follows)",
     "other": "cannot be read",
 }
+
+# A file larger than this is not opened (``store.MAX_BYTES``, the largest one attached):
+# PDFium may scan the whole of a large damaged file for its objects, past any deadline.
+MAX_BYTES = 1 << 30
 
 # A rendered page is at most this many pixels (4 bytes each): 64 megapixels, 256 MB.
 MAX_PIXELS = 64_000_000
@@ -64,6 +71,9 @@ class _Open:
         self.close()
         if st.st_size == 0:
             raise TaskError("empty")
+        if st.st_size > MAX_BYTES:
+            raise TaskError("large", f"{st.st_size / 2**20:,.0f} MB; at most "
+                                     f"{MAX_BYTES >> 20:,} MB")
         try:
             doc = pdfium.PdfDocument(path)
         except pdfium.PdfiumError as exc:
@@ -83,9 +93,16 @@ class _Open:
 
 
 def _page(doc: Any, index: int) -> Any:
+    """Page ``index`` (0-based). A page the file counts but PDFium cannot reach (a page
+    tree nested thousands deep, a million pages claimed and one present) is said so."""
+    import pypdfium2 as pdfium
+
     if not 0 <= index < len(doc):
         raise TaskError("page", f"page {index + 1} of {len(doc)}")
-    return doc[index]
+    try:
+        return doc[index]
+    except pdfium.PdfiumError:
+        raise TaskError("unloadable", f"page {index + 1} of {len(doc):,}") from None
 
 
 def info(doc: Any) -> dict[str, Any]:

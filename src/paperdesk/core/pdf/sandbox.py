@@ -77,7 +77,8 @@ def _result(answer: tuple, name: str) -> Any:
         return answer[1]
     _, kind, detail = answer
     said = pdf_worker.ERRORS.get(kind, pdf_worker.ERRORS["other"])
-    extra = f" ({detail})" if detail and kind in ("page", "size", "other") else ""
+    detailed = kind in ("page", "size", "large", "unloadable", "other")
+    extra = f" ({detail})" if detail and detailed else ""
     raise PdfError(f"{name} {said}{extra}")
 
 

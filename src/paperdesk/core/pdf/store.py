@@ -31,10 +31,11 @@ from paperdesk.core.db.attachments_table import file_path as file_path
 from paperdesk.core.db.attachments_table import files_folder as files_folder
 from paperdesk.core.db.backup import library_mode
 from paperdesk.core.model.errors import PdfError
+from paperdesk.core.pdf import pdf_worker
 
 CHUNK = 1 << 20
 NAME_LENGTH = 80  # characters of a readable name, before ".pdf"
-MAX_BYTES = 1 << 30  # a PDF larger than 1 GiB is refused before it is read
+MAX_BYTES = pdf_worker.MAX_BYTES  # a PDF larger than 1 GiB is refused before it is read
 STORED, LINKED = "stored", "linked"
 
 

@@ -1,6 +1,7 @@
 """The search query language, compiled to SQL over ``papers p``.
 
-    transformer "scaling law"       words and phrases (title, abstract, notes, tags)
+    transformer "scaling law"       words and phrases (title, abstract, notes, tags,
+                                    highlights' text and comments)
     diffus*                         a word prefix
     tag:ml  -tag:old  tag:"deep rl" papers with (without) a tag; tag:vis* a tag prefix
     status:to-read                  unread, to-read, reading, read
@@ -10,7 +11,7 @@
     has:pdf
     pdf:word  pdf:"a phrase"  pdf:transfor*   words in the text of a paper's PDFs
     is:duplicate-candidate  is:year-inferred
-    title:word  abstract:word  note:word   a word in one field only
+    title:word  abstract:word  note:word   a word in one field only (note: holds highlights)
     org:deepseek                    the organisation (part of its name or handle)
     a OR b   (a b) OR c   -word   -(a OR b)   NOT word   AND is implied
 

@@ -1,11 +1,11 @@
 """Word conditions over the two full-text tables.
 
 A paper's words are in two FTS5 tables with the same columns: ``papers_fts``
-(title, abstract) and ``annotations_fts`` (notes, tags; a row only for papers
-that have some). A word matches a paper when it matches either row; a boolean
-expression of words is read over the two rows together. ``Expr`` is such an
-expression: its FTS5 text reads in both tables, and ``matched`` writes the SQL
-that finds its papers:
+(title, abstract) and ``annotations_fts`` (notes with the highlights' text and
+comments, tags; a row only for papers that have some). A word matches a paper
+when it matches either row; a boolean expression of words is read over the two
+rows together. ``Expr`` is such an expression: its FTS5 text reads in both
+tables, and ``matched`` writes the SQL that finds its papers:
 
 - a paper whose annotation row holds none of the expression's words matches it
   exactly when its text row does: one MATCH on ``papers_fts`` finds those;

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -82,6 +82,20 @@ class AttachmentsList(QWidget):
         current = self.list.currentItem()
         kept = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
         self.attachments = list(attachments)
+        # Rebuilt without its signals: the list emptied and filled again would hide
+        # the Open button and show it again, and each shown or hidden button lays the
+        # whole detail pane out anew (4 ms a time, most of a keystroke's repaint).
+        # The buttons follow once, from the list as it ends.
+        with QSignalBlocker(self.list):
+            self._fill(attachments, kept)
+        height = sum(self.list.sizeHintForRow(n) for n in range(len(attachments)))
+        self.list.setFixedHeight(height + 2 * self.list.frameWidth() + 2)
+        self.list.setVisible(bool(attachments))
+        self.empty.setVisible(not attachments)
+        self.get_button.setVisible(not attachments and can_fetch)
+        self._buttons()
+
+    def _fill(self, attachments: list[dict[str, Any]], kept: int | None) -> None:
         self.list.clear()
         for attachment in attachments:
             item = QListWidgetItem(line(attachment))
@@ -95,12 +109,6 @@ class AttachmentsList(QWidget):
                 self.list.setCurrentItem(item)
         if attachments and self.list.currentItem() is None:
             self.list.setCurrentRow(0)
-        height = sum(self.list.sizeHintForRow(n) for n in range(len(attachments)))
-        self.list.setFixedHeight(height + 2 * self.list.frameWidth() + 2)
-        self.list.setVisible(bool(attachments))
-        self.empty.setVisible(not attachments)
-        self.get_button.setVisible(not attachments and can_fetch)
-        self._buttons()
 
     def current(self) -> dict[str, Any] | None:
         item = self.list.currentItem()

@@ -53,7 +53,7 @@ class IndexThread(QThread):
                 # The pages normalised in the sandbox: no Python work here for the UI
                 # thread to wait on.
                 report = lib.fulltext.index(progress=self.progressed.emit, cancel=self.cancel,
-                                            normalise_here=False)
+                                            normalise_here=False, background=True)
         except PaperDeskError as exc:
             self.failed.emit(str(exc))
             self.done.emit(None)
