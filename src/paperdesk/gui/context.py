@@ -22,7 +22,7 @@ from PySide6.QtGui import QAction, QUndoStack
 
 from paperdesk.core.api import Library
 from paperdesk.gui.common.message_line import MessageLine
-from paperdesk.gui.importing.importing import ProgressPanel
+from paperdesk.gui.jobs.progress_panel import ProgressPanel
 from paperdesk.gui.jobs.worker import Worker
 from paperdesk.gui.operations import Operations
 
