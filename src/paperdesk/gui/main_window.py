@@ -27,7 +27,6 @@ from paperdesk.gui.context import Context, Feature
 from paperdesk.gui.features import FEATURES
 from paperdesk.gui.importing.importing import Importer
 from paperdesk.gui.jobs import reads
-from paperdesk.gui.jobs.reader import Reader
 from paperdesk.gui.menus import Menus
 from paperdesk.gui.panes.detail_pane import DetailPane
 from paperdesk.gui.panes.search_bar import SearchBar
@@ -85,7 +84,7 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar()
         self.sidebar.delete_saved_search.connect(partial(paper_edits.delete_search,
                                                          self.context))
-        self.reader = Reader(self)
+        self.reader = self.context.reader  # on the executor's reads lane
         self.reader.done.connect(self._read_done)
         feed = self.feed = TableFeed(self.context, self.sidebar, self.search_bar, self.reader)
         self.search_bar.search.connect(feed.set_query)
