@@ -157,3 +157,20 @@ def test_a_read_finished_as_the_reader_stops_is_not_delivered(seed_lib, qtbot):
     reader.request("counts", 2, seed_lib.path, lambda lib: lib.stats()["papers"])
     qtbot.waitUntil(lambda: done == [("counts", 2, SEED_PAPERS, None)], timeout=WAIT_MS)
     reader.stop()
+
+
+def test_a_task_that_raises_leaves_the_lane_running_its_next_tasks(seed_lib, qtbot):
+    lane = Executor().lane("jobs")
+    ran: list = []
+
+    def broken(lane):
+        lane.library(seed_lib.path)
+        raise RuntimeError("a bug in a task")
+
+    lane.put(broken)
+    lane.put(lambda lane: ran.append((threading.current_thread(),
+                                      lane.library(seed_lib.path).stats()["papers"])))
+    qtbot.waitUntil(lambda: bool(ran), timeout=WAIT_MS)
+    assert ran == [(lane.thread, SEED_PAPERS)]
+    assert lane.opened == 2  # the failed task's connection went with it
+    lane.stop()

@@ -120,20 +120,20 @@ class SyncWriter(QObject):
         def work(lane: Lane) -> None:
             outcomes = []
             try:
-                lib = lane.library(path)
-                if only is None:
-                    outcomes = lib.sync_feed.catch_up(pending, found=True, among=recorded)
-                else:
-                    outcomes = [lib.syncs.write(s, overwrite=overwrite)
-                                for s in lib.syncs.all() if s.id in only]
-            except PaperDeskError as exc:  # the library itself is gone or busy
-                from paperdesk.core.api import Outcome
+                try:
+                    lib = lane.library(path)
+                    if only is None:
+                        outcomes = lib.sync_feed.catch_up(pending, found=True, among=recorded)
+                    else:
+                        outcomes = [lib.syncs.write(s, overwrite=overwrite)
+                                    for s in lib.syncs.all() if s.id in only]
+                except PaperDeskError as exc:  # the library itself is gone or busy
+                    from paperdesk.core.api import Outcome
 
-                lane.discard()
-                outcomes = [Outcome(i, "", "failed", str(exc)) for i in ids]
-            try:
+                    lane.discard()
+                    outcomes = [Outcome(i, "", "failed", str(exc)) for i in ids]
                 self.finished.emit(outcomes)
-            finally:
+            finally:  # whatever happened, nobody waits for this round any longer
                 self._written.set()
 
         self.lane.put(work)

@@ -111,7 +111,13 @@ class Lane:
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
         try:
             while (task := self._tasks.get()) is not None:
-                task(self)
+                try:
+                    task(self)
+                except Exception:  # a task's own bug: the lane goes on, on a new connection
+                    import logging
+
+                    logging.getLogger("paperdesk").exception("%s task failed", self.name)
+                    self.discard()
         finally:
             self.discard()
 
