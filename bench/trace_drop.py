@@ -17,7 +17,9 @@ module count: reported, not targeted), and, from every call between two modules
   entered again (A -> B -> A), handed-down callables excepted again;
 - decisions outside their owner: a write (INSERT, UPDATE, DELETE, REPLACE) to a table
   from a module other than its owner (tests/test_table_owners.py);
-- values derived twice: one SELECT with the same parameters run twice on the path, or
+- values derived twice: one SELECT with the same parameters run twice on the path with
+  no write between to a table it reads (after one the same SELECT derives another
+  value: an edit's before and after images, the rows read again after an insert), or
   a query compiled twice from the same text (``core/search/query_parse.py``'s ``parse``,
   the first step of every compilation).
 
@@ -120,6 +122,7 @@ OWNERS: dict[str, str] = {}
 ANY_TABLE: set[str] = set()
 WRITE = re.compile(r"^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?"
                    r"|DELETE\s+FROM)\s+[\"\[]?(\w+)", re.IGNORECASE)
+READS = re.compile(r"\b(?:FROM|JOIN)\s+[\"\[]?(\w+)", re.IGNORECASE)
 
 
 class Recorder:
@@ -130,7 +133,9 @@ class Recorder:
         self.up: Counter[tuple[str, str, str]] = Counter()
         self.reentered: Counter[str] = Counter()
         self.outside_owner: Counter[str] = Counter()
-        self.selects: Counter[str] = Counter()
+        # (SELECT, the writes so far to each table it reads): one value, derived n times
+        self.selects: Counter[tuple[str, tuple[int, ...]]] = Counter()
+        self.written: Counter[str] = Counter()  # writes to each table so far
         self.compiled: Counter[str] = Counter()
         self.modules: set[str] = set()
         self.handed: dict[int, bool] = {}  # id(frame): entered as a callable handed down
@@ -232,11 +237,14 @@ class Recorder:
         where = module_of(frame) if frame is not None else "?"
         text = " ".join(sql.split())
         with self.lock:
-            if ((m := WRITE.match(text)) and (table := m.group(1)) in OWNERS
+            if (m := WRITE.match(text)) is not None:
+                self.written[m.group(1).lower()] += 1
+            if (m and (table := m.group(1)) in OWNERS
                     and where != OWNERS[table] and where not in ANY_TABLE):
                 self.outside_owner[f"{table} written in {where}"] += 1
             if text.upper().startswith(("SELECT", "WITH")):
-                self.selects[text] += 1
+                tables = sorted({t.lower() for t in READS.findall(text)})
+                self.selects[(text, tuple(self.written[t] for t in tables))] += 1
 
     def measures(self) -> dict[str, int]:
         return {"calls up a floor": sum(self.up.values()),
@@ -252,7 +260,8 @@ class Recorder:
                                ("outside the owner", self.outside_owner)):
             for what, n in counter.most_common(8):
                 print(f"    {title}: {what} ({n})")
-        for what, n in [*self.selects.most_common(), *self.compiled.most_common()]:
+        selects = [(text, n) for (text, _writes), n in self.selects.most_common()]
+        for what, n in [*selects, *self.compiled.most_common()]:
             if n > 1:
                 print(f"    derived {n} times: {what if VERBOSE else what[:160]}")
         print(f"  caller -> callee module pairs: {len(self.pairs)}")

@@ -250,3 +250,28 @@ def test_a_bulk_bib_import_stores_what_row_by_row_does(tmp_path, monkeypatch):
             assert 7 in lib.search(word).ids
         stored[threshold] = _stored(path)
     assert stored[1] == stored[10**9]
+
+
+def test_a_digest_another_program_imports_meanwhile_is_already_imported(lib, seeds,
+                                                                           monkeypatch):
+    """Between the importer's look at the digests and its write, another program imports
+    the same file: the digests' unique sha256 refuses the second under the write lock."""
+    from paperdesk.core.importing import digest_import
+
+    parse = digest_import.parse_digest
+    before: dict[str, list] = {}
+
+    def parsed_while_another_imports(*args, **kwargs):
+        monkeypatch.setattr(digest_import, "parse_digest", parse)  # the other's: as ever
+        with Library.open(lib.path, create=False) as other:  # another program's connection
+            assert other.import_paths([seeds[0]])[0].status == "imported"
+        before.update(content(lib.path))
+        return parse(*args, **kwargs)
+
+    monkeypatch.setattr(digest_import, "parse_digest", parsed_while_another_imports)
+    [report] = lib.import_paths([seeds[0]])
+    assert report.status == "already imported"
+    assert report.warnings == [f"{seeds[0].name}: already imported; nothing changed"]
+    assert report.digest_id is None and report.created_ids == []
+    assert content(lib.path) == before
+    assert lib.stats()["digests"] == 1

@@ -44,15 +44,13 @@ def _add(window, qtbot, **options):
 def _written(window, qtbot) -> None:
     """Wait until the writer is idle and its news has reached every listener.
 
-    The writer's thread posts ``finished`` to each listener in turn: under load the
-    window can hear it (and the writer look idle) before the thread has posted it to
-    the test's own listener. Once the thread has ended every post is made, and
+    The writer's lane posts ``finished`` to each listener in turn: under load the
+    window can hear it (and the writer look idle) before the lane has posted it to
+    the test's own listener. Once the writer's task is over every post is made, and
     delivering the posted events gives the news to all."""
     def idle() -> bool:
         w = writer(window)
-        thread = w._thread
-        return (not w.busy and not w.writing and not w.timer.isActive()
-                and not (thread is not None and thread.is_alive()))
+        return not w.busy and not w.writing and not w.timer.isActive() and w.posted
     qtbot.waitUntil(idle, timeout=WAIT_MS)
     QApplication.sendPostedEvents()
 
@@ -276,7 +274,7 @@ def test_the_status_bar_shows_what_is_on_disk_and_what_others_recorded(window, s
     writer(window).write_all()
     _written(window, qtbot)
     panel(window).look()
-    qtbot.waitUntil(lambda: out.exists() and not writer(window)._looking.is_alive(),
+    qtbot.waitUntil(lambda: out.exists() and writer(window).posted,
                     timeout=WAIT_MS)
     QApplication.sendPostedEvents()
     assert not panel(window).status.isVisible()

@@ -35,3 +35,25 @@ def test_the_review_skips_its_own_change_and_rescans_for_others(repeats, lib,  #
     assert ch.DUPLICATE_GROUPS in heard[1][0].views
     rescanned(window, qtbot)
     assert len(view.groups) == before
+
+
+def test_a_tag_edit_reads_the_shown_paper_once_for_the_pane_and_the_table(window, seed_lib):
+    """The edited paper's row and the detail pane showing it take one read of it."""
+    from paperdesk.gui import paper_edits
+    from paperdesk.gui.table.paper_model import TAGS
+    from tests.work import statements
+
+    pid = window.model.paper_id(0)
+    window.select_ids([pid], pid)
+    assert window.detail.ids == [pid]
+    shown: list[list[dict]] = []
+    real = window.detail.show_papers
+    window.detail.show_papers = lambda papers, sightings=None: (
+        shown.append(papers), real(papers, sightings))
+    with statements(seed_lib.db.conn) as ran:
+        paper_edits.add_tags(window.context, [pid], ["read-once"])
+    reads = [s for s in ran if s.lstrip().upper().startswith("SELECT ID, TITLE")
+             and f"IN ({pid})" in s]
+    assert len(reads) == 1, reads
+    assert window.model.index(window.model.row_of(pid), TAGS).data() == "read-once"
+    assert [[p["tags"] for p in papers] for papers in shown] == [[["read-once"]]]

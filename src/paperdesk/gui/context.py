@@ -2,12 +2,13 @@
 
 A ``Context`` holds the open library (``library_changed`` when another one is
 opened), the undo stack, the one operation runner (``ops``, whose ``changed``
-signal carries every write's ``Changes``), the background worker and its
-progress panel, the reading thread (``reader``), the ``importer`` (imports one
-after another, and what Undo last import takes back), ``notify``/``show_message``
-for the status line, the selection of the paper table (``selection``, and the
-table itself, ``table``), the menus and the sidebar (through their small public
-APIs) and the named actions. ``widget`` is the window, for dialogs to sit on.
+signal carries every write's ``Changes``), the one executor of background work
+(``executor``: the worker's jobs, the reader's reads, the syncs) and the
+progress panel, the ``importer`` (imports one after another, and what Undo last
+import takes back), ``notify``/``show_message`` for the status line, the
+selection of the paper table (``selection``, and the table itself, ``table``),
+the menus and the sidebar (through their small public APIs) and the named
+actions. ``widget`` is the window, for dialogs to sit on.
 
 A ``Feature`` is one part of the window installed from the one list in
 ``gui/features.py`` (``install``); the installed ones are ``features`` by name.
@@ -23,7 +24,9 @@ from PySide6.QtGui import QAction, QUndoStack
 
 from paperdesk.core.api import Library
 from paperdesk.gui.common.message_line import MessageLine
-from paperdesk.gui.importing.importing import Importer, ProgressPanel
+from paperdesk.gui.importing.importing import Importer
+from paperdesk.gui.jobs.executor import Executor
+from paperdesk.gui.jobs.progress_panel import ProgressPanel
 from paperdesk.gui.jobs.reader import Reader
 from paperdesk.gui.jobs.worker import Worker
 from paperdesk.gui.operations import Operations
@@ -106,12 +109,14 @@ class Context(QObject):
         self.widget = window
         self._lib = lib
         self.undo_stack = QUndoStack(window)
-        self.worker = Worker(window)
-        self.worker.prepare(lib.path)  # the worker's connection, open before the first job
-        self.history_worker = Worker(window)  # large undos and redos, never behind a job
+        self.executor = Executor()
+        self.worker = Worker(window, lane=self.executor.lane("jobs"))
+        # Large undos and redos, never behind a job.
+        self.history_worker = Worker(window, lane=self.executor.lane("history"))
+        self.reader = Reader(window, lane=self.executor.lane("reads"))
+        self.executor.prepare(lib.path)  # the lanes' connections, open before their work
         self.progress = ProgressPanel(lambda: self.ops.cancel())
         self.ops = Operations(self)
-        self.reader = Reader(window)  # the table's long lists and the sidebar's counts
         self.changed = self.ops.changed  # (Changes, initiator) after every write
         self.actions: dict[str, QAction] = {}
         self.features: dict[str, Feature] = {}
@@ -151,7 +156,7 @@ class Context(QObject):
         old.remove_listener(self.ops.hear)
         lib.add_listener(self.ops.hear)
         self.undo_stack.clear()
-        self.worker.prepare(lib.path)
+        self.executor.prepare(lib.path)
         self.library_changed.emit(lib)
         old.close()
 
@@ -211,6 +216,7 @@ class Context(QObject):
         self.history_worker.stop()
         for hook in self.close_hooks:
             hook()
+        self.executor.stop()  # the last sync written, every lane's connection closed
         self.lib.remove_listener(self.ops.hear)
 
 

@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar()
         self.sidebar.delete_saved_search.connect(partial(paper_edits.delete_search,
                                                          self.context))
-        reader = self.context.reader
+        reader = self.context.reader  # on the executor's reads lane
         reader.done.connect(self._read_done)
         feed = self.feed = TableFeed(self.context, self.sidebar, self.search_bar, reader)
         self.search_bar.search.connect(feed.set_query)
@@ -169,11 +169,12 @@ class MainWindow(QMainWindow):
         if self.feed.selected_ids() != self._shown:
             self.show_selection()
 
-    def show_selection(self) -> None:
-        """Read the selected papers into the detail pane."""
+    def show_selection(self, read: dict[str, Any] | None = None) -> None:
+        """Read the selected papers into the detail pane (``read``: the one selected
+        paper, as just read after a write)."""
         ids = self._shown = self.feed.selected_ids()
         if len(ids) == 1:
-            paper = self.lib.paper(ids[0])
+            paper = read if read is not None and read["id"] == ids[0] else self.lib.paper(ids[0])
             # Read once for the pane and its sections (the PDFs' list, their highlights).
             paper["attachments"] = self.lib.pdf.of_paper(ids[0])
             paper["highlights"] = self.lib.highlights.of_paper(ids[0], paper["attachments"])
@@ -201,9 +202,13 @@ class MainWindow(QMainWindow):
         if TABLE_SET in views:
             self.reload_all()
             return
-        self.feed.apply(changes)
-        if DETAIL in views and set(self.detail.ids) & changes.paper_ids:
-            self.show_selection()
+        shown = DETAIL in views and bool(set(self.detail.ids) & changes.paper_ids)
+        ids = self.feed.selected_ids() if shown else []
+        # The one paper the pane shows, read once for the pane and for its table row.
+        read = self.lib.paper(ids[0]) if len(ids) == 1 else None
+        self.feed.apply(changes, {read["id"]: read} if read is not None else None)
+        if shown:
+            self.show_selection(read)
         if SIDEBAR_COUNTS in views:
             self._counts_timer.start()
 

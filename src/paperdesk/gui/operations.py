@@ -160,10 +160,13 @@ class Operations(QObject):
         return job_id
 
     def _running(self) -> list[int]:
-        """The job each worker runs (or is about to): its first one still pending."""
+        """The job each worker runs (or is about to): the one its lane has begun, when
+        the news of the one before has not come yet; else its first one still pending."""
         firsts: dict[int, int] = {}
         for job_id, pending in self._pending.items():
-            firsts.setdefault(id(pending.worker), job_id)
+            if id(pending.worker) not in firsts:
+                current = pending.worker.current
+                firsts[id(pending.worker)] = current if current in self._pending else job_id
         return list(firsts.values())
 
     def _show(self) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
-from paperdesk.core.api import Changes
+from paperdesk.core.api import SYNCS, Changes
 from paperdesk.gui.context import Feature
 
 if TYPE_CHECKING:
@@ -38,22 +38,29 @@ class Share(Feature):
         self.again = False
         self.exchanges = 0  # finished, for tests and the status line
         self.seen: Any = None
+        # Where the library is shared (None: it is not), read when it may have changed:
+        # for another library, and after a write of the syncs' kind (starting or
+        # stopping a share is one, here or in another program), not at every look.
+        self.where: str | None = None
         self.library_changed(context.lib)
 
     def library_changed(self, lib: Library) -> None:
+        self.where = lib.share.where
         self.seen = self._folder_state()
         self._show()
-        if lib.share.where is not None:
+        if self.where is not None:
             self.soon.start()
 
     def changes_applied(self, changes: Changes, initiator: object | None) -> None:
+        if SYNCS in changes.kinds:
+            self.where = self.context.lib.share.where
         if initiator is self or changes.how == "shared" or not changes.kinds:
             return
-        if self.context.lib.share.where is not None:
+        if self.where is not None:
             self.soon.start()
 
     def _folder_state(self) -> Any:
-        where = self.context.lib.share.where
+        where = self.where
         if where is None or not os.path.isdir(where):
             return None
         try:
@@ -70,7 +77,7 @@ class Share(Feature):
             self.exchange()
 
     def exchange(self) -> None:
-        if self.context.lib.share.where is None:
+        if self.where is None:
             return
         if self.running:
             self.again = True

@@ -143,8 +143,9 @@ class KeyAllocator:
     EAGER_AFTER = 500  # bases read one by one before reading every key, at the least
     KEYS_PER_READ = 32
 
-    def __init__(self, db: Database, *, expected: int = 0) -> None:
-        """``expected``: how many keys the caller is about to take, if known."""
+    def __init__(self, db: Database, *, expected: int = 0, top: int | None = None) -> None:
+        """``expected``: how many keys the caller is about to take, if known; ``top``:
+        the highest paper id, when the caller has read it (``papers_table.top_id``)."""
         self.cased = False  # the last key claimed has a twin in another case (``claim``)
         self._db = db
         self._taken: set[str] = set()  # every key known, folded
@@ -154,7 +155,7 @@ class KeyAllocator:
         self._read_bases: set[str] = set()
         self._read_all = False
         self._next: dict[str, int] = {}
-        size = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+        size = papers_table.top_id(db) if top is None else top
         self._lazy_bases = max(self.EAGER_AFTER, size // self.KEYS_PER_READ)
         if expected >= self._lazy_bases:
             self._read_every_key()

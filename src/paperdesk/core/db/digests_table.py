@@ -23,17 +23,21 @@ _INSERT_SIGHTINGS = (
     " year_inferred, upvotes) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
-def insert_digest(db: Database, values: Sequence[Any]) -> int:
+def insert_digest(db: Database, values: Sequence[Any]) -> int | None:
     """A digest's row: its name, path, sha256, digest_date, year, year_source,
     daily_papers, encoding, entries, warnings and imported_at; its id (one no digest
-    ever had: ``ids``)."""
+    ever had: ``ids``). None, and nothing written, when a digest with that sha256 is
+    in already (the column is unique: the same file imported by another program
+    since the importer looked)."""
     digest_id = ids.first_free(db, "digests")
     cover_added(db, "digests", "id", [digest_id])
-    db.execute(
+    inserted = db.execute(
         "INSERT INTO digests (id, name, path, sha256, digest_date, year, year_source,"
         " daily_papers, encoding, entries, warnings, imported_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        [digest_id, *values])
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (sha256) DO NOTHING",
+        [digest_id, *values]).rowcount
+    if not inserted:
+        return None
     ids.mark_used(db, "digests")
     return digest_id
 

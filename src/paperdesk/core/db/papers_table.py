@@ -78,6 +78,12 @@ _INSERT_FROM_BIB = (
     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 
 
+def top_id(db: Database) -> int:
+    """The highest id a paper has now (0 with none): the library's size, near enough,
+    and the id above which a block's new papers come."""
+    return db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+
+
 def insert_from_digest(db: Database, rows: Iterable[Sequence[Any]]) -> None:
     """New papers of a digest: (id, title, abstract, title_key, author_count,
     organization, organization_handle, published, year, year_inferred, citekey,

@@ -199,7 +199,8 @@ def _adopt_syncs(db: Database, path: Path) -> None:
 
 @contextlib.contextmanager
 def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
-               set_aside: Sequence[str] = schema.LOAD_INDEXES) -> Iterator[None]:
+               set_aside: Sequence[str] = schema.LOAD_INDEXES,
+               top: int | None = None) -> Iterator[None]:
     """Inside a write: suspend the per-row triggers for a bulk insert.
 
     Meant for inserting new papers (ids above the current maximum) and new
@@ -215,8 +216,11 @@ def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
     ``fts_written``: the caller writes the new papers' search rows itself, from the
     values it has in hand (``fts_rows``, inside ``fts_hash``), so they are not read
     back from the rows here.
+
+    ``top``: the highest paper id before the block, when the caller has read it
+    (``papers_table.top_id``).
     """
-    first_paper = db.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
+    first_paper = papers_table.top_id(db) if top is None else top
     first_sighting = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
     with schema.triggers_off(db, schema.TRIGGERS + schema.MOMENTUM_TRIGGERS):
         loading = incoming >= first_paper  # at least doubles the library (ids from 1)

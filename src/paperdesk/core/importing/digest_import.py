@@ -75,12 +75,13 @@ def _import_digest(lib: Library, path: Path, data: bytes, progress: Progress,
     progress(0.2, f"Parsed {len(digest.entries)} entries from {path.name}")
     check_cancel(cancel)
     with store.large_write(db), lib.write(f"Import {path.name}") as w:
-        if db.execute("SELECT 1 FROM digests WHERE sha256 = ?", [sha]).fetchone():
-            report.warnings = [f"{path.name}: already imported; nothing changed"]
-            w.changes = ch.NOTHING
-            return report
         with cancellable_sql(db.conn, cancel):
-            _write_digest(lib, path, sha, digest, report, progress, cancel)
+            if not _write_digest(lib, path, sha, digest, report, progress, cancel):
+                # Imported by another program since the look above: the digests'
+                # unique sha256 says so under the write lock, with no second look.
+                report.warnings = [f"{path.name}: already imported; nothing changed"]
+                w.changes = ch.NOTHING
+                return report
             report.likely_duplicates = note_new(lib, report.created_ids, cancel)
         w.changes = file_changes(report)
     report.status = IMPORTED
@@ -100,13 +101,16 @@ def _entry_fields(entry: Entry) -> dict[str, Any]:
 
 
 def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: FileReport,
-                  progress: Progress, cancel: CancelFlag | None) -> None:
+                  progress: Progress, cancel: CancelFlag | None) -> bool:
+    """The digest's rows; False, with nothing written, when its file is in already."""
     db = lib.db
     stamp = now()
     digest_id = digests_table.insert_digest(
         db, [path.name, str(path.absolute()), sha, digest.date.isoformat() if digest.date else None,
              digest.year, digest.year_source, int(digest.daily_papers), digest.encoding,
              len(digest.entries), json.dumps(digest.warnings), stamp])
+    if digest_id is None:
+        return False
     report.digest_id = digest_id
     rows = _match_entries(db, path.name, digest, digest_id, stamp, progress, cancel)
     report.merged += rows.merged
@@ -119,6 +123,7 @@ def _write_digest(lib: Library, path: Path, sha: str, digest: Digest, report: Fi
     report.paper_ids = list(dict.fromkeys(rows.touched))
     report.created_ids = [row[0] for row in rows.new_papers]
     digests_table.set_counts(db, digest_id, report.new_papers, report.merged)
+    return True
 
 
 @dataclass
@@ -132,6 +137,7 @@ class _Rows:
     fills: dict[int, Entry] = field(default_factory=dict)
     touched: list[int] = field(default_factory=list)
     merged: int = 0
+    top: int = 0  # the highest paper id before the digest's papers
 
 
 def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stamp: str,
@@ -144,8 +150,8 @@ def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stam
     matcher = PaperMatcher(db, keys)
     next_id = ids.first_free(db, "papers")  # never an id a deleted paper had
     first_new = next_id
-    allocator = KeyAllocator(db, expected=len(digest.entries))
-    rows = _Rows()
+    rows = _Rows(top=papers_table.top_id(db))  # read once: the keys' and the index's
+    allocator = KeyAllocator(db, expected=len(digest.entries), top=rows.top)
     for n, (entry, key) in enumerate(zip(digest.entries, keys, strict=True)):
         check_cancel(cancel)  # each entry costs at most MAX_SIMILAR comparisons
         if n % 500 == 0:
@@ -178,7 +184,7 @@ def _match_entries(db: Database, name: str, digest: Digest, digest_id: int, stam
 def _insert_rows(db: Database, rows: _Rows) -> None:
     """The new papers and the sightings; many at once with the triggers set aside."""
     bulk = len(rows.new_papers) >= file_report.BULK_THRESHOLD
-    with (store.bulk_index(db, incoming=len(rows.new_papers)) if bulk
+    with (store.bulk_index(db, incoming=len(rows.new_papers), top=rows.top) if bulk
           else contextlib.nullcontext()):
         papers_table.insert_from_digest(db, rows.new_papers)
         digests_table.insert_sightings(db, rows.sightings)

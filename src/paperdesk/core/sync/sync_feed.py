@@ -77,20 +77,24 @@ def concerned(sync: Sync, searches: bool, changed: set[int] | None) -> bool:
     return changed is None or bool(changed) or (searches and sync.source == "search")
 
 
-def catch_up(lib: Library, pending: Pending, *, found: bool = False) -> list[Outcome]:
+def catch_up(lib: Library, pending: Pending, *, found: bool = False,
+             among: list[Sync] | None = None) -> list[Outcome]:
     """Write every sync the pending changes concern; with ``found``, every sync the
     library says is pending too (changes of a program that stopped before it wrote
     them), without waiting for a file another program is writing now (its outcome is
-    then ``pending``). Stopped syncs wait for the user."""
+    then ``pending``). Stopped syncs wait for the user. The syncs are read once
+    (``among``: as the caller just read them); each is read again under its file's
+    lock when written."""
     from paperdesk.core.sync.syncs import CONFLICT, Syncs
 
     dirty, searches, changed = pending.take()
     if not dirty and not found:
         return []
     syncs = Syncs(lib)
-    behind = {s.id for s in syncs.behind()} if found else set()
+    every = syncs.all() if among is None else among
+    behind = {s.id for s in syncs.behind(every)} if found else set()
     outcomes = []
-    for sync in syncs.all():
+    for sync in every:
         if sync.state == CONFLICT:
             continue
         if dirty and concerned(sync, searches, changed):
@@ -152,10 +156,12 @@ class SyncFeed:
         """A new record of what the syncs must catch up with (its ``hear`` listens)."""
         return Pending()
 
-    def catch_up(self, pending: Pending, *, found: bool = False) -> list[Outcome]:
+    def catch_up(self, pending: Pending, *, found: bool = False,
+                 among: list[Sync] | None = None) -> list[Outcome]:
         """Write, in this library, every sync the ``pending`` changes concern (and with
-        ``found``, every one the library says is pending: ``catch_up``)."""
-        return catch_up(self.lib, pending, found=found)
+        ``found``, every one the library says is pending: ``catch_up``; ``among``: the
+        syncs as just read)."""
+        return catch_up(self.lib, pending, found=found, among=among)
 
     def after_command(self) -> AfterCommand:
         """A listener from now on that writes the syncs when the command ends."""

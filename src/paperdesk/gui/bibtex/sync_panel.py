@@ -176,7 +176,7 @@ class SyncPanel:
 
     def __init__(self, context: Context, file_menu: QMenu, before) -> None:
         self.context = context
-        self.writer = SyncWriter(context.lib, context)
+        self.writer = SyncWriter(context.lib, context, lane=context.executor.lane("syncs"))
         self.states: dict[int, str] = {}  # sync id -> "writing" while it is written
         self.asked: set[int] = set()  # conflicts already put to the user
         self.add_action = context.menus.add(file_menu, "keep_in_sync", "Keep a .bib in &sync…",
@@ -217,12 +217,16 @@ class SyncPanel:
         self.disk = {}
 
     def look(self) -> None:
-        if not self.writer.busy and not self.writer.closed:
+        """Hash the files and read the records again, unless a round is under way or
+        due (a change waits out its second): that round reads the records, and a look
+        follows it."""
+        writer = self.writer
+        if not writer.busy and not writer.closed and not writer.timer.isActive():
             syncs = self.context.lib.syncs
             self.seen = (self.round, syncs.all())  # read once a look
-            self.writer.look({s.id: s.path for s in self.seen[1]}, self.round)
+            writer.look({s.id: s.path for s in self.seen[1]}, self.round)
             if syncs.behind(self.seen[1]):  # a change another program committed, unwritten
-                self.writer.catch_up_found()
+                writer.catch_up_found()
 
     def _looked(self, looked: tuple[int, dict[int, str | None]]) -> None:
         token, hashes = looked
@@ -281,8 +285,8 @@ class SyncPanel:
 
     # -- the writer's news ---------------------------------------------------------------
 
-    def _started(self, _ids) -> None:
-        self.refresh()
+    def _started(self, _ids, recorded) -> None:
+        self.refresh(recorded)  # as the writer just read them, if it did
 
     def _finished(self, outcomes) -> None:
         self.writer._done()

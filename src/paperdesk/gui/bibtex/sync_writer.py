@@ -1,11 +1,15 @@
-"""The window's writer of kept-in-sync files: one listener, a debounce, a thread.
+"""The window's writer of kept-in-sync files: one listener, a debounce, a lane.
 
 ``SyncWriter`` listens to the window's library. A change that may alter a
 synced file starts a one-second timer (each further change restarts it);
-when it fires, the files are written on a thread of their own with its own
-connection to the library (``lib.sync_feed.catch_up``), so typing never waits
-for a 100,000-entry file. While a write runs, further changes wait for the
-next round. Outcomes come back to the UI thread through ``finished``.
+when it fires, the files are written on the executor's ``syncs`` lane, on the
+lane's own connection to the library, kept open from round to round
+(``gui/jobs/executor.py``; ``lib.sync_feed.catch_up``), so typing never waits
+for a 100,000-entry file. The syncs a round writes are read once, on the UI
+thread: the panel shows them (``started``) and the lane writes them (each read
+again under its file's lock). While a write runs, further changes wait for the
+next round. Outcomes come back to the UI thread through ``finished``; the files'
+hashes (``look``) are taken on the same lane.
 
 Every round also writes the syncs the library says are pending (changes of a
 command that stopped after its commit and before it wrote them); the panel asks
@@ -17,30 +21,36 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from paperdesk.core.api import SYNCS, Changes, Library, PaperDeskError
+from paperdesk.gui.jobs.executor import Executor, Lane
 
 DEBOUNCE_MS = 1000
 
 
 class SyncWriter(QObject):
-    started = Signal(object)    # list of sync ids being written
+    started = Signal(object, object)  # sync ids being written; the syncs read, or None
     finished = Signal(object)   # list of sync_write.Outcome
     listed = Signal()           # syncs added, removed or their state changed here
     looked = Signal(object)     # (token, {sync id: the file's SHA-256 on disk or None})
 
-    def __init__(self, lib: Library, parent: QObject | None = None) -> None:
+    def __init__(self, lib: Library, parent: QObject | None = None, *,
+                 lane: Lane | None = None) -> None:
         super().__init__(parent)
         self.lib = lib
         self.pending = lib.sync_feed.pending()
         self.timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self.timer.timeout.connect(self.run)
-        self._thread: threading.Thread | None = None
-        self._looking: threading.Thread | None = None
+        self._own = lane is None  # alone (no window's executor): a lane of its own
+        self.lane = lane or Executor().lane("syncs")
+        # The round's task and the look's are over, their news posted to the UI thread.
+        self._written = threading.Event()
+        self._written.set()
+        self._looked = threading.Event()
+        self._looked.set()
         self._seen: dict[str, tuple] = {}  # path -> (stat key, SHA-256) of the last look
         self._round = False  # from run() to _done(): a write whose news is not in yet
         self._again = False  # changes came while a write ran
@@ -77,6 +87,11 @@ class SyncWriter(QObject):
         write asked for then would wait for news that has already come."""
         return self._round
 
+    @property
+    def posted(self) -> bool:
+        """No task of the writer is on its lane: the news of each has been posted."""
+        return self._written.is_set() and self._looked.is_set()
+
     def run(self, only: list[int] | None = None, *, overwrite: bool = False,
             found: bool = False) -> bool:
         """Write what the pending changes concern (or the syncs ``only``, whole) on the
@@ -91,40 +106,43 @@ class SyncWriter(QObject):
                 self._queued = (only, overwrite)
             return False
         path = self.lib.path
-        ids = [s.id for s in self.lib.syncs.all()] if only is None else list(only)
+        recorded = self.lib.syncs.all() if only is None else None  # read once a round
+        ids = [s.id for s in recorded] if recorded is not None else list(only or ())
         if only is None and (not ids or not (self.pending.dirty or found)):
             self.pending.take()
             return False
-        self.wait()  # the last round's thread, ending after it sent its outcomes
         self._round = True
         self.writing = set(ids)
-        self.started.emit(sorted(self.writing))
+        self._written.clear()
+        self.started.emit(sorted(self.writing), recorded)
         pending = self.pending
 
-        def work() -> None:
-            _lower_priority()
+        def work(lane: Lane) -> None:
             outcomes = []
             try:
-                with Library.open(path, create=False) as lib:
+                try:
+                    lib = lane.library(path)
                     if only is None:
-                        outcomes = lib.sync_feed.catch_up(pending, found=True)
+                        outcomes = lib.sync_feed.catch_up(pending, found=True, among=recorded)
                     else:
                         outcomes = [lib.syncs.write(s, overwrite=overwrite)
                                     for s in lib.syncs.all() if s.id in only]
-            except PaperDeskError as exc:  # the library itself is gone or busy
-                from paperdesk.core.api import Outcome
+                except PaperDeskError as exc:  # the library itself is gone or busy
+                    from paperdesk.core.api import Outcome
 
-                outcomes = [Outcome(i, "", "failed", str(exc)) for i in ids]
-            self.finished.emit(outcomes)
+                    lane.discard()
+                    outcomes = [Outcome(i, "", "failed", str(exc)) for i in ids]
+                self.finished.emit(outcomes)
+            finally:  # whatever happened, nobody waits for this round any longer
+                self._written.set()
 
-        self._thread = threading.Thread(target=work, name="paperdesk-sync", daemon=True)
-        self._thread.start()
+        self.lane.put(work)
         return True
 
     def look(self, files: dict[int, str], token: object = None) -> None:
-        """Hash the synced files ({id: path}) on a thread of their own (a large file
-        never holds up the window); ``looked`` brings the hashes back."""
-        if self.closed or (self._looking is not None and self._looking.is_alive()):
+        """Hash the synced files ({id: path}) on the lane (a large file never holds up
+        the window); ``looked`` brings the hashes back."""
+        if self.closed or not self._looked.is_set():
             return
 
         seen, file_sha256 = self._seen, self.lib.syncs.file_sha256
@@ -142,11 +160,14 @@ class SyncWriter(QObject):
             seen[path] = (key, found)
             return found
 
-        def work() -> None:
-            self.looked.emit((token, {i: hashed(p) for i, p in files.items()}))
+        def work(_lane: Lane) -> None:
+            try:
+                self.looked.emit((token, {i: hashed(p) for i, p in files.items()}))
+            finally:
+                self._looked.set()
 
-        self._looking = threading.Thread(target=work, name="paperdesk-sync-look", daemon=True)
-        self._looking.start()
+        self._looked.clear()
+        self.lane.put(work)
 
     def catch_up_found(self) -> bool:
         """Write the syncs the library says are pending, when the window has no write
@@ -172,8 +193,8 @@ class SyncWriter(QObject):
                 self.timer.start()
 
     def wait(self, timeout: float = 30.0) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
+        """Until the round under way is written (its outcomes may still be on their way)."""
+        self._written.wait(timeout)
 
     def close(self) -> None:
         """Finish the write under way, then write what the last changes concern
@@ -181,17 +202,10 @@ class SyncWriter(QObject):
         self.closed = True
         self.timer.stop()
         self.wait()
-        if self._looking is not None:
-            self._looking.join(30.0)
+        self._looked.wait(30.0)
         if self.pending.dirty:
             with contextlib.suppress(PaperDeskError):
                 self.lib.sync_feed.catch_up(self.pending)
         self.lib.remove_listener(self.hear)
-
-
-def _lower_priority() -> None:
-    """On Linux a thread has a nice value of its own: the writer leaves the processor
-    to the window's thread when both want it."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 5)
+        if self._own:
+            self.lane.stop()

@@ -1,17 +1,15 @@
-"""Imports through the operation runner, then the report; the progress panel the runner drives."""
+"""Imports through the operation runner, then the report."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QUrl, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from paperdesk.core.api import Changes, ImportRecord, ImportResult
 from paperdesk.gui import operations
-from paperdesk.gui.common.icons import icon
 from paperdesk.gui.importing.import_report import ImportReport
 
 if TYPE_CHECKING:
@@ -20,42 +18,6 @@ if TYPE_CHECKING:
 
 def local_paths(urls: Sequence[QUrl]) -> list[Path]:
     return [Path(u.toLocalFile()) for u in urls if u.isLocalFile()]
-
-
-class ProgressPanel(QWidget):
-    """Progress bar with a Cancel button, shown while a job runs."""
-
-    def __init__(self, cancel: Callable[[], None], parent=None) -> None:
-        super().__init__(parent)
-        self.label = QLabel()
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
-        self.bar.setMaximumWidth(220)
-        self.bar.setTextVisible(False)
-        self.cancel = QPushButton(icon("cancel"), "Cancel")
-        self.cancel.clicked.connect(cancel)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.label, self.bar, self.cancel):
-            layout.addWidget(widget)
-        self.hide()
-
-    def start(self, text: str, cancellable: bool = True) -> None:
-        """Shown for a job; without Cancel for one that cannot stop part way."""
-        self.label.setText(text)
-        self.bar.setValue(0)
-        self.cancel.setEnabled(True)
-        self.cancel.setVisible(cancellable)
-        self.show()
-
-    def step(self, fraction: float, message: str) -> None:
-        self.bar.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
-        if message and self.cancel.isEnabled():
-            self.label.setText(message)
-
-    def cancelling(self) -> None:
-        self.label.setText("Cancelling…")
-        self.cancel.setEnabled(False)
 
 
 class Importer(QObject):

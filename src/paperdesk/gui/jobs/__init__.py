@@ -1,1 +1,2 @@
-"""Work off the UI thread: the worker for writes, the reading thread, writes by other programs."""
+"""Work off the UI thread: the one executor, the worker and the reader on it, writes by
+other programs."""

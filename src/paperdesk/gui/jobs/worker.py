@@ -1,23 +1,20 @@
-"""A background thread for long writes (imports), with progress and Cancel; the window
-has two (``Context.worker``, and ``history_worker`` for large undos).
+"""Long writes (imports) off the UI thread, with progress and Cancel; the window has
+two (``Context.worker`` on the executor's ``jobs`` lane, and ``history_worker`` on its
+``history`` lane for large undos).
 
-A job is a function ``job(lib, progress, cancel)`` run on the worker thread
-against its own ``Library`` connection (SQLite connections stay in the thread
-that opened them). The worker keeps that library open from job to job, tidied
-after each (``Library.settle``), and opens it again only for another library, a
-file replaced under it, or after a job that failed; ``prepare`` opens it ahead
-of the first job, as the window opens a library. The result, or a one-line
-error, comes back to the UI thread through ``finished``, with the ``Changes``
-of every write the job committed (for the UI's library to announce); progress
-through ``progress``.
-The UI thread never waits for the worker.
+A job is a function ``job(lib, progress, cancel)`` run on the lane's thread against
+the lane's own ``Library`` connection (``gui/jobs/executor.py``: kept open from job
+to job, opened again only for another library, a file replaced under it, or after a
+job that failed), tidied after each (``Library.settle``); ``prepare`` opens it ahead
+of the first job, as the window opens a library. The result, or a one-line error,
+comes back to the UI thread through ``finished_job``, with the ``Changes`` of every
+write the job committed (for the UI's library to announce); progress through
+``progress``. The UI thread never waits for the worker.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import queue
 import threading
 import traceback
 from collections.abc import Callable
@@ -25,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, Signal
 
 from paperdesk.core.api import Changes, Library, PaperDeskError
+from paperdesk.gui.jobs.executor import Executor, Lane
 
 Job = Callable[[Library, Callable[[float, str], None], threading.Event], Any]
 _IDS = itertools.count(1)  # job ids, one series for every worker: a job's id is its own
@@ -48,38 +46,40 @@ class Outcome:
     changes: list[Changes] = field(default_factory=list)  # committed, even if it then failed
 
 
-class Worker(QThread):
+class Worker(QObject):
     progress = Signal(int, float, str)   # job id, fraction 0..1, message
     finished_job = Signal(object)        # Outcome
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, *, lane: Lane | None = None) -> None:
         super().__init__(parent)
-        self._jobs: queue.Queue[tuple[int, str, Path, Job | None] | None] = queue.Queue()
+        self.lane = lane or Executor().lane("jobs")  # alone: a lane of its own
         self._cancel = threading.Event()
         self._ended: dict[int, threading.Event] = {}
+        self._queued = 0  # jobs sent and not finished
+        self._count = threading.Lock()
         self.busy = False
+        self.current = 0  # the id of the job the lane runs, or ran last (0: none yet)
 
     def submit(self, label: str, library_path: Path, job: Job) -> int:
         """Queue ``job`` to run against the library at ``library_path``; returns its id."""
-        if not self.isRunning():
-            self.start()
         job_id = next(_IDS)
-        self.busy = True
+        with self._count:
+            self._queued += 1
+            self.busy = True
         self._ended[job_id] = threading.Event()
-        self._jobs.put((job_id, label, Path(library_path), job))
+        path = Path(library_path)
+        self.lane.put(lambda lane: self._run(lane, job_id, label, path, job))
         return job_id
 
     def ended(self, job_id: int) -> threading.Event:
-        """Set once this thread is done with job ``job_id``: run, failed, or never begun
+        """Set once the lane is done with job ``job_id``: run, failed, or never begun
         (its library could not be opened); for a thread that must wait for its writes."""
         return self._ended.get(job_id, _DONE)
 
     def prepare(self, library_path: Path) -> None:
-        """Open the library at ``library_path`` on the worker now (closing the one it
+        """Open the library at ``library_path`` on the lane now (closing the one it
         had), so that the first job finds it open; a failure waits for that job."""
-        if not self.isRunning():
-            self.start()
-        self._jobs.put((0, "", Path(library_path), None))
+        self.lane.prepare(Path(library_path))
 
     def cancel(self) -> None:
         """Ask the running job to stop; it rolls back what it had not finished."""
@@ -87,38 +87,25 @@ class Worker(QThread):
 
     def stop(self) -> None:
         self._cancel.set()
-        if self.isRunning():
-            self._jobs.put(None)
-            self.wait()
+        self.lane.stop()
 
-    def run(self) -> None:
-        lib: Library | None = None
+    def _run(self, lane: Lane, job_id: int, label: str, path: Path, job: Job) -> None:
+        self.current = job_id  # before its predecessor's news may have reached the UI
+        self._cancel.clear()
+        outcome = Outcome(job_id, label, library=path)
         try:
-            while (item := self._jobs.get()) is not None:
-                job_id, label, path, job = item
-                lib = _library_for(lib, path)
-                if job is None:  # prepare: the library opened ahead of the first job
-                    # Whatever fails here fails again in the first job, which reports it.
-                    with contextlib.suppress(Exception):
-                        lib = lib or Library.open(path, create=False)
-                    continue
-                self._cancel.clear()
-                outcome = Outcome(job_id, label, library=path)
-                try:
-                    lib = self._run_job(lib, path, job, outcome)
-                finally:
-                    self._ended.pop(job_id, _DONE).set()
-                self.busy = not self._jobs.empty()
-                self.finished_job.emit(outcome)
+            self._run_job(lane, path, job, outcome)
         finally:
-            if lib is not None:
-                lib.close()
+            self._ended.pop(job_id, _DONE).set()
+            with self._count:
+                self._queued -= 1
+                self.busy = self._queued > 0
+        self.finished_job.emit(outcome)
 
-    def _run_job(self, lib: Library | None, path: Path, job: Job,
-                 outcome: Outcome) -> Library | None:
-        """Run ``job`` into ``outcome``; the library it leaves open for the next."""
+    def _run_job(self, lane: Lane, path: Path, job: Job, outcome: Outcome) -> None:
+        """Run ``job`` into ``outcome``; after a failure the lane's connection goes."""
         try:
-            lib = lib or Library.open(path, create=False)
+            lib = lane.library(path)
             lib.add_listener(outcome.changes.append)
             try:
                 job_id = outcome.job_id
@@ -127,22 +114,10 @@ class Worker(QThread):
             finally:
                 lib.remove_listener(outcome.changes.append)
             lib.settle()
-            return lib
+            return
         except PaperDeskError as exc:
             outcome.error = str(exc)
         except Exception as exc:  # shown to the user as one line, details on request
             outcome.error = f"{outcome.label} failed: {type(exc).__name__}: {exc}"
             outcome.details = traceback.format_exc()
-        if lib is not None:  # after a failure the next job starts on a fresh connection
-            with contextlib.suppress(Exception):
-                lib.close()
-        return None
-
-
-def _library_for(lib: Library | None, path: Path) -> Library | None:
-    """``lib`` if it is still the library at ``path``; otherwise None, ``lib`` closed."""
-    if lib is None or (lib.path == path and not lib.moved()):
-        return lib
-    with contextlib.suppress(Exception):
-        lib.close()
-    return None
+        lane.discard()  # the next job starts on a fresh connection

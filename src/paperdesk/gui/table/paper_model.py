@@ -11,7 +11,7 @@ them alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -154,8 +154,10 @@ class PaperModel(QAbstractTableModel):
             for pid in paper_ids:
                 self._rows.pop(pid, None)
 
-    def refresh_rows(self, paper_ids: Iterable[int]) -> None:
-        """Reread the rows of ``paper_ids`` and repaint just those rows."""
+    def refresh_rows(self, paper_ids: Iterable[int],
+                     read: Mapping[int, dict[str, Any]] | None = None) -> None:
+        """Reread the rows of ``paper_ids`` and repaint just those rows (``read``: papers
+        the caller has just read, by id: not read again)."""
         paper_ids = list(paper_ids)
         self.forget(paper_ids)
         self.read_queue()
@@ -166,7 +168,12 @@ class PaperModel(QAbstractTableModel):
         shown = [pid for pid in paper_ids if self.row_of(pid) is not None]
         if not shown:
             return
-        self._load(shown)
+        read = read or {}
+        for pid in shown:
+            if pid in read:
+                self._rows[pid] = _row(read[pid])
+        if unread := [pid for pid in shown if pid not in read]:
+            self._load(unread)
         for pid in shown:
             row = self.row_of(pid)
             if row is not None:

@@ -109,14 +109,15 @@ class TableFeed(QObject):
         self.model.forget()
         self.refresh_table()
 
-    def apply(self, changes: Changes) -> None:
+    def apply(self, changes: Changes, read: dict[int, dict[str, Any]] | None = None) -> None:
         """After a write that leaves the set of papers listed as it was (TABLE_SET
-        reloads): repaint the rows it changed; the queue lists again (its order)."""
+        reloads): repaint the rows it changed (``read``: papers just read, by id); the
+        queue lists again (its order)."""
         self._base = None
         if self.context.lists_again(changes):
             self.refresh_table()  # a feature's own order (the queue's) may have changed
         elif TABLE_ROWS in changes.views:
-            self.model.refresh_rows(changes.paper_ids)
+            self.model.refresh_rows(changes.paper_ids, read)
 
     def fetch_ids(self, sort: str | None, descending: bool,
                   limit: int | None) -> tuple[list[int], bool]:
