@@ -51,7 +51,7 @@ def test_jobs_reads_and_syncs_run_on_the_executors_threads(window, seed_lib, qtb
 
     results: list = []
     window.context.ops.run("Count", job, results.append)
-    window.reader.request("test", 1, seed_lib.path, read)
+    window.context.reader.request("test", 1, seed_lib.path, read)
     syncs = executor.lane("syncs")
     syncs.put(lambda lane: ran.setdefault("sync", threading.current_thread()))
     qtbot.waitUntil(lambda: len(ran) == 3 and results == [SEED_PAPERS], timeout=WAIT_MS)
@@ -77,7 +77,7 @@ def test_a_tag_edit_reaches_the_synced_file_without_opening_the_library_again(
     opens = _opens(monkeypatch)
     rounds: list = []
     writer(window).finished.connect(rounds.append)
-    pid = window.model.paper_id(0)
+    pid = window.feed.model.paper_id(0)
     paper_edits.add_tags(window.context, [pid], ["kept-in-sync"])
     _written(window, qtbot)
     assert len(rounds) == 1 and rounds[0][0].written

@@ -43,8 +43,8 @@ def test_a_tag_edit_reads_the_shown_paper_once_for_the_pane_and_the_table(window
     from paperdesk.gui.table.paper_model import TAGS
     from tests.work import statements
 
-    pid = window.model.paper_id(0)
-    window.select_ids([pid], pid)
+    pid = window.feed.model.paper_id(0)
+    window.feed.select_ids([pid], pid)
     assert window.detail.ids == [pid]
     shown: list[list[dict]] = []
     real = window.detail.show_papers
@@ -55,5 +55,5 @@ def test_a_tag_edit_reads_the_shown_paper_once_for_the_pane_and_the_table(window
     reads = [s for s in ran if s.lstrip().upper().startswith("SELECT ID, TITLE")
              and f"IN ({pid})" in s]
     assert len(reads) == 1, reads
-    assert window.model.index(window.model.row_of(pid), TAGS).data() == "read-once"
+    assert window.feed.model.index(window.feed.model.row_of(pid), TAGS).data() == "read-once"
     assert [[p["tags"] for p in papers] for papers in shown] == [[["read-once"]]]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
@@ -27,13 +27,19 @@ from paperdesk.gui.common.geometry import fit_to_screen
 from paperdesk.gui.shortcuts_sheet import ShortcutsSheet
 
 if TYPE_CHECKING:
-    from paperdesk.gui.curation.triage_view import Triage
     from paperdesk.gui.main_window import MainWindow
 
 STATUS_KEYS = [("mark_unread", "Mark as &unread", "unread", "U"),
                ("mark_to_read", "Add to the reading &queue (to read)", "to-read", "T"),
                ("mark_reading", "Mark as reading (&working on it)", "reading", "W")]
 _TEXT_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+
+class _Opens(Protocol):
+    """A feature the keys open by name (the triage), known by what it does, not by
+    its module: the keys import no feature."""
+
+    def open(self) -> None: ...
 
 
 def set_status(window: MainWindow, status: str) -> None:
@@ -158,7 +164,7 @@ def install(window: MainWindow) -> TextKeys:
               table_only=True)
     paper.addSeparator()
     menus.add(paper, "triage", "&Triage a digest…",
-              lambda: cast("Triage", window.context.features["triage"]).open(), "Ctrl+Shift+T")
+              lambda: cast(_Opens, window.context.features["triage"]).open(), "Ctrl+Shift+T")
     menus.add("edit", "clear_search", "Clear the search", lambda: clear_search(window), "Esc",
               table_only=True)
     menus.add("edit", "first_row", "Go to the &first paper", lambda: to_end(window, False),
