@@ -145,3 +145,26 @@ def test_a_paper_written_by_another_program_gets_its_id_when_first_asked(lib):
     assert got == {pid: str(uuid.uuid5(uids.NAMESPACE, "arxiv:2402.00002"))}
     with lib.write("again"):
         assert papers_table.ensure_uids(lib.db, [pid]) == got
+
+
+def test_the_stable_id_is_uuid5_of_its_basis_whatever_the_text():
+    names = ["", "title:x", "title:x#2", "doi:10.1/ä", "key:日本#17", "arxiv:2401.00001",
+             "title:" + "long " * 200]
+    for name in names:
+        assert uids.name_uid(name) == str(uuid.uuid5(uids.NAMESPACE, name))
+
+
+def test_many_papers_of_one_title_each_take_the_next_free_id(tmp_path):
+    # Forty papers of one title (a title key alike): ids #2 to #40 of that title, each
+    # found past those the library already holds, in two imports.
+    for run in (1, 2):
+        bib = tmp_path / f"same{run}.bib"
+        bib.write_text("".join(f"@misc{{same{run}x{i}, title = {{Editorial}}, year = {2000 + i}}}\n"
+                               for i in range(20)))
+        assert paperdesk("--library", tmp_path / "lib.sqlite", "import", bib).returncode == 0
+    with sqlite3.connect(tmp_path / "lib.sqlite") as conn:
+        got = {uid for (uid,) in conn.execute("SELECT uid FROM papers")}
+        key = conn.execute("SELECT title_key FROM papers LIMIT 1").fetchone()[0]
+    base = "title:" + key
+    assert got == {str(uuid.uuid5(uids.NAMESPACE, base))} | {
+        str(uuid.uuid5(uids.NAMESPACE, f"{base}#{n}")) for n in range(2, 41)}

@@ -140,7 +140,10 @@ def undefined_macros(raw: str, strings: dict[str, str]) -> list[str]:
     """The names a raw value (or an ``@string`` definition) uses that ``strings`` does not
     define (``_undefined``): read as empty."""
     whole = raw.strip()
-    parts = [p.strip() for p in split_top(raw, "#")] if "#" in whole else [whole]
+    if "#" not in whole:  # most values: one part, looked at without a generator
+        return [whole] if (whole and whole[0] not in '{"' and whole.lower() not in strings
+                           and _undefined(whole)) else []
+    parts = [p.strip() for p in split_top(raw, "#")]
     return list(dict.fromkeys(p for p in parts if p and p[0] not in '{"' and (
         p.lower() not in strings) and _undefined(p)))
 

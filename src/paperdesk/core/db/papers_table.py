@@ -15,8 +15,9 @@ the images.
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from paperdesk.core.db import attachments_table, ids
@@ -59,12 +60,26 @@ def _with_uids(db: Database, rows: Sequence[Sequence[Any]], arxiv: int | None,
     for row, first in zip(rows, firsts, strict=True):
         uid = first
         if uid in taken:
-            uid = next(c for c in uids.candidates(*bases(row)) if c not in taken
-                       and db.execute("SELECT 1 FROM papers WHERE uid = ?", [c]).fetchone()
-                       is None)
+            uid = _free_uid(db, uids.candidates(*bases(row)), taken)
         taken.add(uid)
         out.append((*row, uid))
     return out
+
+
+_UID_BATCH = 32  # candidates looked up in the library at a time
+
+
+def _free_uid(db: Database, candidates: Iterator[str], taken: set[str]) -> str:
+    """The first of ``candidates`` neither in ``taken`` nor held by a paper of the library:
+    the candidates a batch at a time, each batch looked up in one query (the tenth paper
+    of one title would otherwise ask for each of the nine before it, one by one)."""
+    while True:
+        batch = [c for c in itertools.islice(candidates, _UID_BATCH) if c not in taken]
+        held = {r[0] for r in select_in(db, "SELECT uid FROM papers WHERE uid IN ({marks})",
+                                        batch)} if batch else set()
+        for candidate in batch:
+            if candidate not in held:
+                return candidate
 
 
 _INSERT_FROM_DIGEST = (
