@@ -56,6 +56,8 @@ def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:
     if not read:  # a new computer: the newest snapshot first, then what it lacks
         _from_snapshot(folder, listed, doc, read, out)
     for name in listed:
+        if name in read:  # read whole once: a file is never written again under its name
+            continue
         path = folder / name
         try:
             raw = path.read_bytes()
@@ -63,8 +65,6 @@ def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:
             out.skipped.append(f"{name}: cannot be read ({exc.strerror}); tried again later")
             continue
         digest = hashlib.sha256(raw).hexdigest()
-        if read.get(name) == digest or (name in read and name.endswith(files.SNAPSHOT_SUFFIX)):
-            continue
         try:
             head, data = files.unpack(raw)
         except files.Torn as exc:

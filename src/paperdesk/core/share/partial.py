@@ -64,6 +64,8 @@ class Subset:
         if _merges(self.doc):
             return None
         touched = _touched_uids(self.doc, since) - self.local.papers.keys()
+        if len(touched) > MOST_SHARE * _count(self.db):
+            return None  # most of the library: read whole at once
         if touched:
             known = _pids_of(self.db, touched)
             more = read(self.db, self.device, set(known.values()))
