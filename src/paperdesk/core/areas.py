@@ -15,7 +15,7 @@ feature through these; ``core/api.py`` holds only the value types that go with t
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from paperdesk.core.bibtex.bibtex_export import Bibtex
@@ -46,7 +46,7 @@ class Areas:
     def _library(self) -> Library:
         """The library the areas are of: ``Library`` itself, which inherits them (each
         area is made with it)."""
-        raise NotImplementedError
+        return cast("Library", self)
 
     @functools.cached_property
     def trash(self) -> Trash:

@@ -39,9 +39,6 @@ class Library(Kernel, Areas):
     """The library file open: the write kernel (``core/db/kernel.py``) with its areas
     of work (the properties of ``Areas``) and its reads."""
 
-    def _library(self) -> Library:
-        return self
-
     # -- opening and closing -------------------------------------------------
 
     @classmethod

@@ -89,10 +89,15 @@ def made(write: ch.Write, queued: Iterable[ch.Changes]) -> list[ch.Changes]:
 
 def record(db: Database, parts: Iterable[ch.Changes]) -> None:
     """Inside the write that made ``parts``: the syncs have them to catch up with."""
-    shared = db.execute("SELECT 1 FROM share_doc LIMIT 1").fetchone() is not None
-    concern, ids = touched(parts, SHARED_CONTENT if shared else CONTENT)
-    if not concern or not (shared or db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone()):
+    # What concerns no shared library concerns no sync either (CONTENT is the smaller):
+    # most writes of a sync's own state end here, asking the library nothing.
+    concern, ids = touched(parts, SHARED_CONTENT)
+    if not concern:
         return
+    if db.execute("SELECT 1 FROM share_doc LIMIT 1").fetchone() is None:  # not shared
+        concern, ids = touched(parts, CONTENT)
+        if not concern or not db.execute("SELECT 1 FROM syncs LIMIT 1").fetchone():
+            return
     blob = None if ids is None else blob_of(ids)
     added = db.execute("INSERT INTO sync_changes (paper_ids) VALUES (?)", [blob]).lastrowid
     if added and added % PRUNE_EVERY == 0:  # (a sync stopped for good writes no more)
