@@ -134,3 +134,24 @@ def test_a_linked_pdf_keeps_each_computers_own_path(two, tmp_path):
     exchange(b, a)
     assert a.pdf.file(att) == mine and b.pdf.file(row["id"]) == theirs
     assert [r["state"] for r in listed(a)] == ["ok"] == [r["state"] for r in listed(b)]
+
+
+def test_a_highlight_whose_pdf_moves_back_to_its_paper_is_kept_everywhere(two, tmp_path):
+    """A merge moves a PDF and its highlight to the kept paper; the merge undone moves
+    them back. The other computer moves its attachment back too, and the highlight
+    with it: taken with the attachment it left, it would leave every computer."""
+    a, b, folder = two
+    a.share.start(folder)
+    b.share.start(folder)
+    gone, keep = sorted(uid_ids(a))[:2]
+    att, _ = _attach(a, tmp_path, uid_ids(a)[gone])
+    a.highlights.add(att, 0, [[10, 10, 90, 10, 10, 20, 90, 20]], "page one", comment="kept")
+    exchange(a, b)
+    merged = a.duplicates.merge(uid_ids(a)[keep], [uid_ids(a)[gone]])
+    exchange(a, b)
+    assert [r["paper"] for r in listed(b)] == [keep]
+    a.undo(merged.undo)
+    exchange(a, b, a)
+    for lib in (a, b):
+        (row,) = lib.pdf.of_paper(uid_ids(lib)[gone])
+        assert [h["comment"] for h in lib.highlights.of_attachment(row["id"])] == ["kept"]

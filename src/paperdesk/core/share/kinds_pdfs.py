@@ -66,16 +66,16 @@ def _local(db: Database, ids: Ids) -> dict[str, int]:
 
 
 def _write(db: Database, diff: Diff, ids: Ids, stamp: str) -> set[int]:
+    """The attachments added and changed first, then the highlights (a highlight
+    whose file moved to another paper points at its new attachment), and only then
+    the attachments removed: removing one takes its highlights with it, and those
+    that moved are no longer its."""
     touched: set[int] = set()
     local = _local(db, ids)
     highlight_ids = _highlight_ids(db, local)
     for key in diff.removed:
         if key.startswith("h:") and key in highlight_ids:
             highlights_table.delete(db, highlight_ids[key])
-    for key in diff.removed:
-        if key.startswith("a:"):
-            attachments_table.delete(db, local.pop(key))
-            touched.add(ids.pid[key.split(":")[1]])
     for key, record in diff.added.items():
         if key.startswith("a:"):
             _, paper, sha = key.split(":")
@@ -95,6 +95,10 @@ def _write(db: Database, diff: Diff, ids: Ids, stamp: str) -> set[int]:
     touched |= {ids.pid[v["attachment"].split(":")[1]] for k, v in
                 (*diff.added.items(), *((k, w) for k, (_, w) in diff.changed.items()))
                 if k.startswith("h:")}
+    for key in diff.removed:
+        if key.startswith("a:"):
+            attachments_table.delete(db, local.pop(key))
+            touched.add(ids.pid[key.split(":")[1]])
     return touched
 
 
