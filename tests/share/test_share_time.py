@@ -153,3 +153,14 @@ def test_clocks_apart_change_no_outcome(tmp_path, apart):
     assert sorted(p[0] for p in papers.values())[-1] == 5  # the later rating won
     assert ("nlp",) in [p[2] for p in papers.values()]
     assert len(queue) == 3
+
+
+def test_a_computer_exchanging_in_a_quiet_folder_says_so_now_and_then(tmp_path):
+    """Its seen file is written again when its stamp grows old, though it read nothing
+    new: otherwise after 30 quiet days it looks away, and the files it still has to
+    read could be removed."""
+    read = {"A-1.pdupdate": "x"}
+    assert compaction.write_seen(tmp_path, "B", read, "2026-11-01T00:00:00+00:00")
+    assert not compaction.write_seen(tmp_path, "B", read, "2026-11-02T00:00:00+00:00")
+    assert compaction.write_seen(tmp_path, "B", read, "2026-11-05T00:00:00+00:00")
+    assert compaction.seen(tmp_path)["B"]["stamp"] == "2026-11-05T00:00:00+00:00"

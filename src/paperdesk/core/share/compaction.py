@@ -26,10 +26,14 @@ AWAY_DAYS = 30
 
 
 def write_seen(folder: Path, device: str, read: dict[str, str], stamp: str) -> bool:
-    """This computer's seen file, when what it has read changed; whether written."""
+    """This computer's seen file, when what it has read changed or its stamp is a
+    tenth of the days that make a computer away old (a computer that exchanges in a
+    quiet folder is not taken for one that went away); whether written."""
     names = sorted(read)
     got = _seen_file(folder / f"{device}{SEEN_SUFFIX}")
-    if got is not None and got.get("read") == names:
+    fresh = got is not None and _when(got.get("stamp")) >= _when(stamp) - timedelta(
+        days=AWAY_DAYS / 10)
+    if got is not None and got.get("read") == names and fresh:
         return False
     files.write(folder / f"{device}{SEEN_SUFFIX}",
                 json.dumps({"read": names, "stamp": stamp}).encode(), kind="seen",
