@@ -5,9 +5,11 @@ copied four times (into bytes, pickled, read back in 64 KB pieces, unpickled), a
 each piece read takes the interpreter's lock again, so a window busy painting
 slows the transfer and the transfer slows the painting. Here the reader's pages
 (``Segment``, one per open PDF) hold a block of shared memory
-(``multiprocessing.shared_memory``); the sandbox's child renders straight into it
-(``render_into``: PDFium draws into the block) and answers with the image's width,
-height and bytes a row only. The reader copies the pixels once, into its image.
+(``multiprocessing.shared_memory``); the sandbox's child renders the page and
+copies it into the block at memory speed (``render_into``; no C-level access of
+PaperDesk's own, which the portability rule forbids) and answers with the image's
+width, height and bytes a row only. The reader copies the pixels once, into its
+image.
 
 A page larger than the block is answered with the bytes it needs; the reader
 makes a larger block and asks again. The child keeps the last few blocks it was
@@ -20,7 +22,6 @@ child starts quickly.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 from collections import OrderedDict
 from multiprocessing import shared_memory
 from typing import Any
@@ -58,7 +59,6 @@ def render_into(page: Any, scale: float, name: str, size: int) -> dict[str, int]
     """Render ``page`` (a pypdfium2 page) at ``scale`` into block ``name`` of ``size``
     bytes, as BGRA rows: ``{"width", "height", "stride"}``, or ``{"need": bytes}``
     when the block is too small."""
-    import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     width, height = page.get_size()
@@ -67,16 +67,13 @@ def render_into(page: Any, scale: float, name: str, size: int) -> dict[str, int]
     need = (w + 1) * 4 * (h + 1)
     if need > size:
         return {"need": need}
-    buffer = (ctypes.c_ubyte * size).from_buffer(_buf(_block(name)))
-
-    def into(width: int, height: int, format: int, rev_byteorder: bool = False,
-             **_: Any) -> Any:
-        return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder,
-                                           buffer=buffer, stride=width * 4)
-
-    bitmap = page.render(scale=scale, force_bitmap_format=raw.FPDFBitmap_BGRA,
-                         bitmap_maker=into)
-    try:  # the block's memory is borrowed until this returns (bitmap and buffer let go)
+    bitmap = page.render(scale=scale, force_bitmap_format=raw.FPDFBitmap_BGRA)
+    try:  # copied into the block at memory speed (no C-level access of our own)
+        pixels = memoryview(bitmap.buffer).cast("B")
+        try:
+            _buf(_block(name))[:pixels.nbytes] = pixels
+        finally:
+            pixels.release()
         return {"width": bitmap.width, "height": bitmap.height, "stride": bitmap.stride}
     finally:
         bitmap.close()
