@@ -66,19 +66,18 @@ def _check(timeout_s: float) -> str:
     window = MainWindow(lib)
     try:
         window.show()
-        model = getattr(window, "model", None)
-        shown = _wait(app, lambda: model is None or model.rowCount() > 0, timeout_s)
-        if not shown:
+        model = window.feed.model
+        if not _wait(app, lambda: model.rowCount() > 0, timeout_s):
             raise RuntimeError(f"the window showed no papers within {timeout_s:.0f} s")
-        rows = model.rowCount() if model is not None else 0
+        rows = model.rowCount()
         if window.grab().isNull():
             raise RuntimeError("the window could not be drawn")
         pdf = _pdf_check(lib)
     finally:
         window.close()
-        for part in ("worker", "reader"):
+        for part in (window.context.worker, window.context.reader):
             with contextlib.suppress(Exception):
-                getattr(window, part).stop()
+                part.stop()
         with contextlib.suppress(Exception):
             window.lib.close()
         app.processEvents()
