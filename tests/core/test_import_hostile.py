@@ -135,9 +135,10 @@ def same_title_digest(n: int, name: str = "A Survey of Large Language Models") -
     return HEADER + "Dec 30\n\n" + entries
 
 
-def test_entries_sharing_a_title_cost_a_bounded_number_of_comparisons(lib, tmp_path,
-                                                                      monkeypatch):
-    calls = []
+@pytest.fixture
+def comparisons(monkeypatch) -> list[int]:
+    """One item for each comparison of two entries' keys the matcher makes."""
+    calls: list[int] = []
     real = matcher.key_similarity
 
     def counted(a, b, cutoff=0.0):
@@ -145,6 +146,12 @@ def test_entries_sharing_a_title_cost_a_bounded_number_of_comparisons(lib, tmp_p
         return real(a, b, cutoff)
 
     monkeypatch.setattr(matcher, "key_similarity", counted)
+    return calls
+
+
+def test_entries_sharing_a_title_cost_a_bounded_number_of_comparisons(lib, tmp_path,
+                                                                      comparisons):
+    calls = comparisons
     counts = {}
     for n in (100, 400):
         calls.clear()
@@ -159,17 +166,10 @@ def test_entries_sharing_a_title_cost_a_bounded_number_of_comparisons(lib, tmp_p
     assert counts[400] >= 10 * MAX_SIMILAR  # the matcher did compare abstracts
 
 
-def test_a_big_same_title_digest_costs_linear_comparisons(lib, tmp_path, monkeypatch):
+def test_a_big_same_title_digest_costs_linear_comparisons(lib, tmp_path, comparisons):
     """2,000 entries under one title: about 80 s of comparisons when every entry was
     compared with every earlier one (two million pairs); counted, not timed, now."""
-    calls = []
-    real = matcher.key_similarity
-
-    def counted(a, b, cutoff=0.0):
-        calls.append(1)
-        return real(a, b, cutoff)
-
-    monkeypatch.setattr(matcher, "key_similarity", counted)
+    calls = comparisons
     path = tmp_path / "same.txt"
     path.write_text(same_title_digest(2000), encoding="utf-8")
     [report] = lib.import_paths([path])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +40,29 @@ def library(path: Path) -> Library:
 
 def uid_ids(lib: Library) -> dict[str, int]:
     return {lib.paper(i)["uid"]: i for i in lib.search("", include_deleted=True).ids}
+
+
+@contextmanager
+def pair(tmp_path: Path, papers: bool = False,
+         started: bool = False) -> Iterator[tuple[Library, Library, Path]]:
+    """Two libraries and the folder they may share (``papers``: the first holds a
+    digest's; ``started``: both share the folder already); closed afterwards."""
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a, b = library(tmp_path / "a" / "a.sqlite"), library(tmp_path / "b" / "b.sqlite")
+    if papers:
+        a.import_paths([digest(tmp_path / "d")])
+    if started:
+        a.share.start(folder)
+        b.share.start(folder)
+    try:
+        yield a, b, folder
+    finally:
+        a.close()
+        b.close()
+
+
+def exchange(*libs: Library) -> None:
+    """Each exchanges, twice round: everyone has read everyone's."""
+    for lib in (*libs, *libs):
+        lib.share.now()

@@ -12,23 +12,13 @@ from paperdesk.core.db.changes import SHARED
 from paperdesk.core.library import Library
 from paperdesk.core.model.errors import ShareError
 from paperdesk.core.share import files
-from tests.share.sharing import digest, library, uid_ids, view
+from tests.share.sharing import digest, exchange, library, pair, uid_ids, view
 
 
 @pytest.fixture
 def two(tmp_path):
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    a = library(tmp_path / "a" / "a.sqlite")
-    b = library(tmp_path / "b" / "b.sqlite")
-    yield a, b, folder
-    a.close()
-    b.close()
-
-
-def exchange(*libs: Library) -> None:
-    for lib in (*libs, *libs):  # twice round: everyone has read everyone's
-        lib.share.now()
+    with pair(tmp_path) as libraries:
+        yield libraries
 
 
 def test_the_same_digest_on_both_is_one_paper_and_edits_meet(two, tmp_path):

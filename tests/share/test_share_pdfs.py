@@ -12,24 +12,13 @@ import pytest
 from paperdesk.core.library import Library
 from tests.command_line import paperdesk
 from tests.pdf_files import pdf_bytes
-from tests.share.sharing import digest, library, uid_ids
+from tests.share.sharing import exchange, pair, uid_ids
 
 
 @pytest.fixture
 def two(tmp_path):
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    a = library(tmp_path / "a" / "a.sqlite")
-    b = library(tmp_path / "b" / "b.sqlite")
-    a.import_paths([digest(tmp_path / "d")])
-    yield a, b, folder
-    a.close()
-    b.close()
-
-
-def exchange(*libs: Library) -> None:
-    for lib in (*libs, *libs):
-        lib.share.now()
+    with pair(tmp_path, papers=True) as libraries:
+        yield libraries
 
 
 def _attach(lib: Library, tmp_path, pid: int, text: str = "one") -> tuple[int, bytes]:

@@ -14,23 +14,13 @@ from paperdesk.core.db.changes import SHARED
 from paperdesk.core.library import Library
 from tests.command_line import paperdesk
 from tests.digest_files import write_entries
-from tests.share.sharing import digest, library, uid_ids, view
+from tests.share.sharing import digest, exchange, pair, uid_ids, view
 
 
 @pytest.fixture
 def two(tmp_path):
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    a = library(tmp_path / "a" / "a.sqlite")
-    b = library(tmp_path / "b" / "b.sqlite")
-    yield a, b, folder
-    a.close()
-    b.close()
-
-
-def exchange(*libs: Library) -> None:
-    for lib in (*libs, *libs):
-        lib.share.now()
+    with pair(tmp_path) as libraries:
+        yield libraries
 
 
 def cli(lib: Library, *args: str):

@@ -5,27 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from paperdesk.core.library import Library
-from tests.share.sharing import digest, library, uid_ids, view
+from tests.share.sharing import digest, exchange, library, pair, uid_ids, view
 
 
 @pytest.fixture
 def two(tmp_path):
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    a = library(tmp_path / "a" / "a.sqlite")
-    b = library(tmp_path / "b" / "b.sqlite")
-    a.import_paths([digest(tmp_path / "d")])
-    a.share.start(folder)
-    b.share.start(folder)
-    yield a, b, folder
-    a.close()
-    b.close()
-
-
-def exchange(*libs: Library) -> None:
-    for lib in (*libs, *libs):
-        lib.share.now()
+    with pair(tmp_path, papers=True, started=True) as libraries:
+        yield libraries
 
 
 def test_a_tag_on_a_paper_merged_elsewhere_stays_on_the_kept_paper(two):
