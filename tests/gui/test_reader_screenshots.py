@@ -41,6 +41,13 @@ while time.time() < end and not (reader.opened_window(aid) is not None
     app.processEvents()
     time.sleep(0.01)
 shown = reader.opened_window(aid)
+# The offscreen screen is 800 by 800 pixels, 400 by 400 at this scale, and the reader
+# opens to fit it: give it the room a real screen would.
+shown.resize(760, 900)
+end = time.time() + 60
+while time.time() < end and not shown.view.has_page_image(2):
+    app.processEvents()
+    time.sleep(0.01)
 shown.set_current_highlight(shown.view.highlights[0]["id"])
 shown.view.viewport().repaint()
 image = shown.grab()
