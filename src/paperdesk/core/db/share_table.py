@@ -22,6 +22,11 @@ def doc_parts(db: Database) -> list[bytes]:
     return [bytes(r[0]) for r in db.execute("SELECT data FROM share_doc ORDER BY seq")]
 
 
+def part_sizes(db: Database) -> tuple[int, ...]:
+    """The sizes of the document's stored parts, snapshot first."""
+    return tuple(r[0] for r in db.execute("SELECT length(data) FROM share_doc ORDER BY seq"))
+
+
 def append_doc(db: Database, data: bytes) -> None:
     db.execute("INSERT INTO share_doc (data) VALUES (?)", [data])
 

@@ -27,6 +27,7 @@ class Pulled:
     removed: list[int] = field(default_factory=list)
     in_trash: list[int] = field(default_factory=list)  # edits that landed on trashed papers
     conflicts: dict[str, str] = field(default_factory=dict)  # stable id -> key it waits for
+    noted: bool = False  # a note written
 
     @property
     def papers(self) -> set[int]:
@@ -136,6 +137,7 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
         if _notes(db, pid(u), (local.papers.get(u) or {}).get(f.NOTES, {}),
                   target.papers[u][f.NOTES], local, stamp):
             out.changed.add(pid(u))
+            out.noted = True
     if plan.gone:
         papers_table.delete(db, plan.gone)
         out.removed = plan.gone

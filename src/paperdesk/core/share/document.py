@@ -36,19 +36,40 @@ def refreshed(doc: loro.LoroDoc, value: dict[str, Any],
     if not value or sum(end - start for start, end in spans.values()) > len(value):
         return cast(dict[str, Any], doc.get_deep_value())  # most of it changed: all at once
     out = dict(value)
-    roots: set[str] = set()
-    for peer, (start, end) in spans.items():
-        for cid in doc.get_changed_containers_in(loro.ID(peer, start), end - start):
-            if isinstance(cid, loro.ContainerID.Root):
-                roots.add(cid.name)
-            else:  # a note's text: the root holding it
-                path = doc.get_path_to_container(cid) or []
-                if path and isinstance(path[0][0], loro.ContainerID.Root):
-                    roots.add(path[0][0].name)
+    roots = changed_roots(doc, since)
     for name in roots:  # every root is a map but the queues, which are movable lists
         root = doc.get_movable_list(name) if name.startswith(f.QUEUE) else doc.get_map(name)
         out[name] = root.get_deep_value()
     return out
+
+
+def changed_roots(doc: loro.LoroDoc, since: loro.VersionVector) -> set[str]:
+    """The names of the root containers changed since ``since`` (a note's text counts
+    as a change of the root holding it): the engine names the containers each change
+    touched."""
+    roots: set[str] = set()
+    for peer, (start, end) in _spans(doc, since).items():
+        for cid in doc.get_changed_containers_in(loro.ID(peer, start), end - start):
+            if isinstance(cid, loro.ContainerID.Root):
+                roots.add(cid.name)
+            else:
+                path = doc.get_path_to_container(cid) or []
+                if path and isinstance(path[0][0], loro.ContainerID.Root):
+                    roots.add(path[0][0].name)
+    return roots
+
+
+def roots_if_few(doc: loro.LoroDoc, since: loro.VersionVector,
+                 most: int = 20_000) -> set[str] | None:
+    """``changed_roots``, or None where more than ``most`` changes came since (a join:
+    asking the engine change by change would cost more than reading everything)."""
+    if sum(end - start for start, end in _spans(doc, since).values()) > most:
+        return None
+    return changed_roots(doc, since)
+
+
+def _spans(doc: loro.LoroDoc, since: loro.VersionVector) -> dict[int, tuple[int, int]]:
+    return doc.oplog_vv.sub_vec(since).inner()
 
 
 def state_of(value: dict[str, Any], person: str | None = None) -> State:

@@ -106,6 +106,7 @@ def _write_published(db: Database, diff: Diff, ids: Ids, stamp: str) -> set[int]
 KINDS = (
     Kind("searches", (ch.SEARCHES,), _read_searches, _all, _write_searches),
     Kind("different", (ch.DUPLICATES,), _read_different, _held_different, _write_different),
-    Kind("note_times", (ch.NOTES,), _read_note_times, _held_note_times, _write_note_times),
+    Kind("note_times", (ch.NOTES,), _read_note_times, _held_note_times, _write_note_times,
+         with_papers=True),
     Kind("published", (ch.PAPERS,), _read_published, _held_published, _write_published),
 )

@@ -28,7 +28,7 @@ from paperdesk.core.db import changes as ch
 from paperdesk.core.db import share_table, sync_changes
 from paperdesk.core.db.database import Database
 from paperdesk.core.share import fields as f
-from paperdesk.core.share.document import queue_name, state_of
+from paperdesk.core.share.document import changed_roots, queue_name, state_of
 from paperdesk.core.share.library_state import State, queued, read
 
 # A subset larger than this share of the library is read whole instead (cheaper at once).
@@ -153,20 +153,12 @@ def _merges(doc: loro.LoroDoc) -> bool:
 def _touched_uids(doc: loro.LoroDoc, since: loro.VersionVector) -> set[str]:
     """The papers whose roots changed since ``since``."""
     out: set[str] = set()
-    for peer, (start, end) in doc.oplog_vv.sub_vec(since).inner().items():
-        for cid in doc.get_changed_containers_in(loro.ID(peer, start), end - start):
-            root: Any = cid
-            if not isinstance(root, loro.ContainerID.Root):  # a note's text: its root
-                path = doc.get_path_to_container(cid) or []
-                root = path[0][0] if path else None
-                if not isinstance(root, loro.ContainerID.Root):
-                    continue
-            name = root.name
-            for prefix in (f.PAPER, f.TAG_SET, f.NOTE_MAP):
-                if name.startswith(prefix):
-                    out.add(name[len(prefix):])
-            if name.startswith(f.OWN):
-                out.add(name.rsplit(":", 1)[1])
+    for name in changed_roots(doc, since):
+        for prefix in (f.PAPER, f.TAG_SET, f.NOTE_MAP):
+            if name.startswith(prefix):
+                out.add(name[len(prefix):])
+        if name.startswith(f.OWN):
+            out.add(name.rsplit(":", 1)[1])
     return out
 
 

@@ -48,3 +48,6 @@ class Kind:
     read: Callable[[Database, Ids], Records]
     held: Callable[[Records, Ids], Records]
     write: Callable[[Database, Diff, Ids, str], set[int]]  # -> papers touched
+    # Whether the papers' own pull (``apply``) changes what ``read`` finds when it
+    # writes a note (a note's text moves its times): then the kind is read again.
+    with_papers: bool = False

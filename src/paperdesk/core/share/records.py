@@ -17,6 +17,7 @@ same there and is never sent again.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 import loro
@@ -44,15 +45,33 @@ def _text(record: dict[str, Any]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False)
 
 
-def push(doc: loro.LoroDoc, db: Database) -> int:
+@dataclass
+class Known:
+    """What each kind's records were, in the document and the library alike, at the end
+    of the last exchange, and the library's stable ids then (``held`` reads them): the
+    next exchange's base, where the document is the one kept since (``kept``) and the
+    ids are the same, without reading every record of the document again."""
+    ids: Ids
+    records: dict[str, Records] = field(default_factory=dict)
+
+    def base(self, name: str, ids: Ids) -> Records | None:
+        return self.records.get(name) if ids == self.ids else None
+
+
+def push(doc: loro.LoroDoc, db: Database, known: Known | None = None) -> tuple[int, Known]:
     """Write into ``doc`` the records the library changed since it last matched it
-    (``doc`` before what other computers wrote is imported); how many."""
+    (``doc`` before what other computers wrote is imported); how many, and the
+    library's records as ``pull`` starts from them. ``known``: the last exchange's
+    records, the base where the ids are still the same."""
     ids = Ids.of(db)
     n = 0
+    now = Known(ids)
     for kind in KINDS:
         root = doc.get_map(ROOT + kind.name)
-        base = kind.held(in_document(doc, kind.name), ids)
-        local = kind.read(db, ids)
+        base = known.base(kind.name, ids) if known is not None else None
+        if base is None:
+            base = kind.held(in_document(doc, kind.name), ids)
+        local = now.records[kind.name] = kind.read(db, ids)
         for key, record in local.items():
             if base.get(key) != record:
                 root.insert(key, _text(record))
@@ -62,21 +81,34 @@ def push(doc: loro.LoroDoc, db: Database) -> int:
             n += 1
     if n:
         doc.commit()
-    return n
+    return n, now
 
 
-def pull(db: Database, doc: loro.LoroDoc, stamp: str,
-         papers: set[int]) -> tuple[set[int], set[str]]:
+def pull(db: Database, doc: loro.LoroDoc, stamp: str, papers: set[int],
+         pushed: Known, changed: set[str] | None,
+         noted: bool = True) -> tuple[set[int], set[str], Known | None]:
     """Make the library's records what ``doc`` says, kind by kind in the registry's
-    order (a kind's records may name those of a kind before it); the papers touched
-    and the change kinds written (the exchange's write says just those: a kind that
-    names no papers, such as digests, makes it a change of any paper).
+    order (a kind's records may name those of a kind before it); the papers touched,
+    the change kinds written (the exchange's write says just those: a kind that
+    names no papers, such as digests, makes it a change of any paper) and the records
+    as both now hold them (None where the ids moved on the way).
     ``papers``: those the exchange wrote, whose counts of sightings are then made
-    from the sightings again (another computer's counts came with its sightings)."""
+    from the sightings again (another computer's counts came with its sightings).
+    ``pushed``: the library's records at the push; a kind whose root the import did
+    not change (``changed``, the roots it did; None: any) holds them still, where the
+    papers and notes are those it had then (and, for a kind ``with_papers``, where
+    the papers' pull wrote no note: ``noted``)."""
     touched: set[int] = set()
     kinds: set[str] = set()
+    ids = Ids.of(db)
+    out: Known | None = Known(ids)
     for kind in KINDS:
-        ids = Ids.of(db)
+        if (changed is not None and ROOT + kind.name not in changed
+                and not (kind.with_papers and noted)
+                and ids == pushed.ids and kind.name in pushed.records):
+            if out is not None:
+                out.records[kind.name] = pushed.records[kind.name]
+            continue
         want = kind.held(in_document(doc, kind.name), ids)
         have = kind.read(db, ids)
         diff = Diff(
@@ -86,5 +118,10 @@ def pull(db: Database, doc: loro.LoroDoc, stamp: str,
         if diff:
             touched |= kind.write(db, diff, ids, stamp)
             kinds.update(kind.changes)
+            now = Ids.of(db)
+            if now != ids:
+                ids, out = now, None
+        if out is not None:
+            out.records[kind.name] = want
     kinds_digests.recount(db, touched | papers)
-    return touched, kinds
+    return touched, kinds, out

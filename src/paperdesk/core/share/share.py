@@ -32,8 +32,10 @@ from paperdesk.core.share import (
     apply,
     compaction,
     document,
+    fields,
     folder,
     git_remote,
+    kept,
     library_state,
     partial,
     pdf_files,
@@ -91,23 +93,30 @@ def _export_since(doc: loro.LoroDoc, saved: loro.VersionVector) -> bytes:
     return doc.export(loro.ExportMode.Updates(saved))
 
 
-def _store(db: Any, doc: loro.LoroDoc, parts: list[bytes], saved: loro.VersionVector,
+def _store(db: Any, doc: loro.LoroDoc, parts: tuple[int, ...], saved: loro.VersionVector,
            update: bytes | None) -> None:
-    """Keep the document in the library: as one snapshot when its parts are many or
-    what is added is large beside them (every exchange imports them first: a snapshot
-    at once, updates op by op); else the new part (``update`` when it is all that
-    changed, exported once)."""
+    """Keep the document in the library: as one snapshot when its parts (``parts``,
+    their sizes) are many or what is added is large beside them (every exchange that
+    loads it imports them first: a snapshot at once, updates op by op); else the new
+    part (``update`` when it is all that changed, exported once). Each store is marked
+    anew (``kept``)."""
     if doc.oplog_vv == saved:
         return
+    share_table.put(db, "doc_mark", uuid.uuid4().hex)
     if len(parts) >= MOST_PARTS or not parts:
         whole = update if update and saved == loro.VersionVector() else None
         share_table.replace_doc(db, whole or doc.export(loro.ExportMode.Snapshot()))
         return
     part = update or doc.export(loro.ExportMode.Updates(saved))
-    if len(part) * 4 > sum(map(len, parts)):
+    if len(part) * 4 > sum(parts):
         share_table.replace_doc(db, doc.export(loro.ExportMode.Snapshot()))
     else:
         share_table.append_doc(db, part)
+
+
+def _marks_written(doc: loro.LoroDoc, saved: loro.VersionVector, sent: int) -> bool:
+    roots = document.roots_if_few(doc, saved) if sent else set()
+    return roots is None or fields.MERGED in roots
 
 
 def _pulled_states(db: Any, doc: loro.LoroDoc, sub: partial.Subset | None,
@@ -132,6 +141,7 @@ class Share:
         self.lib = lib
         self.files = pdf_files.Moved()  # the last exchange's PDF files
         self._record_kinds: set[str] = set()  # the record kinds the last exchange wrote
+        self.kept = kept.Kept()  # the document between exchanges
 
     @property
     def where(self) -> str | None:
@@ -222,6 +232,7 @@ class Share:
             e.result = self._exchange(place)
             e.paper_ids |= set(self._touched)
             e.kinds |= self._record_kinds
+        self.kept.keep(*self._stored)  # committed (or the outer write's to commit)
         self.files = pdf_files.Moved()
         if share_table.get(self.lib.db, "with_files"):
             self._move_files(place)
@@ -244,10 +255,7 @@ class Share:
         db = self.lib.db
         self._record_kinds = set()
         device, person = share_table.get(db, "device"), share_table.get(db, "person")
-        doc = loro.LoroDoc()
-        parts = share_table.doc_parts(db)
-        if parts:
-            doc.import_batch(parts)
+        doc, parts, known = self.kept.take(db)
         saved = doc.oplog_vv
         sub = partial.Subset.open(db, doc, device, person) if parts else None
         value: dict[str, Any] = {}
@@ -258,7 +266,8 @@ class Share:
             base, local = document.state_of(value, person), library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
         sent = document.push(doc, base, local, person, merged)
-        sent += records.push(doc, db)  # the rows beside the papers' own (``records``)
+        sent_records, known = records.push(doc, db, known)  # the rows beside the papers'
+        sent += sent_records
         counter = share_table.get(db, "counter", 0)
         read: dict[str, str] = share_table.get(db, "read", {})
         update = b""
@@ -269,13 +278,16 @@ class Share:
             read[name] = digest  # ours: held already
         pushed = doc.oplog_vv
         got = folder.read_new(place, doc, read)
-        # Nothing came in: the document says what the library says (a first share).
+        # Nothing came in: the document says what the library says (a first share),
+        # unless a merge mark written here moved what the marks fold in (an unmerge
+        # here of a paper another computer's merge holds: its notes come back to it).
         pulled = apply.Pulled()
-        if got.imported or got.waiting:
+        if got.imported or got.waiting or _marks_written(doc, saved, sent):
             pulled = apply.pull(db, *_pulled_states(db, doc, sub, value, (saved, pushed),
                                                     local, (device, person)))
-            touched, self._record_kinds = records.pull(db, doc, now(),
-                                                       pulled.papers - {*pulled.removed})
+            touched, self._record_kinds, known = records.pull(
+                db, doc, now(), pulled.papers - {*pulled.removed}, known,
+                document.roots_if_few(doc, pushed), pulled.noted)
             pulled.changed |= touched - {*pulled.added, *pulled.removed}
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
@@ -303,6 +315,7 @@ class Share:
                 for uid, key in pulled.conflicts.items()])
             share_table.put(db, "in_trash", len(pulled.in_trash))
         self._touched = pulled.papers
+        self._stored = (doc, kept.mark_of(db), known)
         return Exchanged(sent, len(got.imported), len(pulled.added), len(pulled.changed),
                          len(pulled.removed), tuple(got.skipped), len(pulled.in_trash),
                          tuple(pulled.conflicts))
