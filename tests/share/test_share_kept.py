@@ -6,11 +6,14 @@ changed (``records.Known``)."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
 
 from paperdesk.core.library import Library
-from paperdesk.core.share import folder, records
-from tests.share.sharing import exchange, pair, uid_ids, view
+from paperdesk.core.share import folder, library_state, partial, records
+from tests.share.sharing import digest, exchange, pair, uid_ids, view
 
 
 @pytest.fixture
@@ -121,3 +124,79 @@ def test_record_kinds_are_read_from_the_document_only_where_they_changed(two, mo
     assert read == []
     a.share.now()
     assert {s["name"] for s in a.curation.saved_searches()} == {"good ones", "mine"}
+
+
+def _counting(monkeypatch, name: str) -> list[int]:
+    """Counts the library reads of the record kind ``name``."""
+    calls: list[int] = []
+    kinds = []
+    for kind in records.KINDS:
+        if kind.name == name:
+            real = kind.read
+
+            def read(db, ids, real=real):
+                calls.append(1)
+                return real(db, ids)
+
+            kind = dataclasses.replace(kind, read=read)
+        kinds.append(kind)
+    monkeypatch.setattr(records, "KINDS", tuple(kinds))
+    return calls
+
+
+def test_digests_are_read_from_the_library_only_after_a_write_of_them(two, tmp_path,
+                                                                       monkeypatch):
+    """Every write of digests or sightings is recorded as a change of any paper, so an
+    exchange after writes that named their papers (a rating) leaves them unread; an
+    import is read and travels."""
+    a, b, _ = two
+    exchange(a, b)
+    calls = _counting(monkeypatch, "digests")
+    a.curation.set_rating([next(iter(uid_ids(a).values()))], 3)
+    a.share.now()
+    assert calls == []
+    a.import_paths([digest(tmp_path / "later", "later.txt", range(20, 24))])
+    a.share.now()
+    assert calls == [1]
+    exchange(a, b)
+    assert view(a) == view(b)
+    assert len(b.search("", limit=100).ids) == len(a.search("", limit=100).ids)
+    assert {d["name"] for d in b.digests()} == {d["name"] for d in a.digests()}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_few_keys_are_looked_up_as_the_whole_pass_finds_them(tmp_path, seed):
+    """``partial._held`` looks a few keys up in the index; the pass over every key
+    (more than MOST_LOOKED_UP) gives the same answer."""
+    rng = random.Random(seed)
+    lib = Library.open(tmp_path / "keys.sqlite")
+    try:
+        lib.import_paths([digest(tmp_path / "d", "keys.txt", range(1, 30))])
+        ids = lib.search("", limit=100).ids
+        stems = ["smith2024", "lee2025deep", "o'hara1999"]
+        with lib.db.conn:  # keys shaped as an exchange shows them: KEY and KEY-abcd
+            given: set[str] = set()
+            for n, pid in enumerate(ids):
+                key = stems[n] if n < 3 else f"{rng.choice(stems)}-{rng.randrange(16**4):04x}"
+                key = f"solo{n}" if n >= 3 and rng.random() < 0.5 else key
+                key = key.upper() if rng.random() < 0.3 else key
+                if key not in given:
+                    given.add(key)
+                    lib.db.execute("UPDATE papers SET citekey = ? WHERE id = ?", [key, pid])
+        answers = set()
+        for _ in range(40):
+            chosen = rng.sample(ids, rng.randint(1, 2))
+            local = library_state.read(lib.db, "dev", set(chosen))
+            state = library_state.State(papers=dict(local.papers))
+            looked_up = partial._held(lib.db, state, local)
+            answers.add(looked_up)
+            saved = partial.MOST_LOOKED_UP
+            partial.MOST_LOOKED_UP = -1
+            try:
+                assert partial._held(lib.db, state, local) == looked_up
+            finally:
+                partial.MOST_LOOKED_UP = saved
+        assert answers == {True, False}
+    finally:
+        lib.close()
+

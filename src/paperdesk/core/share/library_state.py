@@ -31,7 +31,10 @@ def read(db: Database, device: str, only: Collection[int] | None = None) -> Stat
     exchange)."""
     import json
 
-    uids = paper_uids(db)
+    queue = [r[0] for r in db.execute(
+        "SELECT id FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
+        "ORDER BY list_position IS NULL, list_position, id")]
+    uids = paper_uids(db, None if only is None else {*only, *queue})
     state = State()
     columns = ", ".join(f"[{c}]" for c in f.COLUMNS)
     args = [] if only is None else [json.dumps(sorted(only))]
@@ -63,9 +66,6 @@ def read(db: Database, device: str, only: Collection[int] | None = None) -> Stat
         state.note_ids[nuid] = nid
     if fresh:
         share_table.set_note_uids(db, fresh)
-    queue = [r[0] for r in db.execute(
-        "SELECT id FROM papers WHERE status = 'to-read' AND deleted_at IS NULL "
-        "ORDER BY list_position IS NULL, list_position, id")]
     state.queue = [uids[pid] for pid in queue]
     for pid in queue:  # the queue is written whole: its papers' ids, read or not
         state.ids.setdefault(uids[pid], pid)

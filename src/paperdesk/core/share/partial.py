@@ -19,6 +19,7 @@ rows of the record pruned since.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any, cast
 
@@ -33,6 +34,8 @@ from paperdesk.core.share.library_state import State, queued, read
 
 # A subset larger than this share of the library is read whole instead (cheaper at once).
 MOST_SHARE = 0.5
+# More citation keys than this are checked in one pass over the library's keys.
+MOST_LOOKED_UP = 500
 
 
 class Subset:
@@ -163,8 +166,6 @@ def _touched_uids(doc: loro.LoroDoc, since: loro.VersionVector) -> set[str]:
 
 
 def _pids_of(db: Database, uids: set[str]) -> dict[str, int]:
-    import json
-
     rows = db.execute("SELECT uid, id FROM papers WHERE uid IN (SELECT value FROM "
                       "json_each(?))", [json.dumps(sorted(uids))])
     return dict(rows.fetchall())
@@ -180,9 +181,16 @@ def _held(db: Database, state: State, local: State) -> bool:
         return False
     stems = {k[:-5] for k in keys if len(k) > 5 and k[-5] == "-"}
     inside = {local.ids[u] for u in local.papers}
-    for pid, key in db.execute("SELECT id, lower(citekey) FROM papers WHERE citekey IS NOT "
-                               "NULL"):
-        if pid not in inside and (key in keys or key in stems or (
-                len(key) > 5 and key[-5] == "-" and key[:-5] in keys)):
-            return True
-    return False
+    if len(keys) > MOST_LOOKED_UP:
+        rows = db.execute("SELECT id, lower(citekey) FROM papers WHERE citekey IS NOT NULL")
+        return any(pid not in inside and (key in keys or key in stems or (
+            len(key) > 5 and key[-5] == "-" and key[:-5] in keys)) for pid, key in rows)
+    # a few keys: looked up in the index of keys as a library folds them
+    found = {r[0] for r in db.execute(
+        "SELECT id FROM papers WHERE lower(citekey) IN (SELECT value FROM json_each(?))",
+        [json.dumps(sorted(keys | stems))])}
+    for key in keys:
+        found.update(r[0] for r in db.execute(
+            "SELECT id FROM papers WHERE lower(citekey) >= ? AND lower(citekey) < ? AND "
+            "length(citekey) = ?", [key + "-", key + ".", len(key) + 5]))
+    return bool(found - inside)

@@ -23,12 +23,10 @@ class Ids:
 
     @classmethod
     def of(cls, db: Database) -> Ids:
-        out = cls()
-        for pid, uid in db.execute("SELECT id, uid FROM papers WHERE uid IS NOT NULL"):
-            out.pid[uid], out.uid[pid] = pid, uid
-        for nid, nuid in db.execute("SELECT note_id, uid FROM share_notes"):
-            out.note[nuid], out.note_uid[nid] = nid, nuid
-        return out
+        uid = dict(db.execute("SELECT id, uid FROM papers WHERE uid IS NOT NULL").fetchall())
+        note_uid = dict(db.execute("SELECT note_id, uid FROM share_notes").fetchall())
+        return cls({u: p for p, u in uid.items()}, uid,
+                   {u: n for n, u in note_uid.items()}, note_uid)
 
 
 @dataclass

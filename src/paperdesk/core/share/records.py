@@ -22,6 +22,7 @@ from typing import Any
 
 import loro
 
+from paperdesk.core.db import sync_changes
 from paperdesk.core.db.database import Database
 from paperdesk.core.share import kinds_curation, kinds_digests, kinds_pdfs
 from paperdesk.core.share.record_kind import Diff, Ids, Kind, Records
@@ -54,21 +55,33 @@ class Known:
     ids: Ids
     records: dict[str, Records] = field(default_factory=dict)
 
-    def base(self, name: str, ids: Ids) -> Records | None:
-        return self.records.get(name) if ids == self.ids else None
+
+def _signalled(kind: Kind) -> bool:
+    """Whether every write of the kind's rows is recorded as a change of any paper
+    (``sync_changes``: a kind the library's record follows, none whose writes name
+    all their papers), so that a record naming only papers says it wrote none."""
+    return all(c in sync_changes.SHARED_CONTENT and c not in sync_changes.PRECISE
+               for c in kind.changes)
 
 
-def push(doc: loro.LoroDoc, db: Database, known: Known | None = None) -> tuple[int, Known]:
+def push(doc: loro.LoroDoc, db: Database, known: Known | None = None,
+         quiet: bool = False) -> tuple[int, Known]:
     """Write into ``doc`` the records the library changed since it last matched it
     (``doc`` before what other computers wrote is imported); how many, and the
     library's records as ``pull`` starts from them. ``known``: the last exchange's
-    records, the base where the ids are still the same."""
+    records, the base where the ids are still the same; ``quiet``: the library's
+    record of changes says each write since named its papers, so a kind every write
+    of which names none (``_signalled``: digests, duplicates) is as it was."""
     ids = Ids.of(db)
+    same = known is not None and known.ids == ids
     n = 0
     now = Known(ids)
     for kind in KINDS:
+        base = known.records.get(kind.name) if same and known is not None else None
+        if base is not None and quiet and _signalled(kind):
+            now.records[kind.name] = base
+            continue
         root = doc.get_map(ROOT + kind.name)
-        base = known.base(kind.name, ids) if known is not None else None
         if base is None:
             base = kind.held(in_document(doc, kind.name), ids)
         local = now.records[kind.name] = kind.read(db, ids)
@@ -85,7 +98,7 @@ def push(doc: loro.LoroDoc, db: Database, known: Known | None = None) -> tuple[i
 
 
 def pull(db: Database, doc: loro.LoroDoc, stamp: str, papers: set[int],
-         pushed: Known, changed: set[str] | None,
+         pushed: Known, changed: set[str] | None, moved: bool = True,
          noted: bool = True) -> tuple[set[int], set[str], Known | None]:
     """Make the library's records what ``doc`` says, kind by kind in the registry's
     order (a kind's records may name those of a kind before it); the papers touched,
@@ -96,16 +109,17 @@ def pull(db: Database, doc: loro.LoroDoc, stamp: str, papers: set[int],
     from the sightings again (another computer's counts came with its sightings).
     ``pushed``: the library's records at the push; a kind whose root the import did
     not change (``changed``, the roots it did; None: any) holds them still, where the
-    papers and notes are those it had then (and, for a kind ``with_papers``, where
-    the papers' pull wrote no note: ``noted``)."""
+    papers' pull since (``apply``) left the ids as they were (``moved``: it added,
+    removed or noted something, so they are read again) and, for a kind
+    ``with_papers``, wrote no note (``noted``)."""
     touched: set[int] = set()
     kinds: set[str] = set()
-    ids = Ids.of(db)
+    ids = Ids.of(db) if moved else pushed.ids
+    still = not moved or ids == pushed.ids
     out: Known | None = Known(ids)
     for kind in KINDS:
-        if (changed is not None and ROOT + kind.name not in changed
-                and not (kind.with_papers and noted)
-                and ids == pushed.ids and kind.name in pushed.records):
+        if (changed is not None and ROOT + kind.name not in changed and still
+                and not (kind.with_papers and noted) and kind.name in pushed.records):
             if out is not None:
                 out.records[kind.name] = pushed.records[kind.name]
             continue

@@ -266,7 +266,8 @@ class Share:
             base, local = document.state_of(value, person), library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
         sent = document.push(doc, base, local, person, merged)
-        sent_records, known = records.push(doc, db, known)  # the rows beside the papers'
+        # the rows beside the papers' own; quiet: every write since named its papers
+        sent_records, known = records.push(doc, db, known, sub is not None)
         sent += sent_records
         counter = share_table.get(db, "counter", 0)
         read: dict[str, str] = share_table.get(db, "read", {})
@@ -287,7 +288,8 @@ class Share:
                                                     local, (device, person)))
             touched, self._record_kinds, known = records.pull(
                 db, doc, now(), pulled.papers - {*pulled.removed}, known,
-                document.roots_if_few(doc, pushed), pulled.noted)
+                document.roots_if_few(doc, pushed),
+                bool(pulled.added or pulled.removed or pulled.noted), pulled.noted)
             pulled.changed |= touched - {*pulled.added, *pulled.removed}
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:

@@ -10,16 +10,22 @@ is kept in ``share_notes`` once given.
 
 from __future__ import annotations
 
+import json
 import uuid
+from collections.abc import Collection
 
 from paperdesk.core.db import papers_table
 from paperdesk.core.db.database import Database
 
 
-def paper_uids(db: Database) -> dict[int, str]:
-    """Every paper's id -> its stable id (given now to a paper another program wrote
-    without one)."""
-    found = dict(db.execute("SELECT id, uid FROM papers").fetchall())
+def paper_uids(db: Database, only: Collection[int] | None = None) -> dict[int, str]:
+    """Every paper's id (``only``: those papers') -> its stable id (given now to a
+    paper another program wrote without one)."""
+    if only is None:
+        found = dict(db.execute("SELECT id, uid FROM papers").fetchall())
+    else:
+        found = dict(db.execute("SELECT id, uid FROM papers WHERE id IN (SELECT value FROM "
+                                "json_each(?))", [json.dumps(sorted(only))]).fetchall())
     missing = [pid for pid, uid in found.items() if uid is None]
     if missing:
         found.update(papers_table.ensure_uids(db, missing))
