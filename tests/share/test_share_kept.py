@@ -200,3 +200,27 @@ def test_a_few_keys_are_looked_up_as_the_whole_pass_finds_them(tmp_path, seed):
     finally:
         lib.close()
 
+
+def test_an_edit_after_an_exchange_that_failed_beats_that_exchanges_file(two, monkeypatch):
+    """An exchange that fails after writing its update file leaves the file in the
+    folder, holding values the library has since changed again. The next exchange's
+    changes must come after that file's, not tie with them: the library's later
+    values win on both computers, each time (the tie went either way)."""
+    a, b, _ = two
+    exchange(a, b)
+    real = folder.read_new
+    for n, pid in enumerate(list(uid_ids(a).values())[:8]):
+        a.curation.set_rating([pid], 4)
+
+        def broken(*args, **kwargs):
+            raise OSError("killed")
+
+        monkeypatch.setattr(folder, "read_new", broken)
+        with pytest.raises(OSError):
+            a.share.now()  # its file, rating 4, is in the folder; the library rolled back
+        monkeypatch.setattr(folder, "read_new", real)
+        a.curation.set_rating([pid], 2)
+        exchange(a, b)
+        assert a.paper(pid)["rating"] == 2, n
+        assert b.paper(uid_ids(b)[a.paper(pid)["uid"]])["rating"] == 2, n
+    assert view(a) == view(b)

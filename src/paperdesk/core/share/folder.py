@@ -49,12 +49,28 @@ def write_update(folder: Path, device: str, counter: int, data: bytes) -> tuple[
 def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:
     """Import every file of ``folder`` not in ``read`` (name -> SHA-256 of its bytes,
     updated with those fully imported)."""
-    import hashlib
-
-    out = Read()
     listed = names(folder)
+    out = Read()
     if not read:  # a new computer: the newest snapshot first, then what it lacks
         _from_snapshot(folder, listed, doc, read, out)
+    return _read(folder, listed, doc, read, out)
+
+
+def read_own(folder: Path, doc: loro.LoroDoc, read: dict[str, str], device: str) -> Read:
+    """Import this computer's update files not in ``read``: written by an exchange
+    that did not commit (killed, or failed), so the library never took them in. Read
+    before this exchange writes anything, they lie beneath what it writes (which the
+    engine then orders after them), where read with the others they could tie with
+    the library's newer values and win."""
+    mine = [n for n in names(folder) if n.startswith(f"{device}-")
+            and n.endswith(files.UPDATE_SUFFIX) and n not in read]
+    return _read(folder, mine, doc, read, Read())
+
+
+def _read(folder: Path, listed: list[str], doc: loro.LoroDoc, read: dict[str, str],
+          out: Read) -> Read:
+    import hashlib
+
     for name in listed:
         if name in read:  # read whole once: a file is never written again under its name
             continue

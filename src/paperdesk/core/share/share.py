@@ -256,6 +256,10 @@ class Share:
         self._record_kinds = set()
         device, person = share_table.get(db, "device"), share_table.get(db, "person")
         doc, parts, known = self.kept.take(db)
+        loaded = doc.oplog_vv
+        read: dict[str, str] = share_table.get(db, "read", {})
+        if read and folder.read_own(place, doc, read, device).imported:
+            known = None  # the records' base is the document's now
         saved = doc.oplog_vv
         sub = partial.Subset.open(db, doc, device, person) if parts else None
         value: dict[str, Any] = {}
@@ -270,7 +274,6 @@ class Share:
         sent_records, known = records.push(doc, db, known, sub is not None)
         sent += sent_records
         counter = share_table.get(db, "counter", 0)
-        read: dict[str, str] = share_table.get(db, "read", {})
         update = b""
         if sent:
             counter += 1
@@ -294,7 +297,8 @@ class Share:
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
-        _store(db, doc, parts, saved, update if doc.oplog_vv == pushed else None)
+        _store(db, doc, parts, loaded,
+               update if doc.oplog_vv == pushed and loaded == saved else None)
         stamp = now()
         compaction.prune(place, device, read, stamp)
         compaction.write_seen(place, device, read, stamp)
