@@ -18,7 +18,9 @@ Figures (issue 41's targets), each the median of ``--runs`` runs on fresh copies
   sqlite3 ``executemany`` into an empty table of the same columns.
 - one edit in the other computer's window: the exchange the window runs when it sees
   a new file (it looks once a second, ``gui/sharing.py``), after one rating; the
-  window adds up to that second. Floor: one ``UPDATE`` with sqlite3.
+  window adds up to that second. Floor: one ``UPDATE`` with sqlite3. The first such
+  exchange after the join pays for the engine's first change to the loaded document;
+  "the next edit" is the one after it, as a window that keeps its document runs it.
 - 10,000 waiting edits: the other computer rated 10,000 papers; one exchange applies
   them; floor: the same 10,000 ``UPDATE``s with sqlite3.
 - the folder's size after the first share and after the edits.
@@ -46,9 +48,10 @@ from paperdesk.core.model.clock import now
 from paperdesk.core.share import fields
 
 TAGS = [f"topic-{n:02d}" for n in range(60)]
-TARGETS = {"first": 30.0, "join": 60.0, "one": 2.0, "waiting": 5.0}
+TARGETS = {"first": 30.0, "join": 60.0, "one": 2.0, "again": 2.0, "waiting": 5.0}
 NAMES = {"first": "first share of the library", "join": "a new computer joining",
          "one": "one edit, the other computer's exchange",
+         "again": "the next edit, the document kept",
          "waiting": "10,000 waiting edits applied"}
 
 
@@ -137,6 +140,10 @@ def run_once(root: Path, n: int, shape: str) -> dict[str, float]:
     a.share.now()
     out["one_floor"] = timed(lambda: floor_update(1))
     out["one"] = timed(b.share.now)
+    a.curation.set_rating(ids[1:2], 5)
+    a.share.now()
+    out["again_floor"] = out["one_floor"]
+    out["again"] = timed(b.share.now)  # the window's next: its document kept (kept.py)
     a.curation.set_rating(ids, 4)
     a.share.now()
     out["waiting_floor"] = timed(lambda: floor_update(10_000))

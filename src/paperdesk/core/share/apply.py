@@ -9,6 +9,7 @@ one paper (``document.state``).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,11 +49,14 @@ def pull(db: Database, target: State, local: State) -> Pulled:
     # Only what the search index's triggers watch is rewritten after the block: the
     # text of papers made, removed or given another title or abstract, and the
     # annotation rows of papers whose tags or notes change (a rating changes neither).
+    # The papers made get their tags and notes in the block too: the tags' and notes'
+    # triggers are off for them as well (left on, a computer joining with 110,000
+    # tags rewrote a paper's row of annotations at each of its tags).
     retext = {u for names, uids in plan.columns.items() if _TEXT & set(names) for u in uids}
     texts = {local.ids[u] for u in {*retext, *fresh}} | set(plan.gone)
     annotated = {local.ids[u] for u in {*plan.notes, *(
         u for uids in (*plan.tagged.values(), *plan.untagged.values()) for u in uids)}}
-    with store.papers_in_bulk(db, texts), in_bulk(db, annotated - texts):
+    with store.papers_in_bulk(db, texts), in_bulk(db, annotated):
         _write(db, plan, target, local, fresh, stamp, out)
     return out
 
@@ -151,8 +155,13 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
 def _write_tags(db: Database, plan: _Plan, pid: Any, out: Pulled) -> None:
     if plan.tagged:
         tags_table.add_tags(db, [(name, key) for key, name in plan.tagged])
-        for (key, _), uids in plan.tagged.items():
-            tags_table.tag(db, [pid(u) for u in uids], [key])
+        keys = json.dumps(sorted({key for key, _ in plan.tagged}))
+        tag_ids = dict(db.execute("SELECT name_key, id FROM tags WHERE name_key IN "
+                                  "(SELECT value FROM json_each(?))", [keys]).fetchall())
+        # one set of pairs for every tag: the papers' rows imaged once, not once a tag
+        tags_table.add_paper_tags(db, [(pid(u), tag_ids[key])
+                                       for (key, _), uids in plan.tagged.items() for u in uids])
+        for uids in plan.tagged.values():
             out.changed.update(pid(u) for u in uids)
     for key, uids in plan.untagged.items():
         tags_table.untag(db, [pid(u) for u in uids], [key])
