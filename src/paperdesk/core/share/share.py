@@ -2,7 +2,9 @@
 
 One exchange (``now``) is one undoable edit of the library (``how`` is ``SHARED``):
 
-1. the shared document as the library last matched it is loaded from the library;
+1. the shared document as the library last matched it is loaded from the library (or
+   is the one this program kept since its last exchange, ``kept``), with this
+   computer's update files that no committed exchange read beneath it;
 2. what the library changed since is written into it (``document.push``), and those
    changes into the folder as one update file, written whole;
 3. every file in the folder not read yet is imported (the engine merges);
@@ -10,8 +12,8 @@ One exchange (``now``) is one undoable edit of the library (``how`` is ``SHARED`
    writers, and the document is stored back beside it, in the same transaction.
 
 Killed anywhere before the commit, the library and its stored document are as they
-were; an update file already written holds changes the next exchange makes again, so
-reading it twice changes nothing.
+were; an update file already written holds changes the next exchange reads first and
+then writes again where the library has changed since, so its older values never win.
 """
 
 from __future__ import annotations
