@@ -11,6 +11,8 @@ import random
 
 import pytest
 
+from paperdesk.core.db import changes as ch
+from paperdesk.core.db import store
 from paperdesk.core.library import Library
 from paperdesk.core.share import folder, library_state, partial, records
 from tests.share.sharing import digest, exchange, pair, uid_ids, view
@@ -224,3 +226,40 @@ def test_an_edit_after_an_exchange_that_failed_beats_that_exchanges_file(two, mo
         assert a.paper(pid)["rating"] == 2, n
         assert b.paper(uid_ids(b)[a.paper(pid)["uid"]])["rating"] == 2, n
     assert view(a) == view(b)
+
+
+def test_a_library_put_back_from_a_backup_keeps_the_edits_made_after_it(two, tmp_path):
+    """Its own update files written after the backup are not in what the put-back
+    library has read, as a failed exchange's are not; but a committed exchange listed
+    them in its seen file, so they are read as the others' are, after this exchange's
+    own: the later search and rating come back, on both computers."""
+    a, b, _ = two
+    exchange(a, b)
+    backup = a.backup(tmp_path / "a-backup.sqlite")
+    pid = next(iter(uid_ids(a).values()))
+    uid = a.paper(pid)["uid"]
+    a.curation.save_search("later", "rating:5")
+    a.curation.set_rating([pid], 5)
+    exchange(a, b)
+    assert "later" in {s["name"] for s in b.curation.saved_searches()}
+    path = a.path
+    a.close()
+    store.restore(backup, path)
+    again = Library.open(path)
+    try:
+        assert again.paper(pid)["rating"] != 5  # as the backup held it
+        exchange(again, b)
+        for lib in (again, b):
+            assert "later" in {s["name"] for s in lib.curation.saved_searches()}
+            assert lib.paper(uid_ids(lib)[uid])["rating"] == 5
+        assert view(again) == view(b)
+    finally:
+        again.close()
+
+
+def test_undoing_a_change_of_sightings_is_a_change_of_digests():
+    """The digests' record kind is left unread when every write since named its papers
+    (``records._signalled``); an undo of sightings alone must not be such a write."""
+    image = ch.Image(ch.Scope("sightings", "paper_id", (1,)), [{"paper_id": 1, "id": 5}], [])
+    kinds, papers = ch.affected(ch.Undo("Shared changes", [image]))
+    assert ch.DIGESTS in kinds and papers == {1}

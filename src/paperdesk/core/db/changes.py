@@ -256,6 +256,8 @@ def affected(undo: Undo) -> tuple[set[str], set[int]]:
     ids: set[int] = set()
     for image in undo.images:
         kinds.add(table_kinds.get(image.scope.table, PAPERS))
+        if image.scope.table == "sightings":  # a digest's too (``sync_changes``: any paper)
+            kinds.add(DIGESTS)
         key = "id" if image.scope.table == "papers" else "paper_id"  # papers have no paper_id
         for rows in (image.before, image.after):
             ids.update(v for r in rows if (v := r.get(key)) is not None)

@@ -41,6 +41,14 @@ def write_seen(folder: Path, device: str, read: dict[str, str], stamp: str) -> b
     return True
 
 
+def seen_by(folder: Path, device: str) -> set[str]:
+    """The files ``device``'s seen file says it read: what its committed exchanges held
+    (the file is written after the commit)."""
+    got = _seen_file(folder / f"{device}{SEEN_SUFFIX}")
+    listed = got.get("read") if got is not None else None
+    return {str(n) for n in listed} if isinstance(listed, list) else set()
+
+
 def _seen_file(path: Path) -> dict[str, Any] | None:
     try:
         _, data = files.unpack(path.read_bytes())

@@ -56,14 +56,17 @@ def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:
     return _read(folder, listed, doc, read, out)
 
 
-def read_own(folder: Path, doc: loro.LoroDoc, read: dict[str, str], device: str) -> Read:
-    """Import this computer's update files not in ``read``: written by an exchange
-    that did not commit (killed, or failed), so the library never took them in. Read
-    before this exchange writes anything, they lie beneath what it writes (which the
-    engine then orders after them), where read with the others they could tie with
-    the library's newer values and win."""
+def read_own(folder: Path, doc: loro.LoroDoc, read: dict[str, str], device: str,
+             committed: set[str]) -> Read:
+    """Import this computer's update files that neither ``read`` nor ``committed`` (what
+    its seen file, written after each commit, lists) holds: written by an exchange that
+    did not commit (killed, or failed), so the library never took them in. Read before
+    this exchange writes anything, they lie beneath what it writes (which the engine
+    then orders after them), where read with the others they could tie with the
+    library's newer values and win. A file a committed exchange wrote (this library
+    put back from a backup made before it) is read with the others, after."""
     mine = [n for n in names(folder) if n.startswith(f"{device}-")
-            and n.endswith(files.UPDATE_SUFFIX) and n not in read]
+            and n.endswith(files.UPDATE_SUFFIX) and n not in read and n not in committed]
     return _read(folder, mine, doc, read, Read())
 
 

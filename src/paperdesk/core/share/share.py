@@ -235,6 +235,10 @@ class Share:
             e.paper_ids |= set(self._touched)
             e.kinds |= self._record_kinds
         self.kept.keep(*self._stored)  # committed (or the outer write's to commit)
+        # What this computer read, said only once its exchange committed: a file it
+        # wrote is listed only when the library holds it (``folder.read_own``), and no
+        # other computer prunes a file on the word of an exchange that rolled back.
+        compaction.write_seen(*self._seen)
         self.files = pdf_files.Moved()
         if share_table.get(self.lib.db, "with_files"):
             self._move_files(place)
@@ -260,7 +264,8 @@ class Share:
         doc, parts, known = self.kept.take(db)
         loaded = doc.oplog_vv
         read: dict[str, str] = share_table.get(db, "read", {})
-        if read and folder.read_own(place, doc, read, device).imported:
+        if read and folder.read_own(place, doc, read, device,
+                                    compaction.seen_by(place, device)).imported:
             known = None  # the records' base is the document's now
         saved = doc.oplog_vv
         sub = partial.Subset.open(db, doc, device, person) if parts else None
@@ -303,7 +308,7 @@ class Share:
                update if doc.oplog_vv == pushed and loaded == saved else None)
         stamp = now()
         compaction.prune(place, device, read, stamp)
-        compaction.write_seen(place, device, read, stamp)
+        self._seen = (place, device, dict(read), stamp)  # written once committed
         devices = share_table.get(db, "devices", {})
         for other in got.devices:
             devices[other] = stamp
