@@ -116,9 +116,9 @@ def _store(db: Any, doc: loro.LoroDoc, parts: tuple[int, ...], saved: loro.Versi
         share_table.append_doc(db, part)
 
 
-def _marks_written(doc: loro.LoroDoc, saved: loro.VersionVector, sent: int) -> bool:
-    roots = document.roots_if_few(doc, saved) if sent else set()
-    return roots is None or fields.MERGED in roots
+def _marks(doc: loro.LoroDoc) -> Any:
+    """The document's merge marks (few: a paper merged away names its kept paper)."""
+    return doc.get_map(fields.MERGED).get_value()
 
 
 def _pulled_states(db: Any, doc: loro.LoroDoc, sub: partial.Subset | None,
@@ -276,6 +276,7 @@ class Share:
             value = cast(dict[str, Any], doc.get_deep_value())
             base, local = document.state_of(value, person), library_state.read(db, device)
         merged = library_state.merged_away(db, base.papers.keys() - local.papers.keys(), local)
+        marks = _marks(doc)
         sent = document.push(doc, base, local, person, merged)
         # the rows beside the papers' own; quiet: every write since named its papers
         sent_records, known = records.push(doc, db, known, sub is not None)
@@ -293,7 +294,7 @@ class Share:
         # unless a merge mark written here moved what the marks fold in (an unmerge
         # here of a paper another computer's merge holds: its notes come back to it).
         pulled = apply.Pulled()
-        if got.imported or got.waiting or _marks_written(doc, saved, sent):
+        if got.imported or got.waiting or _marks(doc) != marks:
             pulled = apply.pull(db, *_pulled_states(db, doc, sub, value, (saved, pushed),
                                                     local, (device, person)))
             touched, self._record_kinds, known = records.pull(
