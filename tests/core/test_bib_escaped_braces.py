@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperdesk.core.library import Library
 from tests.latex_build import require_tools
-from tests.realbib import bbl_both
+from tests.realbib import bbl_both, compile_errors
 
 BIB = r"""@article{paired, author = {C. Author}, title = {Set \{x\} and more},
   journal = {J}, year = 2003, note = {n1}}
@@ -88,3 +90,16 @@ def test_a_real_entry_whose_escaped_brace_nothing_closes_keeps_its_fields(tmp_pa
     entry = first[first.index("@TECHREPORT{Thiebaux:93"):first.index("@ARTICLE{Wellman")]
     for name in ("AUTHOR", "TITLE", "INSTITUTION", "YEAR", "NUMBER", "MONTH"):
         assert f"\t{name} = " in entry
+
+
+@pytest.mark.tex
+def test_a_brace_nothing_closes_is_closed_where_tex_sees_no_brace(tmp_path):
+    """The export closes Thiebaux's ``\\{`` for BibTeX with ``\\vphantom\\}``, which TeX
+    prints as nothing, so pdflatex builds the bibliography with no error, with bibtex
+    and with biber. A bare ``}`` balanced BibTeX's count but left TeX an extra brace:
+    "Extra }" with bibtex, a name biblatex could not read with biber."""
+    require_tools()
+    _report, first, second = _round_trip(THIEBAUX.read_text(encoding="utf-8"), tmp_path)
+    assert first == second
+    for backend in ("bibtex", "biber"):
+        assert compile_errors(first, tmp_path / backend, backend) == 0, backend

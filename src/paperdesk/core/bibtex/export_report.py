@@ -179,7 +179,13 @@ def _well_formed_deep(raw: str) -> bool:
 
 def balance(raw: str) -> str:
     """``raw`` with each closing brace that closes nothing dropped and the groups left
-    open closed at the end."""
+    open closed at the end.
+
+    A group that only BibTeX sees open (``{Thi\\{'ebaux}``: BibTeX counts the ``\\{``,
+    TeX prints it) is closed by ``\\vphantom\\}`` before the value's last brace, as
+    Better BibTeX closes one: BibTeX counts its brace and TeX prints nothing for it. A
+    bare ``}`` there would balance BibTeX's count but leave TeX an extra ``}``, an
+    error wherever a style prints the field."""
     out, depth = [], 0
     for ch in raw:
         if ch == "}":
@@ -189,4 +195,24 @@ def balance(raw: str) -> str:
         elif ch == "{":
             depth += 1
         out.append(ch)
-    return "".join(out) + "}" * depth
+    value = "".join(out)
+    if depth and value.endswith("}") and _tex_paired(value):
+        return value[:-1] + "\\vphantom\\}" * depth + "}"
+    return value + "}" * depth
+
+
+_ESCAPE = re.compile(r"\\[\s\S]")
+
+
+def _tex_paired(value: str) -> bool:
+    """Whether the braces of ``value`` pair up as TeX counts them (``\\{`` and ``\\}``
+    are characters, not braces)."""
+    depth = 0
+    for ch in _ESCAPE.sub("", value):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
