@@ -14,7 +14,7 @@ import pytest
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import store
 from paperdesk.core.library import Library
-from paperdesk.core.share import folder, library_state, partial, records
+from paperdesk.core.share import compaction, folder, library_state, partial, records
 from tests.share.sharing import digest, exchange, pair, uid_ids, view
 
 
@@ -263,3 +263,30 @@ def test_undoing_a_change_of_sightings_is_a_change_of_digests():
     image = ch.Image(ch.Scope("sightings", "paper_id", (1,)), [{"paper_id": 1, "id": 5}], [])
     kinds, papers = ch.affected(ch.Undo("Shared changes", [image]))
     assert ch.DIGESTS in kinds and papers == {1}
+
+
+def test_a_seen_file_that_cannot_be_written_after_the_commit_fails_nothing(two,
+                                                                           monkeypatch):
+    """The seen file is written once the exchange committed; a full disk there leaves
+    the exchange done (its changes are in the library) and the next one writes it."""
+    a, b, folder_path = two
+    exchange(a, b)
+    pid = next(iter(uid_ids(a).values()))
+    a.curation.set_rating([pid], 5)
+    a.share.now()
+    real = compaction.write_seen
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(compaction, "write_seen", full)
+    b.share.now()
+    assert b.paper(uid_ids(b)[a.paper(pid)["uid"]])["rating"] == 5
+    monkeypatch.setattr(compaction, "write_seen", real)
+    device = b.share.status().device
+    seen = folder_path / f"{device}{compaction.SEEN_SUFFIX}"
+    before = seen.read_bytes()
+    a.curation.set_rating([pid], 4)
+    a.share.now()
+    b.share.now()
+    assert seen.read_bytes() != before  # the files read since are listed now

@@ -18,6 +18,7 @@ then writes again where the library has changed since, so its older values never
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from dataclasses import dataclass, field
@@ -238,7 +239,9 @@ class Share:
         # What this computer read, said only once its exchange committed: a file it
         # wrote is listed only when the library holds it (``folder.read_own``), and no
         # other computer prunes a file on the word of an exchange that rolled back.
-        compaction.write_seen(*self._seen)
+        # Not written (a folder gone, a full disk): the next exchange writes it.
+        with contextlib.suppress(OSError):
+            compaction.write_seen(*self._seen)
         self.files = pdf_files.Moved()
         if share_table.get(self.lib.db, "with_files"):
             self._move_files(place)
