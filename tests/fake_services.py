@@ -105,7 +105,7 @@ class FakeServices(LocalServer):
         self.works: dict[str, dict[str, Any]] = {}
         self.pdfs: dict[str, bytes] = {}  # "IDvN": the PDF's bytes
         self.faults: list[Fault] = []
-        self.log: list[tuple[float, float, str]] = []  # (began, ended, path)
+        self._log: list[tuple[float, float, str]] = []  # (began, ended, path)
         self.agents: list[str] = []
         self.at_once = 0
         self.most_at_once = 0
@@ -122,12 +122,18 @@ class FakeServices(LocalServer):
         self.faults.append(Fault(prefix, status, body, headers or {}, times, cut=cut,
                                  trickle=trickle))
 
-    def paths(self, prefix: str = "") -> list[str]:
-        """The paths asked for, once every request in flight is logged: a request is
-        logged after its answer is sent, so a client can have the answer first."""
+    @property
+    def log(self) -> list[tuple[float, float, str]]:
+        """Every request (began, ended, path), once every request in flight is logged: a
+        request is logged after its answer is sent, so a client can have the answer
+        first (a test that read the log at once on a busy machine missed the last)."""
         deadline = time.monotonic() + 10
         while self.at_once and time.monotonic() < deadline:
             time.sleep(0.005)
+        return self._log
+
+    def paths(self, prefix: str = "") -> list[str]:
+        """The paths asked for, once every request in flight is logged."""
         return [p for _, _, p in self.log if p.startswith(prefix)]
 
     def _serve(self, handler: BaseHTTPRequestHandler) -> None:
@@ -143,7 +149,7 @@ class FakeServices(LocalServer):
             ended = getattr(handler, "sent_at", None) or time.monotonic()
             with self.lock:
                 self.at_once -= 1
-                self.log.append((began, ended, handler.path))
+                self._log.append((began, ended, handler.path))
 
     def _answer(self, handler: BaseHTTPRequestHandler) -> None:
         url = urlparse(handler.path)
