@@ -207,12 +207,4 @@ _ESCAPE = re.compile(r"\\[\s\S]")
 def _tex_paired(value: str) -> bool:
     """Whether the braces of ``value`` pair up as TeX counts them (``\\{`` and ``\\}``
     are characters, not braces)."""
-    depth = 0
-    for ch in _ESCAPE.sub("", value):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
+    return braces_pair(_ESCAPE.sub("", value))
