@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from paperdesk.core.model.errors import PdfError
+from paperdesk.core.pdf import sandbox as sandbox_module
 from paperdesk.core.pdf.sandbox import PdfSandbox
 from tests.latex_build import latex
 from tests.pdf_files import claims_pages, encrypted_pdf, nested_pdf, write_pdf
@@ -143,6 +144,33 @@ def test_memory_cap_kills_and_restarts(paper: Path) -> None:
         assert pdf.started == 1
         assert pdf.render(paper, 0, 1.0).width == 612
         assert pdf.started == 2
+
+
+@pytest.mark.skipif(not hasattr(psutil.Process, "rlimit"), reason="no process rlimit here")
+def test_the_system_caps_the_childs_memory_between_two_looks(
+        paper: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watch looks only at the deadline here, far too late for a 157 MB bitmap: the
+    system's cap (twice the resident limit) makes the render fail in the child, which
+    says so, is stopped and replaced, and reads on."""
+    monkeypatch.setattr(sandbox_module, "_WATCH_S", 60.0)
+    with PdfSandbox(memory_mb=60) as pdf:
+        assert pdf.info(paper)["pages"] == 3
+        assert pdf.capped
+        limit = psutil.Process(pdf.process.pid).rlimit(psutil.RLIMIT_DATA)
+        assert limit == (120 << 20, 120 << 20)
+        first = psutil.Process(pdf.process.pid)
+        with pytest.raises(PdfError, match=r"^paper\.pdf: reading it needed more than 60 MB "
+                                           r"of memory; stopped$"):
+            pdf.render(paper, 0, 9.0)
+        assert not first.is_running()
+        assert pdf.render(paper, 0, 1.0).width == 612
+        assert pdf.started == 2
+    # Without the cap the same render succeeds: the cap, not the watch, stopped it.
+    with PdfSandbox(memory_mb=60) as pdf:
+        monkeypatch.setattr(sandbox_module, "_cap", lambda process, limit: False)
+        pdf.info(paper)
+        assert not pdf.capped
+        assert pdf.render(paper, 0, 9.0).width == 5508
 
 
 def test_a_child_killed_between_tasks_is_replaced(paper: Path) -> None:

@@ -32,6 +32,7 @@ ERRORS = {
     "large": "is larger than PaperDesk reads",
     "unloadable": "has a page that cannot be loaded (its page tree is damaged, or nests "
                   "deeper than PDFium follows)",
+    "memory": "needs more memory than a PDF is given",
     "other": "cannot be read",
 }
 
@@ -212,6 +213,9 @@ def serve(conn: Connection) -> None:
             answer: tuple = ("ok", run(opened, name, path, args))
         except TaskError as exc:
             answer = ("error", exc.kind, exc.detail)
+        except MemoryError:  # the process's memory cap (the parent then stops it)
+            opened.close()
+            answer = ("error", "memory", "")
         except Exception as exc:  # PDFium's other failures: said, and the child goes on
             opened.close()
             answer = ("error", "other", f"{type(exc).__name__}: {exc}")

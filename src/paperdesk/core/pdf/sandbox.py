@@ -7,7 +7,11 @@ field) may make it fail, spin, eat memory or crash. So it runs in a child proces
 task and kept for the next ones. Each task has a deadline, and the child's memory is
 watched through psutil (the same on Linux, macOS and Windows) while it works; past
 either, or if the child dies, it is killed, the caller gets one ``PdfError`` naming the
-file, and the next task starts a new child.
+file, and the next task starts a new child. Where the system lets one process cap
+another's memory (psutil's ``rlimit``: Linux, FreeBSD), the child's data is also capped
+at ``CAP_TIMES`` its resident limit, so that an allocation too quick for the watch (a
+file asking for gigabytes at once) fails in the child, which answers so and is stopped
+like one past its limit, instead of taking the computer's memory first.
 
     with PdfSandbox() as pdf:
         pdf.info(path)            # {"pages": 12, "metadata": {"Title": ...}}
@@ -46,6 +50,10 @@ from paperdesk.core.pdf import pdf_worker
 DEADLINE_S = 30.0  # a task's time, by default
 MEMORY_MB = 1024  # the child's resident memory at most, by default
 _WATCH_S = 0.01  # seconds between looks at the child while a task runs
+# The system's cap on the child's data (heap and private mappings), a multiple of its
+# resident limit: what the watch stops is said by the watch, a spike between two looks
+# by the cap.
+CAP_TIMES = 2
 # A background child's priority: Windows' class below normal, elsewhere nice 10.
 BELOW_NORMAL = getattr(psutil, "BELOW_NORMAL_PRIORITY_CLASS", 10)
 
@@ -104,6 +112,7 @@ class PdfSandbox:
         self.watched: psutil.Process | None = None
         self.started = 0  # children started so far (a test counts the restarts)
         self.peak_mb = 0.0  # the largest resident memory seen of a child, in MB
+        self.capped = False  # the system caps the child's data (``_cap``)
 
     def __enter__(self) -> PdfSandbox:
         return self
@@ -163,6 +172,7 @@ class PdfSandbox:
             theirs.close()  # only the child holds its end
         self.process, self.conn = process, ours
         self.watched = psutil.Process(process.pid)
+        self.capped = _cap(self.watched, CAP_TIMES * self.memory_mb << 20)
         if self.background:  # an indexer's: the window's threads come first
             with contextlib.suppress(psutil.Error, OSError):
                 self.watched.nice(BELOW_NORMAL)
@@ -251,7 +261,10 @@ class PdfSandbox:
             try:
                 if self.conn.poll(max(0.0, min(_WATCH_S, end - time.monotonic()))):
                     answer: tuple = self.conn.recv()
-                    return answer
+                    if answer[:2] != ("error", "memory"):
+                        return answer
+                    self._kill()  # PDFium may be left half-way: a new child next
+                    raise PdfError(f"{name}: {self._too_large()}; stopped")
             except (EOFError, OSError):
                 self._kill()
                 raise PdfError(f"{name}: the PDF reader stopped on this file "
@@ -272,7 +285,23 @@ class PdfSandbox:
             return "the PDF reader stopped on this file (it crashed)"
         self.peak_mb = max(self.peak_mb, rss)
         if rss > self.memory_mb:
-            return f"reading it needed more than {self.memory_mb:,} MB of memory"
+            return self._too_large()
         if time.monotonic() >= end:
             return f"reading it took longer than {limit:g} s"
         return None
+
+    def _too_large(self) -> str:
+        return f"reading it needed more than {self.memory_mb:,} MB of memory"
+
+
+def _cap(process: psutil.Process, limit: int) -> bool:
+    """Cap ``process``'s data at ``limit`` bytes where the system allows it (Linux,
+    FreeBSD: ``RLIMIT_DATA``); whether it did."""
+    which = getattr(psutil, "RLIMIT_DATA", None)
+    if which is None or not hasattr(process, "rlimit"):
+        return False  # macOS, Windows: the watch alone
+    try:
+        process.rlimit(which, (limit, limit))
+    except (psutil.Error, OSError, ValueError):
+        return False
+    return True
