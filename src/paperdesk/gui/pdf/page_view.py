@@ -213,6 +213,17 @@ class PageView(QAbstractScrollArea):
         return QRectF(x - self.horizontalScrollBar().value(),
                       y - self.verticalScrollBar().value(), w, h)
 
+    def passage_on_screen(self, page: int, quads: list[list[float]]) -> QRect:
+        """The rectangle around a passage (its quads on ``page``) in screen pixels, cut
+        to the part of the view that shows it (empty when none does)."""
+        around = QRectF()
+        for box in quad_boxes(quads):
+            around = around.united(self._view_rect(self.layout_.box_to_view(page, box)))
+        shown = around.toAlignedRect().intersected(self.viewport().rect())
+        if shown.isEmpty():
+            return QRect()
+        return QRect(self.viewport().mapToGlobal(shown.topLeft()), shown.size())
+
     def paintEvent(self, _event) -> None:
         painter = QPainter(self.viewport())
         y = self.verticalScrollBar().value()

@@ -322,7 +322,11 @@ class ReaderWindow(QMainWindow):
                      None)
         if found is None:
             return
-        text = ask_comment(self, found["text"][:80], found["comment"])
+        passage = self.view.passage_on_screen(found["page"], found["quads"])
+        if passage.isEmpty():  # scrolled away: brought back, the box beside it
+            self.view.go_to(found["page"], max(q[1] for q in found["quads"]))
+            passage = self.view.passage_on_screen(found["page"], found["quads"])
+        text = ask_comment(self, found["text"][:80], found["comment"], passage)
         if text is not None:
             self.comment(text)
 
