@@ -289,7 +289,8 @@ def set_citekey(lib: Library, paper_id: int, key: str) -> ch.Changes:
     """Give a paper the key the user chose; unique, undoable, never changed again."""
     (pid,) = lib.require([paper_id])
     key = check_key(key)
-    row = lib.db.execute("SELECT id, citekey FROM papers WHERE citekey = ? COLLATE NOCASE "
+    # lower() on both sides: the index of folded keys finds it (keys are ASCII)
+    row = lib.db.execute("SELECT id, citekey FROM papers WHERE lower(citekey) = lower(?) "
                          "AND id != ?", [key, pid]).fetchone()
     if row:
         raise CitekeyError(f"citation key {key!r} is already used by paper {row[0]}")
