@@ -80,7 +80,7 @@ def upgrade(file: Path) -> None:
     conn = store.connect(file)
     try:
         db = Database(conn)
-        with store.write(db):
+        with store.foreign_keys_off(db), store.write(db):
             migrations.apply(conn)
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:

@@ -58,6 +58,20 @@ def test_a_key_that_left_for_two_papers_is_told(tmp_path):
     assert "smith2025" in told and "a document may cite either" in told
     shown = paperdesk("--library", there, "share", "--status", check_rc=0).stdout
     assert "conflicted: citation key 'smith2025'" in shown
+    paperdesk("--library", here, "share", "--now", check_rc=0)
+    # Both papers keep the key on both computers: a document written on either cites
+    # its own paper by it.
+    for path, ids in ((here, ids_here), (there, ids_there)):
+        listed = json.loads(paperdesk("--library", path, "list", "--json", check_rc=0).stdout)
+        keys = {p["id"]: p["citekey"] for p in listed}
+        assert keys[ids[one]] == keys[ids[other]] == "smith2025", keys
+        assert sum(k == "smith2025" for k in keys.values()) == 2
+        # Exported, the key is there twice, and the export says so.
+        out = tmp_path / f"both-{path.stem}.bib"
+        said = paperdesk("--library", path, "export", "--ids", f"{ids[one]},{ids[other]}",
+                         "-o", out, check_rc=0)
+        assert out.read_text().count("{smith2025,") == 2
+        assert "smith2025" in said.stderr and "twice" in said.stderr
 
 
 def test_files_asked_of_a_library_not_shared_is_one_line(tmp_path):

@@ -139,16 +139,21 @@ def _library_of_0014(path: Path) -> None:
     """Take the library at ``path`` back to the schema before 0015, with the merges'
     stored images as 0014 wrote them (no bib_file in a paper's row). The columns later
     steps added go too (0024's ``seen_at``, 0027's ``uid``), so the upgrade adds them in
-    their order."""
+    their order, and 0032's ``key_shared`` (0032 makes the table again as it always
+    does)."""
     conn = sqlite3.connect(path)
     with conn:
+        for index in ("papers_citekey", "papers_key_shared", "papers_citekey_any"):
+            conn.execute(f"DROP INDEX {index}")
+        conn.execute("ALTER TABLE papers DROP COLUMN key_shared")
         conn.execute("DROP INDEX papers_bib_file")
         conn.execute("ALTER TABLE papers DROP COLUMN bib_file")
         conn.execute("ALTER TABLE papers DROP COLUMN seen_at")
         conn.execute("DROP INDEX papers_uid")
         conn.execute("ALTER TABLE papers DROP COLUMN uid")
         conn.execute("DELETE FROM _sqlite_migrations WHERE name IN "
-                     "('0015_bib_file', '0024_hub_upvotes_and_seen', '0027_paper_uids')")
+                     "('0015_bib_file', '0024_hub_upvotes_and_seen', '0027_paper_uids', "
+                     "'0032_shared_keys')")
         for merge_id, undo in conn.execute("SELECT id, undo FROM merges").fetchall():
             data = json.loads(undo)
             for image in data["images"]:
@@ -198,7 +203,7 @@ def test_the_upgrade_of_a_library_without_bib_files_reads_no_paper(tmp_path):
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     db = Database(conn)
-    with store.write(db):
+    with store.foreign_keys_off(db), store.write(db):
         migrations.apply(conn)
     conn.set_trace_callback(None)
     assert db.execute("SELECT bib_file FROM papers").fetchall() == [(None,)]

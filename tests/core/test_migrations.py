@@ -7,6 +7,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from paperdesk.core.db import (
     schema,
     schema_0001,
@@ -94,3 +96,36 @@ def test_an_upgrade_is_recorded_by_sqlite_utils_and_an_open_loads_it_only_then(t
     rows = list(sqlite_utils.Database(old)["_sqlite_migrations"].rows)
     assert [r["name"] for r in rows] == schema.known_migrations()
     assert {r["migration_set"] for r in rows} == {"paperdesk"}
+
+
+def test_making_papers_again_keeps_every_row_that_refers_to_a_paper(tmp_path):
+    """0032 makes ``papers`` again (its key no longer unique by itself): every paper
+    keeps its id and row, no sighting, tag or note goes with the old table, the search
+    index's triggers work on the new one, and keys stay unique but where marked."""
+    old = tmp_path / "old.sqlite"
+    shutil.copy(DATA / "library-0001.sqlite", old)
+    with sqlite3.connect(old) as conn:
+        before = {t: sorted(conn.execute(f"SELECT paper_id FROM {t}").fetchall())
+                  for t in ("sightings", "paper_tags", "notes")}
+        papers = conn.execute("SELECT id, title, citekey, status FROM papers "
+                              "ORDER BY id").fetchall()
+    assert len(papers) == 193 and all(before.values())
+    with Library.open(old) as lib:
+        assert lib.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert lib.db.execute("SELECT id, title, citekey, status FROM papers "
+                              "ORDER BY id").fetchall() == papers
+        for table, rows in before.items():
+            assert sorted(lib.db.execute(f"SELECT paper_id FROM {table}")) == rows, table
+        assert lib.db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert lib.db.execute("PRAGMA foreign_key_check").fetchall() == []
+        pid = papers[0][0]
+        lib.db.execute("UPDATE papers SET title = 'Quokkas count' WHERE id = ?", [pid])
+        assert lib.search("quokkas").ids == [pid]  # the text triggers are there
+        a, b = (p[0] for p in papers[1:3])
+        with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+            lib.db.execute("UPDATE papers SET citekey = 'twin2025' WHERE id IN (?, ?)", [a, b])
+        lib.db.execute("UPDATE papers SET citekey = 'twin2025', key_shared = 1 "
+                       "WHERE id IN (?, ?)", [a, b])
+        lib.db.execute("DELETE FROM papers WHERE id = ?", [pid])  # its children go with it
+        assert lib.db.execute("SELECT count(*) FROM sightings WHERE paper_id = ?",
+                              [pid]).fetchone()[0] == 0

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from paperdesk.core.library import Library
+from paperdesk.core.model.errors import CitekeyError
 from tests.command_line import paperdesk_process
 from tests.share.killing import killed_mid_exchange
 from tests.share.sharing import digest, library, uid_ids
@@ -112,6 +113,21 @@ class Sharing(RuleBasedStateMachine):
     @rule(n=libs_, p=papers_, text=st.sampled_from(["see fig 2", "weak baseline", "cite"]))
     def note(self, n: int, p: int, text: str) -> None:
         self.libs[n].curation.add_note(self._pid(n, p), f"{text} ({n})")
+
+    @rule(n=libs_, p=papers_, key=st.sampled_from(["smith2025", "lee2024"]))
+    def cite(self, n: int, p: int, key: str) -> None:
+        """A key chosen and cited (it leaves PaperDesk, frozen): when two computers do so
+        for two papers with one key, both keep it."""
+        lib = self.libs[n]
+        pid = self._pid(n, p)
+        if lib.bibtex.key_status(pid)["frozen"]:
+            return  # a key that left never changes
+        try:
+            lib.bibtex.set_citekey(pid, key)
+        except CitekeyError:  # another paper here holds it
+            return
+        lib.bibtex.freeze([pid])
+        self._wrote(p, "citekey", key)
 
     @rule(n=libs_, p=papers_)
     def trash(self, n: int, p: int) -> None:

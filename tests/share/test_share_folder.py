@@ -8,9 +8,10 @@ import shutil
 
 import pytest
 
+from paperdesk.core.db import papers_table
 from paperdesk.core.db.changes import SHARED
 from paperdesk.core.library import Library
-from paperdesk.core.model.errors import ShareError
+from paperdesk.core.model.errors import CitekeyError, LibraryError, ShareError
 from paperdesk.core.share import files
 from tests.share.sharing import digest, exchange, library, pair, uid_ids, view
 
@@ -159,7 +160,7 @@ def test_a_library_inside_the_shared_folder_is_refused(tmp_path):
     lib.close()
 
 
-def test_a_key_that_left_for_two_papers_is_held_once_alike_and_told(two, tmp_path):
+def test_a_key_that_left_for_two_papers_is_kept_by_both_alike_and_told(two, tmp_path):
     a, b, folder = two
     a.import_paths([digest(tmp_path / "d")])
     a.share.start(folder)
@@ -171,10 +172,25 @@ def test_a_key_that_left_for_two_papers_is_held_once_alike_and_told(two, tmp_pat
     keys_a = {u: a.paper(i)["citekey"] for u, i in uid_ids(a).items()}
     keys_b = {u: b.paper(i)["citekey"] for u, i in uid_ids(b).items()}
     assert keys_a == keys_b
-    assert keys_a[one] == "smith2025" and keys_a[other] == f"smith2025-{other[:4]}"
+    assert keys_a[one] == keys_a[other] == "smith2025"  # a document may cite either
     assert a.paper(uid_ids(a)[other])["citekey_frozen"]
     told = a.share.status().conflicted
     assert len(told) == 1 and "smith2025" in told[0] and other in told[0]
+    # Both marked; no other paper may take that key, and the others' keys stay unique.
+    for lib in (a, b):
+        assert papers_table.key_shared(lib.db) == {uid_ids(lib)[one], uid_ids(lib)[other]}
+        third, fourth = [i for u, i in sorted(uid_ids(lib).items())
+                         if u not in (one, other)][:2]
+        with pytest.raises(CitekeyError, match="already used"):
+            lib.bibtex.set_citekey(third, "smith2025")
+        _set_key(lib, third, "jones2024")
+        with pytest.raises(LibraryError, match=r"UNIQUE constraint failed: papers\.citekey"):
+            _set_key(lib, fourth, "jones2024")
+    # A third computer joining holds both alike.
+    c = library(tmp_path / "c" / "library.sqlite")
+    c.share.start(folder)
+    assert {u: c.paper(i)["citekey"] for u, i in uid_ids(c).items()} == keys_a
+    c.close()
 
 
 def _set_key(lib: Library, pid: int, key: str) -> None:
@@ -243,3 +259,30 @@ def test_three_computers_a_month_apart_converge(tmp_path):
     assert len(view(libs[0])["papers"]) == 9
     for lib in libs:
         lib.close()
+
+
+def test_undoing_the_exchange_that_shared_a_key_and_redoing_it(two, tmp_path):
+    """The exchange that gave a second paper the key is undone and redone. The key
+    froze here with it (it left PaperDesk on the other computer) and a frozen key never
+    changes, by an undo either: both papers keep it, marked, as they go."""
+    a, b, folder = two
+    a.import_paths([digest(tmp_path / "d")])
+    a.share.start(folder)
+    b.share.start(folder)
+    one, other = sorted(uid_ids(a))[:2]
+    _set_key(a, uid_ids(a)[one], "smith2025")
+    _set_key(b, uid_ids(b)[other], "smith2025")
+    b.share.now()
+    heard = []
+    a.add_listener(heard.append)
+    a.share.now()
+    (shared,) = [c for c in heard if c.how == SHARED]
+    keys = {u: a.paper(i)["citekey"] for u, i in uid_ids(a).items()}
+    assert keys[one] == keys[other] == "smith2025"
+    marked = {uid_ids(a)[one], uid_ids(a)[other]}
+    a.undo(shared.undo)
+    assert {u: a.paper(i)["citekey"] for u, i in uid_ids(a).items()} == keys
+    assert papers_table.key_shared(a.db) == marked
+    a.redo(shared.undo)
+    assert {u: a.paper(i)["citekey"] for u, i in uid_ids(a).items()} == keys
+    assert papers_table.key_shared(a.db) == marked

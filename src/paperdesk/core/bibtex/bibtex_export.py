@@ -127,6 +127,8 @@ class Bibtex:
         if with_files and not written_as.header:
             raise BibtexError(f"--files writes BibTeX's file field; {style} has none")
         chosen = self._chosen(ids, query)
+        if report is not None:
+            report.repeated += papers_table.repeated_keys(self.lib.db, chosen)
         header = self.header(chosen, ascii=ascii) if written_as.header else []
         entries = self._generate(chosen, style, ascii, notes, progress, cancel, freeze,
                                  as_written, report, encoded)

@@ -36,6 +36,9 @@ class ExportReport:
     repaired_fields: list[str] = field(default_factory=list)  # "key.field", the first few
     left_out: list[str] = field(default_factory=list)  # "key: why"
     balanced: list[str] = field(default_factory=list)  # "key.field"
+    # (key, how many exported papers hold it): a key that left PaperDesk for two papers
+    # on two computers, both keeping it (``core/share``)
+    repeated: list[tuple[str, int]] = field(default_factory=list)
 
     def add(self, other: ExportReport | None) -> None:
         """What ``other`` (a later part of the same export) counted, after this one's."""
@@ -45,6 +48,7 @@ class ExportReport:
         self.repaired_fields += other.repaired_fields[:_SHOWN - len(self.repaired_fields)]
         self.left_out += other.left_out
         self.balanced += other.balanced
+        self.repeated += other.repeated
 
     def lines(self) -> list[str]:
         out = []
@@ -57,6 +61,9 @@ class ExportReport:
         out += [f"left out: {line}" for line in self.left_out]
         out += [f"not one value as BibTeX reads it, its braces balanced: {name}"
                 for name in self.balanced]
+        out += [f"citation key {key!r} is written {'twice' if n == 2 else f'{n} times'}: "
+                f"it left PaperDesk for {n} papers on different computers and each keeps "
+                "it; BibTeX and biber take the first" for key, n in self.repeated]
         return out
 
 

@@ -29,6 +29,7 @@ from paperdesk.core.db import (
     schema_0027,
     schema_0028,
     schema_0031,
+    schema_0032,
 )
 from paperdesk.core.db.database import Database as schema_db
 from paperdesk.core.model import uids
@@ -37,7 +38,10 @@ migrations = Migrations(schema.MIGRATION_SET)
 
 
 def apply(conn: sqlite3.Connection) -> None:
-    """Apply the pending steps on ``conn`` (a write the caller holds)."""
+    """Apply the pending steps on ``conn`` (a write the caller holds, foreign keys off:
+    ``store.foreign_keys_off``)."""
+    if conn.execute("PRAGMA foreign_keys").fetchone()[0]:
+        raise RuntimeError("migrations run with foreign keys off (store.foreign_keys_off)")
     # No recursive triggers and no plugins: the connection goes on serving the
     # library exactly as it was set up.
     db = Database(conn, recursive_triggers=False, execute_plugins=False)
@@ -414,3 +418,30 @@ def _highlights_searched(db: Database) -> None:
     for statement in schema_0031.STATEMENTS:
         if statement.strip():
             db.execute(statement)
+
+
+@migrations(name="0032_shared_keys")
+def _shared_keys(db: Database) -> None:
+    """``papers`` made again without ``UNIQUE`` on ``citekey`` and with ``key_shared``
+    (``schema_0032``): a key that left PaperDesk for two papers on two computers is
+    kept by both. Runs with foreign keys off (as ``apply`` does: dropping the old
+    table with them on would take every paper's tags, notes and sightings with it)."""
+    kept = [r[0] for r in db.execute(
+        "SELECT sql FROM sqlite_master WHERE tbl_name = 'papers' AND type IN "
+        "('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name")]
+    db.execute(schema_0032.PAPERS)
+    db.execute(f"INSERT INTO papers_0032 ({schema_0032.COPIED}) "
+               f"SELECT {schema_0032.COPIED} FROM papers")
+    db.execute("DROP TABLE papers")  # its indexes and triggers with it
+    # Legacy renaming: the other tables' triggers naming ``papers`` are left as they
+    # are (they name the new table once it is renamed), not parsed against its absence.
+    db.execute("PRAGMA legacy_alter_table = ON")
+    try:
+        db.execute("ALTER TABLE papers_0032 RENAME TO papers")
+    finally:
+        db.execute("PRAGMA legacy_alter_table = OFF")
+    for statement in kept:
+        db.execute(statement)
+    db.execute(schema_0032.UNIQUE_KEYS)
+    db.execute(schema_0032.SHARED_INDEX)
+    db.execute(schema_0032.KEY_INDEX)

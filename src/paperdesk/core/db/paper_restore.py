@@ -99,10 +99,14 @@ def free_uids(db: Database, target: list[Row], leaving: list[int]) -> None:
 def keep_frozen_key(row: Row, current: Row | None,
                     carried: AbstractSet[int] = frozenset()) -> Row:
     """A key that has left PaperDesk since the edit stays as it went out (and frozen:
-    ``refreeze``); not one a merge only carried onto the paper (``carried``)."""
+    ``refreeze``), shared with another paper if it is (``key_shared``); not one a merge
+    only carried onto the paper (``carried``)."""
     if (current and current.get("citekey_frozen") and "citekey_frozen" in row
             and current["id"] not in carried):
-        return {**row, "citekey": current["citekey"], "citekey_frozen": 1}
+        kept = {**row, "citekey": current["citekey"], "citekey_frozen": 1}
+        if "key_shared" in row and "key_shared" in current:
+            kept["key_shared"] = current["key_shared"]
+        return kept
     return row
 
 

@@ -29,14 +29,19 @@ from paperdesk.core.model import uids
 _CHILDREN = ("sightings", "paper_tags", "notes")
 
 
+_KEY_COLUMNS = ("citekey", "citekey_frozen", "key_shared")
+
+
 def _cover(db: Database, paper_ids: Iterable[int], columns: Sequence[str] = ()) -> None:
     """Image the papers' rows (only ``columns`` of them, when given) for the open edit.
     Whether a key is frozen goes with the key (``citekey_frozen``): an undo then never
     takes back a key that has left PaperDesk since (``paper_restore``)."""
     if recording(db) is None:  # outside an edit (an import's many small writes): nothing
         return
-    if columns and "citekey" in columns:
-        columns = (*columns, "citekey_frozen")
+    if columns and {"citekey", "key_shared"} & set(columns):
+        # A key, whether it is frozen and whether it is shared go in one image: each
+        # row's are put back at once, the keys unique among unmarked papers throughout.
+        columns = (*(c for c in columns if c not in _KEY_COLUMNS), *_KEY_COLUMNS)
     cover(db, "papers", "id", paper_ids, columns)
 
 # -- new papers ----------------------------------------------------------------------
@@ -186,6 +191,25 @@ def set_many(db: Database, names: Sequence[str], rows: Sequence[Sequence[Any]]) 
     _cover(db, [row[-1] for row in rows], tuple(names))
     db.conn.executemany(f"UPDATE papers SET {', '.join(f'[{n}] = ?' for n in names)} "
                         "WHERE id = ?", rows)
+
+
+def key_shared(db: Database) -> set[int]:
+    """The papers marked as holding a key another paper holds too (``key_shared``: a key
+    that left PaperDesk for two papers on two computers, ``core/share``)."""
+    return {r[0] for r in db.execute("SELECT id FROM papers WHERE key_shared = 1")}
+
+
+def repeated_keys(db: Database, among: Sequence[int] | None) -> list[tuple[str, int]]:
+    """The keys that more than one of the papers ``among`` (None: every paper out of the
+    trash) hold, each with how many: only marked papers (``key_shared``) may."""
+    rows = db.execute("SELECT id, citekey FROM papers WHERE key_shared = 1 AND "
+                      "deleted_at IS NULL").fetchall()
+    wanted = None if among is None else set(among)
+    held: dict[str, list[str]] = {}
+    for pid, key in rows:
+        if key and (wanted is None or pid in wanted):
+            held.setdefault(key.lower(), []).append(key)
+    return sorted((keys[0], len(keys)) for keys in held.values() if len(keys) > 1)
 
 
 def set_citekey(db: Database, pid: int, key: str, sources: str, stamp: str) -> None:

@@ -93,6 +93,7 @@ MIGRATIONS = (
     "0029_share",
     "0030_published_versions",
     "0031_highlights_searched",
+    "0032_shared_keys",
 )
 _TABLE = "_sqlite_migrations"
 

@@ -162,7 +162,27 @@ def _migrate(db: Database, path: Path) -> None:
         raise LibraryError(f"{path}: read-only, and it needs an upgrade")
     # All under one write lock: two programs opening the library at once do not
     # both upgrade it, and a file that cannot be written fails before anything
-    # is made. (So every migration must be transactional.)
+    # is made. (So every migration must be transactional.) A step may write every
+    # page (0032 makes the papers table again): a large write's settings.
+    with foreign_keys_off(db), large_write(db):
+        _upgrade(db, path)
+
+
+@contextlib.contextmanager
+def foreign_keys_off(db: Database) -> Iterator[None]:
+    """Outside a transaction (SQLite reads the setting there only): foreign keys off for
+    the block, as an upgrade needs them (``migrations.apply``: a step that makes a table
+    again drops the old one, which with them on would delete every row referring to
+    it; the steps keep every row's id)."""
+    assert not db.conn.in_transaction, "foreign keys are switched outside a transaction"
+    db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        db.execute("PRAGMA foreign_keys = ON")
+
+
+def _upgrade(db: Database, path: Path) -> None:
     with write(db):
         pending = pending_migrations(db)
         if not pending:

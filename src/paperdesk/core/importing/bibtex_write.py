@@ -63,7 +63,8 @@ class BibWriter:
         self.by_arxiv: dict[str, int] = {}
         self.by_doi: dict[str, int] = {}
         self.by_sha: dict[str, int] = {}
-        self.by_key: dict[str, tuple[int, str, int | None]] = {}
+        # (a key two papers keep, as sharing two libraries may leave it: both)
+        self.by_key: dict[str, list[tuple[int, str, int | None]]] = {}
         self.taken: set[int] = set()
         self.allocator = KeyAllocator(self.db, expected=expected)
         self.stamp = now()
@@ -93,7 +94,7 @@ class BibWriter:
                     [*part, self.top]):
                 if source:
                     self.by_sha[source_sha(json.loads(source))] = pid
-                self.by_key[key] = (pid, title, year)
+                self.by_key.setdefault(key, []).append((pid, title, year))
 
     def _match(self, paper: Entry) -> tuple[int, str] | None:
         pid = self.by_sha.get(entry_sha_of(paper)) if self.by_sha else None
@@ -101,9 +102,9 @@ class BibWriter:
             self.taken.add(pid)
             return pid, "the same entry"
         found = []
-        same = self.by_key.get(paper.key)
-        if same and same[1] and same[1] == paper.title_key and same[2] == paper.year:
-            found.append((same[0], "same key, title and year"))
+        for same in self.by_key.get(paper.key, ()):
+            if same[1] and same[1] == paper.title_key and same[2] == paper.year:
+                found.append((same[0], "same key, title and year"))
         # (papers of the library before: none when it was empty, and no lookup then)
         if self.by_doi and paper.doi and paper.doi.lower() in self.by_doi:
             found.append((self.by_doi[paper.doi.lower()], f"same DOI {paper.doi}"))

@@ -4,7 +4,9 @@ files and the change feed hear it as any other write.
 
 Citation keys change in two steps (those that change are cleared, then set), so
 two papers trading keys never hold one key at once; the document gives each key to
-one paper (``document.state``).
+one paper (``document.state``), but for a key that left PaperDesk for two papers on
+two computers: both keep it, marked ``key_shared`` before they hold it (the library's
+keys are unique among the papers not so marked), unmarked once they no longer share.
 """
 
 from __future__ import annotations
@@ -108,9 +110,11 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
     pid = local.ids.__getitem__
     if fresh:
         # a new paper takes its key as it is made unless a paper here holds that key now
-        # (then it is given in the two steps below, once the other has let it go)
+        # (then it is given in the two steps below, once the other has let it go), or
+        # shares it with another (given once marked)
         held = {p["citekey"] for p in local.papers.values() if p["citekey"]}
-        keyed = {u for u in fresh if target.papers[u]["citekey"] not in held}
+        keyed = {u for u in fresh
+                 if target.papers[u]["citekey"] not in held and u not in target.shared}
         plan.rekeyed = [u for u in plan.rekeyed if u not in keyed]
         fields = [c for c in f.COLUMNS if c != "citekey"]
         papers_table.insert_shared(db, ["uid", *fields, "citekey", "modified"], [
@@ -126,13 +130,21 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
             (*(target.papers[u][c] for c in names), *(None for _ in extra), stamp, pid(u))
             for u in uids])
         out.changed.update(pid(u) for u in uids)
+    marked = papers_table.key_shared(db)
     if plan.rekeyed:  # cleared first: two papers trading keys never hold one at once
         papers_table.set_many(db, ["citekey"], [(None, pid(u)) for u in plan.rekeyed
                                                 if u in local.papers])
+    sharing = [pid(u) for u in target.shared if pid(u) not in marked]
+    papers_table.set_many(db, ["key_shared"], [(1, i) for i in sharing])
+    if plan.rekeyed:
         papers_table.set_many(db, ["citekey"], [(target.papers[u]["citekey"], pid(u))
                                                 for u in plan.rekeyed
                                                 if target.papers[u]["citekey"]])
         out.changed.update(pid(u) for u in plan.rekeyed)
+    # marks let go only of papers the target holds (an exchange may read a few)
+    unshared = [pid(u) for u in target.papers.keys() - target.shared if pid(u) in marked]
+    papers_table.set_many(db, ["key_shared"], [(0, i) for i in unshared])
+    out.changed.update(sharing, unshared)
     if plan.frozen:
         papers_table.freeze_listed(db, [pid(u) for u in plan.frozen])
         out.changed.update(pid(u) for u in plan.frozen)

@@ -119,11 +119,12 @@ def _one_paper_a_note(out: State) -> None:
 
 
 def _one_paper_a_key(out: State) -> None:
-    """Two computers gave two papers one citation key: a library holds a key once, so
-    the paper whose key left PaperDesk keeps it (then the lowest stable id) and the
-    others show it with their id's first letters; when the keys of both had left
-    PaperDesk, ``conflicts`` names the other, for the user to be told (a document
-    may cite either)."""
+    """Two computers gave two papers one citation key (or keys that differ only in
+    case). A key that left PaperDesk (frozen) never changes: every paper whose key
+    left keeps it, and when two or more did, ``conflicts`` names each past the first
+    (the lowest stable id), for the user to be told (a document may cite either), and
+    ``shared`` holds them all. A paper whose key never left shows it with its id's first
+    letters, alike everywhere."""
     holders: dict[str, list[str]] = {}
     for uid, paper in out.papers.items():
         if paper["citekey"]:
@@ -132,10 +133,13 @@ def _one_paper_a_key(out: State) -> None:
         if len(uids) < 2:
             continue
         uids.sort(key=lambda u: (not out.papers[u][f.FROZEN], u))
-        for uid in uids[1:]:
+        left = [u for u in uids if out.papers[u][f.FROZEN]]
+        if len(left) > 1:
+            out.shared.update(left)
+            for uid in left[1:]:
+                out.conflicts[uid] = out.papers[uid]["citekey"]
+        for uid in uids[max(1, len(left)):]:
             paper = out.papers[uid]
-            if paper[f.FROZEN] and out.papers[uids[0]][f.FROZEN]:
-                out.conflicts[uid] = paper["citekey"]
             paper["citekey"] = f"{paper['citekey']}-{uid[:4]}"
 
 

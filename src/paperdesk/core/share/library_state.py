@@ -21,8 +21,12 @@ class State:
     queue: list[str] = field(default_factory=list)
     ids: dict[str, int] = field(default_factory=dict)  # stable id -> local id
     note_ids: dict[str, int] = field(default_factory=dict)  # note's stable id -> local id
-    # stable id -> the frozen key it shares with another paper (``document.state``)
+    # stable id -> the frozen key it shares with the paper that held it first
+    # (``document.state``): one entry a paper past the first, for the user to be told
     conflicts: dict[str, str] = field(default_factory=dict)
+    # every paper holding a key another paper holds too, the first included: the
+    # library marks them (``papers.key_shared``), its keys unique among the rest
+    shared: set[str] = field(default_factory=set)
 
 
 def read(db: Database, device: str, only: Collection[int] | None = None) -> State:

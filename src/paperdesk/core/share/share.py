@@ -327,8 +327,9 @@ class Share:
                                                         "follows" for n in got.waiting)])
         if got.imported or got.waiting:  # otherwise what the last one found still holds
             share_table.put(db, "conflicted", [
-                f"citation key {key!r} left PaperDesk for two papers; paper {uid} shows it "
-                f"as {key}-{uid[:4]} here (a document may cite either)"
+                f"citation key {key!r} left PaperDesk for two papers; both keep it "
+                f"(paper {uid} and the one that held it first; a document may cite "
+                "either): an export of both holds the key twice"
                 for uid, key in pulled.conflicts.items()])
             share_table.put(db, "in_trash", len(pulled.in_trash))
         self._touched = pulled.papers
