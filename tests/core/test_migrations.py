@@ -117,6 +117,10 @@ def test_making_papers_again_keeps_every_row_that_refers_to_a_paper(tmp_path):
         for table, rows in before.items():
             assert sorted(lib.db.execute(f"SELECT paper_id FROM {table}")) == rows, table
         assert lib.db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        # The planner's statistics of the old table, made again for the new one.
+        assert {r[0] for r in lib.db.execute(
+            "SELECT idx FROM sqlite_stat1 WHERE tbl = 'papers'")} >= {
+            "papers_citekey_any", "papers_title_key"}
         assert lib.db.execute("PRAGMA foreign_key_check").fetchall() == []
         pid = papers[0][0]
         lib.db.execute("UPDATE papers SET title = 'Quokkas count' WHERE id = ?", [pid])

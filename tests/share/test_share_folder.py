@@ -286,3 +286,64 @@ def test_undoing_the_exchange_that_shared_a_key_and_redoing_it(two, tmp_path):
     a.redo(shared.undo)
     assert {u: a.paper(i)["citekey"] for u, i in uid_ids(a).items()} == keys
     assert papers_table.key_shared(a.db) == marked
+
+
+@pytest.fixture
+def keyed(two, tmp_path):
+    """Two computers whose two papers both keep ``smith2025`` (it left for each)."""
+    a, b, folder = two
+    a.import_paths([digest(tmp_path / "d")])
+    a.share.start(folder)
+    b.share.start(folder)
+    one, other = sorted(uid_ids(a))[:2]
+    _set_key(a, uid_ids(a)[one], "smith2025")
+    _set_key(b, uid_ids(b)[other], "smith2025")
+    exchange(a, b)
+    for lib in (a, b):
+        assert papers_table.key_shared(lib.db) == {uid_ids(lib)[one], uid_ids(lib)[other]}
+    return a, b, one, other
+
+
+def _keys(lib: Library) -> dict[str, str]:
+    return {u: lib.paper(i)["citekey"] for u, i in uid_ids(lib).items()}
+
+
+def test_a_holder_back_from_the_emptied_trash_keeps_the_shared_key(keyed):
+    a, b, one, other = keyed
+    a.trash.delete([uid_ids(a)[other]])
+    a.undo(a.trash.empty().undo)
+    assert _keys(a)[other] == _keys(a)[one] == "smith2025"
+    assert papers_table.key_shared(a.db) == {uid_ids(a)[one], uid_ids(a)[other]}
+    exchange(a, b)
+    assert _keys(b)[other] == _keys(b)[one] == "smith2025"
+
+
+def test_a_holder_merged_into_a_paper_emptied_elsewhere_leaves_sharing_unstuck(keyed):
+    """One computer merges a holder into a third paper (which takes the frozen key)
+    while the other empties that third paper from the trash: the exchange that removes
+    it lets the remaining holder's mark go only once it is gone."""
+    a, b, one, other = keyed
+    third = sorted(u for u in uid_ids(a) if u not in (one, other))[0]
+    b.trash.delete([uid_ids(b)[third]])
+    b.trash.empty()
+    b.share.now()
+    a.duplicates.merge(uid_ids(a)[third], [uid_ids(a)[one]])
+    kept = uid_ids(a)[third]
+    assert a.paper(kept)["citekey"] == "smith2025"
+    assert kept in papers_table.key_shared(a.db)  # it keeps a key another keeps too
+    exchange(a, b)
+    exchange(a, b)
+    assert _keys(a) == _keys(b)
+    assert _keys(a)[other] == "smith2025"
+
+
+def test_export_files_never_gives_one_holder_the_others_pdfs(keyed, tmp_path):
+    from tests.made_pdfs import pdf_bytes
+
+    a, _, one, other = keyed
+    pdf = tmp_path / "only-other.pdf"
+    pdf.write_bytes(pdf_bytes("other"))
+    a.pdf.attach(uid_ids(a)[other], pdf)
+    out = tmp_path / "one.bib"
+    a.bibtex.export_to(out, [uid_ids(a)[one]], with_files=True)
+    assert "only-other" not in out.read_text() and "file =" not in out.read_text()

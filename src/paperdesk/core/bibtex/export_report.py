@@ -63,7 +63,8 @@ class ExportReport:
                 for name in self.balanced]
         out += [f"citation key {key!r} is written {'twice' if n == 2 else f'{n} times'}: "
                 f"it left PaperDesk for {n} papers on different computers and each keeps "
-                "it; BibTeX and biber take the first" for key, n in self.repeated]
+                "it; BibTeX and biber take the first (and --files writes neither's PDFs)"
+                for key, n in self.repeated]
         return out
 
 

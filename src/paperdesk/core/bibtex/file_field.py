@@ -34,9 +34,10 @@ def field_value(library: Path, rows: list[dict[str, Any]]) -> str | None:
 
 def by_key(db: Database, library: Path, keys: list[str] | None = None) -> dict[str, str]:
     """citation key -> the ``file`` field of its paper's PDFs, for the papers that have
-    some (those of ``keys`` when given)."""
+    some (those of ``keys`` when given). A key two papers keep (``key_shared``) names
+    neither: their entries go without the field (the export says the key is repeated)."""
     sql = ("SELECT p.citekey, a.id FROM attachments a JOIN papers p ON p.id = a.paper_id "
-           "WHERE p.citekey IS NOT NULL")
+           "WHERE p.citekey IS NOT NULL AND p.key_shared = 0")
     pairs = (select_in(db, sql + " AND p.citekey IN ({marks})", keys) if keys is not None
              else db.execute(sql + " ORDER BY a.paper_id, a.id").fetchall())
     grouped: dict[str, list[dict[str, Any]]] = {}

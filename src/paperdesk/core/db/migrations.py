@@ -445,3 +445,7 @@ def _shared_keys(db: Database) -> None:
     db.execute(schema_0032.UNIQUE_KEYS)
     db.execute(schema_0032.SHARED_INDEX)
     db.execute(schema_0032.KEY_INDEX)
+    # The old table's statistics went with it: the query planner's, made again.
+    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone():
+        db.execute(f"PRAGMA analysis_limit = {schema_0032.ANALYSIS_LIMIT}")
+        db.execute("ANALYZE papers")

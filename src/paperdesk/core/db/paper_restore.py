@@ -182,6 +182,10 @@ def free_keys(db: Database, target: list[Row], present: dict[int, Row], leaving:
             if pid in present:
                 row["citekey"] = key = present[pid].get("citekey")
                 row["citekey_frozen"] = present[pid].get("citekey_frozen", 0)
+            elif row.get("citekey_frozen") and frozen and row.get("key_shared"):
+                # A key that left for two papers on two computers, both keeping it
+                # (``core/share``): this one comes back with it, the holder marked too.
+                _mark_shared(db, holder, by_id)
             elif row.get("citekey_frozen") and not frozen and new_key:
                 other = by_id.get(holder) or _paper(db, holder)
                 rekeyed[holder] = new = cast(str, fresh(other))
@@ -200,6 +204,13 @@ def free_keys(db: Database, target: list[Row], present: dict[int, Row], leaving:
             if key.lower() in given_up:
                 papers_table.clear_citekey(db, given_up.pop(key.lower()))
     return rekeyed
+
+
+def _mark_shared(db: Database, holder: int, by_id: dict[int, Row]) -> None:
+    if holder in by_id and "key_shared" in by_id[holder]:
+        by_id[holder]["key_shared"] = 1  # written with its row
+    else:
+        papers_table.set_many(db, ["key_shared"], [(1, holder)])
 
 
 def _holders(db: Database, by_id: dict[int, Row], present: dict[int, Row], going: set[int],

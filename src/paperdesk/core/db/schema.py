@@ -55,7 +55,8 @@ KEY_TRIGGERS = schema_0021.TRIGGERS
 # Indexes on papers whose keys come in no order as papers are added (titles,
 # citation keys, years, upvotes): a large first import builds them once at its
 # end (store.bulk_index) rather than entering each new row at a random place.
-LOAD_INDEXES = ["papers_title_key", "papers_citekey_fold", "papers_year", "papers_upvotes"]
+LOAD_INDEXES = ["papers_title_key", "papers_citekey_fold", "papers_citekey_any", "papers_year",
+                "papers_upvotes"]
 
 # The migration set recorded in ``_sqlite_migrations`` (sqlite-utils' layout), and its
 # steps in order. The steps themselves are in ``migrations``, which loads sqlite-utils:

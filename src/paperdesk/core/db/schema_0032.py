@@ -73,3 +73,5 @@ SHARED_INDEX = "CREATE INDEX papers_key_shared ON papers(id) WHERE key_shared = 
 # Papers found by their key (``citekey IN (...)``), which the partial index above cannot
 # serve: what the column's own unique index did.
 KEY_INDEX = "CREATE INDEX papers_citekey_any ON papers(citekey)"
+# Rows ANALYZE samples per index of the new table (``store.ANALYSIS_LIMIT`` as it was).
+ANALYSIS_LIMIT = 400

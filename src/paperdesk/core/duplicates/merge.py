@@ -133,6 +133,9 @@ def merged_row(rows: dict[int, dict[str, Any]], keep: int, others: Sequence[int]
     new["list_position"] = (new["list_position"] if new["list_position"] is not None else
                             (listed[0] if listed else None)) if new["status"] == "to-read" else None
     new["sources"] = _merged_sources(new, rows[keep], group)
+    if "key_shared" in new:  # a key another paper keeps too (``core/share``) stays marked
+        new["key_shared"] = int(any(r.get("key_shared") and r["citekey"] == new["citekey"]
+                                    for r in group))
     new["modified"] = now()
     return new
 

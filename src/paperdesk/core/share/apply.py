@@ -141,10 +141,7 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
                                                 for u in plan.rekeyed
                                                 if target.papers[u]["citekey"]])
         out.changed.update(pid(u) for u in plan.rekeyed)
-    # marks let go only of papers the target holds (an exchange may read a few)
-    unshared = [pid(u) for u in target.papers.keys() - target.shared if pid(u) in marked]
-    papers_table.set_many(db, ["key_shared"], [(0, i) for i in unshared])
-    out.changed.update(sharing, unshared)
+    out.changed.update(sharing)
     if plan.frozen:
         papers_table.freeze_listed(db, [pid(u) for u in plan.frozen])
         out.changed.update(pid(u) for u in plan.frozen)
@@ -157,6 +154,11 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
     if plan.gone:
         papers_table.delete(db, plan.gone)
         out.removed = plan.gone
+    # Marks let go once the papers leaving are gone (one may hold the key unmarked), and
+    # only of papers the target holds (an exchange may read a few).
+    unshared = [pid(u) for u in target.papers.keys() - target.shared if pid(u) in marked]
+    papers_table.set_many(db, ["key_shared"], [(0, i) for i in unshared])
+    out.changed.update(unshared)
     if target.queue != local.queue or any("status" in n for n in plan.columns):
         papers_table.set_list_positions(
             db, [(float(n + 1), pid(u)) for n, u in enumerate(target.queue)])
