@@ -265,13 +265,7 @@ def test_undoing_the_exchange_that_shared_a_key_and_redoing_it(two, tmp_path):
     """The exchange that gave a second paper the key is undone and redone. The key
     froze here with it (it left PaperDesk on the other computer) and a frozen key never
     changes, by an undo either: both papers keep it, marked, as they go."""
-    a, b, folder = two
-    a.import_paths([digest(tmp_path / "d")])
-    a.share.start(folder)
-    b.share.start(folder)
-    one, other = sorted(uid_ids(a))[:2]
-    _set_key(a, uid_ids(a)[one], "smith2025")
-    _set_key(b, uid_ids(b)[other], "smith2025")
+    a, b, one, other = _one_key_on_each(two, tmp_path)
     b.share.now()
     heard = []
     a.add_listener(heard.append)
@@ -288,9 +282,9 @@ def test_undoing_the_exchange_that_shared_a_key_and_redoing_it(two, tmp_path):
     assert papers_table.key_shared(a.db) == marked
 
 
-@pytest.fixture
-def keyed(two, tmp_path):
-    """Two computers whose two papers both keep ``smith2025`` (it left for each)."""
+def _one_key_on_each(two, tmp_path) -> tuple[Library, Library, str, str]:
+    """Two sharing computers, each giving one of two papers ``smith2025`` (it leaves
+    there), not exchanged since."""
     a, b, folder = two
     a.import_paths([digest(tmp_path / "d")])
     a.share.start(folder)
@@ -298,6 +292,13 @@ def keyed(two, tmp_path):
     one, other = sorted(uid_ids(a))[:2]
     _set_key(a, uid_ids(a)[one], "smith2025")
     _set_key(b, uid_ids(b)[other], "smith2025")
+    return a, b, one, other
+
+
+@pytest.fixture
+def keyed(two, tmp_path):
+    """Two computers whose two papers both keep ``smith2025`` (it left for each)."""
+    a, b, one, other = _one_key_on_each(two, tmp_path)
     exchange(a, b)
     for lib in (a, b):
         assert papers_table.key_shared(lib.db) == {uid_ids(lib)[one], uid_ids(lib)[other]}
