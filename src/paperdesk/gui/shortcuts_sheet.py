@@ -97,4 +97,6 @@ class ShortcutsSheet(QDialog):
         """On its screen with its title bar, once the window manager has framed it."""
         super().showEvent(event)
         fit_to_screen(self)
-        QTimer.singleShot(100, lambda: fit_to_screen(self) if self.isVisible() else None)
+        # The sheet as the timer's context: a sheet closed and deleted meanwhile takes the
+        # timer with it (a bare lambda fired on the deleted sheet, inside a later test).
+        QTimer.singleShot(100, self, lambda: fit_to_screen(self) if self.isVisible() else None)
