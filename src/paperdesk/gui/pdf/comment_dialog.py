@@ -83,10 +83,9 @@ def beside(passage: QRect, size: QSize, room: QRect, frame: QSize | None = None)
 
 
 def _place(dialog: QDialog, passage: QRect) -> None:
-    screen = dialog.screen() if dialog.parentWidget() is None else \
-        dialog.parentWidget().screen()
-    # The frame is known once shown: guessed from the parent's (the same window manager).
     parent = dialog.parentWidget()
+    screen = (parent or dialog).screen()
+    # The frame is known once shown: guessed from the parent's (the same window manager).
     frame = QSize(0, 0)
     if parent is not None and parent.isVisible():
         outer, inner = parent.window().frameGeometry(), parent.window().geometry()
