@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from paperdesk.cli.main import Parser, build_parser, resolve_library_path, run
+from paperdesk.core.api import tune_children
 
 
 def _files_to_open(parser: Parser, argv: list[str]) -> list[str]:
@@ -24,6 +25,7 @@ def _files_to_open(parser: Parser, argv: list[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    tune_children()  # before any thread: the environment is not changed under one
     parser = build_parser(argv)
     parser.add_argument("--self-test", action="store_true",
                         help="open the main window offscreen on a temporary demo library, "

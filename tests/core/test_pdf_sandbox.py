@@ -7,6 +7,7 @@ sandbox goes on reading the next file.
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from paperdesk.core.model import child_env
 from paperdesk.core.model.errors import PdfError
 from paperdesk.core.pdf import sandbox as sandbox_module
 from paperdesk.core.pdf.sandbox import PdfSandbox
@@ -239,3 +241,41 @@ def test_a_pdf_made_by_pdflatex(sandbox: PdfSandbox, tmp_path: Path) -> None:
     # TeX set "ffi", "ffl", "ff" as ligature glyphs; the text has them as characters
     # (PDFium reads some as their letters); the full text splits the rest.
     assert any(w in text[1] for w in ("difficult", "di\ufb03cult"))
+
+
+def _minor_faults(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[7])  # field 10, minflt, after the name
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists()
+                    or not child_env._glibc(), reason="glibc on Linux")
+def test_the_child_keeps_freed_memory_for_the_next_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PDFium allocates and frees its buffers at every page; with glibc's defaults each
+    read of a page faults its memory in again. The child starts with the allocator told
+    to keep it (``child_env.TUNABLES``); a user's own ``GLIBC_TUNABLES`` is left alone."""
+    lines = [f"line {i} of a page with words to extract, again and again." for i in range(45)]
+    pdf = write_pdf(tmp_path / "long.pdf", [lines] * 12)
+
+    def faults_of_reads(env: str | None) -> tuple[int, str | None]:
+        if env is None:
+            monkeypatch.delenv("GLIBC_TUNABLES", raising=False)
+        else:
+            monkeypatch.setenv("GLIBC_TUNABLES", env)
+        with PdfSandbox() as pdf_box:
+            pdf_box.text(pdf)  # the first read grows the heap either way
+            assert pdf_box.process is not None
+            pid = pdf_box.process.pid
+            seen = os.environ.get("GLIBC_TUNABLES")  # what the child started with
+            before = _minor_faults(pid)
+            for _ in range(8):
+                other = write_pdf(tmp_path / f"other{_}.pdf", [lines] * 12)
+                assert len(pdf_box.text(other)) == 12
+            return _minor_faults(pid) - before, seen
+
+    tuned, seen = faults_of_reads(None)
+    assert seen == child_env.TUNABLES
+    default, seen = faults_of_reads("glibc.malloc.perturb=0")  # the user's, a no-op
+    assert seen == "glibc.malloc.perturb=0"
+    assert tuned * 4 < default, (tuned, default)

@@ -36,6 +36,7 @@ _DOOR: dict[str, str] = {
                                             "FileReport ImportResult",
     "paperdesk.core.importing.import_undo": "ImportRecord",
     "paperdesk.core.library": "Library Listener",
+    "paperdesk.core.model.child_env": "tune_children",
     "paperdesk.core.model.errors": "Cancelled DuplicateError NoLibrary NotFound "
                                    "PaperDeskError PdfError QueryError",
     "paperdesk.core.model.jobs": "no_progress",

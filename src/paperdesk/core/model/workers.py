@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any, Self
 
+from paperdesk.core.model.child_env import tune_children
 from paperdesk.core.model.jobs import CancelFlag, check_cancel
 
 AHEAD = 3  # chunks sent to each process before its first result comes back
@@ -94,6 +95,7 @@ def _caller_hidden() -> Iterator[None]:
     still turns a started bundle into a worker (``multiprocessing.freeze_support``).
     """
     with _STARTING:
+        tune_children()
         main = sys.modules["__main__"]
         sys.modules["__main__"] = types.ModuleType("__main__")
         try:
