@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 import pytest
 
@@ -123,6 +124,53 @@ def test_a_linked_pdf_keeps_each_computers_own_path(two, tmp_path):
     exchange(b, a)
     assert a.pdf.file(att) == mine and b.pdf.file(row["id"]) == theirs
     assert [r["state"] for r in listed(a)] == ["ok"] == [r["state"] for r in listed(b)]
+
+
+def test_with_files_a_linked_pdf_travels_and_lands_beside_the_other_library(two, tmp_path):
+    """A linked file goes into the folder like a stored copy; on a computer that never
+    had it, it lands in the files folder and the attachment (still linked, its path this
+    computer's own) points there, kept through a sweep; a path located by hand there is
+    never replaced, and the first computer's path never changes."""
+    a, b, folder = two
+    a.share.start(folder, with_files=True)
+    uid, other = sorted(uid_ids(a))[:2]
+    data, changed = pdf_bytes([["linked", "one"]]), pdf_bytes([["linked", "two"]])
+    mine, edited = tmp_path / "mine.pdf", tmp_path / "edited.pdf"
+    mine.write_bytes(data)
+    edited.write_bytes(changed)
+    att = a.pdf.attach(uid_ids(a)[uid], mine, link=True).result.attachment_id
+    late = a.pdf.attach(uid_ids(a)[other], edited, link=True).result.attachment_id
+    edited.write_bytes(changed + b"% annotated elsewhere\n")  # no longer the file attached
+    a.share.now()
+    sha = hashlib.sha256(data).hexdigest()
+    assert [p.name for p in (folder / "files").iterdir()] == [f"{sha}.pdf"]
+    b.path.chmod(0o600)  # a private library: what it fetches is private too
+    out = paperdesk("--library", b.path, "share", str(folder), "--with-files", check_rc=0)
+    assert "fetched 1 PDF" in out.stderr
+    (row,) = b.pdf.of_paper(uid_ids(b)[uid])
+    assert row["kind"] == "linked"
+    here = b.pdf.file(row["id"])
+    assert here.read_bytes() == data
+    if os.name == "posix":
+        assert here.stat().st_mode & 0o077 == 0 and here.parent.stat().st_mode & 0o077 == 0
+    assert here.is_relative_to(b.path.parent / "b.files" / uid)
+    states = {r["paper"]: r["state"] for r in listed(b)}
+    assert states == {uid: "ok", other: "missing"}
+    b.pdf.sweep()
+    assert here.read_bytes() == data  # the trash's sweep keeps it
+    exchange(b, a)
+    assert a.pdf.file(att) == mine  # the other computer's own path stays its own
+    assert b.pdf.file(row["id"]) == here
+    (b_late,) = b.pdf.of_paper(uid_ids(b)[other])
+    elsewhere = tmp_path / "b-own.pdf"
+    elsewhere.write_bytes(changed)
+    b.pdf.locate(b_late["id"], elsewhere)
+    edited.write_bytes(changed)  # now whole again on the first computer: it is sent
+    a.share.now()
+    b.share.now()
+    assert b.pdf.file(b_late["id"]) == elsewhere  # located here: never replaced
+    assert a.pdf.file(late) == edited
+    assert len(list((folder / "files").iterdir())) == 2
 
 
 def test_a_highlight_whose_pdf_moves_back_to_its_paper_is_kept_everywhere(two, tmp_path):

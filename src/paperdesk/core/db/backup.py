@@ -77,6 +77,13 @@ def library_mode(library: Path) -> int:
         return 0o600
 
 
+def folder_mode(library: Path) -> int:
+    """A folder beside ``library`` (of its files folder): the library's read bits, with
+    the search bit where one may read (0o644 -> 0o755, 0o600 -> 0o700)."""
+    mode = library_mode(library) & 0o666
+    return mode | ((mode & 0o444) >> 2)
+
+
 def copy_database(source: sqlite3.Connection, dest: Path, *, max_mode: int = 0o666) -> Path:
     """Write a consistent copy of the database open on ``source`` to ``dest``
     (whole or not at all; never more readable than ``max_mode``)."""

@@ -292,8 +292,13 @@ class Pdfs:
         """Remove the stored copies that no attachment names, nor the undo of any merge
         (the trash's emptying does); what went."""
         with self.lib.write("Sweep the files folder"):
-            kept = {r["path"] for r in attachments_table.every(self.lib.db)
-                    if r["kind"] == store.STORED}
+            top = attachments_table.files_folder(self.lib.path)
+            rows = attachments_table.every(self.lib.db)
+            kept = {r["path"] for r in rows if r["kind"] == store.STORED}
+            # a linked file another computer shared lives here too (``share.pdf_files``)
+            kept |= {Path(r["path"]).relative_to(top).as_posix() for r in rows
+                     if r["kind"] != store.STORED and r["path"]
+                     and Path(r["path"]).is_relative_to(top)}
             kept |= attachments_table.paths_in_merges(self.lib.db)
             return store.sweep(self.lib.path, kept)
 

@@ -29,6 +29,7 @@ from paperdesk.core.db import files
 # Where the files are (the attachments' reads), lent on to the store's callers.
 from paperdesk.core.db.attachments_table import file_path as file_path
 from paperdesk.core.db.attachments_table import files_folder as files_folder
+from paperdesk.core.db.backup import folder_mode as folder_mode
 from paperdesk.core.db.backup import library_mode
 from paperdesk.core.model.errors import PdfError
 from paperdesk.core.pdf import pdf_worker
@@ -41,13 +42,6 @@ STORED, LINKED = "stored", "linked"
 
 def is_missing(library: Path, row: dict[str, Any]) -> bool:
     return not file_path(library, row).is_file()
-
-
-def folder_mode(library: Path) -> int:
-    """A folder of the files folder: the library's read bits, with the search bit where
-    one may read (0o644 -> 0o755, 0o600 -> 0o700)."""
-    mode = library_mode(library) & 0o666
-    return mode | ((mode & 0o444) >> 2)
 
 
 def readable_name(title: str | None, fallback: str) -> str:

@@ -43,6 +43,7 @@ from paperdesk.core.share import (
     partial,
     pdf_files,
     records,
+    uids,
 )
 
 if TYPE_CHECKING:
@@ -254,11 +255,18 @@ class Share:
         return e.changes
 
     def _move_files(self, place: Path) -> None:
-        self.files = moved = pdf_files.exchange(self.lib.path, place,
-                                                attachments_table.every(self.lib.db))
-        if moved.lines or share_table.get(self.lib.db, "files_waiting"):
+        db = self.lib.db
+        rows = attachments_table.every(db)
+        self.files = moved = pdf_files.exchange(
+            self.lib.path, place, rows, uids.paper_uids(db, {r["paper_id"] for r in rows}))
+        if moved.located:  # linked files fetched: each computer's own path, not shared
+            papers = {r["paper_id"] for r in rows if r["id"] in moved.located}
+            with self.lib.write("Shared PDFs fetched", [ch.ATTACHMENTS], papers):
+                for aid, path in moved.located.items():
+                    attachments_table.set_columns(db, aid, {"path": path})
+        if moved.lines or share_table.get(db, "files_waiting"):
             with self.lib.write("Share waits", [ch.SYNCS]):
-                share_table.put(self.lib.db, "files_waiting", moved.lines)
+                share_table.put(db, "files_waiting", moved.lines)
 
     def _exchange(self, place: Path) -> Exchanged:
         db = self.lib.db
