@@ -387,6 +387,19 @@ def thaw_carried(db: Database, ids: Sequence[int]) -> None:
                listed)
 
 
+def thaw(db: Database, ids: Sequence[int]) -> None:
+    """The keys of ``ids`` are frozen no more: another computer's undo or unmerge took
+    their freeze back (``core/share/apply``; the library follows the shared document)."""
+    if not ids:
+        return
+    if recording(db) is not None:
+        _cover(db, list(ids))
+    listed = [json.dumps(list(ids))]
+    for table in ("frozen_keys", "carried_keys"):
+        db.execute(f"DELETE FROM {table} WHERE paper_id IN (SELECT value FROM json_each(?))",
+                   listed)
+
+
 def set_rating(db: Database, paper_ids: Sequence[int], rating: int, stamp: str) -> int:
     """Rate ``paper_ids``; how many changed (which: the edit's row changes). Not their ids
     from ``RETURNING``: that made rating 5,000 papers 16% slower."""

@@ -71,6 +71,7 @@ class _Plan:
     columns: dict[tuple[str, ...], list[str]] = field(default_factory=dict)  # names -> uids
     rekeyed: list[str] = field(default_factory=list)
     frozen: list[str] = field(default_factory=list)
+    thawed: list[str] = field(default_factory=list)
     tagged: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (key, name)
     untagged: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -93,6 +94,8 @@ def _plan(target: State, local: State, out: Pulled) -> _Plan:
             plan.rekeyed.append(uid)
         if want[f.FROZEN] and not (have or {}).get(f.FROZEN):
             plan.frozen.append(uid)
+        elif not want[f.FROZEN] and (have or {}).get(f.FROZEN):
+            plan.thawed.append(uid)  # an undo or unmerge elsewhere took the freeze back
         had = (have or {}).get(f.TAGS, {})
         for key, name in want[f.TAGS].items():
             if key not in had:
@@ -130,6 +133,9 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
             (*(target.papers[u][c] for c in names), *(None for _ in extra), stamp, pid(u))
             for u in uids])
         out.changed.update(pid(u) for u in uids)
+    if plan.gone:  # first: a paper merged away here lets its key go to the kept paper
+        papers_table.delete(db, plan.gone)
+        out.removed = plan.gone
     marked = papers_table.key_shared(db)
     if plan.rekeyed:  # cleared first: two papers trading keys never hold one at once
         papers_table.set_many(db, ["citekey"], [(None, pid(u)) for u in plan.rekeyed
@@ -145,15 +151,15 @@ def _write(db: Database, plan: _Plan, target: State, local: State, fresh: list[s
     if plan.frozen:
         papers_table.freeze_listed(db, [pid(u) for u in plan.frozen])
         out.changed.update(pid(u) for u in plan.frozen)
+    if plan.thawed:
+        papers_table.thaw(db, [pid(u) for u in plan.thawed])
+        out.changed.update(pid(u) for u in plan.thawed)
     _write_tags(db, plan, pid, out)
     for u in plan.notes:
         if _notes(db, pid(u), (local.papers.get(u) or {}).get(f.NOTES, {}),
                   target.papers[u][f.NOTES], local, stamp):
             out.changed.add(pid(u))
             out.noted = True
-    if plan.gone:
-        papers_table.delete(db, plan.gone)
-        out.removed = plan.gone
     # Marks let go once the papers leaving are gone (one may hold the key unmarked), and
     # only of papers the target holds (an exchange may read a few).
     unshared = [pid(u) for u in target.papers.keys() - target.shared if pid(u) in marked]
