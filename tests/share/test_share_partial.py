@@ -3,6 +3,13 @@ everything where a rule of the document reads across papers; both give one libra
 
 from __future__ import annotations
 
+import contextlib
+import os
+import random
+
+import pytest
+
+from paperdesk.core.model.errors import CitekeyError, DuplicateError, NotFound
 from paperdesk.core.share import library_state, partial
 from tests.command_line import paperdesk_process
 from tests.share.sharing import digest, library, uid_ids, view
@@ -98,3 +105,116 @@ def test_a_key_another_paper_holds_reads_everything(tmp_path, monkeypatch):
     assert "shared2024" in keys
     a.close()
     b.close()
+
+
+def test_after_a_merge_an_edit_elsewhere_reads_one_paper_and_one_the_merge_holds_all(
+        tmp_path, monkeypatch):
+    """A merge's marks stay in the document for good; they fold tags and notes across
+    the papers they hold, and only those: an edit of another paper reads that paper."""
+    a, b = _pair(tmp_path)
+    kept, gone, other = sorted(uid_ids(a))[:3]
+    a.duplicates.merge(uid_ids(a)[kept], [uid_ids(a)[gone]])
+    a.share.now()
+    b.share.now()
+    assert gone not in uid_ids(b)
+    asked = _counting(monkeypatch)
+    b.curation.set_rating([uid_ids(b)[other]], 4)
+    b.share.now()
+    assert asked == [1]
+    asked.clear()
+    a.share.now()
+    assert asked == [0, 1] and a.paper(uid_ids(a)[other])["rating"] == 4
+    asked.clear()
+    b.curation.set_rating([uid_ids(b)[kept]], 2)  # the kept paper: its merge folds
+    b.share.now()
+    assert None in asked
+    asked.clear()
+    a.share.now()
+    assert None in asked and a.paper(uid_ids(a)[kept])["rating"] == 2
+    asked.clear()
+    a.duplicates.unmerge(a.duplicates.latest_merge_of(uid_ids(a)[kept]))
+    a.share.now()
+    asked.clear()
+    b.share.now()  # an unmerge arriving: the marks changed, everything read
+    assert None in asked and gone in uid_ids(b)
+    assert view(a) == view(b)
+    a.close()
+    b.close()
+
+
+def test_beside_two_papers_keeping_one_key_an_edit_reads_one_paper_and_they_are_told(
+        tmp_path, monkeypatch):
+    a, b = _pair(tmp_path)
+    one, two_, other = sorted(uid_ids(a))[:3]
+    for lib, uid in ((a, one), (b, two_)):
+        lib.bibtex.set_citekey(uid_ids(lib)[uid], "smith2025")
+        lib.bibtex.export_to(tmp_path / f"{uid}.bib", [uid_ids(lib)[uid]])  # it leaves
+    a.share.now()
+    b.share.now()
+    a.share.now()
+    told = b.share.status().conflicted
+    assert len(told) == 1 and "smith2025" in told[0]
+    asked = _counting(monkeypatch)
+    a.curation.set_rating([uid_ids(a)[other]], 3)
+    a.share.now()
+    assert asked == [1]
+    asked.clear()
+    result = b.share.now().result
+    assert asked == [0, 1]
+    assert b.share.status().conflicted == told  # still told, after an exchange of one
+    assert len(result.conflicts) == 1
+    assert b.paper(uid_ids(b)[other])["rating"] == 3
+    for lib in (a, b):
+        keys = [lib.paper(uid_ids(lib)[u])["citekey"] for u in (one, two_)]
+        assert keys == ["smith2025", "smith2025"]
+    assert view(a) == view(b)
+    a.close()
+    b.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SHARE_EXAMPLES", "6"))))
+def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, seed):
+    """Ratings, tags, notes, keys cited, merges and unmerges on two computers, each
+    exchange partial where it can be; at the end both libraries and a third computer
+    joining (which reads the whole document) hold the same papers."""
+    rng = random.Random(seed)
+    a, b = _pair(tmp_path)
+    libs = (a, b)
+    b.share.now()
+    for _ in range(40):
+        lib = rng.choice(libs)
+        ids = uid_ids(lib)
+        live = sorted(ids)
+        uid = rng.choice(live)
+        pid = ids[uid]
+        what = rng.choice(("rate", "rate", "tag", "note", "cite", "merge", "unmerge",
+                           "exchange", "exchange"))
+        if what == "rate":
+            lib.curation.set_rating([pid], rng.randint(0, 5))
+        elif what == "tag":
+            lib.curation.add_tags([pid], rng.choice(("ml", "nlp")))
+        elif what == "note":
+            lib.curation.add_note(pid, f"note {rng.randint(0, 9)}")
+        elif what == "cite" and not lib.bibtex.key_status(pid)["frozen"]:
+            with contextlib.suppress(CitekeyError):
+                lib.bibtex.set_citekey(pid, rng.choice(("smith2025", "lee2024")))
+                lib.bibtex.freeze([pid])
+        elif what == "merge" and len(live) > 3:
+            other = rng.choice([u for u in live if u != uid])
+            with contextlib.suppress(DuplicateError):
+                lib.duplicates.merge(pid, [ids[other]])
+        elif what == "unmerge":
+            undoable = [m for m in lib.duplicates.history() if not m["undone"]]
+            if undoable:
+                with contextlib.suppress(DuplicateError, NotFound):
+                    lib.duplicates.unmerge(undoable[0]["id"])
+        elif what == "exchange":
+            lib.share.now()
+    for lib in (a, b, a, b):
+        lib.share.now()
+    joined = library(tmp_path / "c" / "c.sqlite")
+    joined.share.start(tmp_path / "Sync")
+    assert view(a) == view(b) == view(joined)
+    for lib in (a, b, joined):
+        lib.close()

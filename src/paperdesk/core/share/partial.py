@@ -11,10 +11,13 @@ library was made what the document said at the last exchange, and neither side h
 changed it since), so the subset's papers, the whole reading queue and the library's
 citation keys are all an exchange needs. Where that does not hold, or a rule of the
 document reads across papers, the exchange reads everything as before (``None``):
-a paper gone from the library (emptied from the trash, merged), a merge anywhere in
-the document, a citation key of the subset that another paper holds or held, a
-conflict already reported, a change recorded without its papers (a large import),
-rows of the record pruned since.
+a paper gone from the library (emptied from the trash, merged), a merge or unmerge
+arriving, a paper of the subset that a merge holds (kept, or merged away: its tags and
+notes fold across papers), a citation key of the subset that another paper holds or
+held, a change recorded without its papers (a large import), rows of the record pruned
+since. Merges and keys kept by two papers from earlier exchanges do not: the papers
+they hold are read whole only when they change, and what the last full read said of
+the shared keys still holds (no paper of a subset holds one).
 """
 
 from __future__ import annotations
@@ -47,26 +50,28 @@ class Subset:
         self.db, self.doc, self.device, self.person = db, doc, device, person
         self.local = read(db, device, dirty)
         self.base = self._doc_state(self.local.papers)
+        self.marks = _marks(doc)
 
     @classmethod
     def open(cls, db: Database, doc: loro.LoroDoc, device: str,
              person: str | None) -> Subset | None:
-        if share_table.get(db, "conflicted") or _merges(doc):
-            return None
         dirty = changed(db)
         if dirty is None or len(dirty) > MOST_SHARE * _count(db):
             return None
         sub = cls(db, doc, device, person, dirty)
-        if len(sub.local.papers) != len(dirty) or _held(db, sub.base, sub.local):
-            return None  # a paper gone, or a key shared with a paper outside
+        if len(sub.local.papers) != len(dirty) or _held(db, sub.base, sub.local) \
+                or _involved(sub.marks, sub.local.papers.keys()):
+            return None  # a paper gone, a key shared with a paper outside, a merge's
         return sub
 
     def target(self, since: loro.VersionVector) -> State | None:
         """After the import: the document now for the subset and the papers the
         imported changes touched (the library read for those too, into ``local``)."""
-        if _merges(self.doc):
-            return None
+        if _marks(self.doc) != self.marks:
+            return None  # a merge or an unmerge came in: the marks fold across papers
         touched = _touched_uids(self.doc, since) - self.local.papers.keys()
+        if _involved(self.marks, touched):
+            return None
         if len(touched) > MOST_SHARE * _count(self.db):
             return None  # most of the library: read whole at once
         if touched:
@@ -149,8 +154,15 @@ def _count(db: Database) -> int:
     return db.execute("SELECT count(*) FROM papers").fetchone()[0] or 1
 
 
-def _merges(doc: loro.LoroDoc) -> bool:
-    return not doc.get_map(f.MERGED).is_empty()
+def _marks(doc: loro.LoroDoc) -> dict[str, str]:
+    """The document's merge marks: a paper merged away -> the paper it went into."""
+    return cast(dict[str, str], doc.get_map(f.MERGED).get_value() or {})
+
+
+def _involved(marks: dict[str, str], uids: Iterable[str]) -> bool:
+    """Whether a merge holds any of ``uids``, kept or merged away."""
+    held = marks.keys() | {str(kept) for kept in marks.values()}
+    return not held.isdisjoint(uids)
 
 
 def _touched_uids(doc: loro.LoroDoc, since: loro.VersionVector) -> set[str]:

@@ -126,18 +126,19 @@ def _marks(doc: loro.LoroDoc) -> Any:
 def _pulled_states(db: Any, doc: loro.LoroDoc, sub: partial.Subset | None,
                    value: dict[str, Any], since: tuple[loro.VersionVector, ...],
                    local: library_state.State,
-                   who: tuple[str, str | None]) -> tuple[library_state.State, ...]:
+                   who: tuple[str, str | None]
+                   ) -> tuple[library_state.State, library_state.State, bool]:
     """What the document now says and the library as it is, for ``apply.pull``: of the
-    subset and what the import touched; or the whole of both (the value read again
-    where the import changed it)."""
+    subset and what the import touched (and True); or the whole of both (the value
+    read again where the import changed it)."""
     saved, pushed = since
     device, person = who
     if sub is not None:
         target = sub.target(pushed)
         if target is not None:
-            return target, sub.local
-        return document.state(doc, person), library_state.read(db, device)
-    return document.state_of(document.refreshed(doc, value, saved), person), local
+            return target, sub.local, True
+        return document.state(doc, person), library_state.read(db, device), False
+    return document.state_of(document.refreshed(doc, value, saved), person), local, False
 
 
 class Share:
@@ -304,10 +305,13 @@ class Share:
         # Nothing came in: the document says what the library says (a first share),
         # unless a merge mark written here moved what the marks fold in (an unmerge
         # here of a paper another computer's merge holds: its notes come back to it).
-        pulled = apply.Pulled()
+        pulled, some = apply.Pulled(), False
         if got.imported or got.waiting or _marks(doc) != marks:
-            pulled = apply.pull(db, *_pulled_states(db, doc, sub, value, (saved, pushed),
-                                                    local, (device, person)))
+            target, now_, some = _pulled_states(db, doc, sub, value, (saved, pushed), local,
+                                                (device, person))
+            pulled = apply.pull(db, target, now_)
+            if some:  # no paper read holds a shared key: the last full read's still hold
+                pulled.conflicts = dict(share_table.get(db, "conflicts", {}))
             touched, self._record_kinds, known = records.pull(
                 db, doc, now(), pulled.papers - {*pulled.removed}, known,
                 document.roots_if_few(doc, pushed),
@@ -333,12 +337,14 @@ class Share:
         share_table.put(db, "last_exchange", stamp)
         share_table.put(db, "waiting", [*got.skipped, *(f"{n}: waits for the updates it "
                                                         "follows" for n in got.waiting)])
-        if got.imported or got.waiting:  # otherwise what the last one found still holds
+        if (got.imported or got.waiting) and not some:  # else the last one's still hold
+            share_table.put(db, "conflicts", pulled.conflicts)
             share_table.put(db, "conflicted", [
                 f"citation key {key!r} left PaperDesk for two papers; both keep it "
                 f"(paper {uid} and the one that held it first; a document may cite "
                 "either): an export of both holds the key twice"
                 for uid, key in pulled.conflicts.items()])
+        if got.imported or got.waiting:
             share_table.put(db, "in_trash", len(pulled.in_trash))
         self._touched = pulled.papers
         self._stored = (doc, kept.mark_of(db), known)
