@@ -96,7 +96,8 @@ def run_gui(path: Path, *, demo: bool = False, argv: list[str] | None = None,
     listener.received.connect(lambda m: single_instance.deliver(window, m))
     window.context.library_changed.connect(
         lambda lib: listener.listen(single_instance.server_name(lib.path)))
-    QTimer.singleShot(0, lambda: listener.listen(single_instance.server_name(window.lib.path)))
+    QTimer.singleShot(0, listener,
+                      lambda: listener.listen(single_instance.server_name(window.lib.path)))
     single_instance.deliver(window, message)  # `paperdesk FILE...`: as a drop
     try:
         return app.exec()

@@ -365,4 +365,4 @@ class Triage(Feature):
         record = self.context.importer.last_import
         if record is not None and record.digest_ids:
             digest_ids = list(record.digest_ids)
-            QTimer.singleShot(0, lambda: triage_link(self.context, digest_ids))
+            QTimer.singleShot(0, self.context.widget, lambda: triage_link(self.context, digest_ids))

@@ -94,7 +94,8 @@ class Review(Feature):
         context.sidebar.add_filler(self._sidebar_entries)
         self.duplicates.count_changed.connect(self.update_counts)
         context.importer.done.connect(
-            lambda reports: QTimer.singleShot(0, lambda: self._link_report(reports)))
+            lambda reports: QTimer.singleShot(0, context.widget,
+                                             lambda: self._link_report(reports)))
         menus = context.menus
         menus.separator("paper")
         menus.add("paper", "trash", "Move to &Trash", self.move_to_trash,

@@ -106,7 +106,7 @@ class DayEdit(QDateEdit):
     def eventFilter(self, watched, event) -> bool:
         if watched is self.lineEdit() and event.type() == QEvent.Type.MouseButtonRelease \
                 and not self.lineEdit().hasSelectedText():
-            QTimer.singleShot(0, lambda: self.setSelectedSection(self.currentSection()))
+            QTimer.singleShot(0, self, lambda: self.setSelectedSection(self.currentSection()))
         return super().eventFilter(watched, event)
 
     def focusInEvent(self, event) -> None:

@@ -55,7 +55,7 @@ class OutsideWrites(Feature):
         bar = table.verticalScrollBar()
         scrolled, place = bar.value(), self._place_of_current()
         ctx.lib.notify(changes)
-        QTimer.singleShot(0, lambda: self._back_in_place(place, scrolled))
+        QTimer.singleShot(0, table, lambda: self._back_in_place(place, scrolled))
         return True
 
     def _place_of_current(self) -> tuple[int, int] | None:

@@ -174,7 +174,7 @@ class TableFeed(QObject):
         scrolls a table narrower than its current cell to show that cell's end."""
         bar = self.view.horizontalScrollBar()
         bar.setValue(0)
-        QTimer.singleShot(0, lambda: bar.setValue(0))
+        QTimer.singleShot(0, bar, lambda: bar.setValue(0))
 
     def refresh_table(self) -> None:
         try:
