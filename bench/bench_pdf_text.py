@@ -25,6 +25,7 @@ linked to a paper of a 1,000-paper library:
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
 import statistics
@@ -142,8 +143,9 @@ def bench_keystrokes(path: Path, runs: int) -> bool:
     app.processEvents()
     feature = window.context.features["fulltext"]
     raw = sqlite3.connect(path)
-    queries = iter(["scaling", "pdf:marker", "sparse agents", "pdf:efficient", "robust",
-                    'pdf:"marker d010p03"', "language", "pdf:optimization"] * 10)
+    queries = itertools.cycle(["scaling", "pdf:marker", "sparse agents", "pdf:efficient",
+                               "robust", 'pdf:"marker d010p03"', "language",
+                               "pdf:optimization"])
     during = []
     cpu: list[float] = []  # the UI thread's own CPU time a keystroke (the rest is waiting)
 
