@@ -43,7 +43,6 @@ from paperdesk.core.share import (
     partial,
     pdf_files,
     records,
-    uids,
 )
 
 if TYPE_CHECKING:
@@ -258,8 +257,10 @@ class Share:
     def _move_files(self, place: Path) -> None:
         db = self.lib.db
         rows = attachments_table.every(db)
-        self.files = moved = pdf_files.exchange(
-            self.lib.path, place, rows, uids.paper_uids(db, {r["paper_id"] for r in rows}))
+        # the papers' stable ids as the exchange left them (read only: no write here)
+        stable = dict(db.execute("SELECT id, uid FROM papers WHERE uid IS NOT NULL AND "
+                                 "id IN (SELECT paper_id FROM attachments)"))
+        self.files = moved = pdf_files.exchange(self.lib.path, place, rows, stable)
         if moved.located:  # linked files fetched: each computer's own path, not shared
             papers = {r["paper_id"] for r in rows if r["id"] in moved.located}
             with self.lib.write("Shared PDFs fetched", [ch.ATTACHMENTS], papers):
