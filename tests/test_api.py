@@ -124,13 +124,14 @@ def test_the_count_of_writings_sees_each_way_of_naming(tmp_path):
     assert written(path)["Library"] == 4
 
 
-# Helpers the front ends may call: paths, text, errors' translation, the demo. Anything
+# Helpers the front ends may call: paths, text, errors' translation, the demo, the
+# environment child processes start with. Anything
 # else the door lends is a value type or a constant; machinery is a method of the
 # library's areas (``lib.browse.search``, ``lib.sync_feed``, ``lib.bibtex.write``...).
 HELPERS = {"backups_folder", "check_backup", "data_dir", "default_backup_path",
            "demo_library_path", "describe", "library_path", "no_progress", "open_demo",
            "author_line", "naming_papers", "paper_links", "plain_text", "plural", "resource",
-           "restore", "seed_files", "translate", "held", "restore_files"}
+           "restore", "seed_files", "translate", "held", "restore_files", "tune_children"}
 MOVED = {"compile_query", "Pending", "catch_up", "AfterCommand", "merged_row", "assemble",
          "foreign_file", "key_status", "hint", "empty_message", "fetch_today",
          "EXPORT_STYLES", "SYNC_STYLES"}

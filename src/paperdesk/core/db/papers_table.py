@@ -395,9 +395,10 @@ def thaw(db: Database, ids: Sequence[int]) -> None:
     if recording(db) is not None:
         _cover(db, list(ids))
     listed = [json.dumps(list(ids))]
-    for table in ("frozen_keys", "carried_keys"):
-        db.execute(f"DELETE FROM {table} WHERE paper_id IN (SELECT value FROM json_each(?))",
-                   listed)
+    db.execute("DELETE FROM frozen_keys WHERE paper_id IN (SELECT value FROM json_each(?))",
+               listed)
+    db.execute("DELETE FROM carried_keys WHERE paper_id IN (SELECT value FROM json_each(?))",
+               listed)
 
 
 def set_rating(db: Database, paper_ids: Sequence[int], rating: int, stamp: str) -> int:

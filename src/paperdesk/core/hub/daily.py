@@ -222,11 +222,12 @@ def fetch_day(lib: Library, day: dt.date, hub: Hub, cancel: CancelFlag | None = 
 def fetch_days(lib: Library, first: dt.date, last: dt.date, *, hub: Hub | None = None,
                progress: Progress = no_progress, cancel: CancelFlag | None = None,
                again: bool = True, newest_first: bool = False,
-               each: Callable[[DayReport], None] | None = None) -> list[DayReport]:
+               each: Callable[[DayReport], None] | None = None,
+               today: dt.date | None = None) -> list[DayReport]:
     """Fetch each day from ``first`` to ``last`` (``newest_first``: from ``last`` back;
-    days fetched before: ``fetch_day``'s ``again``), telling ``each`` of every day as it
-    is in; a day that fails does not stop the rest, unless the Hub cannot be reached at
-    all."""
+    days fetched before: ``fetch_day``'s ``again`` and ``today``), telling ``each`` of
+    every day as it is in; a day that fails does not stop the rest, unless the Hub
+    cannot be reached at all."""
     if last < first:
         raise FetchError(f"--to {last.isoformat()} is before {first.isoformat()}")
     days = (last - first).days + 1
@@ -241,7 +242,7 @@ def fetch_days(lib: Library, first: dt.date, last: dt.date, *, hub: Hub | None =
         check_cancel(cancel)
         progress(n / days, f"Fetching the daily papers of {day.isoformat()}")
         try:
-            reports.append(fetch_day(lib, day, hub, cancel, again=again))
+            reports.append(fetch_day(lib, day, hub, cancel, again=again, today=today))
             if each is not None:
                 each(reports[-1])
         except HubError as exc:

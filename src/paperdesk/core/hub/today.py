@@ -160,7 +160,7 @@ def fetch_today(lib: Library, today: dt.date | None = None, *, hub: Hub | None =
 
     result.days = fetch_days(lib, first, last, hub=hub, again=False, newest_first=True,
                              each=each, progress=lambda f, m: step(f * 0.8, m),
-                             cancel=cancel)
+                             cancel=cancel, today=today)
     result.follows = fetch_follows(lib, today, cancel)
     failed = [r for r in result.days if r.status == "failed" and r.error]
     followed = [r.digest_id for r in result.follows if r.digest_id is not None]

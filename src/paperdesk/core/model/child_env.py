@@ -5,6 +5,7 @@ to keep freed memory for reuse (``TUNABLES``).
 from __future__ import annotations
 
 import os
+import platform
 
 # glibc's allocator hands freed blocks back to the system past a size (128 KiB, growing
 # with use) and trims the heap's free top at once; PDFium allocates and frees its
@@ -26,7 +27,5 @@ def tune_children() -> None:
 
 
 def _glibc() -> bool:
-    try:
-        return bool(os.confstr("CS_GNU_LIBC_VERSION"))
-    except (AttributeError, ValueError, OSError):  # not glibc, or not POSIX
-        return False
+    # The standard library's answer, which knows each system (os.confstr is POSIX only).
+    return platform.libc_ver()[0] == "glibc"

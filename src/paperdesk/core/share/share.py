@@ -326,29 +326,37 @@ class Share:
         stamp = now()
         compaction.prune(place, device, read, stamp)
         self._seen = (place, device, dict(read), stamp)  # written once committed
-        devices = share_table.get(db, "devices", {})
-        for other in got.devices:
-            devices[other] = stamp
-        devices[device] = stamp
         # where the next one reads on
         partial.recorded(db, pulled.papers, self._nested, self._record_kinds)
-        share_table.put(db, "counter", counter)
-        share_table.put(db, "read", read)
-        share_table.put(db, "devices", devices)
-        share_table.put(db, "last_exchange", stamp)
-        share_table.put(db, "waiting", [*got.skipped, *(f"{n}: waits for the updates it "
-                                                        "follows" for n in got.waiting)])
-        if (got.imported or got.waiting) and not some:  # else the last one's still hold
-            share_table.put(db, "conflicts", pulled.conflicts)
-            share_table.put(db, "conflicted", [
-                f"citation key {key!r} left PaperDesk for two papers; both keep it "
-                f"(paper {uid} and the one that held it first; a document may cite "
-                "either): an export of both holds the key twice"
-                for uid, key in pulled.conflicts.items()])
-        if got.imported or got.waiting:
-            share_table.put(db, "in_trash", len(pulled.in_trash))
+        _record_exchange(db, device, got, pulled, some, counter, read, stamp)
         self._touched = pulled.papers
         self._stored = (doc, kept.mark_of(db), known)
         return Exchanged(sent, len(got.imported), len(pulled.added), len(pulled.changed),
                          len(pulled.removed), tuple(got.skipped), len(pulled.in_trash),
                          tuple(pulled.conflicts))
+
+
+def _record_exchange(db: Any, device: str, got: folder.Read, pulled: apply.Pulled,
+                     partly: bool, counter: int, read: dict[str, str], stamp: str) -> None:
+    """What the exchange leaves in the library's share table: the files read, the
+    computers heard from, what waits, and (after a read of the whole document, not
+    ``partly``) the citation keys two papers hold."""
+    devices = share_table.get(db, "devices", {})
+    for other in got.devices:
+        devices[other] = stamp
+    devices[device] = stamp
+    share_table.put(db, "counter", counter)
+    share_table.put(db, "read", read)
+    share_table.put(db, "devices", devices)
+    share_table.put(db, "last_exchange", stamp)
+    share_table.put(db, "waiting", [*got.skipped, *(f"{n}: waits for the updates it "
+                                                    "follows" for n in got.waiting)])
+    if (got.imported or got.waiting) and not partly:  # else the last one's still hold
+        share_table.put(db, "conflicts", pulled.conflicts)
+        share_table.put(db, "conflicted", [
+            f"citation key {key!r} left PaperDesk for two papers; both keep it "
+            f"(paper {uid} and the one that held it first; a document may cite "
+            "either): an export of both holds the key twice"
+            for uid, key in pulled.conflicts.items()])
+    if got.imported or got.waiting:
+        share_table.put(db, "in_trash", len(pulled.in_trash))
