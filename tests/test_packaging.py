@@ -161,10 +161,23 @@ def test_self_test_passes_and_leaves_the_data_folder_alone(_isolated_data):
 
 # -- the wheel -----------------------------------------------------------------------------
 
+# What the wheel is made from. It is built from a copy of them: setuptools works in the
+# source tree's build/ folder, and two test processes building there at once (the
+# module's fixture runs once per xdist worker) took each other's files away.
+WHEEL_SOURCES = ("pyproject.toml", "README.md", "src", "seeds", "resources")
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    result = run([sys.executable, "-m", "build", "--wheel", "--outdir", out, ROOT], timeout=900)
+    tree = tmp_path_factory.mktemp("tree")
+    for name in WHEEL_SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(ROOT / name, tree / name)
+    result = run([sys.executable, "-m", "build", "--wheel", "--outdir", out, tree], timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     # setuptools warns (a "!!" banner, a SetuptoolsWarning, "WARNING Package ... is absent")
     # about configuration it will stop accepting; the build must give none.

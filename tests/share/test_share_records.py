@@ -141,6 +141,44 @@ def test_a_merge_moves_the_sightings_to_the_kept_paper_everywhere(two, tmp_path)
     assert view(a) == view(b)
 
 
+def _sighted(lib: Library) -> dict[str, list[int]]:
+    """{paper's stable id: the positions of the digest entries it holds}."""
+    held: dict[str, list[int]] = {}
+    for uid, position in lib.db.execute(
+            "SELECT p.uid, s.position FROM sightings s JOIN papers p ON p.id = s.paper_id "
+            "ORDER BY s.position"):
+        held.setdefault(uid, []).append(position)
+    return held
+
+
+def test_an_unmerge_here_and_a_merge_of_the_kept_paper_there_keep_every_sighting(
+        two, tmp_path):
+    """A merges Q into P; then, before they meet again, A unmerges Q and B merges P
+    into R. Q's entry goes back to Q and P's to R, on both and on a third computer:
+    no entry is lost, no count says what the sightings do not."""
+    a, b, folder = two
+    a.import_paths([digest(tmp_path / "d")])
+    a.share.start(folder)
+    b.share.start(folder)
+    p, q, r = sorted(uid_ids(a))[:3]
+    own = _sighted(a)
+    a.duplicates.merge(uid_ids(a)[p], [uid_ids(a)[q]])
+    exchange(a, b)
+    assert _sighted(b)[p] == sorted(own[p] + own[q])
+    a.duplicates.unmerge(a.duplicates.history()[0]["id"])
+    b.duplicates.merge(uid_ids(b)[r], [uid_ids(b)[p]])
+    exchange(a, b)
+    c = Library.open(tmp_path / "c" / "c.sqlite", create=True)
+    c.share.start(folder)
+    for lib in (a, b, c):
+        held = _sighted(lib)
+        assert held[q] == own[q] and held[r] == sorted(own[r] + own[p]), lib.path
+        assert sum(len(v) for v in held.values()) == 8
+        assert lib.paper(uid_ids(lib)[q])["seen_count"] == 1
+    assert view(a) == view(b) == view(c)
+    c.close()
+
+
 def test_a_published_version_accepted_on_one_is_exported_on_the_other(two, tmp_path):
     from paperdesk.core.hub.published import Venue
 
