@@ -12,6 +12,7 @@ import pytest
 from paperdesk.core.model.errors import CitekeyError, DuplicateError, NotFound
 from paperdesk.core.share import library_state, partial
 from tests.command_line import paperdesk_process
+from tests.pdf_files import pdf_bytes
 from tests.share.sharing import digest, library, uid_ids, view
 
 
@@ -27,6 +28,16 @@ def _counting(monkeypatch) -> list[int | None]:
     monkeypatch.setattr(library_state, "read", counted)
     monkeypatch.setattr(partial, "read", counted)
     return asked
+
+
+def _pdfs(lib) -> list[tuple[str, str, list[str]]]:
+    """(paper's stable id, file's SHA-256, its highlights' comments) of each attachment."""
+    out = []
+    for uid, pid in uid_ids(lib).items():
+        for row in lib.pdf.of_paper(pid):
+            comments = sorted(h["comment"] for h in lib.highlights.of_attachment(row["id"]))
+            out.append((uid, row["sha256"], comments))
+    return sorted(out)
 
 
 def _pair(tmp_path):
@@ -173,7 +184,7 @@ def test_beside_two_papers_keeping_one_key_an_edit_reads_one_paper_and_they_are_
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(int(os.environ.get("SHARE_EXAMPLES", "6"))))
+@pytest.mark.parametrize("seed", range(int(os.environ.get("SHARE_EXAMPLES", "30"))))
 def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, seed):
     """Ratings, tags, notes, keys cited, merges and unmerges on two computers, each
     exchange partial where it can be; at the end both libraries and a third computer
@@ -182,6 +193,10 @@ def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, s
     a, b = _pair(tmp_path)
     libs = (a, b)
     b.share.now()
+    files = []
+    for n in range(2):  # two files: one may be on two papers, which a merge makes one
+        files.append(tmp_path / f"f{n}.pdf")
+        files[-1].write_bytes(pdf_bytes([[f"file {n}"]]))
     for _ in range(40):
         lib = rng.choice(libs)
         ids = uid_ids(lib)
@@ -189,7 +204,7 @@ def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, s
         uid = rng.choice(live)
         pid = ids[uid]
         what = rng.choice(("rate", "rate", "tag", "note", "cite", "merge", "unmerge",
-                           "exchange", "exchange"))
+                           "exchange", "exchange", "pdf"))
         if what == "rate":
             lib.curation.set_rating([pid], rng.randint(0, 5))
         elif what == "tag":
@@ -211,10 +226,16 @@ def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, s
                     lib.duplicates.unmerge(undoable[0]["id"])
         elif what == "exchange":
             lib.share.now()
+        elif what == "pdf":  # attach one of the files (once a paper) and highlight it
+            attached = lib.pdf.attach(pid, rng.choice(files)).result.attachment_id
+            y = rng.randint(0, 700)  # a highlight's id is its file's, page's, place's, time's
+            lib.highlights.add(attached, 0, [[10, y, 90, y, 10, y + 10, 90, y + 10]], "file",
+                               comment=f"h{y}")
     for lib in (a, b, a, b):
         lib.share.now()
     joined = library(tmp_path / "c" / "c.sqlite")
     joined.share.start(tmp_path / "Sync")
     assert view(a) == view(b) == view(joined)
+    assert _pdfs(a) == _pdfs(b) == _pdfs(joined)
     for lib in (a, b, joined):
         lib.close()

@@ -192,3 +192,26 @@ def test_a_highlight_whose_pdf_moves_back_to_its_paper_is_kept_everywhere(two, t
     for lib in (a, b):
         (row,) = lib.pdf.of_paper(uid_ids(lib)[gone])
         assert [h["comment"] for h in lib.highlights.of_attachment(row["id"])] == ["kept"]
+
+
+def test_a_highlight_made_on_a_paper_merged_elsewhere_moves_with_its_pdf(two, tmp_path):
+    """A merges Q, which holds a PDF, into P; B, before it hears of the merge,
+    highlights Q's PDF and changes its reading place. Both go with the PDF to P,
+    everywhere, as a tag given to Q goes to P."""
+    a, b, folder = two
+    a.share.start(folder)
+    b.share.start(folder)
+    q, p = sorted(uid_ids(a))[:2]
+    att, _ = _attach(a, tmp_path, uid_ids(a)[q])
+    a.highlights.add(att, 0, [[10, 10, 90, 10, 10, 20, 90, 20]], "page one", comment="a's")
+    exchange(a, b)
+    a.duplicates.merge(uid_ids(a)[p], [uid_ids(a)[q]])
+    (b_att,) = b.pdf.of_paper(uid_ids(b)[q])
+    b.highlights.add(b_att["id"], 0, [[10, 30, 90, 30, 10, 40, 90, 40]], "page one",
+                     comment="b's")
+    exchange(a, b)
+    for lib in (a, b):
+        assert [r["paper"] for r in listed(lib)] == [p]
+        (row,) = lib.pdf.of_paper(uid_ids(lib)[p])
+        assert sorted(h["comment"] for h in lib.highlights.of_attachment(row["id"])) == [
+            "a's", "b's"], lib.path

@@ -14,7 +14,7 @@ from paperdesk.core.db.changes import SHARED
 from paperdesk.core.library import Library
 from tests.command_line import paperdesk
 from tests.digest_files import write_entries
-from tests.share.sharing import digest, exchange, pair, uid_ids, view
+from tests.share.sharing import digest, exchange, library, pair, uid_ids, view
 
 
 @pytest.fixture
@@ -168,7 +168,7 @@ def test_an_unmerge_here_and_a_merge_of_the_kept_paper_there_keep_every_sighting
     a.duplicates.unmerge(a.duplicates.history()[0]["id"])
     b.duplicates.merge(uid_ids(b)[r], [uid_ids(b)[p]])
     exchange(a, b)
-    c = Library.open(tmp_path / "c" / "c.sqlite", create=True)
+    c = library(tmp_path / "c" / "c.sqlite")
     c.share.start(folder)
     for lib in (a, b, c):
         held = _sighted(lib)

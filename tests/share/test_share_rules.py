@@ -28,6 +28,59 @@ def test_a_tag_on_a_paper_merged_elsewhere_stays_on_the_kept_paper(two):
     assert [n["text"] for n in kept["notes"]] == ["a note on the merged one"]
 
 
+def test_a_merge_into_a_paper_merged_away_before_the_exchange_still_holds_its_tags(two):
+    """A merges Q into P and then P into R, all before an exchange; B tags Q. Q went
+    into a paper no longer in A's library: it is still a merged paper (its tag goes
+    to R), not one emptied from the trash."""
+    a, b, _ = two
+    r, p, q = sorted(uid_ids(a))[:3]
+    a.duplicates.merge(uid_ids(a)[p], [uid_ids(a)[q]])
+    a.duplicates.merge(uid_ids(a)[r], [uid_ids(a)[p]])
+    b.curation.add_tags([uid_ids(b)[q]], "late")
+    exchange(a, b)
+    for lib in (a, b):
+        assert q not in uid_ids(lib) and p not in uid_ids(lib)
+        assert lib.paper(uid_ids(lib)[r])["tags"] == ["late"]
+        assert lib.curation.tags() == [{"name": "late", "count": 1}]
+    assert view(a) == view(b)
+
+
+def test_two_papers_merged_into_each_other_on_two_computers_stay_one_paper(two, tmp_path):
+    """A merges Q into P while B merges P into Q: the merges make a ring. The paper
+    with the lower stable id stays, alike everywhere, with both entries' sightings,
+    both tags and both notes; without the rule neither paper was left."""
+    a, b, folder = two
+    p, q = sorted(uid_ids(a))[:2]
+    a.duplicates.merge(uid_ids(a)[p], [uid_ids(a)[q]])
+    b.duplicates.merge(uid_ids(b)[q], [uid_ids(b)[p]])
+    a.curation.add_tags([uid_ids(a)[p]], "from-a")
+    b.curation.add_note(uid_ids(b)[q], "from b")
+    exchange(a, b)
+    c = library(tmp_path / "c" / "c.sqlite")
+    c.share.start(folder)
+    for lib in (a, b, c):
+        assert p in uid_ids(lib) and q not in uid_ids(lib), lib.path
+        kept = lib.paper(uid_ids(lib)[p], with_notes=True)
+        assert kept["tags"] == ["from-a"]
+        assert [n["text"] for n in kept["notes"]] == ["from b"]
+        assert len(lib.papers([uid_ids(lib)[p]])[0]["digests"]) == 1
+        assert lib.db.execute("SELECT count(*) FROM sightings WHERE paper_id = ?",
+                              [uid_ids(lib)[p]]).fetchone()[0] == 2
+        assert lib.stats()["papers"] == 7
+    assert view(a) == view(b) == view(c)
+    c.close()
+
+
+def test_a_ring_of_merges_keeps_its_lowest_paper_and_a_chain_is_left_as_it_is():
+    from paperdesk.core.share.fields import kept_paper, live_marks
+
+    ring = {"c": "a", "a": "b", "b": "c", "d": "c", "e": "f"}
+    live = live_marks(ring)
+    assert live == {"c": "a", "b": "c", "d": "c", "e": "f"}
+    assert {u: kept_paper(u, live) for u in "abcde"} == dict.fromkeys("abcd", "a") | {"e": "f"}
+    assert live_marks({"x": "y", "y": "z"}) == {"x": "y", "y": "z"}
+
+
 def test_an_unmerge_brings_the_paper_back_everywhere(two):
     a, b, _ = two
     keep, gone = sorted(uid_ids(a))[:2]

@@ -15,6 +15,7 @@ from typing import Any, cast
 import loro
 
 from paperdesk.core.share import fields as f
+from paperdesk.core.share.fields import kept_paper
 from paperdesk.core.share.library_state import Paper, State, queued
 
 
@@ -74,7 +75,7 @@ def _spans(doc: loro.LoroDoc, since: loro.VersionVector) -> dict[int, tuple[int,
 
 def state_of(value: dict[str, Any], person: str | None = None) -> State:
     """``state`` of the document's whole value (``LoroDoc.get_deep_value``)."""
-    merged: dict[str, str] = value.get(f.MERGED) or {}
+    merged = f.live_marks(value.get(f.MERGED) or {})
     own_prefix = f"{f.OWN}{person}:"
     out = State()
     for root, fields in value.items():
@@ -143,15 +144,6 @@ def _one_paper_a_key(out: State) -> None:
             paper["citekey"] = f"{paper['citekey']}-{uid[:4]}"
 
 
-def kept_paper(uid: str, merged: dict[str, str]) -> str:
-    """The paper ``uid`` ended in, following merges of merged papers (never a cycle)."""
-    seen = {uid}
-    while uid in merged and merged[uid] not in seen:
-        uid = merged[uid]
-        seen.add(uid)
-    return uid
-
-
 def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None,
          merged: dict[str, str] | None = None) -> int:
     """Write into ``doc`` what ``local`` (the library now) changed since ``base`` (the
@@ -215,9 +207,9 @@ def _push_tags(doc: loro.LoroDoc, uid: str, before: dict[str, str],
     gone = before.keys() - after.keys()
     if gone:
         # a tag taken off a kept paper goes from the papers merged into it too
-        merged = cast(dict[str, str], doc.get_map(f.MERGED).get_value() or {})
+        merged = f.live_marks(cast(dict[str, str], doc.get_map(f.MERGED).get_value() or {}))
         for m, kept in merged.items():
-            if kept_paper(str(kept), merged) == uid:
+            if kept_paper(kept, merged) == uid:
                 other = doc.get_map(f.TAG_SET + m)
                 for key in gone:
                     other.delete(key)

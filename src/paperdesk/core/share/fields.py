@@ -12,6 +12,7 @@ the window's settings and the kept-in-sync files.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 SHARED = ("title", "abstract", "title_key", "authors", "author_count", "organization",
@@ -62,3 +63,30 @@ def _defaulted(names: tuple[str, ...]) -> list[tuple[str, Any]]:
     if got is None:
         got = _DEFAULTED[names] = [(c, DEFAULTS[c]) for c in names if c in DEFAULTS]
     return got
+
+
+def live_marks(marks: Mapping[str, Any]) -> dict[str, str]:
+    """The merge marks that hold. Two computers may merge two papers into each other
+    (or round a longer ring) before they meet: the marks then make a cycle, in which
+    the paper with the lowest stable id stays a paper and the others are merged into
+    it, alike everywhere (left as they are, every paper of the ring was merged away)."""
+    out = {str(k): str(v) for k, v in marks.items()}
+    for start in sorted(out):
+        path: list[str] = []
+        uid = start
+        while uid in out and uid not in path:
+            path.append(uid)
+            uid = out[uid]
+        if uid in path:
+            del out[min(path[path.index(uid):])]
+    return out
+
+
+def kept_paper(uid: str, merged: dict[str, str]) -> str:
+    """The paper ``uid`` ended in, following merges of merged papers (``live_marks``
+    has no cycle; one is stopped where it closes)."""
+    seen = {uid}
+    while uid in merged and merged[uid] not in seen:
+        uid = merged[uid]
+        seen.add(uid)
+    return uid

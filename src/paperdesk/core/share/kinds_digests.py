@@ -1,9 +1,15 @@
 """The record kind of digests and their sightings (``records``), one kind since a
 sighting names its digest: ``d:SHA256`` a digest (its file's path stays on the
 computer that imported it), ``s:SHA256:POSITION:LINE`` the sighting of that entry,
-naming its paper by stable id (a merge moves it to the kept paper). A sighting is
-held while its paper and its digest are in the library; the papers' upvotes, counts
-and momentum follow the sightings here as on an import (the table's triggers).
+naming its paper by stable id. A merge moves the sighting to the kept paper in the
+library, not in the document: the record keeps naming the entry's own paper, which
+the merge marks fold into the kept one (``_fold``), as they fold its notes. So a merge
+on one computer and an unmerge of the same paper on another, or a merge of the kept
+paper into a third, end with every sighting where the marks say, on every computer
+(a record naming the kept paper would be a register the last writer wins). A
+sighting is held while its paper and its digest are in the library; the papers'
+upvotes, counts and momentum follow the sightings here as on an import (the table's
+triggers).
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from typing import Any
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db import digests_table, papers_table
 from paperdesk.core.db.database import Database
-from paperdesk.core.share.record_kind import Diff, Ids, Kind, Records
+from paperdesk.core.share.fields import kept_paper
+from paperdesk.core.share.record_kind import Diff, Folded, Ids, Kind, Records
 
 DIGEST = ("name", "digest_date", "year", "year_source", "daily_papers", "encoding",
           "entries", "new_papers", "merged", "warnings", "imported_at")
@@ -92,4 +99,18 @@ def recount(db: Database, papers: set[int]) -> None:
         papers_table.recount_seen(db, sorted(papers))
 
 
-KINDS = (Kind("digests", (ch.DIGESTS,), _read, _held, _write),)
+def _fold(records: Records, marks: dict[str, str]) -> Folded:
+    """The sightings of papers merged away as the kept papers'."""
+    out = dict(records)
+    for key, record in records.items():
+        paper = record.get("paper")
+        if key.startswith("s:") and paper in marks:
+            out[key] = {**record, "paper": kept_paper(paper, marks)}
+    return Folded(out)
+
+
+def _unfold(record: dict[str, Any], there: dict[str, Any]) -> dict[str, Any]:
+    return {**record, "paper": there.get("paper")}  # the entry's own paper still
+
+
+KINDS = (Kind("digests", (ch.DIGESTS,), _read, _held, _write, fold=_fold, unfold=_unfold),)

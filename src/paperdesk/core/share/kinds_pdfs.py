@@ -7,6 +7,12 @@ reading position; ``h:ID`` a highlight, whose
 id is made from its file, page, quads and creation time, so the same highlight has
 the same id wherever it is read. The files themselves travel only with ``share
 --with-files`` (``pdf_files``).
+
+A merge moves a paper's attachments to the kept paper in the library, not in the
+document: there they keep their paper's key, and the merge marks fold them into the
+kept paper (``_fold``; a file the kept paper holds too is its record there), so a
+highlight made on another computer before it heard of the merge follows its file, and
+an unmerge anywhere takes them back.
 """
 
 from __future__ import annotations
@@ -17,7 +23,8 @@ from typing import Any
 from paperdesk.core.db import attachments_table, highlights_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.db.database import Database
-from paperdesk.core.share.record_kind import Diff, Ids, Kind, Records
+from paperdesk.core.share.fields import kept_paper
+from paperdesk.core.share.record_kind import Diff, Folded, Ids, Kind, Records
 
 ATTACHMENT = ("kind", "path", "name", "size", "pages", "arxiv_version", "source",
               "source_url", "added_at", "last_page")
@@ -110,4 +117,35 @@ def _highlight_ids(db: Database, local: dict[str, int]) -> dict[str, int]:
             if a in shas}
 
 
-KINDS = (Kind("pdfs", (ch.ATTACHMENTS, ch.HIGHLIGHTS), _read, _held, _write),)
+def _fold(records: Records, marks: dict[str, str]) -> Folded:
+    """The attachments of papers merged away as the kept papers', and the highlights
+    that name them; where the kept paper holds the file under several keys, its own
+    key's record is the one (else the lowest key's)."""
+    def folded(key: str) -> str:
+        _, paper, sha = key.split(":")
+        return f"a:{kept_paper(paper, marks)}:{sha}" if paper in marks else key
+
+    origin: dict[str, list[str]] = {}
+    for key in sorted(k for k in records if k.startswith("a:")):
+        origin.setdefault(folded(key), []).append(key)
+    out: Records = {}
+    for kept, keys in origin.items():
+        keys.sort(key=lambda k: k != kept)
+        out[kept] = records[keys[0]]
+    for key, record in records.items():
+        if key.startswith("a:"):
+            continue
+        attachment = record.get("attachment")
+        out[key] = {**record, "attachment": folded(attachment)} if (
+            key.startswith("h:") and isinstance(attachment, str)
+            and attachment.count(":") == 2) else record
+    return Folded(out, {k: v for k, v in origin.items() if v != [k]})
+
+
+def _unfold(record: dict[str, Any], there: dict[str, Any]) -> dict[str, Any]:
+    """A highlight keeps naming its file under the paper it was made on."""
+    return {**record, "attachment": there["attachment"]} if "attachment" in there else record
+
+
+KINDS = (Kind("pdfs", (ch.ATTACHMENTS, ch.HIGHLIGHTS), _read, _held, _write, fold=_fold,
+              unfold=_unfold),)

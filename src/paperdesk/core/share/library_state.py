@@ -104,25 +104,29 @@ def merged_away(db: Database, gone: set[str], state: State) -> dict[str, str]:
     out: dict[str, str] = {}
     for kept_id, undo in db.execute("SELECT kept_id, undo FROM merges WHERE undone_at IS NULL "
                                     "ORDER BY id DESC"):
-        kept = by_pid.get(kept_id)
+        rows = _papers_in(json.loads(undo))
+        # the kept paper may have been merged away since, by a later merge (its mark
+        # then names where it went: the marks fold the chain)
+        kept = by_pid.get(kept_id) or rows.get(kept_id)
         if kept is None:
             continue
-        for uid in _uids_in(json.loads(undo)) & (gone - out.keys()):
+        for uid in set(rows.values()) & (gone - out.keys()) - {kept}:
             out[uid] = kept
         if out.keys() >= gone:
             break
     return out
 
 
-def _uids_in(value: Any) -> set[str]:
-    found: set[str] = set()
+def _papers_in(value: Any) -> dict[int, str]:
+    """The papers' rows a merge's undo record holds: local id -> stable id."""
+    found: dict[int, str] = {}
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
             uid = item.get("uid")
             if isinstance(uid, str) and "title_key" in item:  # a paper's row
-                found.add(uid)
+                found[int(item["id"])] = uid
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

@@ -49,3 +49,19 @@ class Kind:
     # Whether the papers' own pull (``apply``) changes what ``read`` finds when it
     # writes a note (a note's text moves its times): then the kind is read again.
     with_papers: bool = False
+    # A kind whose records stay with the paper they were made for, where a merge moves
+    # the rows to the kept paper (``records``): ``fold`` reads the document's records
+    # as the kept papers' through the merge marks (merged paper's id -> the kept
+    # paper's), ``unfold`` makes the library's record what is written over the
+    # document's (what it was made for kept).
+    fold: Callable[[Records, dict[str, str]], Folded] | None = None
+    unfold: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+
+
+@dataclass
+class Folded:
+    """A kind's records read through the merge marks: as the library holds them, and
+    for each key that the document holds under other keys, those keys (the first
+    takes a write, all of them a removal)."""
+    records: Records
+    origin: dict[str, list[str]] = field(default_factory=dict)

@@ -17,6 +17,7 @@ same there and is never sent again.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +25,8 @@ import loro
 
 from paperdesk.core.db import sync_changes
 from paperdesk.core.db.database import Database
-from paperdesk.core.share import kinds_curation, kinds_digests, kinds_pdfs
-from paperdesk.core.share.record_kind import Diff, Ids, Kind, Records
+from paperdesk.core.share import fields, kinds_curation, kinds_digests, kinds_pdfs
+from paperdesk.core.share.record_kind import Diff, Folded, Ids, Kind, Records
 
 ROOT = "r:"
 # In this order: a kind's records may name those of a kind before it.
@@ -42,6 +43,67 @@ def in_document(doc: loro.LoroDoc, name: str) -> Records:
     return {str(k): json.loads(v) for k, v in items if isinstance(v, str)}
 
 
+def _marks(doc: loro.LoroDoc) -> dict[str, str]:
+    value = doc.get_map(fields.MERGED).get_value()
+    return fields.live_marks(value) if isinstance(value, dict) else {}
+
+
+def _folded(doc: loro.LoroDoc, kind: Kind, marks: dict[str, str]) -> Folded:
+    records = in_document(doc, kind.name)
+    if kind.fold is None or not marks:
+        return Folded(records)
+    return kind.fold(records, marks)
+
+
+def _held(doc: loro.LoroDoc, kind: Kind, ids: Ids, marks: dict[str, str]) -> Records:
+    """The document's records of ``kind`` the library holds, those made for a paper
+    merged away read as the kept paper's (``Kind.fold``)."""
+    return kind.held(_folded(doc, kind, marks).records, ids)
+
+
+def _raw(root: loro.LoroMap, key: str) -> dict[str, Any] | None:
+    got = root.get(key)
+    value = got.value if isinstance(got, loro.ValueOrContainer.Value) else None
+    return json.loads(value) if isinstance(value, str) else None
+
+
+def _push_folded(root: loro.LoroMap, kind: Kind, base: Records, local: Records,
+                 origin: Callable[[], dict[str, list[str]]]) -> tuple[int, bool]:
+    """``push`` of a kind the merge marks fold: a record goes to the key the document
+    holds it under, with what it was made for (``Kind.unfold``); how many writes, and
+    whether the library holds a row where the marks do not say (an unmerge here takes
+    back only what its merge moved): the pull then reads the kind and moves it."""
+    n, astray = 0, False
+    for key, record in local.items():
+        if base.get(key) == record:
+            continue
+        target = origin().get(key, [key])[0]
+        raw = _raw(root, target)
+        written = record if raw is None or kind.unfold is None else kind.unfold(record, raw)
+        if written == raw:
+            astray = True
+            continue
+        root.insert(target, _text(written))
+        n += 1
+    for key in base.keys() - local.keys():
+        for target in origin().get(key, [key]):
+            root.delete(target)
+            n += 1
+    return n, astray
+
+
+def _once(doc: loro.LoroDoc, kind: Kind,
+          marks: dict[str, str]) -> Callable[[], dict[str, list[str]]]:
+    """The document's keys behind each folded key, read when first asked for."""
+    got: list[dict[str, list[str]]] = []
+
+    def origin() -> dict[str, list[str]]:
+        if not got:
+            got.append(_folded(doc, kind, marks).origin)
+        return got[0]
+    return origin
+
+
 def _text(record: dict[str, Any]) -> str:
     return json.dumps(record, sort_keys=True, ensure_ascii=False)
 
@@ -54,6 +116,9 @@ class Known:
     ids are the same, without reading every record of the document again."""
     ids: Ids
     records: dict[str, Records] = field(default_factory=dict)
+    # Kinds of which the library holds rows where the document's merge marks do not
+    # say (an unmerge here takes back only what its merge moved): a pull moves them.
+    astray: set[str] = field(default_factory=set)
 
 
 def _signalled(kind: Kind) -> bool:
@@ -76,6 +141,7 @@ def push(doc: loro.LoroDoc, db: Database, known: Known | None = None,
     same = known is not None and known.ids == ids
     n = 0
     now = Known(ids)
+    marks = _marks(doc)  # the papers' push wrote this exchange's merges first
     for kind in KINDS:
         base = known.records.get(kind.name) if same and known is not None else None
         if base is not None and quiet and _signalled(kind):
@@ -83,8 +149,15 @@ def push(doc: loro.LoroDoc, db: Database, known: Known | None = None,
             continue
         root = doc.get_map(ROOT + kind.name)
         if base is None:
-            base = kind.held(in_document(doc, kind.name), ids)
+            base = _held(doc, kind, ids, marks)
         local = now.records[kind.name] = kind.read(db, ids)
+        if kind.fold is not None:
+            wrote, astray = _push_folded(root, kind, base, local, _once(doc, kind, marks))
+            n += wrote
+            if astray:
+                del now.records[kind.name]
+                now.astray.add(kind.name)
+            continue
         for key, record in local.items():
             if base.get(key) != record:
                 root.insert(key, _text(record))
@@ -110,20 +183,23 @@ def pull(db: Database, doc: loro.LoroDoc, stamp: str, papers: set[int],
     ``pushed``: the library's records at the push; a kind whose root the import did
     not change (``changed``, the roots it did; None: any) holds them still, where the
     papers' pull since (``apply``) left the ids as they were (``moved``: it added,
-    removed or noted something, so they are read again) and, for a kind
-    ``with_papers``, wrote no note (``noted``)."""
+    removed or noted something, so they are read again), for a kind
+    ``with_papers``, wrote no note (``noted``) and, for a kind whose records the
+    merge marks fold (``Kind.fold``), changed no mark."""
     touched: set[int] = set()
     kinds: set[str] = set()
     ids = Ids.of(db) if moved else pushed.ids
     still = not moved or ids == pushed.ids
     out: Known | None = Known(ids)
+    marks = _marks(doc)
     for kind in KINDS:
         if (changed is not None and ROOT + kind.name not in changed and still
-                and not (kind.with_papers and noted) and kind.name in pushed.records):
+                and not (kind.with_papers and noted) and kind.name in pushed.records
+                and not (kind.fold and fields.MERGED in changed)):
             if out is not None:
                 out.records[kind.name] = pushed.records[kind.name]
             continue
-        want = kind.held(in_document(doc, kind.name), ids)
+        want = _held(doc, kind, ids, marks)
         have = kind.read(db, ids)
         diff = Diff(
             added={k: v for k, v in want.items() if k not in have},

@@ -305,9 +305,10 @@ class Share:
         got = folder.read_new(place, doc, read)
         # Nothing came in: the document says what the library says (a first share),
         # unless a merge mark written here moved what the marks fold in (an unmerge
-        # here of a paper another computer's merge holds: its notes come back to it).
+        # here of a paper another computer's merge holds: its notes come back to it),
+        # or the library holds rows where the marks do not say (``records.push``).
         pulled, some = apply.Pulled(), False
-        if got.imported or got.waiting or _marks(doc) != marks:
+        if got.imported or got.waiting or _marks(doc) != marks or known.astray:
             target, now_, some = _pulled_states(db, doc, sub, value, (saved, pushed), local,
                                                 (device, person))
             pulled = apply.pull(db, target, now_)
