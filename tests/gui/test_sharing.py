@@ -51,3 +51,43 @@ def test_a_library_not_shared_shows_nothing_and_never_exchanges(seed_lib: Librar
     seed_lib.curation.set_rating(seed_lib.search("").ids[:1], 3)
     qtbot.wait(2 * 300)
     assert share.label.text() == "" and share.exchanges == 0
+
+
+def test_the_merge_history_takes_apart_a_merge_made_on_another_computer(
+        tmp_path, make_window, qtbot):
+    from paperdesk.gui.duplicates.merge_history import MergeHistory
+
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    lib = library(tmp_path / "here" / "lib.sqlite")
+    lib.import_paths([digest(tmp_path / "d")])
+    lib.share.start(folder)
+    other = library(tmp_path / "there" / "lib.sqlite")
+    other.share.start(folder)
+    keep, gone = sorted(uid_ids(other))[:2]
+    gone_title = other.paper(uid_ids(other)[gone])["title"]
+    other.duplicates.merge(uid_ids(other)[keep], [uid_ids(other)[gone]])
+    other.share.now()
+    lib.share.now()
+    assert gone not in uid_ids(lib)
+    window = make_window(lib)
+    qtbot.waitUntil(lambda: not window.context.ops.busy)
+    history = MergeHistory(window)
+    qtbot.addWidget(history)
+    [entry] = history.entries
+    assert entry["kept_id"] == uid_ids(lib)[keep]
+    assert history.table.item(0, 4).text() == "merged on another computer"
+    assert history.table.item(0, 3).text() == gone_title
+    history.table.selectRow(0)
+    history.grab().save(str(tmp_path / "history-shared.png"))
+    undoable = window.context.undo_stack.count()
+    assert history.undo_button.isEnabled() and history.unmerge_selected()
+    qtbot.waitUntil(lambda: gone in uid_ids(window.lib), timeout=20000)
+    qtbot.waitUntil(lambda: not window.context.ops.busy)
+    qtbot.waitUntil(lambda: history.entries == [], timeout=5000)
+    history.grab().save(str(tmp_path / "history.png"))
+    other.share.now()
+    assert gone in uid_ids(other)
+    # not undoable as an exchange (that would delete the paper on every computer)
+    assert window.context.undo_stack.count() == undoable
+    other.close()

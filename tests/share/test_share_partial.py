@@ -197,7 +197,7 @@ def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, s
     for n in range(2):  # two files: one may be on two papers, which a merge makes one
         files.append(tmp_path / f"f{n}.pdf")
         files[-1].write_bytes(pdf_bytes([[f"file {n}"]]))
-    for _ in range(40):
+    for step in range(40):
         lib = rng.choice(libs)
         ids = uid_ids(lib)
         live = sorted(ids)
@@ -228,7 +228,8 @@ def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, s
             lib.share.now()
         elif what == "pdf":  # attach one of the files (once a paper) and highlight it
             attached = lib.pdf.attach(pid, rng.choice(files)).result.attachment_id
-            y = rng.randint(0, 700)  # a highlight's id is its file's, page's, place's, time's
+            # a highlight's id is made of its file, page, place and time: one place each
+            y = 15 * step + rng.randint(0, 9)
             lib.highlights.add(attached, 0, [[10, y, 90, y, 10, y + 10, 90, y + 10]], "file",
                                comment=f"h{y}")
     for lib in (a, b, a, b):

@@ -3,8 +3,11 @@ given elsewhere, unmerges, and a lab's people keeping their own queues."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from tests.command_line import paperdesk
 from tests.share.sharing import digest, exchange, library, pair, uid_ids, view
 
 
@@ -91,6 +94,38 @@ def test_an_unmerge_brings_the_paper_back_everywhere(two):
     exchange(a, b)
     assert gone in uid_ids(a) and gone in uid_ids(b)
     assert view(a) == view(b)
+
+
+def test_a_merge_made_on_one_computer_is_taken_apart_on_the_other(two, tmp_path):
+    """A merges Q into P; B, which has no list of A's merges, takes it apart with
+    `unmerge --paper P`: Q comes back on both with its fields, tag, note and digest
+    sighting, and P keeps its own."""
+    a, b, _ = two
+    p, q = sorted(uid_ids(a))[:2]
+    a.curation.add_tags([uid_ids(a)[q]], "q-tag")
+    a.curation.add_note(uid_ids(a)[q], "about q")
+    exchange(a, b)
+    before = {u: b.paper(uid_ids(b)[u]) for u in (p, q)}
+    a.duplicates.merge(uid_ids(a)[p], [uid_ids(a)[q]])
+    exchange(a, b)
+    assert q not in uid_ids(b) and b.duplicates.history() == []
+    out = paperdesk("--library", b.path, "unmerge", "--paper", str(uid_ids(b)[p]), "--json",
+                    check_rc=0)
+    assert json.loads(out.stdout)["restored_ids"] == [uid_ids(b)[q]]
+    exchange(b, a)
+    for lib in (a, b):
+        back = lib.paper(uid_ids(lib)[q], with_notes=True)
+        assert back["title"] == before[q]["title"] and back["tags"] == ["q-tag"]
+        assert [n["text"] for n in back["notes"]] == ["about q"]
+        assert back["seen_count"] == 1
+        assert lib.paper(uid_ids(lib)[p])["tags"] == []
+        for u in (p, q):
+            assert lib.db.execute("SELECT count(*) FROM sightings WHERE paper_id = ?",
+                                  [uid_ids(lib)[u]]).fetchone()[0] == 1
+    assert view(a) == view(b)
+    again = paperdesk("--library", b.path, "unmerge", "--paper", str(uid_ids(b)[p]))
+    assert again.returncode != 0 and "no merge into paper" in again.stderr
+    assert again.stderr.count("\n") == 1
 
 
 def test_a_labs_people_keep_their_own_queues_statuses_and_ratings(tmp_path):

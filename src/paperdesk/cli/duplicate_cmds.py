@@ -8,7 +8,7 @@ from typing import Any
 
 from paperdesk.cli import Commands, ids
 from paperdesk.cli.output import emit_json, listing, say, short
-from paperdesk.core.api import CHOICES, TIERS, DuplicateError, Library
+from paperdesk.core.api import CHOICES, TIERS, DuplicateError, Library, NotFound
 
 
 def register(sub: Commands) -> None:
@@ -43,7 +43,9 @@ def register(sub: Commands) -> None:
     p.add_argument("merge_id", nargs="?", type=ids.merge_id, metavar="MERGE_ID",
                    help="the merge to undo")
     p.add_argument("--paper", type=ids.paper_id, metavar="ID",
-                   help="undo the latest merge that involved paper ID")
+                   help="undo the latest merge that involved paper ID (in a shared "
+                        "library, one no merge made here holds: the merges into it made "
+                        "on other computers)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_unmerge)
 
@@ -119,6 +121,16 @@ def cmd_unmerge(args: argparse.Namespace, lib: Library) -> int:
                        as_json=args.json, total=f"{len(merges)} merges")
     if args.merge_id is not None and args.paper is not None:
         raise DuplicateError("give a merge id or --paper, not both")
+    if args.merge_id is None and _merged_elsewhere(lib, args.paper):
+        back = list(lib.share.unmerge(args.paper).result.restored)
+        if args.json:
+            emit_json({"kept_id": args.paper, "restored_ids": back, "shared": True})
+        else:
+            say(f"took apart the merges into paper {args.paper} made on another computer: "
+                f"paper{'s' if len(back) > 1 else ''} {', '.join(map(str, back))} "
+                f"{'are' if len(back) > 1 else 'is'} back, here and at each computer's "
+                "next exchange")
+        return 0
     merge_id = args.merge_id if args.paper is None else lib.duplicates.latest_merge_of(args.paper)
     changes = lib.duplicates.unmerge(merge_id)
     if args.json:
@@ -131,6 +143,18 @@ def cmd_unmerge(args: argparse.Namespace, lib: Library) -> int:
         for pid, key in changes.result["rekeyed"].items():
             say(f"  paper {pid} got the citation key {key} (its old one is in use)")
     return 0
+
+
+def _merged_elsewhere(lib: Library, paper_id: int) -> bool:
+    """Whether ``--paper`` names a paper that no merge made here holds, in a shared
+    library: the shared document's merges into it are taken apart (``share.unmerge``)."""
+    if lib.share.where is None:
+        return False
+    try:
+        lib.duplicates.latest_merge_of(paper_id)
+    except NotFound:
+        return True
+    return False
 
 
 def cmd_not_duplicate(args: argparse.Namespace, lib: Library) -> int:

@@ -153,8 +153,10 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
     merged = merged or {}
     marks = doc.get_map(f.MERGED)
     moved_in: dict[str, set[str]] = {}
+    tags_in: dict[str, set[str]] = {}
     for m, kept in merged.items():
         moved_in.setdefault(kept, set()).update((base.papers.get(m) or {}).get(f.NOTES, {}))
+        tags_in.setdefault(kept, set()).update((base.papers.get(m) or {}).get(f.TAGS, {}))
     for uid, paper in local.papers.items():
         before = base.papers.get(uid)
         if before == paper:
@@ -173,7 +175,12 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
             if before is None or before.get(c) != paper.get(c):
                 own.insert(c, paper.get(c))
                 written += 1
-        written += _push_tags(doc, uid, (before or {}).get(f.TAGS, {}), paper[f.TAGS])
+        # tags a merge here moved in stay in the merged paper's set, folded in from there
+        # (so that an unmerge from the document, on any computer, takes them back)
+        old_tags = (before or {}).get(f.TAGS, {})
+        written += _push_tags(doc, uid, old_tags, {
+            k: t for k, t in paper[f.TAGS].items()
+            if k in old_tags or k not in tags_in.get(uid, ())})
         # notes a merge here moved in stay in the merged paper's map, folded in from there
         moved = moved_in.get(uid, set())
         old_notes = (before or {}).get(f.NOTES, {})

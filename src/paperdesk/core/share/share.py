@@ -30,7 +30,7 @@ import loro
 from paperdesk.core.db import attachments_table, share_table
 from paperdesk.core.db import changes as ch
 from paperdesk.core.model.clock import now
-from paperdesk.core.model.errors import ShareError
+from paperdesk.core.model.errors import NotFound, ShareError
 from paperdesk.core.share import (
     apply,
     compaction,
@@ -43,6 +43,7 @@ from paperdesk.core.share import (
     partial,
     pdf_files,
     records,
+    unmerging,
 )
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ class Exchanged(ch.Result):
     skipped: tuple[str, ...] = ()
     in_trash: int = 0
     conflicts: tuple[str, ...] = ()
+    restored: tuple[int, ...] = ()  # papers taken out of merges (``unmerge``): ids here
 
 
 @dataclass
@@ -196,6 +198,40 @@ class Share:
         with self.lib.write("Share the files", [ch.SYNCS]):
             share_table.put(self.lib.db, "with_files", True)
 
+    def unmerge(self, paper_id: int) -> ch.Changes:
+        """Take apart the merges into paper ``paper_id`` that the shared document holds,
+        made on any computer (``unmerging``): the papers merged into it come back here
+        (the exchange's result names them) and, at their next exchange, everywhere."""
+        if self.where is None:
+            raise ShareError("this library is not shared: `paperdesk unmerge` lists the "
+                             "merges made here")
+        db = self.lib.db
+        uid = self.lib.paper(paper_id, with_notes=False)["uid"]
+        doc, _, known = self.kept.take(db)
+        try:
+            found = unmerging.merged_into(doc, uid)
+        finally:
+            self.kept.keep(doc, kept.mark_of(db), known)
+        if not found:
+            raise NotFound(f"no merge into paper {paper_id} to undo, here or on another "
+                           "computer")
+        with self.lib.write("Unmerge from the shared library", [ch.SYNCS]):
+            unmerging.ask(db, found)
+        return self.now()
+
+    def merges(self) -> list[dict[str, Any]]:
+        """The merges the shared document holds into papers of this library, made here
+        or on another computer: {kept_id, merged: [{uid, title}]} by kept paper."""
+        db = self.lib.db
+        doc, _, known = self.kept.take(db)
+        try:
+            found = unmerging.merges(doc)
+        finally:
+            self.kept.keep(doc, kept.mark_of(db), known)
+        ids = dict(db.execute("SELECT uid, id FROM papers WHERE uid IS NOT NULL"))
+        return [{"kept_id": ids[k], "merged": merged} for k, merged in sorted(found.items())
+                if k in ids]
+
     def stop(self) -> bool:
         """Stop sharing: the library keeps everything; the folder is left as it is."""
         if self.where is None:
@@ -293,7 +329,8 @@ class Share:
         sent = document.push(doc, base, local, person, merged)
         # the rows beside the papers' own; quiet: every write since named its papers
         sent_records, known = records.push(doc, db, known, sub is not None)
-        sent += sent_records
+        unmarked = unmerging.take(db, doc)
+        sent += sent_records + len(unmarked)
         counter = share_table.get(db, "counter", 0)
         update = b""
         if sent:
@@ -334,7 +371,7 @@ class Share:
         self._stored = (doc, kept.mark_of(db), known)
         return Exchanged(sent, len(got.imported), len(pulled.added), len(pulled.changed),
                          len(pulled.removed), tuple(got.skipped), len(pulled.in_trash),
-                         tuple(pulled.conflicts))
+                         tuple(pulled.conflicts), unmerging.ids_of(db, unmarked))
 
 
 def _record_exchange(db: Any, device: str, got: folder.Read, pulled: apply.Pulled,

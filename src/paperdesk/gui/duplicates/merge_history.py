@@ -2,7 +2,10 @@
 
 Undoing a merge here is the core's unmerge (it works after a restart, from the
 data stored with the merge); the unmerge itself goes on the undo stack, so
-Edit > Undo merges the papers again.
+Edit > Undo merges the papers again. In a shared library the merges made on other
+computers follow (``lib.share.merges``): undoing one takes it apart in the shared
+library (``lib.share.unmerge``, an exchange on a worker; merging the papers again
+undoes it).
 """
 
 from __future__ import annotations
@@ -62,15 +65,17 @@ class MergeHistory(QDialog):
 
     def reload(self) -> None:
         lib = self.context.lib
-        self.entries = lib.duplicates.history()
+        self.entries = lib.duplicates.history() + _elsewhere(lib)
         titles = {p["id"]: p["title"] for p in lib.papers([e["kept_id"] for e in self.entries])}
         self.table.setRowCount(len(self.entries))
         for row, e in enumerate(self.entries):
             kept = titles.get(e["kept_id"])
             values = [str(e["id"]), (e["created"] or "").replace("T", " ")[:16],
                       f"{e['kept_id']}: {kept}" if kept else f"{e['kept_id']} (gone)",
+                      ", ".join(e["titles"]) if "titles" in e else
                       ", ".join(map(str, e["merged_ids"])),
-                      "undone" if e["undone"] else "merged"]
+                      "undone" if e["undone"] else "merged on another computer"
+                      if "titles" in e else "merged"]
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 item.setToolTip(e.get("label") or value)
@@ -101,7 +106,26 @@ class MergeHistory(QDialog):
         entry = self.selected()
         if entry is None or entry["undone"]:
             return False
+        if "titles" in entry:  # made on another computer: taken apart in the shared library
+            kept = entry["kept_id"]
+            # Not on the undo stack: undoing an exchange takes back what it brought,
+            # which for a paper brought back is deleting it on every computer; merging
+            # the papers again is the way back.
+            self.context.ops.run("Unmerging", lambda lib, _p, _c: lib.share.unmerge(kept),
+                                 lambda _changes: self.reload())
+            return True
         changes = self.context.ops.edit(self.context.lib.duplicates.unmerge, entry["id"])
         self.reload()
         self.select(entry["id"])
         return changes is not None
+
+
+def _elsewhere(lib: Any) -> list[dict[str, Any]]:
+    """The shared library's merges into papers that no merge made here holds."""
+    if lib.share.where is None:
+        return []
+    local = {e["kept_id"] for e in lib.duplicates.history() if not e["undone"]}
+    return [{"id": "shared", "created": None, "kept_id": m["kept_id"], "merged_ids": [],
+             "titles": [p["title"] or p["uid"] for p in m["merged"]], "undone": False,
+             "label": "merged on another computer"}
+            for m in lib.share.merges() if m["kept_id"] not in local]
