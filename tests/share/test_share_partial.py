@@ -186,12 +186,14 @@ def test_beside_two_papers_keeping_one_key_an_edit_reads_one_paper_and_they_are_
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(int(os.environ.get("SHARE_EXAMPLES", "30"))))
 def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, seed):
-    """Ratings, tags, notes, keys cited, merges and unmerges on two computers, each
-    exchange partial where it can be; at the end both libraries and a third computer
-    joining (which reads the whole document) hold the same papers."""
+    """Ratings, tags, notes, keys cited, merges, unmerges, PDFs and highlights on three
+    computers, each exchange partial where it can be; at the end the three libraries
+    and a fourth computer joining (which reads the whole document) hold the same papers."""
     rng = random.Random(seed)
     a, b = _pair(tmp_path)
-    libs = (a, b)
+    third = library(tmp_path / "t" / "t.sqlite")  # a third computer in it from the start
+    third.share.start(tmp_path / "Sync")
+    libs = (a, b, third)
     b.share.now()
     files = []
     for n in range(2):  # two files: one may be on two papers, which a merge makes one
@@ -219,11 +221,13 @@ def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, s
             other = rng.choice([u for u in live if u != uid])
             with contextlib.suppress(DuplicateError):
                 lib.duplicates.merge(pid, [ids[other]])
-        elif what == "unmerge":
+        elif what == "unmerge":  # a merge made here, or one the shared library holds
             undoable = [m for m in lib.duplicates.history() if not m["undone"]]
-            if undoable:
-                with contextlib.suppress(DuplicateError, NotFound):
+            with contextlib.suppress(DuplicateError, NotFound):
+                if undoable and rng.random() < 0.5:
                     lib.duplicates.unmerge(undoable[0]["id"])
+                else:
+                    lib.share.unmerge(pid)
         elif what == "exchange":
             lib.share.now()
         elif what == "pdf":  # attach one of the files (once a paper) and highlight it
@@ -232,11 +236,11 @@ def test_random_edits_beside_merges_and_kept_keys_end_in_one_library(tmp_path, s
             y = 15 * step + rng.randint(0, 9)
             lib.highlights.add(attached, 0, [[10, y, 90, y, 10, y + 10, 90, y + 10]], "file",
                                comment=f"h{y}")
-    for lib in (a, b, a, b):
+    for lib in (*libs, *libs):
         lib.share.now()
     joined = library(tmp_path / "c" / "c.sqlite")
     joined.share.start(tmp_path / "Sync")
-    assert view(a) == view(b) == view(joined)
-    assert _pdfs(a) == _pdfs(b) == _pdfs(joined)
-    for lib in (a, b, joined):
+    assert view(a) == view(b) == view(third) == view(joined)
+    assert _pdfs(a) == _pdfs(b) == _pdfs(third) == _pdfs(joined)
+    for lib in (*libs, joined):
         lib.close()
