@@ -101,7 +101,7 @@ def state_of(value: dict[str, Any], person: str | None = None) -> State:
                                           **out.papers[target][f.TAGS]}
             notes = {n: t for n, t in (value.get(f.NOTE_MAP + uid) or {}).items()
                      if n not in held}
-            held |= notes.keys()
+            held.update(notes)
             out.papers[target][f.NOTES] = {**notes, **out.papers[target][f.NOTES]}
     out.queue = queued(out.papers, [str(u) for u in value.get(queue_name(person)) or []])
     _one_paper_a_key(out)
@@ -116,7 +116,7 @@ def _one_paper_a_note(out: State) -> None:
         notes = out.papers[uid][f.NOTES]
         for n in [n for n in notes if n in seen]:
             del notes[n]
-        seen |= notes.keys()
+        seen.update(notes)  # in place: ``seen |= notes.keys()`` copies the set each time
 
 
 def _one_paper_a_key(out: State) -> None:
@@ -167,14 +167,9 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
         if before is None and marks.get(uid) is not None:
             marks.delete(uid)  # unmerged here: a paper of its own again
         own = doc.get_map(f"{f.OWN}{person}:{uid}") if person is not None else node
-        for c in (*f.SHARED, f.FROZEN):
-            if before is None or before.get(c) != paper.get(c):
-                node.insert(c, paper.get(c))
-                written += 1
-        for c in f.PERSONAL:
-            if before is None or before.get(c) != paper.get(c):
-                own.insert(c, paper.get(c))
-                written += 1
+        fresh = before is None and node.is_empty(), before is None and own.is_empty()
+        written += _push_registers(node, before, paper, (*f.SHARED, f.FROZEN), fresh[0])
+        written += _push_registers(own, before, paper, f.PERSONAL, fresh[1])
         # tags a merge here moved in stay in the merged paper's set, folded in from there
         # (so that an unmerge from the document, on any computer, takes them back)
         old_tags = (before or {}).get(f.TAGS, {})
@@ -199,6 +194,29 @@ def push(doc: loro.LoroDoc, base: State, local: State, person: str | None = None
     if written:
         doc.commit()
     return written
+
+
+def _push_registers(node: loro.LoroMap, before: Paper | None, paper: Paper,
+                    names: tuple[str, ...], fresh: bool) -> int:
+    """Write the registers ``names`` of ``paper`` that changed since ``before`` (None: a
+    paper new to the document). Into a map no computer wrote yet (``fresh``), a value
+    that reads the same unwritten (None, or the column's default) is left out: half
+    the registers of a typical new paper, whose writing is most of a first share's
+    time, and a paper made at once on two computers then keeps the values either one
+    gave."""
+    n = 0
+    if fresh:
+        for c in names:
+            v = paper.get(c)
+            if v is not None and v != f.DEFAULTS.get(c):
+                node.insert(c, v)
+                n += 1
+        return n
+    for c in names:
+        if before is None or before.get(c) != paper.get(c):
+            node.insert(c, paper.get(c))
+            n += 1
+    return n
 
 
 def _push_tags(doc: loro.LoroDoc, uid: str, before: dict[str, str],

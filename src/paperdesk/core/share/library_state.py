@@ -40,15 +40,18 @@ def read(db: Database, device: str, only: Collection[int] | None = None) -> Stat
         "ORDER BY list_position IS NULL, list_position, id")]
     uids = paper_uids(db, None if only is None else {*only, *queue})
     state = State()
-    columns = ", ".join(f"[{c}]" for c in f.COLUMNS)
+    # a column's default filled in by SQLite (``fields.values``' rule), not row by row
+    columns = ", ".join(f"coalesce([{c}], ?)" if c in f.DEFAULTS else f"[{c}]"
+                        for c in f.COLUMNS)
+    defaults = [f.DEFAULTS[c] for c in f.COLUMNS if c in f.DEFAULTS]
     args = [] if only is None else [json.dumps(sorted(only))]
     within = "" if only is None else " IN (SELECT value FROM json_each(?))"
     frozen = {r[0] for r in db.execute("SELECT paper_id FROM frozen_keys")}
     for row in db.execute(f"SELECT id, {columns} FROM papers"
-                          + (f" WHERE id{within}" if within else ""), args):
-        pid, values = row[0], row[1:]
+                          + (f" WHERE id{within}" if within else ""), [*defaults, *args]):
+        pid = row[0]
         uid = uids[pid]
-        paper = f.values(dict(zip(f.COLUMNS, values, strict=True)), f.COLUMNS)
+        paper = dict(zip(f.COLUMNS, row[1:], strict=True))
         paper[f.FROZEN] = int(pid in frozen)
         paper[f.TAGS], paper[f.NOTES] = {}, {}
         state.papers[uid] = paper
