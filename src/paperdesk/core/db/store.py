@@ -266,26 +266,63 @@ SELECT p.id, p.title, p.abstract, '', '' FROM {source}
 
 
 @contextlib.contextmanager
-def papers_in_bulk(db: Database, paper_ids: Collection[int]) -> Iterator[None]:
+def papers_in_bulk(db: Database, paper_ids: Collection[int],
+                   incoming: int = 0) -> Iterator[None]:
     """Inside a write: the block writes or deletes the ``papers`` rows of ``paper_ids``
-    (an undo putting an import's papers back, its redo taking them away). With many, the
-    search index's per-row triggers on ``papers`` are off for the block and the papers'
-    index rows (text and annotations) are written after it, in sets: row by row, 20,000
-    papers put back took 13 s. An error rolls the triggers back with the rest."""
+    (an undo putting an import's papers back, its redo taking them away, an exchange
+    of a shared library). With many, the search index's per-row triggers on ``papers``
+    are off for the block and the papers' index rows (text and annotations) are written
+    after it, in sets: row by row, 20,000 papers put back took 13 s. ``incoming``: how
+    many new papers the block adds; when they at least double the library, the indexes
+    new rows enter out of order are built once after it, as ``bulk_index`` does. An
+    error rolls the triggers and indexes back with the rest."""
     from paperdesk.core.db import annotations, schema_0014
 
     if len(paper_ids) < annotations.BULK_PAPERS:
         yield
         return
     triggers = [t for t in schema_0014.TRIGGERS if t.split()[2].startswith("papers_fts_")]
+    loading = incoming >= annotations.BULK_PAPERS and incoming >= papers_table.top_id(db)
     with schema.triggers_off(db, triggers):
+        indexes = _drop_indexes(db, schema.LOAD_INDEXES) if loading else []
         yield
+        for statement in indexes:
+            db.execute(statement)
         table = load_ids(db, sorted(paper_ids), "rewritten_ids")
         db.execute(f"DELETE FROM papers_fts WHERE rowid IN (SELECT id FROM {table})")
-        db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) SELECT p.id, "
-                   f"p.title, p.abstract, '', '' FROM papers p "
-                   f"WHERE p.id IN (SELECT id FROM {table})")
+        with fts_hash(db, "papers_fts", FTS_LOAD_HASH):
+            db.execute("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) SELECT "
+                       "p.id, p.title, p.abstract, '', '' FROM papers p "
+                       f"WHERE p.id IN (SELECT id FROM {table})")
         annotations.rewrite(db, paper_ids)  # a paper gone takes its row of annotations along
+
+
+# The sightings' triggers that count a new sighting into its paper's row.
+_SIGHTING_INSERT = ("sightings_stats_insert", "sightings_momentum_insert")
+
+
+@contextlib.contextmanager
+def sightings_in_bulk(db: Database, count: int) -> Iterator[None]:
+    """Inside a write: the block adds ``count`` sightings, under ids above every
+    sighting's (``digests_table.insert_sightings``). With many, the insert triggers
+    (each rewrites its paper's counts and momentum: two updates of a papers row a
+    sighting, 8 s of a 100,000-paper computer joining a share) are off for the block,
+    and the papers seen are counted after it in two statements, as ``bulk_index``
+    counts them. An error rolls the triggers back with the rest."""
+    from paperdesk.core.db import annotations
+
+    if count < annotations.BULK_PAPERS:
+        yield
+        return
+    first = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
+    triggers = [t for t in schema.TRIGGERS + schema.MOMENTUM_TRIGGERS
+                if t.split()[2] in _SIGHTING_INSERT]
+    assert len(triggers) == len(_SIGHTING_INSERT), "the sightings' insert triggers moved"
+    with schema.triggers_off(db, triggers):
+        yield
+    db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
+               [first])
+    papers_table.recount_sightings(db, first)
 
 
 def reindex_statements(source: str) -> list[str]:

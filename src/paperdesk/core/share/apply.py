@@ -58,7 +58,7 @@ def pull(db: Database, target: State, local: State) -> Pulled:
     texts = {local.ids[u] for u in {*retext, *fresh}} | set(plan.gone)
     annotated = {local.ids[u] for u in {*plan.notes, *(
         u for uids in (*plan.tagged.values(), *plan.untagged.values()) for u in uids)}}
-    with store.papers_in_bulk(db, texts), in_bulk(db, annotated):
+    with store.papers_in_bulk(db, texts, len(fresh)), in_bulk(db, annotated):
         _write(db, plan, target, local, fresh, stamp, out)
     return out
 

@@ -31,6 +31,11 @@ class Read:
     skipped: list[str] = field(default_factory=list)  # one line each: name and why
     waiting: list[str] = field(default_factory=list)  # imported, missing what came before
     devices: dict[str, Any] = field(default_factory=dict)  # device -> its newest file
+    # An empty document made from one whole document alone (a new computer joining):
+    # its bytes, which the library keeps as they are (exported again, 4 s at 100,000
+    # papers); None otherwise.
+    whole: bytes | None = None
+    last: bytes | None = field(default=None, repr=False)  # the last file imported
 
 
 def names(folder: Path) -> list[str]:
@@ -51,9 +56,23 @@ def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:
     updated with those fully imported)."""
     listed = names(folder)
     out = Read()
+    empty = doc.oplog_vv == loro.VersionVector()
     if not read:  # a new computer: the newest snapshot first, then what it lacks
         _from_snapshot(folder, listed, doc, read, out)
-    return _read(folder, listed, doc, read, out)
+    _read(folder, listed, doc, read, out)
+    if empty and len(out.imported) == 1 and not out.waiting and out.last is not None \
+            and _is_snapshot(out.last):
+        out.whole = out.last
+    out.last = None
+    return out
+
+
+def _is_snapshot(data: bytes) -> bool:
+    try:
+        meta = loro.LoroDoc.decode_import_blob_meta(data, False)
+    except Exception:  # a blob the engine cannot describe: the document is exported anew
+        return False
+    return bool(meta.mode == loro.EncodedBlobMode.Snapshot)
 
 
 def read_own(folder: Path, doc: loro.LoroDoc, read: dict[str, str], device: str,
@@ -105,6 +124,7 @@ def _read(folder: Path, listed: list[str], doc: loro.LoroDoc, read: dict[str, st
             continue
         read[name] = digest
         out.imported.append(name)
+        out.last = data
     return out
 
 
@@ -122,6 +142,7 @@ def _from_snapshot(folder: Path, listed: list[str], doc: loro.LoroDoc,
         read.update(head.get("holds") or {})
         read[name] = hashlib.sha256(raw).hexdigest()
         out.imported.append(name)
+        out.last = data
         return
 
 

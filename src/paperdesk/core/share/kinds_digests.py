@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import digests_table, papers_table
+from paperdesk.core.db import digests_table, papers_table, store
 from paperdesk.core.db.database import Database
 from paperdesk.core.share.fields import kept_paper
 from paperdesk.core.share.record_kind import Diff, Folded, Ids, Kind, Records
@@ -78,7 +78,8 @@ def _write(db: Database, diff: Diff, ids: Ids, stamp: str) -> set[int]:
     added = [(digest_ids[k.split(":")[1]], ids.pid[v["paper"]], *(v[c] for c in SIGHTING))
              for k, v in diff.added.items() if k.startswith("s:")]
     if added:
-        digests_table.insert_sightings(db, added)
+        with store.sightings_in_bulk(db, len(added)):
+            digests_table.insert_sightings(db, added)
         touched |= {row[1] for row in added}
     moved = [(sighting_ids[k], ids.pid[v["paper"]], *(v[c] for c in SIGHTING))
              for k, (_, v) in diff.changed.items() if k.startswith("s:")]

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import loro
 
-from paperdesk.core.db import attachments_table, share_table
+from paperdesk.core.db import attachments_table, share_table, store
 from paperdesk.core.db import changes as ch
 from paperdesk.core.model.clock import now
 from paperdesk.core.model.errors import NotFound, ShareError
@@ -268,7 +268,10 @@ class Share:
         if not place.is_dir():
             raise ShareError(f"{place}: the shared folder is missing; nothing was exchanged")
         self._nested = self.lib.db.conn.in_transaction
-        with self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
+        # A computer's first read of the folder brings every paper: an import's settings
+        first = store.large_write(self.lib.db) if not share_table.get(self.lib.db, "read") \
+            else contextlib.nullcontext()
+        with first, self.lib.edit("Shared changes", KINDS, how=ch.SHARED) as e:
             e.result = self._exchange(place)
             e.paper_ids |= set(self._touched)
             e.kinds |= self._record_kinds
@@ -340,6 +343,7 @@ class Share:
             read[name] = digest  # ours: held already
         pushed = doc.oplog_vv
         got = folder.read_new(place, doc, read)
+        got_vv = doc.oplog_vv
         # Nothing came in: the document says what the library says (a first share),
         # unless a merge mark written here moved what the marks fold in (an unmerge
         # here of a paper another computer's merge holds: its notes come back to it),
@@ -359,8 +363,13 @@ class Share:
         snap = folder.maybe_snapshot(place, doc, device, counter + 1, read)
         if snap:
             counter += 1
-        _store(db, doc, parts, loaded,
-               update if doc.oplog_vv == pushed and loaded == saved else None)
+        # what changed since the document was loaded, when its bytes are in hand: this
+        # computer's update alone, or the one whole document a new computer read
+        if doc.oplog_vv == pushed and loaded == saved and update:
+            known_bytes: bytes | None = update
+        else:
+            known_bytes = got.whole if doc.oplog_vv == got_vv else None
+        _store(db, doc, parts, loaded, known_bytes)
         stamp = now()
         compaction.prune(place, device, read, stamp)
         self._seen = (place, device, dict(read), stamp)  # written once committed
