@@ -241,14 +241,12 @@ def bulk_index(db: Database, *, incoming: int = 0, fts_written: bool = False,
     (``papers_table.top_id``).
     """
     first_paper = papers_table.top_id(db) if top is None else top
-    first_sighting = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
+    first_sighting = _last_sighting(db)
     with schema.triggers_off(db, schema.TRIGGERS + schema.MOMENTUM_TRIGGERS):
         loading = incoming >= first_paper  # at least doubles the library (ids from 1)
         indexes = _drop_indexes(db, set_aside) if loading else []
         yield
-    db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
-               [first_sighting])
-    papers_table.recount_sightings(db, first_sighting)
+    _count_sightings_after(db, first_sighting)
     for statement in indexes:
         db.execute(statement)
     if fts_written:
@@ -314,12 +312,22 @@ def sightings_in_bulk(db: Database, count: int) -> Iterator[None]:
     if count < annotations.BULK_PAPERS:
         yield
         return
-    first = db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0]
+    first = _last_sighting(db)
     triggers = [t for t in schema.TRIGGERS + schema.MOMENTUM_TRIGGERS
                 if t.split()[2] in _SIGHTING_INSERT]
     assert len(triggers) == len(_SIGHTING_INSERT), "the sightings' insert triggers moved"
     with schema.triggers_off(db, triggers):
         yield
+    _count_sightings_after(db, first)
+
+
+def _last_sighting(db: Database) -> int:
+    return int(db.execute("SELECT coalesce(max(id), 0) FROM sightings").fetchone()[0])
+
+
+def _count_sightings_after(db: Database, first: int) -> None:
+    """The momentum, upvotes and counts of the papers seen in sightings above ``first``,
+    in sets: what the sightings' insert triggers would have written row by row."""
     db.execute(schema.MOMENTUM_BULK.format(papers="SELECT paper_id FROM sightings WHERE id > ?"),
                [first])
     papers_table.recount_sightings(db, first)

@@ -33,9 +33,13 @@ class Read:
     devices: dict[str, Any] = field(default_factory=dict)  # device -> its newest file
     # An empty document made from one whole document alone (a new computer joining):
     # its bytes, which the library keeps as they are (exported again, 4 s at 100,000
-    # papers); None otherwise.
-    whole: bytes | None = None
-    last: bytes | None = field(default=None, repr=False)  # the last file imported
+    # papers); None otherwise (``read_new`` says which).
+    whole: bytes | None = field(default=None, repr=False)
+
+    def took(self, name: str, data: bytes) -> None:
+        """File ``name`` (its document's bytes ``data``) was imported whole."""
+        self.imported.append(name)
+        self.whole = data if len(self.imported) == 1 else None
 
 
 def names(folder: Path) -> list[str]:
@@ -60,10 +64,8 @@ def read_new(folder: Path, doc: loro.LoroDoc, read: dict[str, str]) -> Read:
     if not read:  # a new computer: the newest snapshot first, then what it lacks
         _from_snapshot(folder, listed, doc, read, out)
     _read(folder, listed, doc, read, out)
-    if empty and len(out.imported) == 1 and not out.waiting and out.last is not None \
-            and _is_snapshot(out.last):
-        out.whole = out.last
-    out.last = None
+    if not empty or out.waiting or out.whole is None or not _is_snapshot(out.whole):
+        out.whole = None
     return out
 
 
@@ -86,7 +88,9 @@ def read_own(folder: Path, doc: loro.LoroDoc, read: dict[str, str], device: str,
     put back from a backup made before it) is read with the others, after."""
     mine = [n for n in names(folder) if n.startswith(f"{device}-")
             and n.endswith(files.UPDATE_SUFFIX) and n not in read and n not in committed]
-    return _read(folder, mine, doc, read, Read())
+    out = _read(folder, mine, doc, read, Read())
+    out.whole = None  # only read_new tells a whole document read into an empty one
+    return out
 
 
 def _read(folder: Path, listed: list[str], doc: loro.LoroDoc, read: dict[str, str],
@@ -123,8 +127,7 @@ def _read(folder: Path, listed: list[str], doc: loro.LoroDoc, read: dict[str, st
             out.waiting.append(name)  # held by the engine until what it follows arrives
             continue
         read[name] = digest
-        out.imported.append(name)
-        out.last = data
+        out.took(name, data)
     return out
 
 
@@ -141,8 +144,7 @@ def _from_snapshot(folder: Path, listed: list[str], doc: loro.LoroDoc,
             continue
         read.update(head.get("holds") or {})
         read[name] = hashlib.sha256(raw).hexdigest()
-        out.imported.append(name)
-        out.last = data
+        out.took(name, data)
         return
 
 
