@@ -8,10 +8,18 @@ and working, an undoable write."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
 
 from paperdesk.core.db import schema, share_table
 from paperdesk.core.share import files, folder
+from tests.command_line import ROOT
 from tests.digest_files import growing_digests, write_digest
 from tests.share.sharing import library
 
@@ -119,3 +127,53 @@ def test_a_new_computer_keeps_the_document_as_the_folders_file_holds_it(tmp_path
     finally:
         a.close()
         b.close()
+
+
+@pytest.mark.parametrize("point", ["papers", "sightings", "stored"])
+def test_a_join_killed_inside_its_sets_leaves_the_library_whole(tmp_path, point):
+    """kill -9 inside a set-based block (indexes set aside, triggers dropped, the
+    document being kept): the library is as it was, every trigger and index in place,
+    and the next join brings everything, counted as on the first computer."""
+    shared = tmp_path / "Sync"
+    shared.mkdir()
+    a, b = library(tmp_path / "a" / "a.sqlite"), library(tmp_path / "b" / "b.sqlite")
+    try:
+        a.import_paths(growing_digests(tmp_path / "d", papers=PAPERS, days=3))
+        a.share.start(shared)
+        schema_before = _schema(b)
+        b.close()
+        _killed_in(tmp_path / "b" / "b.sqlite", shared, tmp_path / "marker", point)
+        b = library(tmp_path / "b" / "b.sqlite")
+        assert b.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert _schema(b) == schema_before
+        assert b.stats()["papers"] == 0
+        b.share.start(shared)
+        assert _counts(b) == _counts(a)
+        assert _schema(b) == schema_before
+    finally:
+        a.close()
+        b.close()
+
+
+def _schema(lib) -> list[tuple]:
+    return sorted(lib.db.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN "
+                                 "('index', 'trigger')"))
+
+
+def _killed_in(path, shared, marker, point) -> None:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}"}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.share.join_child", str(path),
+                             str(shared), str(marker), point], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(1200):  # polls, not a clock: the child says when it is there
+            if marker.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert marker.exists(), proc.stderr.read().decode() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
