@@ -25,6 +25,11 @@ from paperdesk.core.bibtex.export_report import ExportReport
     (r"{\href{http://x/a_b}{see a_b} c_d}", r"{\href{http://x/a_b}{see a_b} c\_d}"),
     (r'"q_r # s"', r'"q\_r \# s"'),
     (r"{already a\_b \& c}", r"{already a\_b \& c}"),
+    # a bare % is TeX's comment, in math too; verbatim keeps it; \\% is a line break then one
+    (r"{see http://x/%7efranconi/ 50% off}", r"{see http://x/\%7efranconi/ 50\% off}"),
+    (r"{$x % y$ and 5\%}", r"{$x \% y$ and 5\%}"),
+    (r"{\url{http://x/%7e} \path{a%b} \verb|c%d|}", r"{\url{http://x/%7e} \path{a%b} \verb|c%d|}"),
+    (r"{a\\% b}", r"{a\\\% b}"),
 ])
 def test_tex_rules_for_math_and_verbatim(raw, written):
     assert repair("title", raw) == written
@@ -36,8 +41,8 @@ def test_fields_not_printed_as_text_are_never_touched():
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "a", " ",
-                                 "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
+@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "%", "a",
+                                 " ", "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
                                  "\\[", "\\]", "\\ensuremath{", "\\begin{equation}",
                                  "\\end{equation}", "\\href{"]), max_size=20).map("".join))
 def test_repair_only_escapes_bare_specials(raw):
@@ -46,7 +51,7 @@ def test_repair_only_escapes_bare_specials(raw):
     j = 0
     for ch in raw:  # each character as written, or a special with its escape
         escaped = "\\^{}" if ch == "^" else "\\" + ch
-        if ch in "#&_^" and written.startswith(escaped, j) and not written.startswith(ch, j):
+        if ch in "#&_^%" and written.startswith(escaped, j) and not written.startswith(ch, j):
             j += len(escaped)
         else:
             assert written[j] == ch, (raw, written)
@@ -56,8 +61,8 @@ def test_repair_only_escapes_bare_specials(raw):
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "a", " ",
-                                 "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
+@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "%", "a",
+                                 " ", "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
                                  "\\ensuremath{", "\\begin{equation}", "\\end{equation}",
                                  "\\href{", "\\alpha", "\\#"]), max_size=24).map("".join))
 def test_repair_reads_no_further_than_its_last_special(raw):
@@ -84,7 +89,7 @@ def test_export_counts_the_fields_it_touched_and_as_written_keeps_them(lib, tmp_
     assert "title = {Bounds for \\(n_k^2\\) and \\ensuremath{x_i} in \\[a_b\\]}" in text
     assert "note = {see \\path=a_b=}" in text
     assert (report.repaired, report.repaired_fields) == (1, ["dblp1.journal"])
-    assert "1 field of .bib entries written with bare # & _ ^ escaped" in report.lines()[0]
+    assert "1 field of .bib entries written with bare # & _ ^ % escaped" in report.lines()[0]
     report = ExportReport()
     text = lib.bibtex.export(report=report, as_written=True)
     assert "journal = {J_1 & Co}" in text and report.repaired == 0

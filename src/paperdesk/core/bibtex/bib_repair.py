@@ -3,12 +3,16 @@ bare specials escaped (pure).
 
 A bare ``#``, ``&``, ``_`` or ``^`` in a field a style prints as text is an error
 wherever it is printed (the original file fails there too), so the export escapes
-it; ``paperdesk export --as-written`` does not. What is math and what is verbatim
-is decided by TeX's rules: math is ``$...$``, ``$$...$$``, ``\\(...\\)``,
-``\\[...\\]``, ``\\ensuremath{...}`` and the math environments (``equation``,
-``align``... with or without ``*``); verbatim is ``\\url{...}``, ``\\href{...}``,
-``\\path{...}``, ``\\nolinkurl{...}``, ``\\doi{...}`` and the delimiter forms
-``\\path=...=``, ``\\url|...|`` and ``\\verb|...|``. Nothing inside them is touched.
+it; ``paperdesk export --as-written`` does not. A bare ``%`` is TeX's comment: in
+the .bbl it takes the rest of its line with it, braces included (biber writes every
+field of its data model there, ``annotation`` and ``abstract`` too, printed or not),
+so the export writes it as ``\\%``, in math as well, where it is a comment too.
+What is math and what is verbatim is decided by TeX's rules: math is ``$...$``,
+``$$...$$``, ``\\(...\\)``, ``\\[...\\]``, ``\\ensuremath{...}`` and the math
+environments (``equation``, ``align``... with or without ``*``); verbatim is
+``\\url{...}``, ``\\href{...}``, ``\\path{...}``, ``\\nolinkurl{...}``, ``\\doi{...}``
+and the delimiter forms ``\\path=...=``, ``\\url|...|`` and ``\\verb|...|``. Nothing
+inside them is touched.
 """
 
 from __future__ import annotations
@@ -30,19 +34,20 @@ MATH_ENVIRONMENTS = frozenset(
     for star in ("", "*"))
 _VERBATIM_BRACED = frozenset({"url", "href", "path", "nolinkurl", "doi"})
 _VERBATIM_DELIMITED = frozenset({"verb", "verb*", "path", "url"})
-_REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}"}
+_REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}", "%": "\\%"}
 # A control word (with a star), a control symbol, or a character that changes state;
 # a set first, which the regular expression engine skips to fast.
-_MARKS = re.compile(r'[\\{}"$#&_^](?:(?<=\\)(?:[A-Za-z]+\*?|[\s\S]))?')
+_MARKS = re.compile(r'[\\{}"$#&_^%](?:(?<=\\)(?:[A-Za-z]+\*?|[\s\S]))?')
 _ENVIRONMENT = re.compile(r"\s*\{([A-Za-z]+\*?)\}")
 _OPEN_GROUP = re.compile(r"\s*\{")
 
 
 def repair(name: str, raw: str) -> str:
     """The raw value, with bare ``#``, ``&``, ``_`` and ``^`` in text (inside the
-    value's braces or quotes, outside math and verbatim) escaped; everything else
-    exactly as written. Fields styles do not print as text are returned as they are."""
-    if not ("#" in raw or "&" in raw or "_" in raw or "^" in raw) or (
+    value's braces or quotes, outside math and verbatim) and bare ``%`` outside
+    verbatim escaped; everything else exactly as written. Fields styles do not print
+    as text are returned as they are."""
+    if not ("#" in raw or "&" in raw or "_" in raw or "^" in raw or "%" in raw) or (
             name.lower() not in PRINTED):
         return raw
     return _Repair(raw).run()
@@ -77,7 +82,8 @@ class _Repair:
                 self.quoted = not self.quoted if self.depth == 0 else self.quoted
             elif token == "$":
                 pos = self._dollar(i)
-            elif (self.depth or self.quoted) and self.math is None and self.skip is None:
+            elif (self.depth or self.quoted) and self.skip is None and (
+                    self.math is None or token == "%"):
                 out += (raw[last:i], _REPAIRS[token])
                 last = i + 1
         out.append(raw[last:])
