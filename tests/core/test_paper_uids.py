@@ -168,3 +168,36 @@ def test_many_papers_of_one_title_each_take_the_next_free_id(tmp_path):
     base = "title:" + key
     assert got == {str(uuid.uuid5(uids.NAMESPACE, base))} | {
         str(uuid.uuid5(uids.NAMESPACE, f"{base}#{n}")) for n in range(2, 41)}
+
+
+def test_copies_of_a_title_across_chunks_take_the_first_free_ids_past_the_librarys(
+        tmp_path, monkeypatch):
+    # The library holds candidates 1, 3, 4 and 7 of a title; an import written two
+    # entries a chunk gives its six copies 2, 5, 6, 8, 9, 10: each the first free one,
+    # the candidates each chunk remembers from the chunks before it skipped, none reused.
+    from paperdesk.core.importing.bibtex_write import BibWriter
+
+    path = tmp_path / "lib.sqlite"
+    first = tmp_path / "first.bib"
+    first.write_text("".join(f"@misc{{old{i}, title = {{Editorial}}, year = {1990 + i}}}\n"
+                             for i in range(4)))
+    with Library.open(path) as lib:
+        lib.import_paths([first])
+        key = lib.db.execute("SELECT title_key FROM papers LIMIT 1").fetchone()[0]
+    base = "title:" + key
+    with sqlite3.connect(path) as conn:
+        ids = [pid for (pid,) in conn.execute("SELECT id FROM papers ORDER BY id")]
+        conn.execute("UPDATE papers SET uid = 'moved-' || id")
+        for pid, n in zip(ids, (1, 3, 4, 7), strict=True):
+            conn.execute("UPDATE papers SET uid = ? WHERE id = ?", [uids.nth(base, n), pid])
+    monkeypatch.setattr(BibWriter, "CHUNK", 2)
+    again = tmp_path / "again.bib"
+    again.write_text("".join(f"@misc{{new{i}, title = {{Editorial}}, year = {2000 + i}}}\n"
+                             for i in range(6)))
+    with Library.open(path) as lib:
+        lib.import_paths([again])
+        got = [uid for (uid,) in lib.db.execute(
+            "SELECT uid FROM papers WHERE citekey LIKE 'new%' ORDER BY id")]
+    assert got == [uids.nth(base, n) for n in (2, 5, 6, 8, 9, 10)]
+    assert uids.nth(base, 1) == uids.name_uid(base)
+    assert uids.nth(base, 5) == str(uuid.uuid5(uids.NAMESPACE, f"{base}#5"))

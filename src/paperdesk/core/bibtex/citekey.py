@@ -176,8 +176,9 @@ class KeyAllocator:
     def _add(self, keys: Iterable[str]) -> None:
         for key in keys:
             self._exact.add(key)
-            self._held.add(fold(key))
-            self._taken.add(fold(key))
+            folded = fold(key)
+            self._held.add(folded)
+            self._taken.add(folded)
 
     def _read(self, prefix: str) -> None:
         if self._read_all or prefix in self._read_bases:

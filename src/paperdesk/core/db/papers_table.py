@@ -15,9 +15,8 @@ the images.
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from paperdesk.core.db import attachments_table, ids
@@ -50,22 +49,32 @@ def _cover(db: Database, paper_ids: Iterable[int], columns: Sequence[str] = ()) 
 
 
 def _with_uids(db: Database, rows: Sequence[Sequence[Any]], arxiv: int | None,
-               doi: int | None, key: int, title_key: int = 3) -> list[tuple[Any, ...]]:
+               doi: int | None, key: int, title_key: int = 3,
+               after: dict[str, int] | None = None) -> list[tuple[Any, ...]]:
     """``rows`` each with its stable id appended: the first candidate no paper of the
     library (nor an earlier row) has taken. The indexes say where each row holds its
-    arXiv id, DOI, citation key and title key."""
-    def bases(row: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
-        return (row[arxiv] if arxiv is not None else None,
-                row[doi] if doi is not None else None, row[title_key], row[key])
+    arXiv id, DOI, citation key and title key.
 
-    firsts = [next(uids.candidates(*bases(row))) for row in rows]
+    ``after``: basis -> the candidate to start from, kept by a caller that inserts in
+    blocks (one import's chunks): every candidate before it is taken, by the library or
+    an earlier block, so a title's fifteenth copy does not try the fourteen before it
+    again. Filled in here; the ids are those a look from the first would choose."""
+    after = {} if after is None else after
+    bases = [uids.basis(row[arxiv] if arxiv is not None else None,
+                        row[doi] if doi is not None else None, row[title_key], row[key])
+             for row in rows]
+    starts = [after.get(base, 1) if base is not None else 1 for base in bases]
+    firsts = [uids.nth(base, n) if base is not None else next(uids.candidates_of(None))
+              for base, n in zip(bases, starts, strict=True)]
     taken = {r[0] for r in select_in(db, "SELECT uid FROM papers WHERE uid IN ({marks})",
                                      firsts)}
     out = []
-    for row, first in zip(rows, firsts, strict=True):
+    for row, base, n, first in zip(rows, bases, starts, firsts, strict=True):
         uid = first
-        if uid in taken:
-            uid = _free_uid(db, uids.candidates(*bases(row)), taken)
+        if base is not None:
+            if uid in taken or after.get(base, 1) != n:  # an earlier row of these took it
+                n, uid = _free_uid(db, base, max(n, after.get(base, 1)), taken)
+            after[base] = n + 1
         taken.add(uid)
         out.append((*row, uid))
     return out
@@ -74,17 +83,19 @@ def _with_uids(db: Database, rows: Sequence[Sequence[Any]], arxiv: int | None,
 _UID_BATCH = 32  # candidates looked up in the library at a time
 
 
-def _free_uid(db: Database, candidates: Iterator[str], taken: set[str]) -> str:
-    """The first of ``candidates`` neither in ``taken`` nor held by a paper of the library:
-    the candidates a batch at a time, each batch looked up in one query (the tenth paper
-    of one title would otherwise ask for each of the nine before it, one by one)."""
+def _free_uid(db: Database, base: str, start: int, taken: set[str]) -> tuple[int, str]:
+    """The first candidate of ``base`` from the ``start``-th on neither in ``taken`` nor
+    held by a paper of the library, and its place: the candidates a batch at a time, each
+    batch looked up in one query."""
     while True:
-        batch = [c for c in itertools.islice(candidates, _UID_BATCH) if c not in taken]
+        batch = [(n, c) for n in range(start, start + _UID_BATCH)
+                 if (c := uids.nth(base, n)) not in taken]
         held = {r[0] for r in select_in(db, "SELECT uid FROM papers WHERE uid IN ({marks})",
-                                        batch)} if batch else set()
-        for candidate in batch:
+                                        [c for _, c in batch])} if batch else set()
+        for n, candidate in batch:
             if candidate not in held:
-                return candidate
+                return n, candidate
+        start += _UID_BATCH
 
 
 _INSERT_FROM_DIGEST = (
@@ -115,14 +126,16 @@ def insert_from_digest(db: Database, rows: Iterable[Sequence[Any]]) -> None:
     ids.mark_used(db, "papers")
 
 
-def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]]) -> None:
+def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]],
+                    uid_after: dict[str, int] | None = None) -> None:
     """New papers of a .bib file: (id, title, abstract, title_key, authors,
     author_count, organization, published, year, arxiv_id, doi, url, citekey,
     frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each; a
-    true ``frozen`` freezes the key (``frozen_keys``); their ids from ``ids.first_free``."""
+    true ``frozen`` freezes the key (``frozen_keys``); their ids from ``ids.first_free``;
+    ``uid_after``: ``_with_uids``'s, kept across one import's blocks."""
     if recording(db) is not None:
         cover_added(db, "papers", "id", [row[0] for row in rows])
-    db.conn.executemany(_INSERT_FROM_BIB, _with_uids(db, rows, 9, 10, 12))
+    db.conn.executemany(_INSERT_FROM_BIB, _with_uids(db, rows, 9, 10, 12, after=uid_after))
     ids.mark_used(db, "papers")
     freeze_listed(db, [row[0] for row in rows if row[13]])
 

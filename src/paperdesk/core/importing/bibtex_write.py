@@ -75,6 +75,7 @@ class BibWriter:
         self.touched: list[int] = []
         self.created: list[int] = []  # the papers this file added, in order
         self.bulk = False  # many new papers: see write()
+        self.uid_after: dict[str, int] = {}  # papers_table._with_uids's, across chunks
         for pid, arxiv, doi in self.db.execute(
                 "SELECT id, arxiv_id, doi FROM papers WHERE (arxiv_id IS NOT NULL "
                 "OR doi IS NOT NULL) AND deleted_at IS NULL ORDER BY id DESC"):
@@ -187,7 +188,7 @@ class BibWriter:
                 if reason != "the same entry":
                     tags.extend((pid, t) for t in paper.tags)
             self.touched.append(pid)
-        papers_table.insert_from_bib(self.db, rows)
+        papers_table.insert_from_bib(self.db, rows, self.uid_after)
         if self.bulk:
             store.fts_rows(self.db, [(row[0], row[1], row[2]) for row in rows])
         self.new += len(rows)

@@ -55,14 +55,22 @@ def candidates(arxiv_id: str | None, doi: str | None, title_key: str | None,
                key: str | None = None) -> Iterator[str]:
     """The ids the paper may take, best first: the first one not yet taken is its id.
     Endless; random ids only when there is no basis."""
-    base = basis(arxiv_id, doi, title_key, key)
+    return candidates_of(basis(arxiv_id, doi, title_key, key))
+
+
+def nth(base: str, n: int) -> str:
+    """The ``n``-th candidate of ``base`` (1 is the first)."""
+    return name_uid(base if n == 1 else f"{base}#{n}")
+
+
+def candidates_of(base: str | None, start: int = 1) -> Iterator[str]:
+    """``candidates`` of a basis, from the ``start``-th on."""
     if base is None:
         while True:
             yield str(uuid.uuid4())
-    yield name_uid(base)
-    n = 2
+    n = start
     while True:
-        yield name_uid(f"{base}#{n}")
+        yield nth(base, n)
         n += 1
 
 
