@@ -114,6 +114,8 @@ def salvage(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, str]], s
     if found is None:
         return None
     head, fields, rest = found
+    if rest.startswith(")") and not rest[1:].strip() and _opens_with(raw, head) == "(":
+        return head.group(1), head.group(2), fields, ""  # @type(key, ...): whole
     missing = _NAME.match(rest) if fields else None
     if missing is not None:  # "title = {A}  journal = {B}": no comma between
         names = list(dict.fromkeys(m.group(1) for m in _NAMES.finditer(rest)))
@@ -144,9 +146,26 @@ def as_bibtex_reads(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, 
     if found is None:
         return None
     head, fields, rest = found
-    if rest.startswith("}") and not rest[1:].strip():
+    close = ")" if _opens_with(raw, head) == "(" else "}"  # @type(key, ...)
+    if rest.startswith(close) and not rest[1:].strip():
         return head.group(1), head.group(2), fields, ""
     return salvage(raw, line)
+
+
+def _opens_with(raw: str, head: re.Match[str]) -> str:
+    """The entry's opening delimiter, ``{`` or ``(``."""
+    return raw[head.end(1):head.start(2)].strip()
+
+
+def first_entry(text: str) -> tuple[str, str, list[tuple[str, str]]] | None:
+    """(type as written, key, fields) of the entry ``text`` starts with, read by BibTeX's
+    grammar, when it closes where it should (other blocks may follow); else None."""
+    found = _read(text)
+    if found is None:
+        return None
+    head, fields, rest = found
+    close = ")" if _opens_with(text, head) == "(" else "}"
+    return (head.group(1), head.group(2), fields) if rest.startswith(close) else None
 
 
 def _read(raw: str) -> tuple[re.Match[str], list[tuple[str, str]], str] | None:

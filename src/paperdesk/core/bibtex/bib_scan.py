@@ -25,7 +25,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from paperdesk.core.bibtex.bib_salvage import as_bibtex_reads, counted_alike, run_on, salvage
+from paperdesk.core.bibtex.bib_salvage import (
+    as_bibtex_reads,
+    counted_alike,
+    first_entry,
+    run_on,
+    salvage,
+)
 
 # bibtexparser logs each broken block on several lines; the import reports
 # them itself, one line each with its line number, so its log stays quiet.
@@ -54,7 +60,10 @@ def _braced(depth: int) -> str:
 
 
 # Marks (unescaped { } " , =) decide the structure; a character after a backslash is no mark.
-_QUOTED = r'"(?:[^"\\{]++|\\"?|\{"\}|\{)*+"'
+# Inside a quoted value a brace group is read whole, a quote in it included, as BibTeX
+# reads it: "{zeitgem{"a}{\ss} Schaffende}" is one value (bibtexparser ends it at the
+# inner quote and loses the fields after it); a brace that never closes stays a character.
+_QUOTED = r'"(?:[^"\\{]++|\\"?|' + _braced(8) + r'|\{)*+"'
 _VALUE = r'(?:[^{}",\\%]++|\\[{}",]?|' + _braced(8) + "|" + _QUOTED + r")*+"
 _NAME = r'(?:[^{}",=\\@%]++|\\[{}",=]?)*+'
 # An entry is its head (``@type{key``), then "}" or "," and its fields: name=value
@@ -396,6 +405,10 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
     elif isinstance(block, model.Entry) and _differs(block) and (
             entry := _as_bibtex(block.raw or "", line)) is not None:
         out.slow_entries.setdefault(index, []).append(entry)
+    elif isinstance(block, model.Entry) and (found := _cut_at_a_quote(block, part)):
+        raw_type, key, fields = found
+        out.slow_entries.setdefault(index, []).append(RawEntry(
+            raw_type.lower().removeprefix(MASK), key, raw_type.removeprefix(MASK), fields, line))
     elif isinstance(block, model.Entry):
         written = _TYPE.match(block.raw or "")
         raw_type = written.group(1) if written else block.entry_type
@@ -417,12 +430,29 @@ def _take(block: Any, line: int, out: Scan, index: int, part: str = "") -> None:
                                     f"cannot be read ({_first_line(getattr(block, 'error', ''))})"))
 
 
-def _differs(block: Any) -> bool:
-    """Whether BibTeX reads the entry bibtexparser read otherwise (``_as_bibtex``)."""
+def _cut_at_a_quote(block: Any, part: str) -> tuple[str, str, list[tuple[str, str]]] | None:
+    """The entry as BibTeX reads it, from its segment's text, when bibtexparser ended a
+    quoted value at a quote inside its braces and the entry as it read it (its ``raw``)
+    ends there too (another entry after it on the line)."""
     raw = block.raw or ""
-    if not ("\\{" in raw or "\\}" in raw or "=" in raw):
+    if '{"' not in raw or not any(str(f.value)[:1] == '"' and str(f.value).count("{")
+                                  != str(f.value).count("}") for f in block.fields):
+        return None
+    at = part.find(raw) if raw else -1
+    return first_entry(part[at:]) if at >= 0 else None
+
+
+def _differs(block: Any) -> bool:
+    """Whether BibTeX reads the entry bibtexparser read otherwise (``_as_bibtex``): a
+    backslash before a brace, a missing comma, or a quoted value bibtexparser ended at
+    a quote inside its braces (``"a {"b} c"``: it keeps ``"a {"b`` and drops the fields
+    after it; BibTeX reads a quote inside braces as a character)."""
+    raw = block.raw or ""
+    if not ("\\{" in raw or "\\}" in raw or "=" in raw or '{"' in raw):
         return False
     fields = [(f.key, str(f.value)) for f in block.fields]
+    if '{"' in raw and any(v[:1] == '"' and v.count("{") != v.count("}") for _n, v in fields):
+        return True
     return (("\\{" in raw or "\\}" in raw) and not counted_alike(fields)) or run_on(fields)
 
 
