@@ -8,13 +8,19 @@ Files: tests/data/realbib/*.bib, bench/corpus/*.bib and TeX Live's own .bib file
 (``/usr/share/texlive/texmf-dist/bibtex/bib/**/*.bib``; tugboat.bib is left out by
 default: 4 MB, run it with --tugboat).
 
-    PYTHONPATH=src .venv/bin/python bench/roundtrip_tex.py [--only NAME] [--tugboat] [FILE...]
+``--tool jabref`` makes the round trip JabRef's instead (the Debian package ``jabref``:
+``jabref -n -i in.bib -o out.bib``), judged the same way, for the two side by side.
+
+    PYTHONPATH=src .venv/bin/python bench/roundtrip_tex.py [--only NAME] [--tugboat]
+        [--tool paperdesk|jabref] [FILE...]
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import shutil
+import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -58,9 +64,24 @@ def biber_errors(bib: str, work: Path) -> tuple[int, str]:
     return errors + realbib._latex_errors(work), bbl
 
 
-def measure(path: Path, work: Path) -> dict[str, tuple[int, int, bool]]:
+def jabref_round_trip(path: Path, work: Path) -> tuple[str, str]:
+    """(the file's text, JabRef's export of it)."""
+    work.mkdir(parents=True, exist_ok=True)
+    out = work / "jabref-out.bib"
+    subprocess.run(["jabref", "-n", "-i", str(path), "-o", str(out)], capture_output=True,
+                   timeout=300, check=False)
+    if not out.exists():
+        raise RuntimeError("JabRef wrote nothing")
+    return realbib.text_of(path), out.read_text(encoding="utf-8", errors="replace")
+
+
+def measure(path: Path, work: Path, tool: str = "paperdesk"
+            ) -> dict[str, tuple[int, int, bool]]:
     """{tool: (errors of the original, errors of the export, the same .bbl)}."""
-    text, first, _second = realbib.round_trip(path, work)
+    if tool == "jabref":
+        text, first = jabref_round_trip(path, work / "jabref")
+    else:
+        text, first, _second = realbib.round_trip(path, work)
     jobs = {f"bibtex/{s}": (lambda b, w, s=s: bibtex_errors(b, w, s)) for s in STYLES}
     jobs["biber"] = biber_errors
 
@@ -79,7 +100,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("paths", nargs="*", type=Path, help="these files instead")
     parser.add_argument("--only")
     parser.add_argument("--tugboat", action="store_true")
+    parser.add_argument("--tool", choices=("paperdesk", "jabref"), default="paperdesk")
     args = parser.parse_args(argv)
+    if args.tool == "jabref" and shutil.which("jabref") is None:
+        raise SystemExit("jabref is not installed (apt-get install jabref)")
     worse: list[str] = []
     same = dict.fromkeys([*(f"bibtex/{s}" for s in STYLES), "biber"], 0)
     count = 0
@@ -88,10 +112,10 @@ def main(argv: list[str]) -> int:
             continue
         with tempfile.TemporaryDirectory() as folder:
             try:
-                found = measure(path, Path(folder))
-            except Exception as exc:  # a file PaperDesk refuses: said, and counted
-                print(f"{path.name:60} not imported: {str(exc).splitlines()[0][:80]}",
-                      flush=True)
+                found = measure(path, Path(folder), args.tool)
+            except Exception as exc:  # a file the tool refuses: said, and counted
+                why = (str(exc) or repr(exc)).splitlines()[0][:80]
+                print(f"{path.name:60} not imported: {why}", flush=True)
                 continue
         count += 1
         line = f"{path.name:60}"
