@@ -124,22 +124,6 @@ _DOC = {
 }
 
 
-_PREAMBLE = re.compile(r"@\s*preamble\s*([{(])", re.IGNORECASE)
-
-
-def without_preambles(text: str) -> str:
-    """``text`` with its ``@preamble`` blocks left out (each to its matching close)."""
-    out, pos = [], 0
-    while (m := _PREAMBLE.search(text, pos)) is not None:
-        close, depth, i = "}" if m.group(1) == "{" else ")", 0, m.end()
-        while i < len(text) and not (depth == 0 and text[i] == close):
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-        out.append(text[pos:m.start()])
-        pos = i + 1
-    return "".join(out) + text[pos:]
-
-
 def tools_missing() -> list[str]:
     return [t for t in TOOLS if shutil.which(t) is None]
 

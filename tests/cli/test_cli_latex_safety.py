@@ -77,7 +77,7 @@ def test_export_reports_repaired_fields_and_as_written_keeps_them(tmp_path):
     text = (tmp_path / "out.bib").read_text(encoding="utf-8")
     assert "title = {Bounds for \\(n_k^2\\) and a\\_b}" in text
     assert "journal = {R \\& D}" in text and "note = {see \\path=a_b=}" in text
-    assert "2 fields of .bib entries written with bare # & _ ^ % escaped" in out.stderr
+    assert "2 fields of .bib entries written with bare # & _ ^ escaped" in out.stderr
     assert "r.title, r.journal" in out.stderr
     kept = paperdesk("--library", library, "export", "--as-written", check_rc=0)
     assert "title = {Bounds for \\(n_k^2\\) and a_b}" in kept.stdout
@@ -92,7 +92,7 @@ def test_sync_add_reports_repaired_fields_and_as_written_keeps_them(tmp_path):
     paperdesk("--library", library, "import", bib, check_rc=0)
     fixed, kept = tmp_path / "fixed.bib", tmp_path / "kept.bib"
     out = paperdesk("--library", library, "sync", "add", fixed, check_rc=0)
-    assert "(1 entries; 2 fields of .bib entries with bare # & _ ^ % escaped" in out.stderr
+    assert "(1 entries; 2 fields of .bib entries with bare # & _ ^ escaped" in out.stderr
     assert "title = {a\\_b and \\(x_1\\)}" in fixed.read_text(encoding="utf-8")
     out = paperdesk("--library", library, "sync", "add", kept, "--as-written", check_rc=0)
     assert "(bibtex, as written)" in out.stderr and "escaped" not in out.stderr

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.bibtex.bib_repair import repair
+from paperdesk.core.bibtex.bib_repair import bare_percent, repair
 from paperdesk.core.bibtex.export_report import ExportReport
 
 
@@ -25,11 +25,6 @@ from paperdesk.core.bibtex.export_report import ExportReport
     (r"{\href{http://x/a_b}{see a_b} c_d}", r"{\href{http://x/a_b}{see a_b} c\_d}"),
     (r'"q_r # s"', r'"q\_r \# s"'),
     (r"{already a\_b \& c}", r"{already a\_b \& c}"),
-    # a bare % is TeX's comment, in math too; verbatim keeps it; \\% is a line break then one
-    (r"{see http://x/%7efranconi/ 50% off}", r"{see http://x/\%7efranconi/ 50\% off}"),
-    (r"{$x % y$ and 5\%}", r"{$x \% y$ and 5\%}"),
-    (r"{\url{http://x/%7e} \path{a%b} \verb|c%d|}", r"{\url{http://x/%7e} \path{a%b} \verb|c%d|}"),
-    (r"{a\\% b}", r"{a\\\% b}"),
 ])
 def test_tex_rules_for_math_and_verbatim(raw, written):
     assert repair("title", raw) == written
@@ -41,8 +36,8 @@ def test_fields_not_printed_as_text_are_never_touched():
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "%", "a",
-                                 " ", "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
+@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "a", " ",
+                                 "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
                                  "\\[", "\\]", "\\ensuremath{", "\\begin{equation}",
                                  "\\end{equation}", "\\href{"]), max_size=20).map("".join))
 def test_repair_only_escapes_bare_specials(raw):
@@ -51,7 +46,7 @@ def test_repair_only_escapes_bare_specials(raw):
     j = 0
     for ch in raw:  # each character as written, or a special with its escape
         escaped = "\\^{}" if ch == "^" else "\\" + ch
-        if ch in "#&_^%" and written.startswith(escaped, j) and not written.startswith(ch, j):
+        if ch in "#&_^" and written.startswith(escaped, j) and not written.startswith(ch, j):
             j += len(escaped)
         else:
             assert written[j] == ch, (raw, written)
@@ -61,8 +56,8 @@ def test_repair_only_escapes_bare_specials(raw):
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "%", "a",
-                                 " ", "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
+@given(st.lists(st.sampled_from(["\\", "{", "}", '"', "$", "$$", "#", "&", "_", "^", "a", " ",
+                                 "\\url{", "\\path=", "=", "\\verb|", "|", "\\(", "\\)",
                                  "\\ensuremath{", "\\begin{equation}", "\\end{equation}",
                                  "\\href{", "\\alpha", "\\#"]), max_size=24).map("".join))
 def test_repair_reads_no_further_than_its_last_special(raw):
@@ -89,7 +84,7 @@ def test_export_counts_the_fields_it_touched_and_as_written_keeps_them(lib, tmp_
     assert "title = {Bounds for \\(n_k^2\\) and \\ensuremath{x_i} in \\[a_b\\]}" in text
     assert "note = {see \\path=a_b=}" in text
     assert (report.repaired, report.repaired_fields) == (1, ["dblp1.journal"])
-    assert "1 field of .bib entries written with bare # & _ ^ % escaped" in report.lines()[0]
+    assert "1 field of .bib entries written with bare # & _ ^ escaped" in report.lines()[0]
     report = ExportReport()
     text = lib.bibtex.export(report=report, as_written=True)
     assert "journal = {J_1 & Co}" in text and report.repaired == 0
@@ -155,3 +150,37 @@ def test_well_formed_by_groups_agrees_with_the_mark_by_mark_reading(raw):
         assert well_formed(raw)
     deep = "{" * 12 + raw + "}" * 12
     assert well_formed(deep) == _well_formed_deep(deep)
+
+
+@pytest.mark.parametrize(("raw", "bare"), [
+    (r"{see http://x/%7efranconi/ too}", True),
+    (r"{50% off}", True),
+    (r"{$x % y$}", True),  # a comment in math as well
+    (r"{50\% off}", False),
+    (r"{\url{http://x/%7e} \path{a%b} \verb|c%d|}", False),
+    (r"{a\\% b}", True),  # \\ is a line break; the % after it is bare
+    (r"{no percent}", False),
+])
+def test_a_bare_percent_is_found_by_tex_rules(raw, bare):
+    assert bare_percent("annote", raw) is bare
+    assert repair("annote", raw) == raw  # the export keeps it as written
+
+
+def test_fields_not_printed_hold_no_bare_percent():
+    assert not bare_percent("url", "{http://x/%7e}")
+    assert not bare_percent("file", "{:a%b.pdf:PDF}")
+
+
+def test_the_import_says_where_a_bare_percent_is_and_keeps_it(tmp_path):
+    from paperdesk.core.library import Library
+
+    bib = tmp_path / "p.bib"
+    bib.write_text("@misc{a1, title = {Fifty % off}, annote = {see http://x/%7e},\n"
+                   "  url = {http://x/%7e}, note = {50\\% kept}, year = 2020}\n"
+                   "@misc{a2, title = {Clean}, note = {5\\%}, year = 2021}\n")
+    with Library.open(tmp_path / "lib.sqlite") as lib:
+        report = lib.import_paths([bib])[0]
+        text = lib.bibtex.export()
+    said = [w for w in report.warnings if "bare %" in w]
+    assert len(said) == 1 and "'a1' field title, annote:" in said[0], report.warnings
+    assert "title = {Fifty % off}" in text and "annote = {see http://x/%7e}" in text

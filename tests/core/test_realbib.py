@@ -13,14 +13,9 @@ from tests import realbib
 
 FILES = realbib.corpus()
 # Fields the export writes differently on purpose: a bare "#" or "&" in a printed
-# text field, which LaTeX rejects wherever a style prints it, and a bare "%", TeX's
-# comment, which takes the rest of its line (and the field's closing brace) out of a
-# .bbl, biber's holding every field ("key.field").
+# text field, which LaTeX rejects wherever a style prints it ("key.field").
 REPAIRED = {
-    "biber-examples.bib": {"t1.TITLE", "i1.ABSTRACT"},
-    "biber-bibtex-aliases.bib": {"alias5.ABSTRACT"},
-    "bbt-Problem-when-importing-BibTeX-entries-with-percent.bib": {"Akhavan_2009.Abstract"},
-    "bbt-ads-jabref-groups-97-excerpt.bib": {"Chen_2009.Abstract"},
+    "biber-examples.bib": {"t1.TITLE"},
     # Mendeley's export: bare "_" in library record IDs (notes), "#" in an abstract and a
     # title (69 pdflatex+bibtex errors in the file, 0 in the export); and one entry
     # with an empty key ("@article{,"), which gets a generated key (in the report),
@@ -44,13 +39,7 @@ PERCENT = ("'%' comments inside entries are biber's: BibTeX stops reading the en
 MENDELEY = ("bare '_' and '#' in printed fields are LaTeX errors (69 with bibtex, 1 with "
             "biber; 0 in the export, which escapes them, as reported); the entry with an "
             "empty key gets a generated key")
-BARE_PERCENT = ("a bare '%' in an abstract is TeX's comment: biber's .bbl loses the rest "
-                "of that line, the field's closing brace with it (a runaway argument); the "
-                "export writes it as '\\%', as reported")
 BBL_DIFFERS = {
-    ("bbt-Problem-when-importing-BibTeX-entries-with-percent.bib", "biber"): BARE_PERCENT,
-    ("bbt-ads-jabref-groups-97-excerpt.bib", "biber"): BARE_PERCENT,
-    ("biber-bibtex-aliases.bib", "biber"): BARE_PERCENT,
     ("bbt-Title-of-German-entry-converted-to-lowercase-durin.bib", "bibtex"): REPEATED,
     ("bbt-Title-of-German-entry-converted-to-lowercase-durin.bib", "biber"): REPEATED,
     ("biber-examples.bib", "bibtex"): REPEATED + "; a bare '#' in t1's title is escaped",
@@ -94,36 +83,9 @@ def test_export_compiles_no_worse_than_the_file(path, tmp_path):
             pytest.fail(f"LaTeX tools missing: {', '.join(missing)} (CI installs them)")
         pytest.skip(f"LaTeX tools missing: {', '.join(missing)}")
     _result, text, export = realbib.measure(path, tmp_path)
-    if path.name in PREAMBLE_HIDDEN:
-        text, export = realbib.without_preambles(text), realbib.without_preambles(export)
     errors = realbib.compile_both(text, export, tmp_path / "tex", full=False)
     for backend, (original, exported) in errors.items():
         assert exported <= original, f"{backend}: {original} errors before, {exported} after"
-
-
-# Files whose own @preamble fails under biblatex and whose original hides those errors
-# behind an earlier fatal one: compared without their preambles (file -> why).
-PREAMBLE_HIDDEN = {
-    "bbt-Problem-when-importing-BibTeX-entries-with-percent.bib":
-        "its @preamble (\\makeatletter \\@ifundefined{url}...) gives biblatex 5 errors; in "
-        "the original a bare '%' in an abstract ends the .bbl's reading first, which hides "
-        "some of them; with the preambles left out, biber gives 1 error before, 0 after",
-}
-
-
-def test_a_file_compared_without_its_preamble_is_worse_with_it_only_by_it(tmp_path):
-    """The exemption above is the preamble's alone: with it, the export has more errors
-    than the file, without it fewer (so that the test of each file can fail)."""
-    missing = realbib.tools_missing()
-    if missing:
-        pytest.skip(f"LaTeX tools missing: {', '.join(missing)}")
-    name = next(iter(PREAMBLE_HIDDEN))
-    _result, text, export = realbib.measure(realbib.CORPUS / name, tmp_path)
-    with_it = realbib.compile_both(text, export, tmp_path / "with", full=True)["biber"]
-    without = realbib.compile_both(realbib.without_preambles(text),
-                                   realbib.without_preambles(export),
-                                   tmp_path / "without", full=True)["biber"]
-    assert with_it[1] > with_it[0] and without[1] < without[0]
 
 
 @pytest.mark.tex

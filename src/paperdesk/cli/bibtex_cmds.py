@@ -47,7 +47,7 @@ def register(sub: Commands) -> None:
                    help="write each paper's PDFs in JabRef's file field (their absolute paths)")
     p.add_argument("--as-written", action="store_true",
                    help="write the fields of entries from .bib files exactly as written, "
-                        "without escaping their bare # & _ ^ % (see docs/latex-safety.md)")
+                        "without escaping their bare # & _ ^ (see docs/latex-safety.md)")
     p.add_argument("--ids", type=ids.paper_id_list, metavar="1,2,3",
                    help="only these papers, in this order (with a query: those that match)")
     p.set_defaults(func=cmd_export)

@@ -47,7 +47,7 @@ def register(sub: Commands) -> None:
                    help="write non-ASCII characters as LaTeX (or JSON) escapes")
     a.add_argument("--as-written", action="store_true",
                    help="write the fields of entries from .bib files exactly as written, "
-                        "without escaping their bare # & _ ^ % (see docs/latex-safety.md)")
+                        "without escaping their bare # & _ ^ (see docs/latex-safety.md)")
     a.add_argument("--overwrite", action="store_true",
                    help="replace FILE even if PaperDesk did not write it")
     a.set_defaults(func=cmd_add)

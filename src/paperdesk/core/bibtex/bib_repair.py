@@ -3,10 +3,12 @@ bare specials escaped (pure).
 
 A bare ``#``, ``&``, ``_`` or ``^`` in a field a style prints as text is an error
 wherever it is printed (the original file fails there too), so the export escapes
-it; ``paperdesk export --as-written`` does not. A bare ``%`` is TeX's comment: in
-the .bbl it takes the rest of its line with it, braces included (biber writes every
-field of its data model there, ``annotation`` and ``abstract`` too, printed or not),
-so the export writes it as ``\\%``, in math as well, where it is a comment too.
+it; ``paperdesk export --as-written`` does not. A bare ``%`` is kept as written
+(BibTeX and JabRef keep it, and the .bbl is the file's own): ``bare_percent`` finds
+it for the import, which says where, since TeX reads it as a comment that takes the
+rest of its .bbl line with it, the field's closing brace too (biber writes every
+field of its data model there, ``annotation`` and ``abstract`` included).
+
 What is math and what is verbatim is decided by TeX's rules: math is ``$...$``,
 ``$$...$$``, ``\\(...\\)``, ``\\[...\\]``, ``\\ensuremath{...}`` and the math
 environments (``equation``, ``align``... with or without ``*``); verbatim is
@@ -35,6 +37,7 @@ MATH_ENVIRONMENTS = frozenset(
 _VERBATIM_BRACED = frozenset({"url", "href", "path", "nolinkurl", "doi"})
 _VERBATIM_DELIMITED = frozenset({"verb", "verb*", "path", "url"})
 _REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}", "%": "\\%"}
+_SPECIALS = "#&_^"  # what the export escapes
 # A control word (with a star), a control symbol, or a character that changes state;
 # a set first, which the regular expression engine skips to fast.
 _MARKS = re.compile(r'[\\{}"$#&_^%](?:(?<=\\)(?:[A-Za-z]+\*?|[\s\S]))?')
@@ -44,18 +47,24 @@ _OPEN_GROUP = re.compile(r"\s*\{")
 
 def repair(name: str, raw: str) -> str:
     """The raw value, with bare ``#``, ``&``, ``_`` and ``^`` in text (inside the
-    value's braces or quotes, outside math and verbatim) and bare ``%`` outside
-    verbatim escaped; everything else exactly as written. Fields styles do not print
-    as text are returned as they are."""
-    if not ("#" in raw or "&" in raw or "_" in raw or "^" in raw or "%" in raw) or (
+    value's braces or quotes, outside math and verbatim) escaped; everything else
+    exactly as written. Fields styles do not print as text are returned as they are."""
+    if not ("#" in raw or "&" in raw or "_" in raw or "^" in raw) or (
             name.lower() not in PRINTED):
         return raw
     return _Repair(raw).run()
 
 
+def bare_percent(name: str, raw: str) -> bool:
+    """Whether a field styles print holds a bare ``%`` (outside verbatim; in math too,
+    where it is a comment as well)."""
+    return "%" in raw and name.lower() in PRINTED and _Repair(raw, "%").run() != raw
+
+
 class _Repair:
-    def __init__(self, raw: str) -> None:
+    def __init__(self, raw: str, specials: str = _SPECIALS) -> None:
         self.raw = raw
+        self.specials = specials
         self.depth = 0
         self.quoted = False
         self.math: str | tuple[str, object] | None = None  # what closes the math
@@ -68,7 +77,7 @@ class _Repair:
         out: list[str] = []
         raw, last, pos = self.raw, 0, 0
         if end is None:
-            end = max(map(raw.rfind, _REPAIRS)) + 1
+            end = max(map(raw.rfind, self.specials)) + 1
         while (m := _MARKS.search(raw, pos, end)) is not None:
             i, token = m.start(), m.group()
             pos = m.end()
@@ -82,6 +91,8 @@ class _Repair:
                 self.quoted = not self.quoted if self.depth == 0 else self.quoted
             elif token == "$":
                 pos = self._dollar(i)
+            elif token not in self.specials:
+                pass  # a mark of another repair
             elif (self.depth or self.quoted) and self.skip is None and (
                     self.math is None or token == "%"):
                 out += (raw[last:i], _REPAIRS[token])

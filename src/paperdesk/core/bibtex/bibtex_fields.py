@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.bibtex.bib_names import display_name, split_names, split_top, wrapped
+from paperdesk.core.bibtex.bib_repair import bare_percent
 from paperdesk.core.bibtex.latex_read import decode
 from paperdesk.core.bibtex.tex_safe import DANGEROUS, danger_text, dangerous
 from paperdesk.core.model import identifiers
@@ -202,9 +203,12 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
     values: dict[str, str] = {}
     written: dict[str, str] = {}
     extra = paper.extra
+    percent: list[str] = []
     for name, raw in fields:
         if ("\\" in raw and _DANGER_HINT.search(raw)) or "^^" in raw:
             _warn_dangerous(paper, name, raw)
+        if "%" in raw and bare_percent(name, raw):
+            percent.append(name)
         shown_name, name = name, name.lower()
         last = raw[-1:]
         if "#" in raw or not ((last == "}" and raw[:1] == "{")
@@ -226,6 +230,12 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
             extra[name] = shown
         elif name in ("year", "date"):
             written[name] = shown
+    if percent:
+        paper.warnings.append(
+            f"entry {paper.key!r} field {', '.join(dict.fromkeys(percent))}: a bare % is "
+            "TeX's comment: where the field is printed, or in biber's .bbl (which holds "
+            "every field), it takes the rest of that line, the closing brace too; kept "
+            "as written (BibTeX, biber and JabRef keep it): write \\% for a percent sign")
     paper.title = " ".join(decode(values.get("title", "")).split())
     paper.abstract = decode(values.get("abstract", "")).strip()
     _read_people(paper, values.get("author", ""))

@@ -2,8 +2,7 @@
 
 - ``repaired``: fields of .bib entries written with their bare specials escaped
   (``bib_repair.repair``: a bare ``#``, ``&``, ``_`` or ``^`` that LaTeX rejects
-  wherever a style prints the field, a ``%`` that comments out the rest of its
-  line); none with ``as_written``, which writes every
+  wherever a style prints the field); none with ``as_written``, which writes every
   field exactly as the .bib file did.
 - ``balanced``: fields of .bib entries that were not one value whose braces pair up
   (a damaged entry read as BibTeX reads it), written with the unmatched braces
@@ -56,7 +55,7 @@ class ExportReport:
         if self.repaired:
             more = self.repaired - len(self.repaired_fields)
             out.append(f"{self.repaired} field{'s' * (self.repaired != 1)} of .bib entries "
-                       "written with bare # & _ ^ % escaped (--as-written keeps them as "
+                       "written with bare # & _ ^ escaped (--as-written keeps them as "
                        f"written): {', '.join(self.repaired_fields)}"
                        + (f" and {more} more" if more > 0 else ""))
         out += [f"left out: {line}" for line in self.left_out]
@@ -102,8 +101,7 @@ def field_writer(key: str, as_written: bool,
             raw = value
             if report is not None:
                 report.balanced.append(f"{key}.{name}")
-        if as_written or not ("#" in raw or "&" in raw or "_" in raw or "^" in raw
-                               or "%" in raw):
+        if as_written or not ("#" in raw or "&" in raw or "_" in raw or "^" in raw):
             return raw  # (nothing for repair to do: most fields)
         value = repair(name, raw)
         if report is not None and value != raw:

@@ -81,7 +81,7 @@ class Outcome:
         if self.state == CONFLICT:
             return f"{name}: sync stopped: {self.message}"
         fixed = (f"; {self.repaired} field{'s' * (self.repaired != 1)} of .bib entries with "
-                 "bare # & _ ^ % escaped (--as-written keeps them)") if self.repaired else ""
+                 "bare # & _ ^ escaped (--as-written keeps them)") if self.repaired else ""
         said = (f"{name}: {'written' if self.written else 'up to date'} "
                 f"({self.entries} entries{fixed})")
         if self.kept:

@@ -61,7 +61,7 @@ class ExportDialog(QDialog):
         self.ascii = QCheckBox()
         self.notes = QCheckBox()
         self.as_written = QCheckBox("Fields from .bib files exactly as written "
-                                    "(no escaping of bare # & _ ^ %)")
+                                    "(no escaping of bare # & _ ^)")
         self.options = {"ascii": self.ascii, "notes": self.notes, "as_written": self.as_written}
         self.path = QLineEdit()
         folder = settings.settings().value(LAST_FOLDER) or str(Path.home())
