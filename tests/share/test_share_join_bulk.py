@@ -8,19 +8,14 @@ and working, an undoable write."""
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 
 import pytest
 
 from paperdesk.core.db import schema, share_table
 from paperdesk.core.share import files, folder
-from tests.command_line import ROOT
 from tests.digest_files import growing_digests, write_digest
+from tests.share.killing import killed_when_marked
 from tests.share.sharing import library
 
 PAPERS = 260  # three digests of them: 780 sightings, above annotations.BULK_PAPERS
@@ -161,19 +156,5 @@ def _schema(lib) -> list[tuple]:
 
 
 def _killed_in(path, shared, marker, point) -> None:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}"}
-    proc = subprocess.Popen([sys.executable, "-m", "tests.share.join_child", str(path),
-                             str(shared), str(marker), point], env=env, cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        for _ in range(1200):  # polls, not a clock: the child says when it is there
-            if marker.exists() or proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        assert marker.exists(), proc.stderr.read().decode() if proc.stderr else ""
-    finally:
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
+    killed_when_marked("tests.share.join_child", [str(path), str(shared), str(marker), point],
+                       marker)
