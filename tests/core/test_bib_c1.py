@@ -34,3 +34,36 @@ def test_a_file_without_c1_controls_says_nothing(lib, tmp_path):
     assert not [w for w in report.warnings if "C1" in w]
     title = lib.db.execute("SELECT title FROM papers").fetchone()[0]
     assert title == "Caf\u00e9 \u201cquoted\u201d"
+
+
+def test_the_byte_search_reads_the_text_as_the_text_search_does():
+    """``cp1252_bytes`` (what a UTF-8 file goes through) gives, decoded, the text and the
+    warning ``cp1252_punctuation`` gives, whatever stands around the controls."""
+    import random
+
+    from paperdesk.core.bibtex.bib_c1 import cp1252_bytes, cp1252_punctuation
+
+    alphabet = "ab \n{}\u00c2\u00e9\u201c\U0001f600" + "".join(map(chr, range(0x80, 0xa0)))
+    rng = random.Random(7)
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        fixed, said = cp1252_bytes(text.encode("utf-8"), "f.bib")
+        assert (fixed.decode("utf-8"), said) == cp1252_punctuation(text, "f.bib")
+
+
+def test_c1_controls_in_a_file_with_crlf_lines_and_a_bad_byte(lib, tmp_path):
+    """The first control's line counts CRLF line ends; a byte that is not UTF-8 is
+    reported at its offset in the file as it is, not as the fixed bytes stand."""
+    path = tmp_path / "crlf.bib"
+    data = (b"@misc{a, title = {Plain}}\r\n\r\n@misc{b, title = {A \xc2\x93quote\xc2\x94}}"
+            b"\r\n@misc{c, title = {Bad \xff byte}}\r\n")
+    path.write_bytes(data)
+    report = lib.import_paths([path])[0]
+    titles = {r[0] for r in lib.db.execute("SELECT title FROM papers")}
+    assert titles == {"Plain", "Bad \ufffd byte", "A \u201cquote\u201d"}
+    assert [w for w in report.warnings if "C1" in w] == [
+        "crlf.bib: 2 C1 control characters (U+0080-U+009F, first on line 3) read as the "
+        "cp1252 punctuation they stand for (\u201c \u201d): the file was decoded wrongly "
+        "once before"]
+    offset = data.index(b"\xff")
+    assert any(f"byte 0xff at offset {offset} " in w for w in report.warnings), report.warnings

@@ -25,13 +25,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paperdesk.core.bibtex.bib_c1 import cp1252_punctuation
+from paperdesk.core.bibtex.bib_c1 import cp1252_bytes, cp1252_punctuation
 from paperdesk.core.bibtex.bib_read import BibReader, Parsed, parse_file
 from paperdesk.core.bibtex.bib_scan import Scan, entry_keys, readable, strip_entry_comments
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
 from paperdesk.core.bibtex.citekey import fold
 from paperdesk.core.db import changes as ch
-from paperdesk.core.db import papers_table
+from paperdesk.core.db import papers_table, store
 from paperdesk.core.duplicates.duplicates import note_new
 from paperdesk.core.importing import bib_pool, file_report
 from paperdesk.core.importing.bib_records import (
@@ -108,7 +108,8 @@ def import_bib(lib: Library, path: Path, source: FileBytes, progress: Progress =
         report.warnings = list(decode_warnings)
         if first is None:
             _no_entries(report, reader, path.name)
-        with lib.write(f"Import {path.name}") as w, cancellable_sql(lib.db.conn, cancel):
+        with store.large_write(lib.db), lib.write(f"Import {path.name}") as w, \
+                cancellable_sql(lib.db.conn, cancel):
             file_id = lib.db.execute(
                 "INSERT INTO bib_files (name, sha256, preambles, strings, imported_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -144,9 +145,16 @@ def _scanned(data: bytes, name: str, readers: int
     starts), the reader, the entries' keys, the chunks to read (as UTF-8 bytes when
     ``readers`` decode them: the text is then let go), the decoding's warnings."""
     text, encoding, decode_warnings = decode_text(data, name)
-    fixed, said = cp1252_punctuation(text, name) if encoding.startswith("utf") else (text, [])
-    if fixed is not text:  # C1 controls read as cp1252: the readers decode these bytes
-        text, data, decode_warnings = fixed, fixed.encode("utf-8"), decode_warnings + said
+    if encoding == "utf-8":  # C1 controls read as cp1252, found in the bytes (fast)
+        fixed_data, said = cp1252_bytes(data, name)
+        if fixed_data is not data:  # the readers decode these bytes; the bad bytes are
+            # those of before (reported at their offsets in the file as it is)
+            data, text = fixed_data, decode_text(fixed_data, name)[0]
+            decode_warnings = decode_warnings + said
+    elif encoding.startswith("utf"):
+        fixed, said = cp1252_punctuation(text, name)
+        if fixed is not text:
+            text, data, decode_warnings = fixed, fixed.encode("utf-8"), decode_warnings + said
     reader = BibReader(text, name)
     if reader.text is not text:  # loose block starts moved (ASCII, same length)
         text, data = reader.text, reader.text.encode("utf-8")
