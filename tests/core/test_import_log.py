@@ -40,9 +40,28 @@ def test_the_import_commits_with_a_synced_log_then_settings_come_back(lib, seeds
     assert len(during) == 2
     for seen in during:
         assert seen["synchronous"] == 2  # FULL: the commit syncs the log, durable on return
-        assert seen["wal_autocheckpoint"] == store.LARGE_WRITE_LOG_PAGES
+        assert seen["wal_autocheckpoint"] == store.LARGE_WRITE_LOG_BYTES // 16384
         assert -seen["cache_size"] >= store.LARGE_WRITE_CACHE_KIB
         assert seen["secure_delete"] == 2  # FAST: pages freed by index merges not rewritten
+    assert pragmas(lib) == before
+
+
+def test_a_bib_import_writes_with_the_same_settings(lib, tmp_path):
+    """A large .bib file is the largest write there is: its pages stay in the larger
+    cache too, and its commit syncs the log."""
+    before = pragmas(lib)
+    path = tmp_path / "refs.bib"
+    path.write_text("".join(f"@misc{{k{n}, title = {{Paper {n}}}, year = 2001}}\n"
+                            for n in range(50)), encoding="utf-8")
+    during: list[dict[str, int]] = []
+
+    def progress(fraction: float, message: str) -> None:
+        if message.startswith("Matching"):  # inside the import's write
+            during.append(pragmas(lib))
+
+    assert lib.import_paths([path], progress)[0].status == "imported"
+    assert during and all(seen["synchronous"] == 2 and -seen["cache_size"]
+                          >= store.LARGE_WRITE_CACHE_KIB for seen in during)
     assert pragmas(lib) == before
 
 

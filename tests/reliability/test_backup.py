@@ -315,6 +315,36 @@ def test_restoring_an_older_backup_upgrades_it_on_next_open(curated):
     assert (curated.parent / "backups" / f"library.before-{FIRST_PENDING}.sqlite").is_file()
 
 
+def test_a_backup_restores_into_a_library_of_another_page_size(curated, tmp_path):
+    """New libraries have 16 KiB pages, older ones 4 KiB: SQLite copies pages into a
+    library in WAL mode only at its own size, so a backup of a new library restores
+    into an older one (and back) through a copy at the library's size, removed after."""
+    def page_size(path: Path) -> int:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return int(conn.execute("PRAGMA page_size").fetchone()[0])
+        finally:
+            conn.close()
+
+    assert page_size(curated) == store.PAGE_SIZE == 16384
+    copy = backup.backup_library(curated, tmp_path / "new.sqlite")
+    older = tmp_path / "older" / "library.sqlite"
+    older.parent.mkdir()
+    shutil.copy(OLD, older)
+    Library.open(older).close()  # upgraded, in WAL mode, on its 4 KiB pages
+    assert page_size(older) == 4096 and user_data(older) != user_data(copy)
+    report = backup.restore(copy, older)
+    assert user_data(older) == user_data(copy)
+    assert report.papers == len(user_data(copy)["papers"])
+    assert page_size(older) == 4096 and integrity(older) == "ok"
+    assert not list((older.parent / "backups").glob("*restoring*"))
+    back = backup.backup_library(older, tmp_path / "older-copy.sqlite")
+    with Library.open(curated) as lib:
+        lib.db.execute("DELETE FROM notes")  # some change, that the restore takes back
+    backup.restore(back, curated)
+    assert page_size(curated) == 16384 and user_data(curated) == user_data(copy)
+
+
 # -- restoring from the command line ---------------------------------------------
 
 def test_cli_restore_needs_yes_when_not_on_a_terminal(curated, seeds):

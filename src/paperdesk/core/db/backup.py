@@ -291,12 +291,18 @@ def _write_pages(backup: Path, library: Path, previous: Path) -> None:
     library as it is (every write that got in first) is copied to ``previous``.
     """
     source = _read_only(backup)
+    converted: Path | None = None
     try:
         if source.execute("PRAGMA page_count").fetchone()[0] < 2:
             raise LibraryError(f"{backup}: not a PaperDesk backup (too small)")
         target = dbfile.connect(library)
     except BaseException:
         source.close()
+        raise
+    try:
+        source, converted = _at_page_size(source, target, library)
+    except BaseException:
+        target.close()
         raise
     kept: list[Path] = []
 
@@ -312,8 +318,32 @@ def _write_pages(backup: Path, library: Path, previous: Path) -> None:
     finally:
         target.close()
         source.close()
+        if converted is not None:
+            converted.unlink(missing_ok=True)
     if not kept:
         raise LibraryError(f"{library}: the restore did not keep the library first")
+
+
+def _at_page_size(source: sqlite3.Connection, target: sqlite3.Connection, library: Path
+                  ) -> tuple[sqlite3.Connection, Path | None]:
+    """The backup to copy from at the live library's page size: SQLite copies pages into
+    a library in WAL mode only at its own size (new libraries have 16 KiB pages, older
+    ones 4 KiB). Of another size, the backup is first written out again at the library's
+    (``VACUUM INTO`` a file in the backups folder, removed after the copy)."""
+    size = source.execute("PRAGMA page_size").fetchone()[0]
+    wanted = target.execute("PRAGMA page_size").fetchone()[0]
+    if size == wanted:
+        return source, None
+    converted = _unique(backups_folder(library) / f"{library.stem}.restoring-{_stamp()}.sqlite")
+    try:
+        source.execute(f"PRAGMA page_size = {int(wanted)}")
+        source.execute("VACUUM INTO ?", [str(converted)])
+    except sqlite3.Error as exc:
+        converted.unlink(missing_ok=True)
+        raise dbfile.translate(exc, library) from None
+    finally:
+        source.close()
+    return _read_only(converted), converted
 
 
 def _keep_aside(library: Path, what: str) -> Path | None:
