@@ -12,7 +12,7 @@ import contextlib
 import itertools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
@@ -29,6 +29,8 @@ from paperdesk.core.model.jobs import CancelFlag, Progress, check_cancel
 from paperdesk.core.model.text import tag_key, tag_name
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from paperdesk.core.library import Library
 
 # Indexes a large .bib import builds at its end rather than row by row: titles and
@@ -71,7 +73,8 @@ class BibWriter:
         self.next_id = ids.first_free(self.db, "papers")  # never a deleted paper's id
         self.top = self.next_id - 1
         self.new = 0
-        self.reindex: set[int] = set()
+        self.reindex: set[int] = set()  # papers of before, merged into or tagged
+        self.annotate: set[int] = set()  # new papers tagged: their text rows are written
         self.touched: list[int] = []
         self.created: list[int] = []  # the papers this file added, in order
         self.bulk = False  # many new papers: see write()
@@ -150,10 +153,16 @@ class BibWriter:
                 (store.fts_hash(db, "papers_fts", store.FTS_LOAD_HASH) if bulk
                  else contextlib.nullcontext()):
             stream = iter(papers)
-            while chunk := list(itertools.islice(stream, self.CHUNK)):
-                self._write_chunk(chunk)
+            # Each chunk's rows go in on a thread of their own while the next chunk is
+            # matched: SQLite works without the interpreter's lock, so the matching
+            # and the writing share the machine's cores (one connection, one
+            # transaction: ``_Pipeline``).
+            with _Pipeline() as pipeline:
+                while chunk := list(itertools.islice(stream, self.CHUNK)):
+                    self._write_chunk(chunk, pipeline)
         if bulk:
             _reindex(db, self.reindex)
+            _reindex(db, self.annotate - self.reindex, text=False)
         for merge in report.merges:
             key = db.execute("SELECT citekey FROM papers WHERE id = ?",
                              [merge["paper_id"]]).fetchone()[0]
@@ -162,7 +171,7 @@ class BibWriter:
         report.paper_ids = list(dict.fromkeys(self.touched))
         report.created_ids = list(self.created)
 
-    def _write_chunk(self, papers: list[Entry]) -> None:
+    def _write_chunk(self, papers: list[Entry], pipeline: _Pipeline) -> None:
         report = self.report
         self._load(papers)
         rows: list[list[Any]] = []
@@ -188,13 +197,16 @@ class BibWriter:
                 if reason != "the same entry":
                     tags.extend((pid, t) for t in paper.tags)
             self.touched.append(pid)
-        papers_table.insert_from_bib(self.db, rows, self.uid_after)
-        if self.bulk:
-            store.fts_rows(self.db, [(row[0], row[1], row[2]) for row in rows])
+        if merges:  # what they change is read and written here, with nothing beside it
+            pipeline.wait()
+            for pid, entry in merges:
+                _fill_existing(self.db, pid, paper_of(entry), self.stamp, self.file_id,
+                               self.allocator)
+        pipeline.then(self._store, rows, self._tag_pairs(tags))
         self.new += len(rows)
-        self._extras(merges, tags)
         self.reindex.update(pid for pid, _ in merges)
-        self.reindex.update(pid for pid, _ in tags)
+        self.reindex.update(pid for pid, _ in tags if pid <= self.top)
+        self.annotate.update(pid for pid, _ in tags if pid > self.top)
 
     def _new_row(self, pid: int, paper: Entry) -> list[Any]:
         citekey, frozen = None, 0
@@ -226,10 +238,25 @@ class BibWriter:
                 paper.extra, paper.source_head + self.file_json + paper.source_tail,
                 self.file_id, self.stamp, self.stamp]
 
-    def _extras(self, merges: list[tuple[int, Entry]], tags: list[tuple[int, str]]) -> None:
+    def _store(self, rows: list[list[Any]],
+               tagged: tuple[dict[str, str], list[tuple[int, str]]]) -> None:
+        """A chunk's new rows, their search rows, and its tags (on the pipeline's
+        thread: SQL only, and what the tables record for the edit's undo)."""
         db = self.db
-        for pid, entry in merges:
-            _fill_existing(db, pid, paper_of(entry), self.stamp, self.file_id, self.allocator)
+        papers_table.insert_from_bib(db, rows, self.uid_after)
+        if self.bulk:
+            store.fts_rows(db, [(row[0], row[1], row[2]) for row in rows])
+        names, pairs = tagged
+        if pairs:
+            tags_table.add_tags(db, [(name, key) for key, name in names.items()])
+            ids = dict(select_in(db, "SELECT name_key, id FROM tags WHERE name_key IN ({marks})",
+                                 list(names)))
+            tags_table.add_paper_tags(db, [(pid, ids[key]) for pid, key in pairs])
+
+    def _tag_pairs(self, tags: list[tuple[int, str]]
+                   ) -> tuple[dict[str, str], list[tuple[int, str]]]:
+        """The chunk's tags as names by key and (paper, key) pairs; a name that cannot be
+        a tag is reported and skipped."""
         names: dict[str, str] = {}
         pairs: list[tuple[int, str]] = []
         for pid, name in tags:
@@ -240,11 +267,38 @@ class BibWriter:
                 continue
             names.setdefault(tag_key(clean), clean)
             pairs.append((pid, tag_key(clean)))
-        if pairs:
-            tags_table.add_tags(db, [(name, key) for key, name in names.items()])
-            ids = dict(select_in(db, "SELECT name_key, id FROM tags WHERE name_key IN ({marks})",
-                                 list(names)))
-            tags_table.add_paper_tags(db, [(pid, ids[key]) for pid, key in pairs])
+        return names, pairs
+
+
+class _Pipeline:
+    """One job at a time on a thread beside the caller's: ``then`` waits for the job
+    before, so the jobs run in order, one behind the caller at most; ``wait`` waits for
+    the last. A job's error is raised in the caller, at the next ``then`` or ``wait``
+    or at the block's end; leaving the block waits for the job in hand, so that nothing
+    writes beside a rollback."""
+
+    def __enter__(self) -> _Pipeline:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="paperdesk-bib-writer")
+        self._job: Future[None] | None = None
+        return self
+
+    def then(self, job: Callable[..., None], *args: Any) -> None:
+        self.wait()
+        self._job = self._pool.submit(job, *args)
+
+    def wait(self) -> None:
+        job, self._job = self._job, None
+        if job is not None:
+            job.result()
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        try:
+            if kind is None:
+                self.wait()
+        finally:
+            self._pool.shutdown(wait=True)
 
 
 def _surname(name: str) -> str:
@@ -323,14 +377,15 @@ def _fill_existing(db: Database, pid: int, paper: BibPaper, stamp: str, file_id:
         papers_table.freeze_key(db, pid)
 
 
-def _reindex(db: Database, ids: set[int]) -> None:
-    """Rebuild the full-text rows of papers changed while the triggers were off."""
+def _reindex(db: Database, ids: set[int], *, text: bool = True) -> None:
+    """Rebuild the full-text rows of papers changed while the triggers were off
+    (without ``text``: their annotation rows only)."""
     if not ids:
         return
     db.execute("CREATE TEMP TABLE IF NOT EXISTS bibtex_reindex (id INTEGER PRIMARY KEY)")
     db.execute("DELETE FROM temp.bibtex_reindex")
     db.conn.executemany("INSERT INTO temp.bibtex_reindex (id) VALUES (?)", [(i,) for i in ids])
     for statement in store.reindex_statements(
-            "papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)"):
+            "papers p WHERE p.id IN (SELECT id FROM temp.bibtex_reindex)", text=text):
         db.execute(statement)
 
