@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperdesk.core.bibtex.bib_repair import bare_percent, repair
+from paperdesk.core.bibtex.bib_repair import bare_in_notes, bare_percent, repair
 from paperdesk.core.bibtex.export_report import ExportReport
 
 
@@ -184,3 +184,35 @@ def test_the_import_says_where_a_bare_percent_is_and_keeps_it(tmp_path):
     said = [w for w in report.warnings if "bare %" in w]
     assert len(said) == 1 and "'a1' field title, annote:" in said[0], report.warnings
     assert "title = {Fifty % off}" in text and "annote = {see http://x/%7e}" in text
+
+
+@pytest.mark.parametrize("name", ["abstract", "ANNOTATION", "annote"])
+def test_fields_no_standard_style_prints_keep_bare_and_underscore_and_caret(name):
+    """Escaped there, they would change biber's .bbl (which holds those fields) for no
+    reference anyone reads; a bare # is still escaped: biblatex cannot read it back."""
+    raw = r"{R&D on x^2 of a_b, $y_1$, \url{c_d}, #1 and \# and \&}"
+    assert repair(name, raw) == r"{R&D on x^2 of a_b, $y_1$, \url{c_d}, \#1 and \# and \&}"
+    assert bare_in_notes(name, raw) == "&_^"
+    assert bare_in_notes(name, r"{only \& $x_1$ and #2}") == ""
+    assert bare_in_notes("title", raw) == ""
+    assert repair("title", raw) == (r"{R\&D on x\^{}2 of a\_b, $y_1$, \url{c_d}, \#1 and \# "
+                                    r"and \&}")
+
+
+def test_the_import_says_where_a_bare_special_is_kept_in_an_abstract(tmp_path):
+    from paperdesk.core.library import Library
+
+    bib = tmp_path / "n.bib"
+    bib.write_text("@article{n1, title = {Q&A}, abstract = {R&D of a_b},\n"
+                   "  annote = {x^2}, journal = {J}, year = 2020}\n"
+                   "@article{n2, title = {Clean}, abstract = {\\& $x_1$}, year = 2021}\n")
+    with Library.open(tmp_path / "lib.sqlite") as lib:
+        report = lib.import_paths([bib])[0]
+        text = lib.bibtex.export()
+    said = [w for w in report.warnings if "kept as written (no standard style" in w]
+    assert [w.split(": ", 1)[1].split(" kept")[0] for w in said] == [
+        "line 1: entry 'n1' field abstract: bare & _",
+        "line 1: entry 'n1' field annote: bare ^"], said
+    assert "write \\& \\_ for the characters" in said[0]
+    assert "abstract = {R&D of a_b}" in text and "annote = {x^2}" in text
+    assert "title = {Q\\&A}" in text

@@ -31,10 +31,11 @@ OLD_SOURCES = [
     r'''{"type": "misc", "key": "bare", "fields": [["title", "{No Abstract Here}"], ["year", "{2019}"]], "names": {}, "file": 1, "sha": "c84dbfb02547563cdcea1fe4b91194e6", "seen": {"title": "No Abstract Here", "authors": [], "organization": null, "year": 2019, "published": null, "arxiv_id": null, "doi": null, "url": null, "abstract": "", "tags": []}}''',  # noqa: E501
 ]
 # what PaperDesk exported for them before (0fe9647): the first entry's abstract as
-# written, replaced by PaperDesk's, removed
+# written, replaced by PaperDesk's, removed (the bare "_" of the abstract as written is
+# kept since bare & _ ^ in abstracts are: bib_repair.NOTES)
 HEAD = "@string{jt = {J. Tests}}\n\n\n@Article{lee2020,\n\tauthor = {Ann Lee and Bo {\\v{C}}ech},\n\ttitle = {Sparse {GPT} Models},\n\tyear = 2020,\n\tjournal = jt,\n"  # noqa: E501
 TAIL = "\tnote = {kept}\n}\n\n\n@misc{bare,\n\ttitle = {No Abstract Here},\n\tyear = {2019}\n}\n"
-AS_WRITTEN = HEAD + "\tabstract = {We study $O(n^2)$ sparse models --\n     {\\\"U}ber results\\_on  data.},\n" + TAIL  # noqa: E501
+AS_WRITTEN = HEAD + "\tabstract = {We study $O(n^2)$ sparse models --\n     {\\\"U}ber results_on  data.},\n" + TAIL  # noqa: E501
 EDITED = HEAD + "\tabstract = {A new abstract.},\n" + TAIL
 CLEARED = HEAD + TAIL
 ABSTRACT = "We study O(n^2) sparse models --\n     Über results_on  data."

@@ -3,7 +3,11 @@ bare specials escaped (pure).
 
 A bare ``#``, ``&``, ``_`` or ``^`` in a field a style prints as text is an error
 wherever it is printed (the original file fails there too), so the export escapes
-it; ``paperdesk export --as-written`` does not. A bare ``%`` is kept as written
+it; ``paperdesk export --as-written`` does not. In ``abstract``, ``annotation`` and
+``annote`` (``NOTES``), which no standard style prints, a bare ``&``, ``_`` or ``^`` is
+kept as written (biber writes those fields into the .bbl, which would otherwise differ
+from the file's), and the import says where (``bare_in_notes``); a bare ``#`` there is
+escaped, since biblatex cannot read it back from the .bbl. A bare ``%`` is kept as written
 (BibTeX and JabRef keep it, and the .bbl is the file's own): ``bare_percent`` finds
 it for the import, which says where, since TeX reads it as a comment that takes the
 rest of its .bbl line with it, the field's closing brace too (biber writes every
@@ -45,13 +49,25 @@ _ENVIRONMENT = re.compile(r"\s*\{([A-Za-z]+\*?)\}")
 _OPEN_GROUP = re.compile(r"\s*\{")
 
 
+# Printed fields that no standard style prints (annotated bibliographies, biblatex's
+# abstracts on request): a bare & _ ^ there, repaired, would change what biber writes
+# into every .bbl (which holds them) for no reference a reader sees, so it is kept as
+# written and reported. A bare # is still repaired: biblatex cannot even read it from
+# the .bbl ("Illegal parameter number"), in every document citing the entry.
+NOTES = frozenset({"abstract", "annotation", "annote"})
+_KEPT_IN_NOTES = "&_^"
+
+
 def repair(name: str, raw: str) -> str:
     """The raw value, with bare ``#``, ``&``, ``_`` and ``^`` in text (inside the
-    value's braces or quotes, outside math and verbatim) escaped; everything else
-    exactly as written. Fields styles do not print as text are returned as they are."""
+    value's braces or quotes, outside math and verbatim) escaped (in ``NOTES``, ``#``
+    alone); everything else exactly as written. Fields styles do not print as text are
+    returned as they are."""
     if not ("#" in raw or "&" in raw or "_" in raw or "^" in raw) or (
             name.lower() not in PRINTED):
         return raw
+    if name.lower() in NOTES:
+        return _Repair(raw, "#").run() if "#" in raw else raw
     return _Repair(raw).run()
 
 
@@ -59,6 +75,16 @@ def bare_percent(name: str, raw: str) -> bool:
     """Whether a field styles print holds a bare ``%`` (outside verbatim; in math too,
     where it is a comment as well)."""
     return "%" in raw and name.lower() in PRINTED and _Repair(raw, "%").run() != raw
+
+
+def bare_in_notes(name: str, raw: str) -> str:
+    """The bare ``&``, ``_`` and ``^`` a ``NOTES`` field holds (that the export keeps as
+    written), in that order; empty for any other field."""
+    if name.lower() not in NOTES or not ("&" in raw or "_" in raw or "^" in raw):
+        return ""
+    escaped = _Repair(raw, _KEPT_IN_NOTES).run()
+    return "".join(c for c in _KEPT_IN_NOTES
+                   if escaped.count("\\" + c) > raw.count("\\" + c))
 
 
 class _Repair:
