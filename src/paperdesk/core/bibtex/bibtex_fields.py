@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.bibtex.bib_names import display_name, split_names, split_top, wrapped
-from paperdesk.core.bibtex.bib_repair import bare_in_notes, bare_percent
+from paperdesk.core.bibtex.bib_repair import NOTES, bare_in_notes, bare_percent
 from paperdesk.core.bibtex.latex_read import decode
 from paperdesk.core.bibtex.tex_safe import DANGEROUS, danger_text, dangerous
 from paperdesk.core.model import identifiers
@@ -210,13 +210,13 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
             _warn_dangerous(paper, name, raw)
         if "%" in raw and bare_percent(name, raw):
             percent.append(name)
-        if bare := bare_in_notes(name, raw):
-            paper.warnings.append(
-                f"entry {paper.key!r} field {name}: bare {' '.join(bare)} kept as written "
-                "(no standard style prints the field; where one does, each is a LaTeX "
-                f"error): write {' '.join(_ESCAPED[c] for c in bare)} for the character"
-                + ("s" if len(bare) > 1 else ""))
         shown_name, name = name, name.lower()
+        if name in NOTES and (bare := bare_in_notes(name, raw)):
+            paper.warnings.append(
+                f"entry {paper.key!r} field {shown_name}: bare {' '.join(bare)} kept as "
+                "written (no standard style prints the field; where one does, each is a "
+                f"LaTeX error): write {' '.join(_ESCAPED[c] for c in bare)} for the "
+                "character" + ("s" if len(bare) > 1 else ""))
         last = raw[-1:]
         if "#" in raw or not ((last == "}" and raw[:1] == "{")
                               or (last == '"' and raw[:1] == '"' and len(raw) > 1)):
