@@ -171,18 +171,23 @@ def test_fields_not_printed_hold_no_bare_percent():
     assert not bare_percent("file", "{:a%b.pdf:PDF}")
 
 
-def test_the_import_says_where_a_bare_percent_is_and_keeps_it(tmp_path):
+def _imported(tmp_path, text: str) -> tuple[list[str], str]:
+    """The import's warnings for a .bib file of ``text``, and the library's export."""
     from paperdesk.core.library import Library
 
-    bib = tmp_path / "p.bib"
-    bib.write_text("@misc{a1, title = {Fifty % off}, annote = {see http://x/%7e},\n"
-                   "  url = {http://x/%7e}, note = {50\\% kept}, year = 2020}\n"
-                   "@misc{a2, title = {Clean}, note = {5\\%}, year = 2021}\n")
+    bib = tmp_path / "in.bib"
+    bib.write_text(text, encoding="utf-8")
     with Library.open(tmp_path / "lib.sqlite") as lib:
-        report = lib.import_paths([bib])[0]
-        text = lib.bibtex.export()
-    said = [w for w in report.warnings if "bare %" in w]
-    assert len(said) == 1 and "'a1' field title, annote:" in said[0], report.warnings
+        return lib.import_paths([bib])[0].warnings, lib.bibtex.export()
+
+
+def test_the_import_says_where_a_bare_percent_is_and_keeps_it(tmp_path):
+    warnings, text = _imported(
+        tmp_path, "@misc{a1, title = {Fifty % off}, annote = {see http://x/%7e},\n"
+                  "  url = {http://x/%7e}, note = {50\\% kept}, year = 2020}\n"
+                  "@misc{a2, title = {Clean}, note = {5\\%}, year = 2021}\n")
+    said = [w for w in warnings if "bare %" in w]
+    assert len(said) == 1 and "'a1' field title, annote:" in said[0], warnings
     assert "title = {Fifty % off}" in text and "annote = {see http://x/%7e}" in text
 
 
@@ -200,16 +205,11 @@ def test_fields_no_standard_style_prints_keep_bare_and_underscore_and_caret(name
 
 
 def test_the_import_says_where_a_bare_special_is_kept_in_an_abstract(tmp_path):
-    from paperdesk.core.library import Library
-
-    bib = tmp_path / "n.bib"
-    bib.write_text("@article{n1, title = {Q&A}, abstract = {R&D of a_b},\n"
-                   "  annote = {x^2}, journal = {J}, year = 2020}\n"
-                   "@article{n2, title = {Clean}, abstract = {\\& $x_1$}, year = 2021}\n")
-    with Library.open(tmp_path / "lib.sqlite") as lib:
-        report = lib.import_paths([bib])[0]
-        text = lib.bibtex.export()
-    said = [w for w in report.warnings if "kept as written (no standard style" in w]
+    warnings, text = _imported(
+        tmp_path, "@article{n1, title = {Q&A}, abstract = {R&D of a_b},\n"
+                  "  annote = {x^2}, journal = {J}, year = 2020}\n"
+                  "@article{n2, title = {Clean}, abstract = {\\& $x_1$}, year = 2021}\n")
+    said = [w for w in warnings if "kept as written (no standard style" in w]
     assert [w.split(": ", 1)[1].split(" kept")[0] for w in said] == [
         "line 1: entry 'n1' field abstract: bare & _",
         "line 1: entry 'n1' field annote: bare ^"], said
