@@ -37,14 +37,14 @@ if TYPE_CHECKING:
 
 # Rows ANALYZE samples per index when the library closes after a write.
 ANALYSIS_LIMIT = 400
-# A large write (an import) keeps its pages in a cache this large (KiB), and its
-# commit leaves a write-ahead log of up to this many pages for a later checkpoint.
 # A new library's page size. A paper's row with the entry as written is 1-4 KiB: on
 # SQLite's default 4 KiB pages a third of the table was the space left over between
 # rows, and each page written to the log costs two system calls. A 100,000-entry .bib
 # import wrote 20% fewer bytes and took 8% less time on 16 KiB pages. Libraries made
 # before keep their pages (a restore copies a backup at the library's own size).
 PAGE_SIZE = 16384
+# A large write (an import) keeps its pages in a cache this large (KiB), and its
+# commit leaves a write-ahead log of up to this many bytes for a later checkpoint.
 LARGE_WRITE_CACHE_KIB = 32768
 LARGE_WRITE_LOG_BYTES = 64 * 2**20
 
