@@ -339,8 +339,10 @@ def test_a_backup_restores_into_a_library_of_another_page_size(curated, tmp_path
     assert page_size(older) == 4096 and integrity(older) == "ok"
     assert not list((older.parent / "backups").glob("*restoring*"))
     back = backup.backup_library(older, tmp_path / "older-copy.sqlite")
-    with Library.open(curated) as lib:
-        lib.db.execute("DELETE FROM notes")  # some change, that the restore takes back
+    with Library.open(curated) as lib:  # a change, that the restore takes back
+        lib.db.execute("UPDATE papers SET title = 'changed' WHERE id = "
+                       "(SELECT min(id) FROM papers)")
+    assert user_data(curated) != user_data(copy)
     backup.restore(back, curated)
     assert page_size(curated) == 16384 and user_data(curated) == user_data(copy)
 
