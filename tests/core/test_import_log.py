@@ -40,7 +40,7 @@ def test_the_import_commits_with_a_synced_log_then_settings_come_back(lib, seeds
     assert len(during) == 2
     for seen in during:
         assert seen["synchronous"] == 2  # FULL: the commit syncs the log, durable on return
-        assert seen["wal_autocheckpoint"] == store.LARGE_WRITE_LOG_BYTES // 16384
+        assert seen["wal_autocheckpoint"] == store.LARGE_WRITE_LOG_BYTES // store.PAGE_SIZE
         assert -seen["cache_size"] >= store.LARGE_WRITE_CACHE_KIB
         assert seen["secure_delete"] == 2  # FAST: pages freed by index merges not rewritten
     assert pragmas(lib) == before

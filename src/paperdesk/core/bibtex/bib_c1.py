@@ -34,11 +34,11 @@ def cp1252_bytes(data: bytes, name: str) -> tuple[bytes, list[str]]:
         data = data.replace(sequence, CP1252[chr(sequence[1])].encode("utf-8"))
     start = found[0].start()
     line = data.count(b"\n", 0, start) + 1 if b"\r" not in data[:start] else \
-        line_of(data[:start].decode("utf-8", "replace"))
+        _line_of(data[:start].decode("utf-8", "replace"))
     return data, [_said(name, [chr(m[1][0]) for m in found], line)]
 
 
-def line_of(before: str) -> int:
+def _line_of(before: str) -> int:
     """The line on which text that follows ``before`` starts (CR, LF and CRLF end lines)."""
     return line_ends(before).count("\n") + 1
 

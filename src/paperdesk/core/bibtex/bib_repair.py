@@ -40,7 +40,8 @@ MATH_ENVIRONMENTS = frozenset(
     for star in ("", "*"))
 _VERBATIM_BRACED = frozenset({"url", "href", "path", "nolinkurl", "doi"})
 _VERBATIM_DELIMITED = frozenset({"verb", "verb*", "path", "url"})
-_REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}", "%": "\\%"}
+# How each special is written escaped (the export's repair, and what the import advises).
+REPAIRS = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}", "%": "\\%"}
 _SPECIALS = "#&_^"  # what the export escapes
 # A control word (with a star), a control symbol, or a character that changes state;
 # a set first, which the regular expression engine skips to fast.
@@ -121,7 +122,7 @@ class _Repair:
                 pass  # a mark of another repair
             elif (self.depth or self.quoted) and self.skip is None and (
                     self.math is None or token == "%"):
-                out += (raw[last:i], _REPAIRS[token])
+                out += (raw[last:i], REPAIRS[token])
                 last = i + 1
         out.append(raw[last:])
         return "".join(out)

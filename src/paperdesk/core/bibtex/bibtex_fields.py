@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperdesk.core.bibtex.bib_names import display_name, split_names, split_top, wrapped
-from paperdesk.core.bibtex.bib_repair import NOTES, bare_in_notes, bare_percent
+from paperdesk.core.bibtex.bib_repair import NOTES, REPAIRS, bare_in_notes, bare_percent
 from paperdesk.core.bibtex.latex_read import decode
 from paperdesk.core.bibtex.tex_safe import DANGEROUS, danger_text, dangerous
 from paperdesk.core.model import identifiers
@@ -28,7 +28,6 @@ _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 _DATE = re.compile(r"^(\d{4})(?!\d)(?:-(\d{1,2}))?(?:-(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")  # four digits, not part of a longer number
 # Where ``dangerous`` may find a command: one search skips values without any.
-_ESCAPED = {"#": "\\#", "&": "\\&", "_": "\\_", "^": "\\^{}"}
 _DANGER_HINT = re.compile(r"\\(?:" + "|".join(map(re.escape, DANGEROUS)) + "|begin|[a-z]+_)")
 # Fields read into columns (or derived again on export): not kept as extras.
 KNOWN = frozenset("title author year month date abstract keywords note url doi eprint "
@@ -215,7 +214,7 @@ def read_entry(entry_type: str, key: str, line: int, fields: list[tuple[str, str
             paper.warnings.append(
                 f"entry {paper.key!r} field {shown_name}: bare {' '.join(bare)} kept as "
                 "written (no standard style prints the field; where one does, each is a "
-                f"LaTeX error): write {' '.join(_ESCAPED[c] for c in bare)} for the "
+                f"LaTeX error): write {' '.join(REPAIRS[c] for c in bare)} for the "
                 "character" + ("s" if len(bare) > 1 else ""))
         last = raw[-1:]
         if "#" in raw or not ((last == "}" and raw[:1] == "{")
