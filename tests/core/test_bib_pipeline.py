@@ -93,3 +93,42 @@ def test_a_cancel_while_rows_are_written_keeps_nothing(tmp_path, monkeypatch):
     assert report.status == "cancelled", report.error
     assert lib.stats()["papers"] == 12  # those of before alone
     lib.close()
+
+
+
+@pytest.mark.slow
+def test_an_import_killed_while_chunks_are_written_keeps_all_or_nothing(tmp_path):
+    """``paperdesk import`` of a file of several chunks, killed with SIGKILL at random
+    points while the writing thread may be inside an insert: each library opens intact,
+    holding the whole file or none of it."""
+    import random
+    import signal
+    import subprocess
+    import time
+
+    from tests.command_line import cli_command, cli_env
+
+    path = tmp_path / "big.bib"
+    path.write_text(_text(7000), encoding="utf-8")
+    started = time.monotonic()  # the whole import, uninterrupted: when to kill the others
+    subprocess.run(cli_command("--library", tmp_path / "whole.sqlite", "--create", "import",
+                               path), env=cli_env(), capture_output=True, check=True)
+    took = time.monotonic() - started
+    with Library.open(tmp_path / "whole.sqlite") as whole:
+        expected = whole.stats()["papers"]
+    rng = random.Random(42)
+    outcomes = []
+    for n in range(6):
+        library = tmp_path / f"k{n}.sqlite"
+        Library.open(library, create=True).close()
+        proc = subprocess.Popen(cli_command("--library", library, "import", path),
+                                env=cli_env(), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.3, 0.95) * took)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        with Library.open(library) as lib:
+            assert lib.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            outcomes.append(lib.stats()["papers"])
+    assert set(outcomes) <= {0, expected} and expected > 4000, (outcomes, expected)
+    assert 0 in outcomes, outcomes  # some kill landed inside the import
