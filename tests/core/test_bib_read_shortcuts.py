@@ -1,7 +1,9 @@
-"""Shortcuts of the .bib reading processes held to what they replace: the kept entry's
-JSON written by json's public encoder made once (``bibtex_source.json_text``) is
-json.dumps's text to the character; values are searched for dangerous commands only where one may
-be."""
+"""Shortcuts of the .bib reading processes held to what they replace: the JSON that
+digests are made of, written by json's public encoder made once
+(``bibtex_source.json_text``), is json.dumps's text to the character; the kept entry's
+JSON, written and read by orjson (``stored_json``, ``read_stored``), holds what json
+would write and reads back as json reads it, whatever the values hold; values are
+searched for dangerous commands only where one may be."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 
 from paperdesk.core.bibtex.bib_read import BibReader
 from paperdesk.core.bibtex.bibtex_fields import read_entry
-from paperdesk.core.bibtex.bibtex_source import json_text
+from paperdesk.core.bibtex.bibtex_source import json_text, read_stored, stored_json
 from paperdesk.core.bibtex.tex_safe import DANGEROUS
 from paperdesk.core.importing import bibtex_import
 from paperdesk.core.importing.bib_records import chunk_reader
@@ -45,6 +47,36 @@ def test_json_text_is_json_dumps(value: object) -> None:
     assert json_text(value) == _dumps(value)
 
 
+# What a kept entry holds: text, integers of 64 bits (years, row ids), None, lists,
+# objects; no floats (orjson writes an infinite one as null, and reads an integer
+# beyond 64 bits as a float: ``stored_json`` is given neither).
+_KEPT_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1)
+    | st.lists(st.sampled_from(_PIECES), max_size=6).map("".join),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.lists(st.sampled_from(_PIECES), max_size=3).map("".join), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_KEPT_VALUES)
+def test_stored_json_reads_back_as_json_reads_json_dumps(value: object) -> None:
+    """Lone surrogates and integers beyond 64 bits, which orjson refuses, are written
+    and read by json: every value comes back as json would give it back."""
+    text = stored_json(value)
+    assert json.loads(text) == json.loads(_dumps(value))
+    assert read_stored(text) == json.loads(text)
+    assert read_stored(_dumps(value)) == json.loads(_dumps(value))
+
+
+def test_what_orjson_refuses_is_written_and_read_by_json() -> None:
+    for value in (["\ud800 lone"], {"year": 2**70}, "a\udc80b"):
+        value = json.loads(json.dumps(value))  # the surrogate itself, not its escape
+        assert stored_json(value) == _dumps(value)
+        assert read_stored(stored_json(value)) == value
+    assert read_stored('{"n": NaN}')["n"] != read_stored('{"n": NaN}')["n"]  # json's NaN
+
+
 def _entries(text: str, as_bytes: bool) -> list:
     reader = BibReader(text, "t.bib")
     found = reader.found
@@ -54,10 +86,10 @@ def _entries(text: str, as_bytes: bool) -> list:
     return [entry for chunk in chunks for entry in read(chunk).entries]
 
 
-def test_kept_entries_are_json_dumps_text_whatever_their_values_hold() -> None:
-    """Each kept entry is json's own text of what it holds: entries with quotes,
-    backslashes, tabs and line breaks, and an entry with a form feed and a NUL, which
-    json writes as \\u000c and \\u0000."""
+def test_kept_entries_are_stored_json_text_whatever_their_values_hold() -> None:
+    """Each kept entry is ``stored_json``'s text of what it holds, whichever way it was
+    read: entries with quotes, backslashes, tabs and line breaks, and an entry with a
+    form feed and a NUL (escaped in JSON)."""
     values = ['Q "quoted" \\\\ back \\% \\"o', "two\n\tlines\r\n", "form\x0cfeed\x00nul",
               "plain"]
     text = "".join(f"@article{{k{i},\n  title = {{T {i}}},\n  note = {{{v}}},\n"
@@ -68,14 +100,14 @@ def test_kept_entries_are_json_dumps_text_whatever_their_values_hold() -> None:
         assert len(entries) == len(values)
         for entry, value in zip(entries, values, strict=True):
             kept = entry.source_head + "7" + entry.source_tail
-            assert json_text(json.loads(kept)) == kept
+            assert stored_json(json.loads(kept)) == kept
             assert json.loads(kept)["fields"][1] == ["note", "{" + value + "}"]
         alone = _entries(text.split("@article{k2")[0], as_bytes)  # no control characters
         assert alone == entries[:2]
         for odd in ("@misc{nofields}\n", "@misc{one, title = {T}}\n", "@Misc{q\\x, a = 1}\n"):
             (entry,) = _entries(odd, as_bytes)
             kept = entry.source_head + "7" + entry.source_tail
-            assert json_text(json.loads(kept)) == kept, odd
+            assert stored_json(json.loads(kept)) == kept, odd
 
 
 def test_every_dangerous_command_is_still_reported() -> None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paperdesk.core.bibtex.bibtex_source import source_entry
+from paperdesk.core.bibtex.bibtex_source import read_stored, source_entry
 from paperdesk.core.bibtex.export_report import ExportReport, balanced, checked_row, field_writer
 from paperdesk.core.bibtex.key_aliases import ids_line
 from paperdesk.core.bibtex.latex import escape, protect_title
@@ -45,7 +45,7 @@ def paper_entry(row: Sequence[Any], tags: list[str], notes: list[str], *, style:
     key = key or f"paper{pid}"
     mine = checked_row(row, report)  # identifiers PaperDesk writes itself: checked again
     if bib_source:
-        source = json.loads(bib_source)
+        source = read_stored(bib_source)
         # authors as stored (JSON): compared with what was seen without decoding it
         current = dict(zip(SEEN_ORDER, (title, authors or "[]", organization, year,
                                         published, arxiv_id, doi, url, abstract), strict=True))

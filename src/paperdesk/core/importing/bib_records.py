@@ -22,7 +22,13 @@ from paperdesk.core.bibtex.bib_macros import MacroOrder, as_read_there, early_te
 from paperdesk.core.bibtex.bib_read import read_item
 from paperdesk.core.bibtex.bib_scan import Failure, RawEntry, Scan, Segment, read_fast, read_slow
 from paperdesk.core.bibtex.bibtex_fields import BibPaper, value_reader
-from paperdesk.core.bibtex.bibtex_source import entry_sha, json_text, source_parts, source_sha
+from paperdesk.core.bibtex.bibtex_source import (
+    entry_sha,
+    json_text,
+    read_stored,
+    source_parts,
+    source_sha,
+)
 from paperdesk.core.model.digest import CAPS, cut
 from paperdesk.core.model.errors import PaperDeskError
 from paperdesk.core.model.text import tag_name, title_key
@@ -190,7 +196,7 @@ def authors_of(entry: Entry) -> list[str]:
 
 def _kept(entry: Entry) -> dict[str, Any]:
     """The entry's kept JSON, read back (its file id, not known to a reader, as null)."""
-    return json.loads(entry.source_head + "null" + entry.source_tail)
+    return read_stored(entry.source_head + "null" + entry.source_tail)
 
 
 def entry_sha_of(entry: Entry) -> str:

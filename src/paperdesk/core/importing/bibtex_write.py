@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from paperdesk.core.bibtex.bibtex_fields import BibPaper
-from paperdesk.core.bibtex.bibtex_source import entry_sha, make_source, source_sha
+from paperdesk.core.bibtex.bibtex_source import entry_sha, make_source, read_stored, source_sha
 from paperdesk.core.bibtex.citekey import KeyAllocator, ascii_text, last_name
 from paperdesk.core.db import ids, papers_table, store, tags_table
 from paperdesk.core.db.database import Database, select_in
@@ -97,7 +97,7 @@ class BibWriter:
                     f"IN ({','.join('?' * len(part))}) AND deleted_at IS NULL AND id <= ?",
                     [*part, self.top]):
                 if source:
-                    self.by_sha[source_sha(json.loads(source))] = pid
+                    self.by_sha[source_sha(read_stored(source))] = pid
                 self.by_key.setdefault(key, []).append((pid, title, year))
 
     def _match(self, paper: Entry) -> tuple[int, str] | None:
@@ -333,7 +333,7 @@ def _fill_existing(db: Database, pid: int, paper: BibPaper, stamp: str, file_id:
                      "title FROM papers WHERE id = ?", [pid]).fetchone()
     (abstract, authors, organization, published, year, inferred, arxiv_id, doi, url,
      bib_type, bib_fields, bib_source, bib_file, citekey, title) = row
-    if bib_source and source_sha(json.loads(bib_source)) == entry_sha(
+    if bib_source and source_sha(read_stored(bib_source)) == entry_sha(
             paper.raw_type, paper.key, paper.fields):
         return  # the same entry again: nothing to add
     if paper.year and (year is None or (inferred and paper.year != year)):
