@@ -3,7 +3,8 @@ digests are made of, written by json's public encoder made once
 (``bibtex_source.json_text``), is json.dumps's text to the character; the kept entry's
 JSON, written and read by orjson (``stored_json``, ``read_stored``), holds what json
 would write and reads back as json reads it, whatever the values hold; values are
-searched for dangerous commands only where one may be."""
+searched for dangerous commands only where one may be; a missing comma is found from a
+value's braces and quotes as the expression that takes its groups out finds it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paperdesk.core.bibtex import bib_salvage
 from paperdesk.core.bibtex.bib_read import BibReader
 from paperdesk.core.bibtex.bibtex_fields import read_entry
 from paperdesk.core.bibtex.bibtex_source import json_text, read_stored, stored_json
@@ -117,3 +119,21 @@ def test_every_dangerous_command_is_still_reported() -> None:
             assert any(f"\\{name}" in w for w in paper.warnings), value
     quiet = read_entry("misc", "k", 1, [("note", "{\\'e \\emph{x} \\inputs}")], {})
     assert quiet.warnings == []
+
+
+_VALUE_PIECES = ["{", "}", '"', "=", "a", " ", "\\", "{=}", "{{{{", "}}}}", '"="', "$x = 1$"]
+
+
+@settings(max_examples=5000, deadline=None)
+@given(st.lists(st.sampled_from(_VALUE_PIECES), max_size=24).map("".join))
+def test_equals_outside_answers_as_the_expression(value: str) -> None:
+    """Groups three deep and deeper, unclosed ones, quotes inside and outside braces."""
+    want = "=" in bib_salvage._DELIMITED.sub("", value)
+    assert bib_salvage.equals_outside(value) == want
+
+
+def test_a_run_on_value_is_found_and_math_is_not_one() -> None:
+    assert bib_salvage.run_on([("title", "{A}  journal = {B}")])
+    assert bib_salvage.run_on([("title", '"A" journal = "B"')])
+    assert not bib_salvage.run_on([("abstract", "{We show $\\alpha = 0.9$ and {x = y}.}")])
+    assert bib_salvage.run_on([("abstract", "{a {b {c {d} e} f} g = h}")])  # four deep

@@ -84,6 +84,8 @@ def bare_in_notes(name: str, raw: str) -> str:
     if name.lower() not in NOTES or not ("&" in raw or "_" in raw or "^" in raw):
         return ""
     escaped = _Repair(raw, _KEPT_IN_NOTES).run()
+    if escaped == raw:  # (most: in math only) nothing bare
+        return ""
     return "".join(c for c in _KEPT_IN_NOTES
                    if escaped.count("\\" + c) > raw.count("\\" + c))
 

@@ -94,15 +94,58 @@ def counted_alike(fields: list[tuple[str, str]]) -> bool:
 _BRACE = re.compile("[{}]")
 # A brace group (three deep) or a quoted string: taken out of a value, what is left is
 # at its top level (a group nested deeper leaves an "=" seen: then the value is only
-# read again, by BibTeX's grammar, to the same fields).
+# read again, by BibTeX's grammar, to the same fields). ``equals_outside`` answers by
+# it without running it (the tests hold the two to one answer).
 _DELIMITED = re.compile(r'\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}|"[^"]*"')
+_MARK = re.compile(r'[{}"]')
 
 
 def run_on(fields: list[tuple[str, str]]) -> bool:
     """Whether a value holds an ``=`` outside its braces and quotes: the next field's,
     after a missing comma (``title = {A}  journal = {B}``), where BibTeX stops reading
     the entry; ``bib_scan``'s expressions read the two as one value."""
-    return any("=" in value and "=" in _DELIMITED.sub("", value) for _name, value in fields)
+    return any("=" in value and equals_outside(value) for _name, value in fields)
+
+
+def equals_outside(value: str) -> bool:
+    """Whether an ``=`` is left once ``_DELIMITED``'s groups and strings are taken out
+    (``"=" in _DELIMITED.sub("", value)``), found from the braces and quotes alone: the
+    expression walked every character of each abstract with an ``=`` in its math."""
+    marks = [(m.start(), m.group()) for m in _MARK.finditer(value)]
+    pos, i = 0, 0
+    while i < len(marks):
+        at, mark = marks[i]
+        if value.find("=", pos, at) >= 0:
+            return True
+        end = (_closing_mark(marks, i) if mark == "{" else
+               _quote_mark(marks, i) if mark == '"' else None)
+        if end is None:  # not taken out: the expression goes on after the mark
+            pos, i = at + 1, i + 1
+        else:
+            pos, i = marks[end][0] + 1, end + 1
+    return value.find("=", pos) >= 0
+
+
+def _closing_mark(marks: list[tuple[int, str]], i: int) -> int | None:
+    """The mark closing the brace group opened at ``marks[i]``, or None when it never
+    closes or nests more than three deep (``_DELIMITED`` does not take it)."""
+    depth = 0
+    for j in range(i, len(marks)):
+        mark = marks[j][1]
+        if mark == "{":
+            depth += 1
+            if depth > 3:
+                return None
+        elif mark == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _quote_mark(marks: list[tuple[int, str]], i: int) -> int | None:
+    """The quote closing the string opened at ``marks[i]``, or None."""
+    return next((j for j in range(i + 1, len(marks)) if marks[j][1] == '"'), None)
 
 
 def salvage(raw: str, line: int = 0) -> tuple[str, str, list[tuple[str, str]], str] | None:

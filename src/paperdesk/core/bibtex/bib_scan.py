@@ -172,9 +172,10 @@ def segments(text: str) -> list[Segment]:
     return out
 
 
-def read_fast(text: str, seg: Segment) -> RawEntry | None:
-    """The entry of a segment, or None when only bibtexparser can tell."""
-    part = text[seg.start:seg.end]
+def read_fast(text: str, seg: Segment, at: int = 0) -> RawEntry | None:
+    """The entry of a segment, or None when only bibtexparser can tell (``at``: where
+    ``text`` starts in the text the segment's offsets are of)."""
+    part = text[seg.start - at:seg.end - at]
     if "%" in part:
         part = strip_entry_comments(part)
     head = _HEAD.match(part)

@@ -115,18 +115,21 @@ def read_chunk(chunk: Chunk, strings: dict[str, str], string_keys: set[str], nam
     entries: the same entry cannot be there)."""
     out = ChunkResult([], [], [], [])
     text = chunk.text if isinstance(chunk.text, str) else chunk.text.decode("utf-8")
-    at = chunk.offset
-    segments = [s._replace(start=s.start - at, end=s.end - at, head_end=s.head_end - at)
-                if s.head_end else s for s in chunk.segments]
+    offset = chunk.offset
+    segments: list[Segment] = []  # in the chunk's text (made for bibtexparser only)
     for index in range(chunk.count):
-        seg = segments[index]
+        seg = chunk.segments[index]
         if not seg.fast:
             raws: Any = chunk.slow.get(index, ())
         else:
-            entry = read_fast(text, seg)
+            entry = read_fast(text, seg, offset)
             if entry is not None:
                 raws = (entry,)
             else:  # only bibtexparser can tell
+                segments = segments or [
+                    s._replace(start=s.start - offset, end=s.end - offset,
+                               head_end=s.head_end - offset) if s.head_end else s
+                    for s in chunk.segments]
                 alone = Scan(segments, string_keys=string_keys)
                 read_slow(text, alone, index)
                 out.failures.extend(alone.failures)
