@@ -20,6 +20,7 @@ from paperdesk.core.bibtex.bibtex_source import json_text, read_stored, stored_j
 from paperdesk.core.bibtex.tex_safe import DANGEROUS
 from paperdesk.core.importing import bibtex_import
 from paperdesk.core.importing.bib_records import chunk_reader
+from paperdesk.core.library import Library
 
 _PIECES = ["a", " ", "\\", '"', "\n", "\t", "\r", "\\n", '\\"', "é", "𝔸", "\u2028", "\x7f",
            "\ud800", "{", "}", "$", "\x0c", "\x00", "\x1f"]
@@ -101,14 +102,14 @@ def test_kept_entries_are_stored_json_text_whatever_their_values_hold() -> None:
         entries = _entries(text, as_bytes)
         assert len(entries) == len(values)
         for entry, value in zip(entries, values, strict=True):
-            kept = entry.source_head + "7" + entry.source_tail
+            kept = (entry.source_head + b"7" + entry.source_tail).decode()
             assert stored_json(json.loads(kept)) == kept
             assert json.loads(kept)["fields"][1] == ["note", "{" + value + "}"]
         alone = _entries(text.split("@article{k2")[0], as_bytes)  # no control characters
         assert alone == entries[:2]
         for odd in ("@misc{nofields}\n", "@misc{one, title = {T}}\n", "@Misc{q\\x, a = 1}\n"):
             (entry,) = _entries(odd, as_bytes)
-            kept = entry.source_head + "7" + entry.source_tail
+            kept = (entry.source_head + b"7" + entry.source_tail).decode()
             assert stored_json(json.loads(kept)) == kept, odd
 
 
@@ -137,3 +138,19 @@ def test_a_run_on_value_is_found_and_math_is_not_one() -> None:
     assert bib_salvage.run_on([("title", '"A" journal = "B"')])
     assert not bib_salvage.run_on([("abstract", "{We show $\\alpha = 0.9$ and {x = y}.}")])
     assert bib_salvage.run_on([("abstract", "{a {b {c {d} e} f} g = h}")])  # four deep
+
+
+def test_kept_entries_sent_in_utf8_are_stored_as_text(tmp_path) -> None:
+    """The kept entry goes from the reader to SQLite as UTF-8 bytes: stored as text (a
+    blob would be read back as bytes), non-ASCII names and all."""
+    path = tmp_path / "utf8.bib"
+    path.write_text("@article{k1, title = {Über Straße}, author = {Øster, Åsa and Li, Ann},\n"
+                    "  year = 2020}\n@misc{k2, title = {Plain}}\n", encoding="utf-8")
+    with Library.open(tmp_path / "lib.sqlite") as lib:
+        lib.import_paths([path])
+        rows = lib.db.execute("SELECT typeof(bib_source), bib_source, citekey FROM papers "
+                              "ORDER BY id").fetchall()
+    assert [r[0] for r in rows] == ["text", "text"]
+    first = json.loads(rows[0][1])
+    assert first["names"] == {"Øster, Åsa": "Øster, Åsa", "Li, Ann": "Li, Ann"}
+    assert first["fields"][0] == ["title", "{Über Straße}"] and first["file"] == 1

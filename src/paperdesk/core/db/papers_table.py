@@ -106,7 +106,7 @@ _INSERT_FROM_BIB = (
     "INSERT INTO papers (id, title, abstract, title_key, authors, author_count, "
     "organization, published, year, arxiv_id, doi, url, citekey, citekey_frozen, bib_type, "
     "bib_fields, bib_source, bib_file, added, modified, uid) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    "VALUES (?,?,CAST(? AS TEXT),?,?,?,?,?,?,?,?,?,?,?,?,?,CAST(? AS TEXT),?,?,?,?)")
 
 
 def top_id(db: Database) -> int:
@@ -130,7 +130,8 @@ def insert_from_bib(db: Database, rows: Sequence[Sequence[Any]],
                     uid_after: dict[str, int] | None = None) -> None:
     """New papers of a .bib file: (id, title, abstract, title_key, authors,
     author_count, organization, published, year, arxiv_id, doi, url, citekey,
-    frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each; a
+    frozen, bib_type, bib_fields, bib_source, bib_file, added, modified) each (the
+    abstract and bib_source as text, or in UTF-8: stored as text); a
     true ``frozen`` freezes the key (``frozen_keys``); their ids from ``ids.first_free``;
     ``uid_after``: ``_with_uids``'s, kept across one import's blocks."""
     if recording(db) is not None:

@@ -353,11 +353,11 @@ def reindex_statements(source: str, *, text: bool = True) -> list[str]:
     return [part for part in sql.split(";") if part.strip()]
 
 
-def fts_rows(db: Database, rows: Iterable[tuple[int, str, str]]) -> None:
+def fts_rows(db: Database, rows: Iterable[tuple[int, str, str | bytes]]) -> None:
     """Inside ``bulk_index(fts_written=True)``: the search rows of new papers
-    (id, title, abstract), as the insert trigger would write them."""
+    (id, title, abstract: text, or its UTF-8), as the insert trigger would write them."""
     db.conn.executemany("INSERT INTO papers_fts(rowid, title, abstract, notes, tags) "
-                        "VALUES (?, ?, ?, '', '')", rows)
+                        "VALUES (?, ?, CAST(? AS TEXT), '', '')", rows)
 
 
 def _drop_indexes(db: Database, names: Sequence[str]) -> list[str]:

@@ -42,7 +42,7 @@ class Entry(NamedTuple):
     line: int
     sha: str  # entry_sha, or "" when it was not asked for (``entry_sha_of``)
     title: str
-    abstract: str
+    abstract: bytes  # in UTF-8, as it goes into SQLite (twice: the row, the search row)
     title_key: str
     authors: str  # JSON list
     author_count: int | None
@@ -54,8 +54,8 @@ class Entry(NamedTuple):
     url: str | None
     bib_type: str | None
     extra: str | None  # JSON object, or None when there are no extra fields
-    source_head: str  # the kept entry's JSON before the file's id
-    source_tail: str  # and after it
+    source_head: bytes  # the kept entry's JSON before the file's id, in UTF-8
+    source_tail: bytes  # and after it
     tags: tuple[str, ...]  # as written, checked when written
 
 
@@ -178,7 +178,7 @@ def _entry(paper: BibPaper, shas: bool = True) -> Entry:
             "url": paper.url, "abstract": paper.abstract}
     head, tail = source_parts(paper.raw_type, paper.key, paper.fields, paper.names, seen,
                               [tag_name(t) for t in paper.tags if tag_ok(t)], sha or None)
-    return Entry(paper.key, paper.line, sha, paper.title, paper.abstract,
+    return Entry(paper.key, paper.line, sha, paper.title, paper.abstract.encode("utf-8"),
                  title_key(paper.title), _JSON(paper.authors), count, paper.organization,
                  paper.published, paper.year, paper.arxiv_id, paper.doi, paper.url,
                  paper.bib_type, _JSON(paper.extra) if paper.extra else None, head, tail,
@@ -199,7 +199,7 @@ def authors_of(entry: Entry) -> list[str]:
 
 def _kept(entry: Entry) -> dict[str, Any]:
     """The entry's kept JSON, read back (its file id, not known to a reader, as null)."""
-    return read_stored(entry.source_head + "null" + entry.source_tail)
+    return read_stored(entry.source_head + b"null" + entry.source_tail)
 
 
 def entry_sha_of(entry: Entry) -> str:
@@ -212,7 +212,7 @@ def paper_of(entry: Entry) -> BibPaper:
     source = _kept(entry)
     seen = source["seen"]
     return BibPaper(key=entry.key, line=entry.line, title=entry.title,
-                    abstract=entry.abstract, authors=seen["authors"],
+                    abstract=entry.abstract.decode("utf-8"), authors=seen["authors"],
                     organization=entry.organization, year=entry.year,
                     published=entry.published, arxiv_id=entry.arxiv_id, doi=entry.doi,
                     url=entry.url, tags=list(entry.tags), bib_type=entry.bib_type,

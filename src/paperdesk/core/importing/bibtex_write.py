@@ -60,7 +60,7 @@ class BibWriter:
                  cancel: CancelFlag | None, file_id: int, expected: int = 0) -> None:
         self.lib, self.db, self.report = lib, lib.db, report
         self.progress, self.cancel, self.file_id = progress, cancel, file_id
-        self.file_json = str(file_id)  # JSON of the id, between an entry's source parts
+        self.file_json = b"%d" % file_id  # JSON of the id, between an entry's source parts
         self.expected = expected
         self.by_arxiv: dict[str, int] = {}
         self.by_doi: dict[str, int] = {}
