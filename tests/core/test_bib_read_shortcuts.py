@@ -36,12 +36,16 @@ def test_json_text_writes_strings_as_json_does(text: str) -> None:
     assert json_text(text) == _dumps(text)
 
 
-_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.lists(st.sampled_from(_PIECES), max_size=6).map("".join),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.lists(st.sampled_from(_PIECES), max_size=3).map("".join), inner, max_size=4),
-    max_leaves=12)
+def _json_like(scalars: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    """``scalars`` and texts of ``_PIECES``, nested in lists and objects."""
+    return st.recursive(
+        scalars | st.lists(st.sampled_from(_PIECES), max_size=6).map("".join),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+            st.lists(st.sampled_from(_PIECES), max_size=3).map("".join), inner, max_size=4),
+        max_leaves=12)
+
+
+_VALUES = _json_like(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False))
 
 
 @settings(max_examples=1500, deadline=None)
@@ -53,12 +57,7 @@ def test_json_text_is_json_dumps(value: object) -> None:
 # What a kept entry holds: text, integers of 64 bits (years, row ids), None, lists,
 # objects; no floats (orjson writes an infinite one as null, and reads an integer
 # beyond 64 bits as a float: ``stored_json`` is given neither).
-_KEPT_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1)
-    | st.lists(st.sampled_from(_PIECES), max_size=6).map("".join),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.lists(st.sampled_from(_PIECES), max_size=3).map("".join), inner, max_size=4),
-    max_leaves=12)
+_KEPT_VALUES = _json_like(st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1))
 
 
 @settings(max_examples=3000, deadline=None)
